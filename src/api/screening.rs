@@ -1,0 +1,72 @@
+//! Screening requests and results: `POST /v1/screen` and the CLI's `screen --json`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{EntityKind, ListCode};
+
+/// The `type` filter of a screening request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KindFilter {
+    Individual,
+    Entity,
+}
+
+/// A request to screen one name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreenRequest {
+    pub name: String,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<KindFilter>,
+    /// Lowest score reported (0-100); the engine's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<u8>,
+    /// Most results reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+    /// Only these lists; all when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lists: Option<Vec<ListCode>>,
+}
+
+/// The result of screening one name: `data` of `POST /v1/screen`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreenResult {
+    pub query: String,
+    pub total_matches: usize,
+    pub results: Vec<Match>,
+}
+
+/// One listed entry that matched, with the reason it matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Match {
+    pub entity_id: String,
+    /// The entry's primary name.
+    pub name: String,
+    /// The primary name or alias that matched best.
+    pub matched_name: String,
+    /// Display name of the list.
+    pub list: String,
+    pub list_code: ListCode,
+    /// 0-100.
+    pub score: u8,
+    #[serde(rename = "type")]
+    pub kind: EntityKind,
+    /// ISO 3166-1 alpha-2, or null.
+    pub country: Option<String>,
+    /// Which query token met which listed token, and how similar they were.
+    pub explanation: Vec<TokenMatch>,
+}
+
+/// One step of a match's explanation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TokenMatch {
+    /// The query's token (normalised), or null for a listed token with no partner.
+    pub query_token: Option<String>,
+    /// The listed name's token (normalised), or null for a query token with no partner.
+    pub listed_token: Option<String>,
+    /// 0-100.
+    pub similarity: u8,
+    /// How the two met: `exact`, `fuzzy`, `phonetic`, `initial`, `unmatched`, ...
+    pub how: String,
+}

@@ -1,0 +1,142 @@
+//! The configuration file (TOML) and where the program keeps its data.
+//!
+//! Every setting has a default, so no file is needed. A file given with `--config` must
+//! exist; the default one (`<config dir>/config.toml`) is read only when present.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::model::ListCode;
+
+/// Why the configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config file {path}: {message}")]
+    Invalid { path: String, message: String },
+    #[error("no home directory found: pass --data-dir or set SANCTIONS_DATA_DIR")]
+    NoHome,
+}
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub fetch: FetchConfig,
+}
+
+/// `[fetch]`: how `lists update` downloads the official files.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FetchConfig {
+    /// Seconds before a download is abandoned.
+    pub timeout_secs: u64,
+    /// Largest file accepted, in bytes.
+    pub max_bytes: u64,
+    /// Further attempts after a failed download (network errors and 5xx only).
+    pub retries: u32,
+    /// A mirror serving `<mirror>/<list_code>/<file name>` for every list, instead of the
+    /// publishers (env `SANCTIONS_MIRROR`).
+    pub mirror: Option<String>,
+    /// Per-list overrides: `[fetch.urls.un] "consolidated.xml" = "https://..."`.
+    pub urls: BTreeMap<ListCode, BTreeMap<String, String>>,
+    /// Extra request headers per list (the World Bank API wants an `apikey`).
+    pub headers: BTreeMap<ListCode, BTreeMap<String, String>>,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        FetchConfig {
+            timeout_secs: 120,
+            max_bytes: 128 * 1024 * 1024,
+            retries: 2,
+            mirror: None,
+            urls: BTreeMap::new(),
+            headers: BTreeMap::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Loads `explicit` (which must exist), else the default file when present, else defaults.
+    pub fn load(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None => match default_config_file() {
+                Some(path) if path.is_file() => path,
+                _ => return Ok(Config::default()),
+            },
+        };
+        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: path.display().to_string(),
+            message,
+        })
+    }
+
+    /// Parses the text of a configuration file.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "sanctions")
+}
+
+/// `<platform config dir>/config.toml`.
+pub fn default_config_file() -> Option<PathBuf> {
+    project_dirs().map(|d| d.config_dir().join("config.toml"))
+}
+
+/// The platform data directory (e.g. `~/.local/share/sanctions`).
+pub fn default_data_dir() -> Result<PathBuf, ConfigError> {
+    project_dirs()
+        .map(|d| d.data_dir().to_path_buf())
+        .ok_or(ConfigError::NoHome)
+}
+
+/// The SQLite database inside a data directory.
+pub fn database_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("sanctions.db")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_overrides_and_rejects_typos() {
+        let config = Config::parse(
+            r#"
+            [fetch]
+            timeout_secs = 5
+            mirror = "http://127.0.0.1:9/lists"
+            [fetch.urls.un]
+            "consolidated.xml" = "http://127.0.0.1:9/un.xml"
+            [fetch.headers.world_bank]
+            apikey = "k"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(config.fetch.timeout_secs, 5);
+        assert_eq!(config.fetch.retries, 2);
+        assert_eq!(
+            config.fetch.urls[&ListCode::Un]["consolidated.xml"],
+            "http://127.0.0.1:9/un.xml"
+        );
+        assert!(Config::parse("[fetch]\ntimeout = 5").is_err());
+        assert!(Config::parse("[fetch.urls.nope]\na = \"b\"").is_err());
+    }
+}

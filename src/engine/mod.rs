@@ -1,0 +1,1 @@
+//! The screening engine: normalisation, candidate index and explainable scoring.

@@ -1,0 +1,1 @@
+//! Downloads of the official list files: conditional requests, size caps, timeouts, retries.

@@ -1,0 +1,21 @@
+//! `sanctions`: screening of people and companies against the official sanctions lists.
+//!
+//! Layers, from the core outwards (arrows point at what a layer may use):
+//!
+//! - [`model`]: domain types (lists, entities, names, dates, countries); depends on nothing.
+//! - [`sources`]: parsers of the eight official publication formats; files in, records out.
+//! - [`store`]: the SQLite store: lists, entities, names, update records; all SQL lives here.
+//! - [`engine`]: the in-memory screening index and scorer, built from records, never the store.
+//! - [`fetch`]: downloads of the official files (conditional, bounded, retried).
+//! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
+//! - [`config`]: the TOML configuration file and the data directory.
+//! - [`cli`]: the command-line face: argument definitions and command runners.
+
+pub mod api;
+pub mod cli;
+pub mod config;
+pub mod engine;
+pub mod fetch;
+pub mod model;
+pub mod sources;
+pub mod store;

@@ -1,0 +1,81 @@
+//! Country names, adjectives and codes as lists write them, resolved to ISO 3166-1 alpha-2.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use unicode_normalization::UnicodeNormalization;
+
+#[path = "country_table.rs"]
+mod table;
+
+static BY_NAME: LazyLock<HashMap<&'static str, &'static str>> =
+    LazyLock::new(|| table::NAMES.iter().copied().collect());
+
+fn normalise(text: &str) -> String {
+    let folded: String = text
+        .nfkd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .flat_map(char::to_lowercase)
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    folded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Resolves a country as a list writes it (`Russia`, `Russian Federation`, `Russia / Russie`,
+/// `IRN`, `ir`, `Iranian`, `Korea, North`) to its uppercase alpha-2 code.
+///
+/// Tries the whole text, then its English half (`A / B`), then the part before a
+/// parenthesis, then the last comma-separated part (the country of an address line).
+pub fn to_iso2(text: &str) -> Option<&'static str> {
+    let lookup = |s: &str| BY_NAME.get(normalise(s).as_str()).copied();
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    lookup(text)
+        .or_else(|| text.split_once(" / ").and_then(|(en, _)| lookup(en)))
+        .or_else(|| text.split_once('(').and_then(|(head, _)| lookup(head)))
+        .or_else(|| {
+            text.rsplit_once(',')
+                .and_then(|(_, tail)| lookup(tail))
+                .filter(|_| text.matches(',').count() >= 1)
+        })
+}
+
+/// The English short name of an alpha-2 code (`RU` -> `Russian Federation`).
+pub fn country_name(iso2: &str) -> Option<&'static str> {
+    let wanted = iso2.trim().to_ascii_uppercase();
+    table::COUNTRIES
+        .iter()
+        .find(|(code, _)| *code == wanted)
+        .map(|(_, name)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_the_forms_lists_use() {
+        for (text, code) in [
+            ("Russia", "RU"),
+            ("Russian Federation", "RU"),
+            ("Russia / Russie", "RU"),
+            ("IRN", "IR"),
+            ("ir", "IR"),
+            ("Iran (Islamic Republic of)", "IR"),
+            ("Korea, North", "KP"),
+            ("Democratic People's Republic of Korea", "KP"),
+            ("Côte d'Ivoire", "CI"),
+            ("Syrian", "SY"),
+            ("Moscow, Russia", "RU"),
+            ("Myanmar (Burma)", "MM"),
+            ("United Kingdom", "GB"),
+        ] {
+            assert_eq!(to_iso2(text), Some(code), "{text}");
+        }
+        assert_eq!(to_iso2(""), None);
+        assert_eq!(to_iso2("Atlantis"), None);
+        assert_eq!(country_name("ru"), Some("Russian Federation"));
+    }
+}

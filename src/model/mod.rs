@@ -1,0 +1,55 @@
+//! Domain types shared by every layer: lists, sanctioned entities and their parts.
+//!
+//! Nothing here depends on another module of the crate; parsers produce these
+//! records, the store keeps them, the engine indexes them.
+
+mod country;
+mod entity;
+mod list;
+
+pub use country::{country_name, to_iso2};
+pub use entity::{
+    Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
+};
+pub use list::{ListCode, UnknownListCode};
+
+/// Collapses every run of whitespace (including no-break spaces and newlines) to one
+/// space, drops zero-width spaces and trims: the `clean()` of the entity-id scheme.
+pub fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for ch in text.chars() {
+        if ch == '\u{200B}' || ch == '\u{FEFF}' {
+            continue;
+        }
+        if ch.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// `clean(text)`, or `None` when nothing is left.
+pub fn clean_opt(text: &str) -> Option<String> {
+    let cleaned = clean(text);
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_collapses_whitespace_and_drops_zero_width() {
+        assert_eq!(clean("  a\u{00A0}\u{00A0}b\n\tc\u{200B}d  "), "a b cd");
+        assert_eq!(clean(""), "");
+        assert_eq!(clean_opt(" \n "), None);
+        assert_eq!(clean_opt(" x "), Some("x".to_owned()));
+    }
+}

@@ -1,0 +1,184 @@
+//! Parsers of the eight official publication formats: files in, [`Entity`] records out.
+//!
+//! Each submodule owns one publisher's format and knows which file names it reads from a
+//! list's folder. Parsers never touch the store; they return a [`ParsedList`] or a
+//! [`SourceError`] naming the file and the line, row or element that is wrong.
+
+pub mod au_dfat;
+pub mod ca_sema;
+pub mod eu;
+pub mod input;
+pub mod ofac;
+pub mod uk;
+pub mod un;
+pub mod world_bank;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Entity, ListCode};
+
+pub use input::Input;
+
+/// The identity of one source file that went into an import.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceFile {
+    pub name: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// Everything read from one list's files.
+#[derive(Debug, Clone)]
+pub struct ParsedList {
+    pub list: ListCode,
+    /// One record per list-specific identifier, in file order.
+    pub entities: Vec<Entity>,
+    /// The files read, in the order read.
+    pub files: Vec<SourceFile>,
+    /// The publication date the file states (`YYYY-MM-DD`), when it states one.
+    pub published: Option<String>,
+    /// What was skipped and why, e.g. "alt.csv: 1,204 rows name entries not in sdn.csv".
+    pub notes: Vec<String>,
+}
+
+impl ParsedList {
+    /// An empty result for `list`.
+    pub fn new(list: ListCode) -> Self {
+        ParsedList {
+            list,
+            entities: Vec::new(),
+            files: Vec::new(),
+            published: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Why a list could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{dir}: no {list} file found (expected one of: {expected})")]
+    Missing {
+        list: ListCode,
+        dir: String,
+        expected: String,
+    },
+    /// `position` is e.g. `line 12`, `row 5`, `line 3 (<sanctionEntity logicalId="13">)`.
+    #[error("{file}{}: {message}", if position.is_empty() { String::new() } else { format!(", {position}") })]
+    Parse {
+        file: String,
+        position: String,
+        message: String,
+    },
+}
+
+impl SourceError {
+    /// A format error in `file` at `position` (may be empty).
+    pub fn parse(
+        file: impl Into<String>,
+        position: impl Into<String>,
+        message: impl Into<String>,
+    ) -> SourceError {
+        SourceError::Parse {
+            file: file.into(),
+            position: position.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// One file a list's publisher serves, under the name the importer expects in the list folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OfficialFile {
+    pub file_name: &'static str,
+    pub url: &'static str,
+    /// Whether the list can be imported without this file (e.g. OFAC's comments file).
+    pub optional: bool,
+}
+
+/// The files `lists update` downloads for each list, from the publishers' official addresses.
+pub fn official_files(list: ListCode) -> &'static [OfficialFile] {
+    match list {
+        ListCode::OfacSdn => ofac::SDN_FILES,
+        ListCode::OfacCons => ofac::CONS_FILES,
+        ListCode::Eu => eu::FILES,
+        ListCode::Un => un::FILES,
+        ListCode::UkHmt => uk::FILES,
+        ListCode::CaSema => ca_sema::FILES,
+        ListCode::AuDfat => au_dfat::FILES,
+        ListCode::WorldBank => world_bank::FILES,
+    }
+}
+
+/// Parses list `list` from its folder `dir` (e.g. `../shared/data/lists/un`).
+pub fn parse_dir(list: ListCode, dir: &Path) -> Result<ParsedList, SourceError> {
+    if !dir.is_dir() {
+        return Err(SourceError::Missing {
+            list,
+            dir: dir.display().to_string(),
+            expected: official_files(list)
+                .iter()
+                .map(|f| f.file_name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    let parsed = match list {
+        ListCode::OfacSdn => ofac::parse_sdn_dir(dir),
+        ListCode::OfacCons => ofac::parse_cons_dir(dir),
+        ListCode::Eu => eu::parse_dir(dir),
+        ListCode::Un => un::parse_dir(dir),
+        ListCode::UkHmt => uk::parse_dir(dir),
+        ListCode::CaSema => ca_sema::parse_dir(dir),
+        ListCode::AuDfat => au_dfat::parse_dir(dir),
+        ListCode::WorldBank => world_bank::parse_dir(dir),
+    }?;
+    debug_assert_eq!(parsed.list, list);
+    Ok(parsed)
+}
+
+/// The first of `names` that exists in `dir` (case-insensitively), for parsers that accept
+/// several file names or formats.
+pub fn find_file(dir: &Path, names: &[&str]) -> Option<std::path::PathBuf> {
+    let entries: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    names.iter().find_map(|wanted| {
+        entries
+            .iter()
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(wanted))
+            })
+            .cloned()
+    })
+}
+
+/// The first file in `dir` whose name ends with one of `extensions` (case-insensitive), in
+/// name order: for publishers whose file names carry a date.
+pub fn find_by_extension(dir: &Path, extensions: &[&str]) -> Option<std::path::PathBuf> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    entries.sort();
+    entries.into_iter().find(|p| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        extensions.iter().any(|ext| name.ends_with(ext))
+    })
+}
