@@ -6,12 +6,14 @@
 mod country;
 mod entity;
 mod list;
+mod update;
 
 pub use country::{country_name, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
 };
 pub use list::{ListCode, UnknownListCode};
+pub use update::{ChangeKind, SourceFile, UpdateRecord};
 
 /// Collapses every run of whitespace (including no-break spaces and newlines) to one
 /// space, drops zero-width spaces and trims: the `clean()` of the entity-id scheme.

@@ -15,19 +15,10 @@ pub mod world_bank;
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::model::SourceFile;
 use crate::model::{Entity, ListCode};
 
 pub use input::Input;
-
-/// The identity of one source file that went into an import.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceFile {
-    pub name: String,
-    pub sha256: String,
-    pub bytes: u64,
-}
 
 /// Everything read from one list's files.
 #[derive(Debug, Clone)]

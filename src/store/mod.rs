@@ -1,19 +1,46 @@
-//! The SQLite store: lists, entities, names and update records. All SQL lives here.
+//! The SQLite store: lists, entities, names, update records and entity changes.
+//!
+//! All SQL of the program lives under this module, so that another backend (PostgreSQL for
+//! several servers, see the roadmap) can replace it without touching callers. The database is
+//! in WAL mode: a reader sees a list either wholly before or wholly after an import.
+
+mod entities;
+mod lists;
+mod schema;
 
 use std::path::Path;
+use std::time::Duration;
 
-use crate::model::Entity;
+use rusqlite::Connection;
 
-/// Why the store failed.
+pub use lists::{EntityChange, ListSummary};
+
+/// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error(transparent)]
+    #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("stored record {entity_id} is unreadable: {source}")]
+    Corrupt {
+        entity_id: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("cannot encode record {entity_id}: {source}")]
+    Encode {
+        entity_id: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(
+        "the database was written by a newer version of sanctions (schema {found}, this program knows {known})"
+    )]
+    TooNew { found: i64, known: i64 },
 }
 
-/// The opened database.
+/// An open database.
 pub struct Store {
-    conn: rusqlite::Connection,
+    conn: Connection,
 }
 
 impl std::fmt::Debug for Store {
@@ -25,14 +52,50 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Opens the database at `path`, creating it and applying migrations.
+    /// Opens the database at `path`, creating it and applying pending migrations.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let conn = rusqlite::Connection::open(path)?;
-        Ok(Store { conn })
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
     }
 
-    /// Every stored entry of every list, for building the screening index.
-    pub fn entities(&self) -> Result<Vec<Entity>, StoreError> {
-        Ok(Vec::new())
+    /// A private in-memory database (tests, benchmarks).
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        let conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The schema version this database is at.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))?)
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let known = schema::MIGRATIONS.len() as i64;
+        let found = self.schema_version()?;
+        if found > known {
+            return Err(StoreError::TooNew { found, known });
+        }
+        for (index, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", index as i64 + 1)?;
+            tx.commit()?;
+            tracing::info!(version = index + 1, "applied schema migration");
+        }
+        Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,204 @@
+//! Store tests on real SQLite files in temporary folders.
+
+use super::*;
+use std::str::FromStr;
+
+use crate::model::{Alias, AliasQuality, ChangeKind, Entity, EntityKind, ListCode, SourceFile};
+use crate::sources::ParsedList;
+
+fn entity(id: &str, name: &str) -> Entity {
+    let mut e = Entity::new(ListCode::Un, id, EntityKind::Individual, name);
+    e.push_alias(Alias {
+        quality: AliasQuality::Weak,
+        ..Alias::new(format!("{name} alias"))
+    });
+    e.push_nationality("IQ");
+    e
+}
+
+fn parsed(entities: Vec<Entity>) -> ParsedList {
+    let mut p = ParsedList::new(ListCode::Un);
+    p.entities = entities;
+    p.files = vec![SourceFile {
+        name: "consolidated.xml".into(),
+        sha256: "00".repeat(32),
+        bytes: 10,
+    }];
+    p.published = Some("2026-02-27".into());
+    p
+}
+
+fn temp_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("s.db")).unwrap();
+    (dir, store)
+}
+
+#[test]
+fn import_records_added_changed_removed_and_no_op_updates() {
+    let (_dir, mut store) = temp_store();
+    let first = store
+        .replace_list(
+            &parsed(vec![entity("1", "A"), entity("2", "B")]),
+            "import test",
+        )
+        .unwrap();
+    assert_eq!(
+        (first.added, first.removed, first.changed, first.total),
+        (2, 0, 0, 2)
+    );
+
+    let again = store
+        .replace_list(
+            &parsed(vec![entity("1", "A"), entity("2", "B")]),
+            "import test",
+        )
+        .unwrap();
+    assert_eq!(
+        (again.added, again.removed, again.changed, again.total),
+        (0, 0, 0, 2)
+    );
+
+    let third = store
+        .replace_list(
+            &parsed(vec![entity("2", "B2"), entity("3", "C")]),
+            "import test",
+        )
+        .unwrap();
+    assert_eq!(
+        (third.added, third.removed, third.changed, third.total),
+        (1, 1, 1, 2)
+    );
+    let mut changes: Vec<_> = store
+        .changes(third.id)
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.entity_id, c.change))
+        .collect();
+    changes.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        changes,
+        [
+            ("un:1".to_owned(), ChangeKind::Removed),
+            ("un:2".to_owned(), ChangeKind::Changed),
+            ("un:3".to_owned(), ChangeKind::Added),
+        ]
+    );
+
+    let updates = store.updates(ListCode::Un, 10).unwrap();
+    assert_eq!(
+        updates.iter().map(|u| u.id).collect::<Vec<_>>(),
+        [third.id, again.id, first.id]
+    );
+    assert_eq!(updates[0].files[0].name, "consolidated.xml");
+    assert_eq!(updates[0].published.as_deref(), Some("2026-02-27"));
+
+    assert_eq!(store.entity("un:1").unwrap(), None);
+    assert_eq!(store.entity("un:2").unwrap().unwrap().primary_name, "B2");
+    let names: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM names", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(names, 4, "two entities, each a primary name and one alias");
+}
+
+#[test]
+fn entities_round_trip_byte_exact() {
+    let (_dir, mut store) = temp_store();
+    let mut e = entity("7", "Владимир Путин");
+    e.push_alias(Alias::new("ПУТИН Владимир Владимирович"));
+    e.push_alias(Alias::new("José Müller-Lüdenscheidt"));
+    store
+        .replace_list(&parsed(vec![e.clone()]), "import test")
+        .unwrap();
+    assert_eq!(store.entity("un:7").unwrap(), Some(e.clone()));
+    assert_eq!(store.entities().unwrap(), vec![e.clone()]);
+    assert_eq!(store.entities_of(ListCode::Un).unwrap(), vec![e]);
+    assert!(store.entities_of(ListCode::Eu).unwrap().is_empty());
+}
+
+#[test]
+fn lists_report_all_eight_with_counts() {
+    let (_dir, mut store) = temp_store();
+    let lists = store.lists().unwrap();
+    assert_eq!(lists.len(), 8);
+    assert!(lists.iter().all(|l| l.count == 0 && l.updated_at.is_none()));
+    store
+        .replace_list(&parsed(vec![entity("1", "A")]), "import test")
+        .unwrap();
+    let un = store
+        .lists()
+        .unwrap()
+        .into_iter()
+        .find(|l| l.list == ListCode::Un)
+        .unwrap();
+    assert_eq!(un.count, 1);
+    let at = un.updated_at.unwrap();
+    assert!(
+        at.ends_with('Z') && jiff::Timestamp::from_str(&at).is_ok(),
+        "{at}"
+    );
+    assert_eq!(store.entity_count().unwrap(), 1);
+}
+
+#[test]
+fn a_failure_in_the_middle_of_an_import_keeps_the_previous_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let mut store = Store::open(&path).unwrap();
+    store
+        .replace_list(
+            &parsed(vec![entity("1", "A"), entity("2", "B")]),
+            "import test",
+        )
+        .unwrap();
+
+    // Inject a failure after some rows of the new version have been written: a trigger
+    // that aborts when the third new entity is inserted.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other
+        .execute_batch(
+            "CREATE TRIGGER boom BEFORE INSERT ON entities WHEN NEW.entity_id = 'un:5'
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+        )
+        .unwrap();
+    let next = parsed(vec![
+        entity("2", "B changed"),
+        entity("3", "C"),
+        entity("4", "D"),
+        entity("5", "E"),
+    ]);
+    let err = store.replace_list(&next, "import test").unwrap_err();
+    assert!(err.to_string().contains("injected failure"), "{err}");
+
+    let reopened = Store::open(&path).unwrap();
+    let names: Vec<_> = reopened
+        .entities()
+        .unwrap()
+        .into_iter()
+        .map(|e| e.primary_name)
+        .collect();
+    assert_eq!(names, ["A", "B"]);
+    assert_eq!(reopened.updates(ListCode::Un, 10).unwrap().len(), 1);
+    assert_eq!(reopened.lists().unwrap()[3].count, 2);
+}
+
+#[test]
+fn refuses_a_database_from_a_newer_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    drop(Store::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 999).unwrap();
+    drop(conn);
+    let err = Store::open(&path).unwrap_err();
+    assert!(
+        matches!(err, StoreError::TooNew { found: 999, .. }),
+        "{err}"
+    );
+    let store = Store::open_in_memory().unwrap();
+    assert_eq!(
+        store.schema_version().unwrap(),
+        schema::MIGRATIONS.len() as i64
+    );
+}
