@@ -60,7 +60,15 @@ impl Default for FetchConfig {
             retries: 2,
             mirror: None,
             urls: BTreeMap::new(),
-            headers: BTreeMap::new(),
+            // The World Bank's API answers only requests carrying the key its own public
+            // web page sends; override it in [fetch.headers.world_bank] if it changes.
+            headers: BTreeMap::from([(
+                ListCode::WorldBank,
+                BTreeMap::from([(
+                    "apikey".to_owned(),
+                    "z9duUaFUiEUYSHs97CU38fcZO7ipOPvm".to_owned(),
+                )]),
+            )]),
         }
     }
 }

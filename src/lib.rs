@@ -7,6 +7,7 @@
 //! - [`store`]: the SQLite store: lists, entities, names, update records; all SQL lives here.
 //! - [`engine`]: the in-memory screening index and scorer, built from records, never the store.
 //! - [`fetch`]: downloads of the official files (conditional, bounded, retried).
+//! - [`ingest`]: imports: parse each list's files, replace it in the store, report per list.
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
@@ -16,6 +17,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod fetch;
+pub mod ingest;
 pub mod model;
 pub mod sources;
 pub mod store;

@@ -2,6 +2,7 @@
 //! the CLI's `--json` output so that they cannot drift apart.
 
 pub mod envelope;
+pub mod lists;
 pub mod screening;
 
 pub use envelope::Envelope;

@@ -25,7 +25,12 @@ impl Context {
         std::fs::create_dir_all(&data_dir)
             .wrap_err_with(|| format!("cannot create data directory {}", data_dir.display()))?;
         init_logging(&data_dir);
-        let config = Config::load(config_file)?;
+        let mut config = Config::load(config_file)?;
+        if let Ok(mirror) = std::env::var("SANCTIONS_MIRROR")
+            && !mirror.trim().is_empty()
+        {
+            config.fetch.mirror = Some(mirror);
+        }
         Ok(Context { data_dir, config })
     }
 

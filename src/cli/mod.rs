@@ -2,6 +2,7 @@
 
 mod context;
 mod lists;
+mod output;
 mod screen;
 
 use std::path::PathBuf;
