@@ -24,9 +24,12 @@ pub fn run(ctx: &Context, args: ListsArgs) -> Result<ExitCode> {
     match args.command {
         None => overview(ctx, args.json),
         Some(ListsCommand::Import { dir, list }) => {
+            let started = std::time::Instant::now();
             let mut store = ctx.open_store()?;
             let outcomes = ingest::import_dir(&mut store, &dir, &list)?;
-            Ok(report(&outcomes))
+            let code = report(&outcomes);
+            println!("done in {:.1} s", started.elapsed().as_secs_f64());
+            Ok(code)
         }
         Some(ListsCommand::Update { list }) => {
             let mut store = ctx.open_store()?;
@@ -68,6 +71,9 @@ pub fn overview(ctx: &Context, json: bool) -> Result<ExitCode> {
     }
     let total: u64 = infos.iter().map(|i| i.count).sum();
     println!("{:<32} {:>8}", "total", thousands(total));
+    let db = crate::config::database_path(&ctx.data_dir);
+    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    println!("\ndatabase: {} ({:.1} MB)", db.display(), size as f64 / 1e6);
     if total == 0 {
         println!("\n{NO_DATA_HINT}");
     }
