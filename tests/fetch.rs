@@ -1,4 +1,5 @@
 //! The downloader against a real HTTP server on 127.0.0.1.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! The real binary importing the real lists into a real SQLite file.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

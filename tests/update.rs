@@ -1,5 +1,6 @@
 //! `sanctions lists update` end to end: the real binary downloading the real list files from a
 //! real HTTP server on 127.0.0.1 that plays the publishers.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
