@@ -4,12 +4,23 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{EntityKind, ListCode};
 
-/// The `type` filter of a screening request.
+/// The two types of the interface: the `type` filter of a request and the `type` of a match
+/// (vessels and aircraft are entities there; a match's `kind` tells them apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KindFilter {
     Individual,
     Entity,
+}
+
+impl KindFilter {
+    /// The interface type of a listed entry's kind.
+    pub fn of(kind: EntityKind) -> KindFilter {
+        match kind {
+            EntityKind::Individual => KindFilter::Individual,
+            EntityKind::Entity | EntityKind::Vessel | EntityKind::Aircraft => KindFilter::Entity,
+        }
+    }
 }
 
 /// A request to screen one name.
@@ -50,7 +61,10 @@ pub struct Match {
     pub list_code: ListCode,
     /// 0-100.
     pub score: u8,
+    /// `individual` or `entity`.
     #[serde(rename = "type")]
+    pub entity_type: KindFilter,
+    /// The finer kind: `individual`, `entity`, `vessel` or `aircraft`.
     pub kind: EntityKind,
     /// ISO 3166-1 alpha-2, or null.
     pub country: Option<String>,

@@ -6,6 +6,7 @@
 mod country;
 mod entity;
 mod list;
+mod names;
 mod update;
 
 pub use country::{country_name, to_iso2};
@@ -13,6 +14,7 @@ pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
 };
 pub use list::{ListCode, UnknownListCode};
+pub use names::EntityNames;
 pub use update::{ChangeKind, SourceFile, UpdateRecord};
 
 /// Collapses every run of whitespace (including no-break spaces and newlines) to one

@@ -6,6 +6,7 @@
 
 mod entities;
 mod lists;
+mod names;
 mod schema;
 
 use std::path::Path;
@@ -36,6 +37,8 @@ pub enum StoreError {
         "the database was written by a newer version of sanctions (schema {found}, this program knows {known})"
     )]
     TooNew { found: i64, known: i64 },
+    #[error("stored record {entity_id} is invalid: {message}")]
+    Invalid { entity_id: String, message: String },
 }
 
 /// An open database.

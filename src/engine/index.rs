@@ -1,0 +1,356 @@
+//! The immutable in-memory index: every listed name, normalised into tokens, with a vocabulary
+//! of distinct tokens and three ways into it: the token itself, its phonetic key, and its
+//! one-letter deletions (which find tokens one or two typos away without scanning).
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::normalize::{self, Token, TokenKind};
+use super::similarity::phonetic_key;
+use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+
+/// What a match reports about its entry.
+#[derive(Debug, Clone)]
+pub(crate) struct IndexedEntity {
+    pub entity_id: String,
+    pub list: ListCode,
+    pub kind: EntityKind,
+    pub primary_name: String,
+    pub country: Option<String>,
+}
+
+/// One listed name (a primary name, an alias, or an alias without its parenthetical part).
+#[derive(Debug, Clone)]
+pub(crate) struct IndexedName {
+    pub entity: u32,
+    /// The name as the list publishes it.
+    pub text: String,
+    pub weak: bool,
+    pub tokens: Vec<NameToken>,
+    pub compact: String,
+    /// Sum of the tokens' weights.
+    pub weight: f32,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameToken {
+    pub id: u32,
+    pub kind: TokenKind,
+}
+
+/// One distinct token of the lists.
+#[derive(Debug, Clone)]
+pub(crate) struct VocabToken {
+    pub text: String,
+    pub key: String,
+    /// How many names contain it.
+    pub df: u32,
+}
+
+/// The screening index. Built once, shared read-only, replaced whole after an import.
+#[derive(Debug, Default)]
+pub struct Index {
+    pub(crate) entities: Vec<IndexedEntity>,
+    pub(crate) names: Vec<IndexedName>,
+    pub(crate) vocab: Vec<VocabToken>,
+    pub(crate) token_ids: HashMap<String, u32>,
+    /// For each token id, the names containing it (ascending, no repeats).
+    pub(crate) postings: Vec<Vec<u32>>,
+    /// (hash of a phonetic key, token id), sorted.
+    pub(crate) by_key: Vec<(u64, u32)>,
+    /// (hash of a token, or of it with one letter deleted, token id), sorted: a query
+    /// token or one of its deletions found here is at most two edits from the listed token.
+    pub(crate) by_deletion: Vec<(u64, u32)>,
+}
+
+/// The least length of a token whose deletions are indexed.
+pub(crate) const MIN_DELETION_LEN: usize = 4;
+
+impl Index {
+    /// Builds the index from every entry's names.
+    pub fn build(entries: &[EntityNames]) -> Index {
+        let normalised: Vec<Vec<(String, bool, Vec<Token>)>> = entries
+            .par_iter()
+            .map(|entry| {
+                let organisation = entry.kind != EntityKind::Individual;
+                let mut seen: Vec<String> = Vec::new();
+                let mut out = Vec::new();
+                for (name, quality) in &entry.names {
+                    for variant in variants(name) {
+                        let tokens = normalize::tokens(&variant, organisation);
+                        let mut key: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+                        key.sort_unstable();
+                        let key = key.join(" ");
+                        if tokens.is_empty() || seen.contains(&key) {
+                            continue;
+                        }
+                        seen.push(key);
+                        out.push((name.clone(), *quality == AliasQuality::Weak, tokens));
+                    }
+                }
+                out
+            })
+            .collect();
+
+        let mut index = Index::default();
+        for (entry, names) in entries.iter().zip(normalised) {
+            let entity = index.entities.len() as u32;
+            index.entities.push(IndexedEntity {
+                entity_id: entry.entity_id.clone(),
+                list: entry.list,
+                kind: entry.kind,
+                primary_name: entry.primary_name.clone(),
+                country: entry.country.clone(),
+            });
+            for (text, weak, tokens) in names {
+                index.add_name(entity, text, weak, &tokens);
+            }
+        }
+        index.finish();
+        index
+    }
+
+    fn add_name(&mut self, entity: u32, text: String, weak: bool, tokens: &[Token]) {
+        let name_id = self.names.len() as u32;
+        let mut name_tokens = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            let id = match self.token_ids.get(&token.text) {
+                Some(&id) => id,
+                None => {
+                    let id = self.vocab.len() as u32;
+                    self.vocab.push(VocabToken {
+                        text: token.text.clone(),
+                        key: phonetic_key(&token.text),
+                        df: 0,
+                    });
+                    self.postings.push(Vec::new());
+                    self.token_ids.insert(token.text.clone(), id);
+                    id
+                }
+            };
+            let postings = &mut self.postings[id as usize];
+            if postings.last() != Some(&name_id) {
+                postings.push(name_id);
+            }
+            name_tokens.push(NameToken {
+                id,
+                kind: token.kind,
+            });
+        }
+        self.names.push(IndexedName {
+            entity,
+            text,
+            weak,
+            compact: normalize::compact(tokens),
+            tokens: name_tokens,
+            weight: 0.0,
+        });
+    }
+
+    /// Document frequencies, name weights and the two look-up tables.
+    fn finish(&mut self) {
+        for (id, postings) in self.postings.iter().enumerate() {
+            self.vocab[id].df = postings.len() as u32;
+        }
+        let weights: Vec<f32> = self
+            .names
+            .iter()
+            .map(|n| {
+                n.tokens
+                    .iter()
+                    .map(|t| self.token_weight(t.id, t.kind))
+                    .sum()
+            })
+            .collect();
+        for (name, weight) in self.names.iter_mut().zip(weights) {
+            name.weight = weight;
+        }
+        self.by_key = self
+            .vocab
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.key.len() >= 2)
+            .map(|(id, t)| (hash(t.key.as_bytes()), id as u32))
+            .collect();
+        self.by_key.sort_unstable();
+        self.by_deletion = self
+            .vocab
+            .par_iter()
+            .enumerate()
+            .filter(|(_, t)| t.text.len() + 1 >= MIN_DELETION_LEN)
+            .flat_map_iter(|(id, t)| {
+                let whole = std::iter::once(hash(t.text.as_bytes()));
+                let deleted = (t.text.len() >= MIN_DELETION_LEN).then(|| deletions(&t.text));
+                whole
+                    .chain(deleted.into_iter().flatten())
+                    .map(move |h| (h, id as u32))
+            })
+            .collect();
+        self.by_deletion.par_sort_unstable();
+        self.by_deletion.dedup();
+    }
+
+    /// Number of entries indexed.
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Number of names indexed (aliases and variants included).
+    pub fn name_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// How much a token weighs: rare words a lot, common ones little, legal forms and
+    /// initials least.
+    pub(crate) fn token_weight(&self, id: u32, kind: TokenKind) -> f32 {
+        let df = self.vocab.get(id as usize).map_or(0, |t| t.df);
+        self.weight_for_df(df, kind)
+    }
+
+    /// The weight of a token that occurs in `df` names (0 for a token the lists lack).
+    pub(crate) fn weight_for_df(&self, df: u32, kind: TokenKind) -> f32 {
+        match kind {
+            TokenKind::Legal => LEGAL_WEIGHT,
+            TokenKind::Initial => INITIAL_WEIGHT,
+            TokenKind::Word | TokenKind::Number => {
+                let n = self.names.len().max(1) as f32;
+                (1.0 + n / df.max(1) as f32).ln().max(1.0)
+            }
+        }
+    }
+
+    /// Token ids whose phonetic key is `key`.
+    pub(crate) fn tokens_with_key(&self, key: &str) -> impl Iterator<Item = u32> + '_ {
+        lookup(&self.by_key, hash(key.as_bytes()))
+    }
+
+    /// Token ids that, whole or with one letter deleted, hash to `h`.
+    pub(crate) fn tokens_with_deletion(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
+        lookup(&self.by_deletion, h)
+    }
+}
+
+/// Weight of a legal form: weak evidence.
+const LEGAL_WEIGHT: f32 = 0.5;
+/// Weight of an initial.
+const INITIAL_WEIGHT: f32 = 1.0;
+
+fn lookup(table: &[(u64, u32)], h: u64) -> impl Iterator<Item = u32> + '_ {
+    let start = table.partition_point(|(k, _)| *k < h);
+    table[start..]
+        .iter()
+        .take_while(move |(k, _)| *k == h)
+        .map(|(_, id)| *id)
+}
+
+/// The name itself and, when it has a parenthetical part, the name without it
+/// (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`).
+fn variants(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_owned()];
+    if name.contains('(') {
+        let mut depth = 0usize;
+        let stripped: String = name
+            .chars()
+            .filter(|&c| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth = depth.saturating_sub(1);
+                        return false;
+                    }
+                    _ => {}
+                }
+                depth == 0
+            })
+            .collect();
+        if stripped.chars().any(char::is_alphanumeric) {
+            out.push(stripped);
+        }
+    }
+    out
+}
+
+/// Hashes of `token` with each one of its letters deleted.
+pub(crate) fn deletions(token: &str) -> impl Iterator<Item = u64> + '_ {
+    let bytes = token.as_bytes();
+    (0..bytes.len()).map(move |skip| {
+        let mut h = FNV_OFFSET;
+        for (i, &b) in bytes.iter().enumerate() {
+            if i != skip {
+                h = fnv_step(h, b);
+            }
+        }
+        h
+    })
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn fnv_step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// FNV-1a: small, fast, and stable across runs.
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |h, &b| fnv_step(h, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn entry(id: &str, kind: EntityKind, names: &[&str]) -> EntityNames {
+        EntityNames {
+            entity_id: format!("ofac_sdn:{id}"),
+            list: ListCode::OfacSdn,
+            kind,
+            primary_name: names[0].to_owned(),
+            country: None,
+            names: names
+                .iter()
+                .map(|n| (n.to_string(), AliasQuality::Unspecified))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn builds_vocabulary_postings_and_variants() {
+        let index = Index::build(&[
+            entry(
+                "1",
+                EntityKind::Individual,
+                &["PUTIN, Vladimir", "Vladimir Putin"],
+            ),
+            entry(
+                "2",
+                EntityKind::Entity,
+                &["ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)"],
+            ),
+        ]);
+        assert_eq!(index.entity_count(), 2);
+        // "Vladimir Putin" is "PUTIN, Vladimir" reordered: indexed once. The IRGC name is
+        // indexed with and without its parenthetical part.
+        assert_eq!(index.name_count(), 3);
+        let putin = index.token_ids["putin"];
+        assert_eq!(index.vocab[putin as usize].df, 1);
+        assert!(index.token_ids.contains_key("irgc"));
+        // The deletion table finds "putin" from "ptin".
+        let h = hash(b"ptin");
+        assert!(index.tokens_with_deletion(h).any(|id| id == putin));
+        assert!(index.tokens_with_key("ptn").any(|id| id == putin));
+    }
+
+    #[test]
+    fn rare_tokens_weigh_more() {
+        let index = Index::build(&[
+            entry("1", EntityKind::Individual, &["Mohammed Nasrallah"]),
+            entry("2", EntityKind::Individual, &["Mohammed Ali"]),
+            entry("3", EntityKind::Individual, &["Mohammed Hassan"]),
+        ]);
+        let common = index.token_weight(index.token_ids["mohammed"], TokenKind::Word);
+        let rare = index.token_weight(index.token_ids["nasrallah"], TokenKind::Word);
+        assert!(rare > common);
+        assert!(index.weight_for_df(0, TokenKind::Word) >= rare);
+    }
+}

@@ -1,0 +1,189 @@
+//! Organisation legal forms in many languages ("LLC", "OOO", "Limited Liability Company",
+//! "S.A. de C.V.", ...), recognised in a token stream and folded to one canonical token each,
+//! so that respelt forms meet and the engine can count them as weak evidence.
+
+/// Each entry: the canonical token and the token sequences (already normalised: lower-case
+/// ASCII, punctuation split) that spell it. Longer phrases are tried first.
+const FORMS: &[(&str, &[&str])] = &[
+    (
+        "llc",
+        &[
+            "limited liability company",
+            "limited liability co",
+            "limited liability partnership company",
+            "l l c",
+            "llc",
+            "ooo",
+            "obshchestvo s ogranichennoy otvetstvennostyu",
+            "obshchestvo s ogranichennoi otvetstvennostiu",
+            "obshchestvo s ogranichennoj otvetstvennostju",
+            "tovarystvo z obmezhenoyu vidpovidalnistyu",
+            "tov",
+            "too",
+            "mchj",
+            "sp z o o",
+            "spzoo",
+            "sro",
+            "s r o",
+            "kft",
+        ],
+    ),
+    (
+        "jsc",
+        &[
+            "public joint stock company",
+            "open joint stock company",
+            "closed joint stock company",
+            "private joint stock company",
+            "joint stock company",
+            "joint stock co",
+            "publichnoe aktsionernoe obshchestvo",
+            "otkrytoe aktsionernoe obshchestvo",
+            "zakrytoe aktsionernoe obshchestvo",
+            "aktsionernoe obshchestvo",
+            "aktsionernoye obshchestvo",
+            "jsc",
+            "ojsc",
+            "cjsc",
+            "pjsc",
+            "jsco",
+            "ao",
+            "oao",
+            "zao",
+            "pao",
+            "pat",
+            "prat",
+        ],
+    ),
+    ("ltd", &["limited", "ltd", "ltda", "limitada", "ltee"]),
+    (
+        "co",
+        &["company", "co", "compania", "compagnie", "cia", "companhia"],
+    ),
+    ("corp", &["corporation", "corp", "korporatsiya"]),
+    ("inc", &["incorporated", "inc"]),
+    ("plc", &["public limited company", "plc"]),
+    ("llp", &["limited liability partnership", "llp", "l l p"]),
+    ("lp", &["limited partnership", "lp"]),
+    (
+        "sa",
+        &[
+            "sociedad anonima",
+            "societe anonyme",
+            "sociedade anonima",
+            "s a",
+            "sa",
+        ],
+    ),
+    (
+        "sarl",
+        &["societe a responsabilite limitee", "s a r l", "sarl"],
+    ),
+    ("sas", &["societe par actions simplifiee", "s a s", "sas"]),
+    ("spa", &["societa per azioni", "s p a", "spa"]),
+    (
+        "srl",
+        &[
+            "societa a responsabilita limitata",
+            "s r l",
+            "srl",
+            "s de rl",
+        ],
+    ),
+    ("sacv", &["s a de c v", "sa de cv", "de c v", "de cv"]),
+    ("gmbh", &["gesellschaft mit beschrankter haftung", "gmbh"]),
+    ("ag", &["aktiengesellschaft", "ag"]),
+    ("kg", &["kommanditgesellschaft", "kg"]),
+    ("bv", &["besloten vennootschap", "b v", "bv"]),
+    ("nv", &["naamloze vennootschap", "n v", "nv"]),
+    (
+        "fze",
+        &[
+            "free zone establishment",
+            "fze",
+            "fzco",
+            "fzc",
+            "fz llc",
+            "fz",
+        ],
+    ),
+    ("pte", &["pte", "pvt", "pty"]),
+    ("sdn bhd", &["sendirian berhad", "sdn bhd", "bhd", "berhad"]),
+    ("pt", &["pt", "perseroan terbatas", "tbk"]),
+    (
+        "as",
+        &["aksjeselskap", "aktieselskab", "anonim sirketi", "a s"],
+    ),
+    ("ab", &["aktiebolag", "ab"]),
+    ("oy", &["osakeyhtio", "oy"]),
+    (
+        "ep",
+        &[
+            "unitary enterprise",
+            "federal state unitary enterprise",
+            "fgup",
+            "gup",
+            "mup",
+        ],
+    ),
+];
+
+/// A phrase table built once: (token sequence, canonical form), longest sequences first.
+pub struct LegalForms {
+    phrases: Vec<(Vec<&'static str>, &'static str)>,
+}
+
+impl LegalForms {
+    pub fn new() -> LegalForms {
+        let mut phrases: Vec<(Vec<&'static str>, &'static str)> = FORMS
+            .iter()
+            .flat_map(|(canonical, spellings)| {
+                spellings
+                    .iter()
+                    .map(move |s| (s.split(' ').collect::<Vec<_>>(), *canonical))
+            })
+            .collect();
+        phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        LegalForms { phrases }
+    }
+
+    /// The canonical form and length of the longest legal-form phrase starting at `tokens[0]`.
+    pub fn match_at(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
+        self.phrases.iter().find_map(|(phrase, canonical)| {
+            (tokens.len() >= phrase.len() && phrase.iter().zip(tokens).all(|(p, t)| p == t))
+                .then_some((*canonical, phrase.len()))
+        })
+    }
+}
+
+impl Default for LegalForms {
+    fn default() -> Self {
+        LegalForms::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn longest_phrase_wins() {
+        let forms = LegalForms::new();
+        assert_eq!(
+            forms.match_at(&toks("limited liability company x")),
+            Some(("llc", 3))
+        );
+        assert_eq!(forms.match_at(&toks("limited x")), Some(("ltd", 1)));
+        assert_eq!(forms.match_at(&toks("ooo")), Some(("llc", 1)));
+        assert_eq!(
+            forms.match_at(&toks("public joint stock company")),
+            Some(("jsc", 4))
+        );
+        assert_eq!(forms.match_at(&toks("s a de c v")), Some(("sacv", 5)));
+        assert_eq!(forms.match_at(&toks("bank")), None);
+    }
+}

@@ -1,0 +1,313 @@
+//! Name normalisation: any string in any script to the tokens the index and the scorer compare.
+//!
+//! Steps: Unicode NFKC; every non-ASCII letter transliterated to Latin (`any_ascii`, one
+//! syllable per token for Chinese, Japanese and Korean); case folded; apostrophes dropped
+//! (`Qa'ida` = `Qaida`), other punctuation splits tokens; honorifics removed; legal forms
+//! folded to one canonical token ([`super::legal`]); name particles (`al`, `bin`, `abu`, `de`,
+//! `van`, ...) joined to the word they introduce, so `Al Qaida`, `al-Qa'ida` and `Alqaida`
+//! all become `alqaida`.
+
+use std::sync::LazyLock;
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::legal::LegalForms;
+
+/// What a token is, which decides how much it weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// An ordinary name word.
+    Word,
+    /// A single letter: an initial.
+    Initial,
+    /// A canonical organisation legal form (`llc`, `jsc`, ...): weak evidence.
+    Legal,
+    /// Digits (vessel numbers, "2" in "Arctic LNG 2").
+    Number,
+}
+
+/// One normalised token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    /// The form compared: lower-case ASCII letters and digits.
+    pub text: String,
+    /// For a legal form, the words it was read from (`ooo`), in case it was a name after all.
+    pub raw: String,
+    pub kind: TokenKind,
+}
+
+/// Titles and honorifics that say nothing about who someone is.
+const HONORIFICS: &[&str] = &[
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "dr",
+    "prof",
+    "sir",
+    "dame",
+    "lord",
+    "sheikh",
+    "shaykh",
+    "shaikh",
+    "sheik",
+    "haji",
+    "hajji",
+    "hadji",
+    "mullah",
+    "mulla",
+    "maulana",
+    "maulvi",
+    "mawlawi",
+    "engr",
+    "eng",
+    "gen",
+    "col",
+    "capt",
+    "lt",
+    "maj",
+    "mme",
+    "mlle",
+    "herr",
+    "frau",
+    "sayyid",
+    "sayed",
+    "seyed",
+    "hojatoleslam",
+    "ayatollah",
+];
+
+/// Particles joined to the following word. Arabic, Persian, Romance, Germanic, Celtic.
+const PARTICLES: &[&str] = &[
+    "al", "el", "ul", "as", "ad", "ar", "at", "az", "ash", "an", "bin", "ibn", "bint", "bent",
+    "ben", "abu", "abou", "abd", "abdel", "abdul", "abdal", "abdol", "ould", "uld", "de", "da",
+    "di", "del", "della", "dos", "das", "du", "van", "von", "der", "den", "ter", "ten", "la", "le",
+    "mac", "mc", "st", "zu",
+];
+
+static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
+
+/// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
+/// names known to be people's, so that a surname such as "Ao" stays a name).
+pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
+    let words = words(name);
+    let words = drop_honorifics(words);
+    let mut out: Vec<Token> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    let mut pending_particles = String::new();
+    while i < words.len() {
+        if organisation && let Some((canonical, len)) = LEGAL_FORMS.match_at(&words[i..]) {
+            flush_particles(&mut pending_particles, &mut out);
+            out.push(Token {
+                text: canonical.to_string(),
+                raw: words[i..i + len].join(""),
+                kind: TokenKind::Legal,
+            });
+            i += len;
+            continue;
+        }
+        let word = &words[i];
+        i += 1;
+        let is_last = i == words.len();
+        if !is_last && PARTICLES.contains(&word.as_str()) {
+            pending_particles.push_str(word);
+            continue;
+        }
+        let text = if pending_particles.is_empty() {
+            word.clone()
+        } else {
+            let mut joined = std::mem::take(&mut pending_particles);
+            joined.push_str(word);
+            joined
+        };
+        out.push(word_token(text));
+    }
+    flush_particles(&mut pending_particles, &mut out);
+    out
+}
+
+fn flush_particles(pending: &mut String, out: &mut Vec<Token>) {
+    if !pending.is_empty() {
+        out.push(word_token(std::mem::take(pending)));
+    }
+}
+
+fn word_token(text: String) -> Token {
+    let kind = if text.bytes().all(|b| b.is_ascii_digit()) {
+        TokenKind::Number
+    } else if text.len() == 1 {
+        TokenKind::Initial
+    } else {
+        TokenKind::Word
+    };
+    Token {
+        raw: String::new(),
+        text,
+        kind,
+    }
+}
+
+/// Removes honorifics, unless that would leave nothing.
+fn drop_honorifics(words: Vec<String>) -> Vec<String> {
+    if words.len() < 2 {
+        return words;
+    }
+    let kept: Vec<String> = words
+        .iter()
+        .filter(|w| !HONORIFICS.contains(&w.as_str()))
+        .cloned()
+        .collect();
+    if kept.is_empty() { words } else { kept }
+}
+
+/// Lower-case ASCII words of `name`, transliterated, split on anything that is not a letter or
+/// a digit (apostrophes excepted: they vanish).
+pub fn words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for c in name.nfkc() {
+        if c.is_ascii_alphanumeric() {
+            current.push(c.to_ascii_lowercase());
+        } else if is_apostrophe(c) {
+            continue;
+        } else if c.is_ascii() || !c.is_alphanumeric() {
+            if is_combining(c) {
+                continue;
+            }
+            push_word(&mut words, &mut current);
+        } else {
+            let syllabic = is_syllabic(c);
+            if syllabic {
+                push_word(&mut words, &mut current);
+            }
+            for l in any_ascii::any_ascii_char(c).chars() {
+                if l.is_ascii_alphanumeric() {
+                    current.push(l.to_ascii_lowercase());
+                } else if l == ' ' {
+                    push_word(&mut words, &mut current);
+                }
+            }
+            if syllabic {
+                push_word(&mut words, &mut current);
+            }
+        }
+    }
+    push_word(&mut words, &mut current);
+    words
+}
+
+fn push_word(words: &mut Vec<String>, current: &mut String) {
+    if !current.is_empty() {
+        words.push(std::mem::take(current));
+    }
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(
+        c,
+        '\'' | '`'
+            | '\u{2018}'
+            | '\u{2019}'
+            | '\u{201B}'
+            | '\u{00B4}'
+            | '\u{02BC}'
+            | '\u{02BB}'
+            | '\u{02BE}'
+            | '\u{02BF}'
+            | '\u{2032}'
+            | '\u{05F3}'
+    )
+}
+
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x0610..=0x061A | 0x064B..=0x065F | 0x0670)
+}
+
+/// Chinese, Japanese and Korean characters: each is a syllable and becomes its own token.
+fn is_syllabic(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF
+        | 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
+}
+
+/// The query's words concatenated: `Kim Jong-un`, `Kim Jong Un` and `KIM Jongun` all give
+/// `kimjongun`.
+pub fn compact(tokens: &[Token]) -> String {
+    tokens
+        .iter()
+        .filter(|t| t.kind != TokenKind::Legal)
+        .map(|t| t.text.as_str())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(name: &str, org: bool) -> Vec<String> {
+        tokens(name, org).into_iter().map(|t| t.text).collect()
+    }
+
+    #[test]
+    fn case_diacritics_and_punctuation() {
+        assert_eq!(
+            texts("PUTIN, Vladimir Vladimirovich", false),
+            ["putin", "vladimir", "vladimirovich"]
+        );
+        assert_eq!(
+            texts("  Müller-Lüdenscheidt  ", false),
+            ["muller", "ludenscheidt"]
+        );
+        assert_eq!(texts("ŁÓDŹ Ñandú", false), ["lodz", "nandu"]);
+    }
+
+    #[test]
+    fn scripts_are_transliterated() {
+        assert_eq!(texts("Владимир Путин", false), ["vladimir", "putin"]);
+        assert_eq!(texts("Ильич", false), ["ilich"]);
+        assert_eq!(texts("金正恩", false), ["jin", "zheng", "en"]);
+        assert_eq!(texts("김정은", false), ["gim", "jeong", "eun"]);
+        assert_eq!(texts("Ελληνικά", false), ["ellinika"]);
+        assert!(!texts("أسامة بن لادن", false).is_empty());
+    }
+
+    #[test]
+    fn particles_join_the_next_word() {
+        for spelling in ["Al Qaida", "al-Qa'ida", "Alqaida", "AL QA’IDA"] {
+            assert_eq!(texts(spelling, true), ["alqaida"], "{spelling}");
+        }
+        assert_eq!(texts("Usama bin Ladin", false), ["usama", "binladin"]);
+        assert_eq!(texts("Abd al Rahman", false), ["abdalrahman"]);
+        // A trailing particle stays a word of its own.
+        assert_eq!(texts("Hassan Al", false), ["hassan", "al"]);
+    }
+
+    #[test]
+    fn legal_forms_are_folded_for_organisations_only() {
+        let toks = tokens("Romashka Limited Liability Company", true);
+        assert_eq!(toks[1].text, "llc");
+        assert_eq!(toks[1].kind, TokenKind::Legal);
+        assert_eq!(texts("OOO Romashka", true), ["llc", "romashka"]);
+        assert_eq!(texts("Romashka L.L.C.", true), ["romashka", "llc"]);
+        assert_eq!(texts("ООО Ромашка", true), ["llc", "romashka"]);
+        assert_eq!(texts("Ao Wei", false), ["ao", "wei"]);
+    }
+
+    #[test]
+    fn honorifics_go_unless_alone() {
+        assert_eq!(
+            texts("Dr. Ayman al-Zawahiri", false),
+            ["ayman", "alzawahiri"]
+        );
+        assert_eq!(texts("Sheikh", false), ["sheikh"]);
+    }
+
+    #[test]
+    fn initials_and_numbers() {
+        let toks = tokens("V. Putin", false);
+        assert_eq!(toks[0].kind, TokenKind::Initial);
+        let toks = tokens("Arctic LNG 2", true);
+        assert_eq!(toks[2].kind, TokenKind::Number);
+        assert_eq!(compact(&tokens("Kim Jong-un", false)), "kimjongun");
+    }
+}

@@ -1,0 +1,213 @@
+//! A query prepared against one index: its tokens, their weights, the listed tokens each one
+//! resembles, and the candidate names those lead to (an inverted-index look-up, never a
+//! scan of all names).
+
+use std::cell::RefCell;
+
+use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
+use super::normalize::{self, TokenKind};
+use super::similarity::{How, phonetic_key, similarity};
+
+/// One token of the query.
+#[derive(Debug, Clone)]
+pub(crate) struct QueryToken {
+    pub text: String,
+    /// For a legal form, what it was read from.
+    pub raw: String,
+    pub kind: TokenKind,
+    pub weight: f32,
+    /// Listed tokens it resembles: (token id, similarity, how), best first.
+    pub matches: Vec<(u32, f32, How)>,
+}
+
+impl QueryToken {
+    /// The similarity of this token to listed token `id`, if they are a pair.
+    pub fn similarity_to(&self, id: u32, kind: TokenKind, index: &Index) -> Option<(f32, How)> {
+        match (self.kind, kind) {
+            (TokenKind::Legal, TokenKind::Legal) => {
+                (self.text == index.vocab[id as usize].text).then_some((1.0, How::Exact))
+            }
+            (TokenKind::Legal, _) => {
+                (self.raw == index.vocab[id as usize].text).then_some((1.0, How::Exact))
+            }
+            (TokenKind::Initial, _) | (_, TokenKind::Initial) => {
+                let listed = &index.vocab[id as usize];
+                similarity(&self.text, self.kind, "", &listed.text, kind, "")
+            }
+            _ => self
+                .matches
+                .iter()
+                .find(|(m, _, _)| *m == id)
+                .map(|&(_, s, how)| (s, how)),
+        }
+    }
+}
+
+/// A normalised query.
+#[derive(Debug, Clone)]
+pub(crate) struct Query {
+    pub tokens: Vec<QueryToken>,
+    pub compact: String,
+}
+
+impl Query {
+    /// Normalises `name` and finds, for each of its tokens, the listed tokens it resembles.
+    pub fn new(index: &Index, name: &str, organisation: bool) -> Query {
+        let tokens = normalize::tokens(name, organisation);
+        let compact = normalize::compact(&tokens);
+        let tokens = tokens
+            .into_iter()
+            .map(|t| {
+                let key = phonetic_key(&t.text);
+                let matches = match t.kind {
+                    TokenKind::Word => resembling(index, &t.text, &key),
+                    TokenKind::Number => index
+                        .token_ids
+                        .get(&t.text)
+                        .map(|&id| vec![(id, 1.0, How::Exact)])
+                        .unwrap_or_default(),
+                    TokenKind::Legal | TokenKind::Initial => Vec::new(),
+                };
+                let df = index
+                    .token_ids
+                    .get(&t.text)
+                    .map_or(0, |&id| index.vocab[id as usize].df);
+                QueryToken {
+                    weight: index.weight_for_df(df, t.kind),
+                    text: t.text,
+                    raw: t.raw,
+                    kind: t.kind,
+                    matches,
+                }
+            })
+            .collect();
+        Query { tokens, compact }
+    }
+
+    /// Sum of the query tokens' weights.
+    pub fn weight(&self) -> f32 {
+        self.tokens.iter().map(|t| t.weight).sum()
+    }
+
+    /// Names worth scoring, best guesses first, at most `max` of them. `accept` filters by
+    /// the name's entity (type and list filters), so that excluded names take no places.
+    pub fn candidates(&self, index: &Index, max: usize, accept: impl Fn(u32) -> bool) -> Vec<u32> {
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            scratch.prepare(index.names.len());
+            for (qi, token) in self.tokens.iter().enumerate() {
+                let stamp = qi as u32 + 1;
+                for &(id, sim, _) in &token.matches {
+                    for &name in &index.postings[id as usize] {
+                        scratch.add(name, stamp, token.weight * sim);
+                    }
+                }
+            }
+            let floor = CANDIDATE_FLOOR * self.weight();
+            let mut found: Vec<(f32, u32)> = scratch
+                .touched
+                .iter()
+                .filter_map(|&name| {
+                    let acc = scratch.acc[name as usize];
+                    let entry = &index.names[name as usize];
+                    if acc < floor || !accept(entry.entity) {
+                        return None;
+                    }
+                    let coverage = (acc / entry.weight.max(acc)).powf(0.4);
+                    Some((acc * coverage, name))
+                })
+                .collect();
+            scratch.clear();
+            found.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            found.truncate(max);
+            found.into_iter().map(|(_, name)| name).collect()
+        })
+    }
+}
+
+/// A name needs at least this share of the query's weight from its retrieved tokens.
+const CANDIDATE_FLOOR: f32 = 0.3;
+
+/// Listed tokens resembling `text`: itself, same phonetic key, or a deletion apart; with
+/// their similarity, best first.
+fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, How)> {
+    let mut ids: Vec<u32> = Vec::new();
+    if let Some(&id) = index.token_ids.get(text) {
+        ids.push(id);
+    }
+    if key.len() >= 2 {
+        ids.extend(index.tokens_with_key(key));
+    }
+    if text.len() >= MIN_DELETION_LEN - 1 {
+        ids.extend(index.tokens_with_deletion(hash(text.as_bytes())));
+    }
+    if text.len() >= MIN_DELETION_LEN {
+        for h in deletions(text) {
+            ids.extend(index.tokens_with_deletion(h));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out: Vec<(u32, f32, How)> = ids
+        .into_iter()
+        .filter_map(|id| {
+            let listed = &index.vocab[id as usize];
+            similarity(
+                text,
+                TokenKind::Word,
+                key,
+                &listed.text,
+                TokenKind::Word,
+                &listed.key,
+            )
+            .map(|(s, how)| (id, s, how))
+        })
+        .collect();
+    out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+/// Per-thread accumulators over all names, reset after each query by visiting only the
+/// names touched.
+#[derive(Default)]
+struct Scratch {
+    acc: Vec<f32>,
+    stamp: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+impl Scratch {
+    fn prepare(&mut self, names: usize) {
+        if self.acc.len() != names {
+            self.acc = vec![0.0; names];
+            self.stamp = vec![0; names];
+            self.touched.clear();
+        }
+    }
+
+    /// Adds `value` for query token `stamp` unless that token already counted for `name`
+    /// (its best match comes first).
+    fn add(&mut self, name: u32, stamp: u32, value: f32) {
+        let i = name as usize;
+        if self.stamp[i] == stamp {
+            return;
+        }
+        if self.stamp[i] == 0 {
+            self.touched.push(name);
+        }
+        self.stamp[i] = stamp;
+        self.acc[i] += value;
+    }
+
+    fn clear(&mut self) {
+        for &name in &self.touched {
+            self.acc[name as usize] = 0.0;
+            self.stamp[name as usize] = 0;
+        }
+        self.touched.clear();
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}

@@ -1,0 +1,143 @@
+//! Scoring one query against one listed name: order-independent token alignment weighted by
+//! how rare each token is, with an explanation of which token met which.
+//!
+//! Every query token and every listed token weighs by its rarity (see
+//! [`Index::token_weight`]). Tokens are paired greedily, most similar first. The share of the
+//! query's weight that found a partner (`query coverage`) and the share of the listed name's
+//! weight that did (`name coverage`) give the score
+//! `query coverage ^ QUERY_EXPONENT * name coverage ^ NAME_EXPONENT`: a query token with no
+//! partner costs a lot (a different person who shares a first name), a listed token with no
+//! partner costs less (a middle name or patronymic the analyst left out). Names written
+//! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
+
+use super::index::{Index, IndexedName};
+use super::normalize::TokenKind;
+use super::query::Query;
+use super::similarity::{How, edit_similarity};
+
+const QUERY_EXPONENT: f32 = 1.0;
+const NAME_EXPONENT: f32 = 0.4;
+/// A weak alias (a list's own "low quality" a.k.a.) scores this much of a strong one.
+const WEAK_ALIAS_FACTOR: f32 = 0.95;
+/// Whole-string comparison scores at most this.
+const COMPACT_CAP: f32 = 0.95;
+
+/// A pair of tokens in the alignment: query token index, listed token position, similarity.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Pair {
+    pub query: usize,
+    pub listed: usize,
+    pub similarity: f32,
+    pub how: How,
+}
+
+/// A scored name.
+#[derive(Debug, Clone)]
+pub(crate) struct Scored {
+    /// 0..=1.
+    pub score: f32,
+    pub pairs: Vec<Pair>,
+    /// The whole-string comparison decided the score (the pairs are then empty).
+    pub compact: bool,
+}
+
+/// Scores `name` for `query`.
+pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
+    let mut candidates: Vec<Pair> = Vec::new();
+    for (qi, q) in query.tokens.iter().enumerate() {
+        for (li, listed) in name.tokens.iter().enumerate() {
+            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
+                candidates.push(Pair {
+                    query: qi,
+                    listed: li,
+                    similarity,
+                    how,
+                });
+            }
+        }
+    }
+    candidates.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.query.cmp(&b.query))
+            .then(a.listed.cmp(&b.listed))
+    });
+    let mut used_q = vec![false; query.tokens.len()];
+    let mut used_l = vec![false; name.tokens.len()];
+    let mut pairs = Vec::new();
+    for pair in candidates {
+        if !used_q[pair.query] && !used_l[pair.listed] {
+            used_q[pair.query] = true;
+            used_l[pair.listed] = true;
+            pairs.push(pair);
+        }
+    }
+
+    let listed_weight = |li: usize| {
+        let t = name.tokens[li];
+        index.token_weight(t.id, t.kind)
+    };
+    let mut query_matched = 0.0;
+    let mut name_matched = 0.0;
+    for pair in &pairs {
+        let q = &query.tokens[pair.query];
+        // A query token met by an initial counts for no more than an initial.
+        let lw = listed_weight(pair.listed);
+        let qw = if name.tokens[pair.listed].kind == TokenKind::Initial {
+            q.weight.min(lw)
+        } else {
+            q.weight
+        };
+        query_matched += qw * pair.similarity;
+        name_matched += lw * pair.similarity;
+    }
+    let query_total: f32 = query.tokens.iter().map(|t| t.weight).sum();
+    let name_total = name.weight;
+    let query_coverage = ratio(query_matched, query_total);
+    let name_coverage = ratio(name_matched, name_total);
+    let mut score = query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT);
+
+    let mut compact = false;
+    if score < COMPACT_CAP {
+        let whole = compact_similarity(&query.compact, &name.compact);
+        if whole > score {
+            score = whole;
+            compact = true;
+            pairs.clear();
+        }
+    }
+    if name.weak {
+        score *= WEAK_ALIAS_FACTOR;
+    }
+    Scored {
+        score: score.clamp(0.0, 1.0),
+        pairs,
+        compact,
+    }
+}
+
+fn ratio(part: f32, whole: f32) -> f32 {
+    if whole <= 0.0 {
+        0.0
+    } else {
+        (part / whole).min(1.0)
+    }
+}
+
+/// The two names as single strings, for names joined or split differently. Only for names
+/// long enough that one string says something.
+fn compact_similarity(query: &str, listed: &str) -> f32 {
+    const MIN_LEN: usize = 8;
+    if query.len() < MIN_LEN || listed.len() < MIN_LEN {
+        return 0.0;
+    }
+    if query == listed {
+        return COMPACT_CAP;
+    }
+    let s = edit_similarity(query, listed);
+    if s >= 0.9 {
+        s.min(COMPACT_CAP) - 0.05
+    } else {
+        0.0
+    }
+}

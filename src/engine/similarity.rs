@@ -1,0 +1,172 @@
+//! How alike two normalised tokens are: exact, a typo away, the same sound in another
+//! transliteration (`mohammed`/`muhammad`, `yevgeny`/`evgeniy`, `ivanoff`/`ivanov`), or an
+//! initial of the other.
+
+use super::normalize::TokenKind;
+
+/// How two tokens met, for the explanation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    Exact,
+    Fuzzy,
+    Phonetic,
+    Initial,
+}
+
+impl How {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            How::Exact => "exact",
+            How::Fuzzy => "fuzzy",
+            How::Phonetic => "phonetic",
+            How::Initial => "initial",
+        }
+    }
+}
+
+/// Similarity an initial earns against a word it abbreviates.
+pub const INITIAL_SIMILARITY: f32 = 0.9;
+/// The least similarity a same-sounding pair earns.
+const PHONETIC_FLOOR: f32 = 0.88;
+/// Below this, two tokens are not a pair at all.
+pub const MIN_SIMILARITY: f32 = 0.7;
+
+/// Similarity in 0..=1 of query token `q` and listed token `c` (0 when they are no pair).
+/// `q_key`/`c_key` are their [`phonetic_key`]s.
+pub fn similarity(
+    q: &str,
+    q_kind: TokenKind,
+    q_key: &str,
+    c: &str,
+    c_kind: TokenKind,
+    c_key: &str,
+) -> Option<(f32, How)> {
+    if q == c {
+        return Some((1.0, How::Exact));
+    }
+    if q_kind == TokenKind::Initial || c_kind == TokenKind::Initial {
+        let (short, long) = if q.len() <= c.len() { (q, c) } else { (c, q) };
+        let both_initials = q_kind == c_kind;
+        return (!both_initials && short.len() == 1 && long.as_bytes()[0] == short.as_bytes()[0])
+            .then_some((INITIAL_SIMILARITY, How::Initial));
+    }
+    if q_kind == TokenKind::Number || c_kind == TokenKind::Number {
+        return None;
+    }
+    let fuzzy = edit_similarity(q, c);
+    if q_key.len() >= 2 && q_key == c_key && (q.len().min(c.len()) >= 4 || fuzzy >= 0.5) {
+        return Some((fuzzy.max(PHONETIC_FLOOR), How::Phonetic));
+    }
+    (fuzzy >= MIN_SIMILARITY).then_some((fuzzy, How::Fuzzy))
+}
+
+/// 1 - edits / length, with no edits allowed in words of three letters or fewer.
+pub fn edit_similarity(a: &str, b: &str) -> f32 {
+    let longest = a.len().max(b.len());
+    let shortest = a.len().min(b.len());
+    if shortest <= 3 || longest - shortest > 3 {
+        return 0.0;
+    }
+    let edits = strsim::osa_distance(a, b);
+    1.0 - edits as f32 / longest as f32
+}
+
+/// A key that transliteration variants of one name share: consonant skeleton after folding
+/// spellings that different romanisation systems use for one sound.
+pub fn phonetic_key(token: &str) -> String {
+    let b = token.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &b[i..];
+        let (sound, used): (&[u8], usize) = match rest {
+            [b's', b'h', b'c', b'h', ..] => (b"s", 4),
+            [b't', b's', b'c', b'h', ..] => (b"c", 4),
+            [b'd', b'z', b'h', ..] => (b"j", 3),
+            [b't', b'c', b'h', ..] | [b't', b's', b'h', ..] => (b"c", 3),
+            [b's', b'c', b'h', ..] => (b"s", 3),
+            [b'k', b'h', ..] => (b"h", 2),
+            [b'g', b'h', ..] => (b"g", 2),
+            [b'p', b'h', ..] => (b"f", 2),
+            [b't', b'h', ..] => (b"t", 2),
+            [b'd', b'h', ..] => (b"d", 2),
+            [b's', b'h', ..] => (b"s", 2),
+            [b'z', b'h', ..] | [b'd', b'j', ..] => (b"j", 2),
+            [b'c', b'h', ..] => (b"c", 2),
+            [b'c', b'k', ..] => (b"k", 2),
+            [b't', b's', ..] | [b't', b'z', ..] => (b"c", 2),
+            [b'f', b'f'] | [b'f'] if i > 0 => (b"v", rest.len()),
+            [b'x', ..] => (b"ks", 1),
+            [b'q', ..] | [b'c', ..] => (b"k", 1),
+            [b'w', ..] => (b"v", 1),
+            [b'z', ..] => (b"s", 1),
+            [b'j', ..] => (b"j", 1),
+            [b'a' | b'e' | b'i' | b'o' | b'u' | b'y', ..] => (b"", 1),
+            [other, ..] => (std::slice::from_ref(other), 1),
+            [] => (b"", 1),
+        };
+        for &s in sound {
+            if out.last() != Some(&s) {
+                out.push(s);
+            }
+        }
+        i += used;
+    }
+    if out.len() > 1 && out.last() == Some(&b'h') {
+        out.pop();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim(a: &str, b: &str) -> f32 {
+        let kind = |t: &str| {
+            if t.len() == 1 {
+                TokenKind::Initial
+            } else {
+                TokenKind::Word
+            }
+        };
+        similarity(a, kind(a), &phonetic_key(a), b, kind(b), &phonetic_key(b))
+            .map_or(0.0, |(s, _)| s)
+    }
+
+    #[test]
+    fn transliteration_variants_share_a_key() {
+        for (a, b) in [
+            ("mohammed", "muhammad"),
+            ("yevgeny", "evgeniy"),
+            ("sergey", "sergei"),
+            ("ivanoff", "ivanov"),
+            ("aleksandr", "alexandr"),
+            ("khodorkovsky", "hodorkovskiy"),
+            ("usama", "osama"),
+            ("abdel", "abdul"),
+            ("qaddafi", "kadhafi"),
+        ] {
+            assert_eq!(phonetic_key(a), phonetic_key(b), "{a} / {b}");
+            assert!(sim(a, b) >= PHONETIC_FLOOR, "{a} / {b}");
+        }
+        assert_ne!(phonetic_key("putin"), phonetic_key("platon"));
+    }
+
+    #[test]
+    fn typos_are_forgiven_by_length() {
+        assert_eq!(sim("putin", "putin"), 1.0);
+        assert!(sim("nasrallah", "nasralah") > 0.85);
+        assert!(sim("vladimir", "vladmir") > 0.85);
+        assert_eq!(sim("ali", "alu"), 0.0, "short words must match exactly");
+        assert_eq!(sim("smith", "jones"), 0.0);
+    }
+
+    #[test]
+    fn initials_meet_the_words_they_abbreviate() {
+        assert_eq!(sim("v", "vladimir"), INITIAL_SIMILARITY);
+        assert_eq!(sim("vladimir", "v"), INITIAL_SIMILARITY);
+        assert_eq!(sim("v", "putin"), 0.0);
+        assert_eq!(sim("v", "v"), 1.0);
+    }
+}

@@ -1,0 +1,211 @@
+//! The engine end to end on a small hand-made index.
+
+use super::*;
+use crate::model::{AliasQuality, EntityNames, ListCode};
+
+fn entry(id: &str, kind: EntityKind, names: &[&str]) -> EntityNames {
+    EntityNames {
+        entity_id: format!("ofac_sdn:{id}"),
+        list: ListCode::OfacSdn,
+        kind,
+        primary_name: names[0].to_owned(),
+        country: Some("RU".to_owned()),
+        names: names
+            .iter()
+            .map(|n| (n.to_string(), AliasQuality::Unspecified))
+            .collect(),
+    }
+}
+
+fn index() -> Index {
+    use EntityKind::{Entity, Individual};
+    Index::build(&[
+        entry(
+            "1",
+            Individual,
+            &["PUTIN, Vladimir Vladimirovich", "Владимир Путин"],
+        ),
+        entry("2", Individual, &["BIN LADIN, Usama", "BIN LADEN, Osama"]),
+        entry(
+            "3",
+            Entity,
+            &["BANCO NACIONAL DE CUBA", "NATIONAL BANK OF CUBA"],
+        ),
+        entry("4", Entity, &["AL QA'IDA", "THE BASE"]),
+        entry("5", Individual, &["NASRALLAH, Hassan"]),
+        entry("6", Individual, &["HASSAN, Mohammed Ali"]),
+        entry("7", Entity, &["ROMASHKA LIMITED LIABILITY COMPANY"]),
+        entry("8", Individual, &["KIM, Jong Un"]),
+        entry("9", Individual, &["SMITH, Adam Joseph"]),
+    ])
+}
+
+fn top(index: &Index, name: &str) -> Option<(String, u8)> {
+    let request = ScreenRequest {
+        name: name.to_owned(),
+        kind: None,
+        threshold: Some(0),
+        limit: None,
+        lists: None,
+    };
+    let result = screen(index, &request).ok()?;
+    result
+        .results
+        .first()
+        .map(|m| (m.entity_id.clone(), m.score))
+}
+
+fn assert_hit(index: &Index, name: &str, id: &str) {
+    let (found, score) = top(index, name).unwrap_or_default();
+    assert_eq!(found, format!("ofac_sdn:{id}"), "{name}");
+    assert!(score >= DEFAULT_THRESHOLD, "{name}: {score}");
+}
+
+fn assert_quiet(index: &Index, name: &str) {
+    if let Some((found, score)) = top(index, name) {
+        assert!(
+            score < DEFAULT_THRESHOLD,
+            "{name} raised {found} at {score}"
+        );
+    }
+}
+
+#[test]
+fn finds_variants_of_listed_names() {
+    let index = index();
+    for (name, id) in [
+        ("Vladimir Putin", "1"),
+        ("PUTIN, Vladimir Vladimirovich", "1"),
+        ("V. Putin", "1"),
+        ("Владимир Путин", "1"),
+        ("Vladimir Putn", "1"),
+        ("Usama bin Ladin", "2"),
+        ("Osama bin Laden", "2"),
+        ("banco nacional de cuba", "3"),
+        ("Al Qaida", "4"),
+        ("Alqaida", "4"),
+        ("al-Qa'ida", "4"),
+        ("Hassan Nasrallah", "5"),
+        ("Romashka LLC", "5x"),
+    ] {
+        if id == "5x" {
+            assert_hit(&index, name, "7");
+        } else {
+            assert_hit(&index, name, id);
+        }
+    }
+    assert_hit(&index, "OOO Romashka", "7");
+    assert_hit(&index, "Kim Jongun", "8");
+}
+
+#[test]
+fn stays_quiet_for_other_people() {
+    let index = index();
+    assert_quiet(&index, "Mohammed Nasrallah Khan");
+    assert_quiet(&index, "John Smith");
+    assert_quiet(&index, "Vladimir Ivanov");
+    assert_quiet(&index, "Banco Popular de Venezuela");
+}
+
+#[test]
+fn explains_each_token() {
+    let index = index();
+    let mut request = ScreenRequest {
+        name: "Vladimir Putin".to_owned(),
+        kind: Some(KindFilter::Individual),
+        threshold: None,
+        limit: Some(1),
+        lists: None,
+    };
+    let result = screen(&index, &request).unwrap();
+    let m = &result.results[0];
+    assert_eq!(m.name, "PUTIN, Vladimir Vladimirovich");
+    assert_eq!(m.matched_name, "Владимир Путин");
+    assert_eq!(m.entity_type, KindFilter::Individual);
+    assert_eq!(m.country.as_deref(), Some("RU"));
+    let putin = m
+        .explanation
+        .iter()
+        .find(|t| t.query_token.as_deref() == Some("putin"))
+        .unwrap();
+    assert_eq!(putin.listed_token.as_deref(), Some("putin"));
+    assert_eq!(putin.how, "exact");
+    request.name = "V Putin".to_owned();
+    request.threshold = Some(0);
+    let result = screen(&index, &request).unwrap();
+    let how: Vec<_> = result.results[0]
+        .explanation
+        .iter()
+        .map(|t| {
+            (
+                t.query_token.as_deref(),
+                t.listed_token.as_deref(),
+                t.how.as_str(),
+            )
+        })
+        .collect();
+    assert!(
+        how.contains(&(Some("v"), Some("vladimir"), "initial")),
+        "{how:?}"
+    );
+    request.name = "Nasrallah Khan".to_owned();
+    let result = screen(&index, &request).unwrap();
+    let how: Vec<_> = result.results[0]
+        .explanation
+        .iter()
+        .map(|t| {
+            (
+                t.query_token.as_deref(),
+                t.listed_token.as_deref(),
+                t.how.as_str(),
+            )
+        })
+        .collect();
+    assert!(how.contains(&(Some("khan"), None, "unmatched")), "{how:?}");
+    assert!(
+        how.contains(&(None, Some("hassan"), "unmatched")),
+        "{how:?}"
+    );
+}
+
+#[test]
+fn filters_and_bounds() {
+    let index = index();
+    let mut request = ScreenRequest {
+        name: "Banco Nacional de Cuba".to_owned(),
+        kind: Some(KindFilter::Individual),
+        threshold: None,
+        limit: None,
+        lists: None,
+    };
+    assert!(screen(&index, &request).unwrap().results.is_empty());
+    request.kind = None;
+    request.lists = Some(vec![ListCode::Un]);
+    assert!(screen(&index, &request).unwrap().results.is_empty());
+    request.lists = None;
+    request.limit = Some(0);
+    assert_eq!(screen(&index, &request), Err(ScreenError::Limit(0)));
+    request.limit = None;
+    request.threshold = Some(101);
+    assert_eq!(screen(&index, &request), Err(ScreenError::Threshold(101)));
+    request.threshold = None;
+    request.name = "  ".to_owned();
+    assert_eq!(screen(&index, &request), Err(ScreenError::EmptyName));
+}
+
+#[test]
+fn a_new_index_is_swapped_in() {
+    let screener = Screener::new(Index::default());
+    let request = ScreenRequest {
+        name: "Vladimir Putin".to_owned(),
+        kind: None,
+        threshold: None,
+        limit: None,
+        lists: None,
+    };
+    assert_eq!(screener.screen(&request).unwrap().total_matches, 0);
+    let old = screener.index();
+    screener.replace(index());
+    assert_eq!(screener.screen(&request).unwrap().total_matches, 1);
+    assert_eq!(old.entity_count(), 0);
+}

@@ -1,0 +1,33 @@
+//! The names of one entry with just enough about it to report a match: what the screening
+//! index is built from.
+
+use super::{AliasQuality, Entity, EntityKind, ListCode};
+
+/// One entry's names and the fields a screening result shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntityNames {
+    pub entity_id: String,
+    pub list: ListCode,
+    pub kind: EntityKind,
+    pub primary_name: String,
+    /// ISO 3166-1 alpha-2 of the entry's main country, when known.
+    pub country: Option<String>,
+    /// The primary name first, then every alias, with the list's quality flag.
+    pub names: Vec<(String, AliasQuality)>,
+}
+
+impl EntityNames {
+    /// The names of a full record.
+    pub fn of(entity: &Entity) -> EntityNames {
+        let mut names = vec![(entity.primary_name.clone(), AliasQuality::Strong)];
+        names.extend(entity.aliases.iter().map(|a| (a.name.clone(), a.quality)));
+        EntityNames {
+            entity_id: entity.entity_id(),
+            list: entity.list,
+            kind: entity.kind,
+            primary_name: entity.primary_name.clone(),
+            country: entity.country().map(str::to_owned),
+            names,
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Reading the names table back for the screening index, without decoding whole records.
+
+use super::{Store, StoreError};
+use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+
+impl Store {
+    /// Every entry's names, grouped per entry in stored order (primary name first).
+    pub fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT e.entity_id, e.list_code, e.kind, e.primary_name, e.country,
+                    n.name, n.quality
+             FROM entities e JOIN names n ON n.entity_id = e.entity_id
+             ORDER BY e.entity_id, n.position",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut out: Vec<EntityNames> = Vec::new();
+        while let Some(row) = rows.next()? {
+            let entity_id: String = row.get(0)?;
+            let name: String = row.get(5)?;
+            let quality = match row.get_ref(6)?.as_str().unwrap_or_default() {
+                "weak" => AliasQuality::Weak,
+                "strong" => AliasQuality::Strong,
+                _ => AliasQuality::Unspecified,
+            };
+            if let Some(last) = out.last_mut().filter(|e| e.entity_id == entity_id) {
+                last.names.push((name, quality));
+                continue;
+            }
+            let corrupt = |what: &str| StoreError::Invalid {
+                entity_id: entity_id.clone(),
+                message: what.to_owned(),
+            };
+            let list: ListCode = row
+                .get_ref(1)?
+                .as_str()
+                .unwrap_or_default()
+                .parse()
+                .map_err(|_| corrupt("unknown list code"))?;
+            let kind = EntityKind::parse(row.get_ref(2)?.as_str().unwrap_or_default())
+                .ok_or_else(|| corrupt("unknown kind"))?;
+            out.push(EntityNames {
+                entity_id: entity_id.clone(),
+                list,
+                kind,
+                primary_name: row.get(3)?,
+                country: row.get(4)?,
+                names: vec![(name, quality)],
+            });
+        }
+        Ok(out)
+    }
+}
