@@ -84,14 +84,7 @@ pub fn import_dir(
                 .join(", "),
         });
     }
-    let parsed: Vec<(ListCode, Result<ParsedList, String>)> = present
-        .par_iter()
-        .map(|&list| {
-            let result =
-                sources::parse_dir(list, &dir.join(list.code())).map_err(|e| e.to_string());
-            (list, result)
-        })
-        .collect();
+    let parsed = parse_lists(dir, &present);
     let origin = format!("import {}", dir.display());
     let mut outcomes: Vec<ListOutcome> = lists
         .iter()
@@ -104,12 +97,23 @@ pub fn import_dir(
     for (list, result) in parsed {
         let outcome = match result {
             Ok(parsed) => store_parsed(store, &parsed, &origin),
-            Err(message) => Outcome::Failed(message),
+            Err(e) => Outcome::Failed(e.to_string()),
         };
         outcomes.push(ListOutcome { list, outcome });
     }
     outcomes.sort_by_key(|o| ListCode::ALL.iter().position(|l| *l == o.list));
     Ok(outcomes)
+}
+
+/// Parses each of `lists` from `dir/<code>/`, in parallel, without storing anything.
+pub fn parse_lists(
+    dir: &Path,
+    lists: &[ListCode],
+) -> Vec<(ListCode, Result<ParsedList, sources::SourceError>)> {
+    lists
+        .par_iter()
+        .map(|&list| (list, sources::parse_dir(list, &dir.join(list.code()))))
+        .collect()
 }
 
 /// Stores one parsed list, refusing an empty one (an empty parse of a real list means a wrong

@@ -6,19 +6,23 @@
 //! - [`sources`]: parsers of the eight official publication formats; files in, records out.
 //! - [`store`]: the SQLite store: lists, entities, names, update records; all SQL lives here.
 //! - [`engine`]: the in-memory screening index and scorer, built from records, never the store.
+//! - [`batch`]: batch inputs (CSV, lines, JSON) screened on all cores, in input order.
 //! - [`fetch`]: downloads of the official files (conditional, bounded, retried).
 //! - [`ingest`]: imports: parse each list's files, replace it in the store, report per list.
+//! - [`quality`]: match quality measured on a labelled query set (recall, false positives).
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
 
 pub mod api;
+pub mod batch;
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod fetch;
 pub mod ingest;
 pub mod model;
+pub mod quality;
 pub mod sources;
 pub mod store;
 #[cfg(test)]

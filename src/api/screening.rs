@@ -84,3 +84,23 @@ pub struct TokenMatch {
     /// How the two met: `exact`, `fuzzy`, `phonetic`, `initial`, `unmatched`, ...
     pub how: String,
 }
+
+/// The identifier of a batch line: the input's `qid` column, or else its row number (from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Qid {
+    Row(u64),
+    Text(String),
+}
+
+/// One line of `sanctions batch --json`: the result of one input name, in input order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchLine {
+    pub qid: Qid,
+    pub query: String,
+    pub total_matches: usize,
+    pub results: Vec<Match>,
+    /// Why this name could not be screened (empty, too long), when it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}

@@ -1,0 +1,97 @@
+//! Prints the match-quality table of the README: every query of a labelled set (default
+//! `../shared/eval/dev.csv`) screened against the real lists (default `../shared/data/lists`).
+//!
+//! `cargo run --release --example eval [-- [--threshold N] [--misses] [CSV] [LISTS_DIR]]`;
+//! `--misses` also lists the positives not ranked first and the negatives that alerted.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use sanctions::api::screening::ScreenRequest;
+use sanctions::engine::{self, DEFAULT_THRESHOLD};
+use sanctions::quality::{self, Report};
+
+fn main() -> color_eyre::Result<()> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let misses = take_flag(&mut args, "--misses");
+    let threshold = match args.iter().position(|a| a == "--threshold") {
+        Some(i) if i + 1 < args.len() => {
+            let t = args.remove(i + 1).parse()?;
+            args.remove(i);
+            t
+        }
+        _ => DEFAULT_THRESHOLD,
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let csv = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("eval/dev.csv"));
+    let lists = args
+        .get(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("data/lists"));
+
+    let started = std::time::Instant::now();
+    let (index, problems) = quality::index_from_dir(&lists);
+    for p in &problems {
+        eprintln!("warning: {p}");
+    }
+    eprintln!(
+        "indexed {} entries, {} names in {:.2?}",
+        index.entity_count(),
+        index.name_count(),
+        started.elapsed()
+    );
+    let queries = quality::read_queries(&std::fs::read_to_string(&csv)?)?;
+    let started = std::time::Instant::now();
+    let outcomes = quality::run(&index, &queries);
+    eprintln!(
+        "screened {} queries in {:.2?}",
+        queries.len(),
+        started.elapsed()
+    );
+    println!("{}", Report::new(&outcomes, threshold).markdown());
+
+    if misses {
+        let by_qid: HashMap<&str, &quality::LabelledQuery> =
+            queries.iter().map(|q| (q.qid.as_str(), q)).collect();
+        for o in &outcomes {
+            let bad = if o.positive {
+                o.rank != Some(1) || o.target_score.is_none_or(|s| s < threshold)
+            } else {
+                o.top_score.is_some_and(|s| s >= threshold)
+            };
+            if !bad {
+                continue;
+            }
+            let q = by_qid[o.qid.as_str()];
+            println!(
+                "\n{} [{}] {:?} expected {} (rank {:?}, score {:?})",
+                o.qid, o.category, q.query, q.expected_entity_id, o.rank, o.target_score
+            );
+            let request = ScreenRequest {
+                name: q.query.clone(),
+                kind: None,
+                threshold: Some(0),
+                limit: Some(3),
+                lists: None,
+            };
+            if let Ok(result) = engine::screen(&index, &request) {
+                for m in result.results {
+                    println!(
+                        "    {:>3} {} | {} ({})",
+                        m.score, m.entity_id, m.matched_name, m.name
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let found = args.iter().any(|a| a == flag);
+    args.retain(|a| a != flag);
+    found
+}
