@@ -3,35 +3,10 @@
 
 mod common;
 
+use common::{json, sanctions, stdout};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use serde_json::Value;
-
-fn sanctions(data_dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sanctions"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("SANCTIONS_MIRROR")
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}{}",
-        stdout(out),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
 
 fn counts(data_dir: &Path) -> Vec<(String, u64)> {
     json(&sanctions(data_dir, &["lists", "--json"]))

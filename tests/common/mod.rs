@@ -3,7 +3,11 @@
 
 pub mod server;
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
 
 /// `../shared/data` beside the crate, or `None` (after printing why) when it is absent.
 pub fn shared_data() -> Option<PathBuf> {
@@ -17,4 +21,46 @@ pub fn shared_data() -> Option<PathBuf> {
         );
         None
     }
+}
+
+/// Runs the real binary with `--data-dir data_dir` and `args`.
+pub fn sanctions(data_dir: &Path, args: &[&str]) -> Output {
+    sanctions_with_stdin(data_dir, args, "")
+}
+
+/// Runs the real binary with `stdin` as its standard input.
+pub fn sanctions_with_stdin(data_dir: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("SANCTIONS_MIRROR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The JSON a successful run printed.
+pub fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        stdout(out),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }

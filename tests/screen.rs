@@ -1,0 +1,147 @@
+//! `sanctions screen` and `sanctions batch`: the real binary on the real lists.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::{json, sanctions, sanctions_with_stdin, stdout};
+use serde_json::Value;
+
+/// One data directory with all eight real lists imported, shared by the tests of this file.
+fn imported() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let shared = common::shared_data()?;
+        let dir = tempfile::tempdir().unwrap();
+        let out = sanctions(
+            dir.path(),
+            &["lists", "import", shared.join("lists").to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", stdout(&out));
+        let path = dir.path().to_path_buf();
+        Some((dir, path))
+    })
+    .as_ref()
+    .map(|(_, p)| p.as_path())
+}
+
+fn screen(data: &Path, name: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["screen", name, "--json"];
+    args.extend_from_slice(extra);
+    json(&sanctions(data, &args))
+}
+
+fn first_name(result: &Value) -> String {
+    result["results"][0]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_uppercase()
+}
+
+#[test]
+fn well_known_names_rank_the_listed_entry_first() {
+    let Some(data) = imported() else { return };
+    for (query, expect) in [
+        ("Vladimir Putin", &["PUTIN"][..]),
+        ("Владимир Путин", &["PUTIN"]),
+        ("V. Putin", &["PUTIN"]),
+        ("Osama bin Laden", &["LADIN", "LADEN"]),
+        ("Usama bin Ladin", &["LADIN", "LADEN"]),
+        ("banco nacional de cuba", &["BANCO NACIONAL DE CUBA"]),
+        (
+            "Islamic Revolutionary Guard Corps",
+            &["ISLAMIC REVOLUTIONARY GUARD CORPS"],
+        ),
+    ] {
+        let result = screen(data, query, &[]);
+        let top = first_name(&result);
+        assert!(
+            expect.iter().any(|e| top.contains(e)),
+            "{query}: first result {top:?}\n{result:#}"
+        );
+        let first = &result["results"][0];
+        assert!(first["score"].as_u64().unwrap() >= 80, "{query}: {first}");
+        assert!(!first["explanation"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn a_common_name_raises_nothing_at_the_default_threshold() {
+    let Some(data) = imported() else { return };
+    let result = screen(data, "John Smith", &[]);
+    assert_eq!(result["total_matches"], 0, "{result:#}");
+    let human = stdout(&sanctions(data, &["screen", "John Smith"]));
+    assert!(human.contains("No match"), "{human}");
+}
+
+#[test]
+fn filters_by_type_list_and_threshold() {
+    let Some(data) = imported() else { return };
+    let only_un = screen(data, "Usama bin Ladin", &["--lists", "un", "--threshold", "50"]);
+    for m in only_un["results"].as_array().unwrap() {
+        assert_eq!(m["list_code"], "un");
+    }
+    let entities = screen(data, "Vladimir Putin", &["--type", "entity"]);
+    for m in entities["results"].as_array().unwrap() {
+        assert_eq!(m["type"], "entity");
+    }
+    let bad = sanctions(data, &["screen", "x", "--threshold", "101"]);
+    assert!(!bad.status.success());
+}
+
+#[test]
+fn human_output_explains_the_match() {
+    let Some(data) = imported() else { return };
+    let out = stdout(&sanctions(data, &["screen", "Vladimir Putin"]));
+    assert!(out.contains("why:"), "{out}");
+    assert!(out.contains("putin = putin"), "{out}");
+}
+
+#[test]
+fn batch_writes_one_json_line_per_name_in_input_order() {
+    let Some(data) = imported() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("names.csv");
+    std::fs::write(
+        &csv,
+        "qid,name,type\nc1,Vladimir Putin,individual\nc2,John Smith,\nc3,Banco Nacional de Cuba,entity\n",
+    )
+    .unwrap();
+    let out = sanctions(data, &["batch", csv.to_str().unwrap(), "--json"]);
+    assert!(out.status.success());
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let qids: Vec<&str> = lines.iter().map(|l| l["qid"].as_str().unwrap()).collect();
+    assert_eq!(qids, ["c1", "c2", "c3"]);
+    assert!(lines[0]["total_matches"].as_u64().unwrap() > 0);
+    assert_eq!(lines[1]["total_matches"], 0);
+    assert_eq!(lines[2]["results"][0]["type"], "entity");
+
+    // One name per line on standard input; row numbers as qids.
+    let out = sanctions_with_stdin(data, &["batch", "-", "--json"], "Osama bin Laden\n\nV. Putin\n");
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["qid"], 2);
+    assert_eq!(lines[1]["query"], "V. Putin");
+
+    // A JSON array, human output.
+    let out = sanctions_with_stdin(data, &["batch", "-"], r#"["Vladimir Putin", "John Smith"]"#);
+    assert!(stdout(&out).contains("1 of 2 names matched"), "{}", stdout(&out));
+}
+
+#[test]
+fn an_empty_store_explains_how_to_get_data() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = sanctions(empty.path(), &["screen", "Vladimir Putin"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("lists import"), "{err}");
+    assert!(err.contains("lists update"), "{err}");
+}
