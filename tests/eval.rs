@@ -35,8 +35,16 @@ fn quality_on_the_development_set_holds_its_floors() {
     println!("{}", report.markdown());
 
     let p = &report.positives;
-    assert!(p.recall_at_1 >= MIN_RECALL_AT_1, "recall@1 {}", p.recall_at_1);
-    assert!(p.recall_at_10 >= MIN_RECALL_AT_10, "recall@10 {}", p.recall_at_10);
+    assert!(
+        p.recall_at_1 >= MIN_RECALL_AT_1,
+        "recall@1 {}",
+        p.recall_at_1
+    );
+    assert!(
+        p.recall_at_10 >= MIN_RECALL_AT_10,
+        "recall@10 {}",
+        p.recall_at_10
+    );
     assert!(p.recall >= MIN_RECALL, "recall {}", p.recall);
     let fpr = report.negatives.false_positive_rate;
     assert!(fpr <= MAX_FALSE_POSITIVE_RATE, "false positives {fpr}");

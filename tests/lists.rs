@@ -7,7 +7,6 @@ use common::{json, sanctions, stdout};
 
 use std::path::{Path, PathBuf};
 
-
 fn counts(data_dir: &Path) -> Vec<(String, u64)> {
     json(&sanctions(data_dir, &["lists", "--json"]))
         .as_array()

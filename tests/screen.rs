@@ -79,7 +79,11 @@ fn a_common_name_raises_nothing_at_the_default_threshold() {
 #[test]
 fn filters_by_type_list_and_threshold() {
     let Some(data) = imported() else { return };
-    let only_un = screen(data, "Usama bin Ladin", &["--lists", "un", "--threshold", "50"]);
+    let only_un = screen(
+        data,
+        "Usama bin Ladin",
+        &["--lists", "un", "--threshold", "50"],
+    );
     for m in only_un["results"].as_array().unwrap() {
         assert_eq!(m["list_code"], "un");
     }
@@ -122,7 +126,11 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
     assert_eq!(lines[2]["results"][0]["type"], "entity");
 
     // One name per line on standard input; row numbers as qids.
-    let out = sanctions_with_stdin(data, &["batch", "-", "--json"], "Osama bin Laden\n\nV. Putin\n");
+    let out = sanctions_with_stdin(
+        data,
+        &["batch", "-", "--json"],
+        "Osama bin Laden\n\nV. Putin\n",
+    );
     let lines: Vec<Value> = stdout(&out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -133,7 +141,11 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
 
     // A JSON array, human output.
     let out = sanctions_with_stdin(data, &["batch", "-"], r#"["Vladimir Putin", "John Smith"]"#);
-    assert!(stdout(&out).contains("1 of 2 names matched"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("1 of 2 names matched"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]

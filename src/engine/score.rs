@@ -141,3 +141,86 @@ fn compact_similarity(query: &str, listed: &str) -> f32 {
         0.0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+
+    /// An index of a few names, and the score of `query` against the name `listed`.
+    fn scores(names: &[&str], query: &str, listed: &str) -> f32 {
+        let entries: Vec<EntityNames> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| EntityNames {
+                entity_id: format!("un:{i}"),
+                list: ListCode::Un,
+                kind: EntityKind::Individual,
+                primary_name: n.to_string(),
+                country: None,
+                names: vec![(n.to_string(), AliasQuality::Strong)],
+            })
+            .collect();
+        let index = Index::build(&entries);
+        let name = index
+            .names
+            .iter()
+            .find(|n| n.text == listed)
+            .expect("listed name indexed");
+        let query = Query::new(&index, query, false);
+        score(&index, &query, name).score
+    }
+
+    const NAMES: &[&str] = &[
+        "PUTIN, Vladimir Vladimirovich",
+        "IVANOV, Vladimir Petrovich",
+        "NASRALLAH, Hassan",
+        "HASSAN, Ali",
+        "HASSAN, Omar",
+        "HASSAN, Mohammed",
+    ];
+
+    #[test]
+    fn order_does_not_matter() {
+        let a = scores(
+            NAMES,
+            "Vladimir Vladimirovich Putin",
+            "PUTIN, Vladimir Vladimirovich",
+        );
+        assert_eq!(a, 1.0);
+    }
+
+    #[test]
+    fn a_missing_middle_name_costs_less_than_a_foreign_token() {
+        let dropped = scores(NAMES, "Vladimir Putin", "PUTIN, Vladimir Vladimirovich");
+        let foreign = scores(
+            NAMES,
+            "Vladimir Vladimirovich Putin Smith",
+            "PUTIN, Vladimir Vladimirovich",
+        );
+        assert!(dropped > 0.8, "{dropped}");
+        assert!(foreign < dropped, "{foreign} vs {dropped}");
+    }
+
+    #[test]
+    fn rare_tokens_carry_the_evidence() {
+        // Same family name, different given name: a different person.
+        let other_given = scores(NAMES, "Mohammed Nasrallah", "NASRALLAH, Hassan");
+        assert!(other_given < 0.8, "{other_given}");
+        // Sharing only the common token "hassan" is weaker still.
+        let common_only = scores(NAMES, "Hassan Rouhani", "HASSAN, Ali");
+        assert!(common_only < other_given, "{common_only} vs {other_given}");
+    }
+
+    #[test]
+    fn typos_and_initials_score_high_but_below_exact() {
+        let typo = scores(
+            NAMES,
+            "Vladimir Vladimirovich Putn",
+            "PUTIN, Vladimir Vladimirovich",
+        );
+        let initial = scores(NAMES, "V. V. Putin", "PUTIN, Vladimir Vladimirovich");
+        assert!((0.85..1.0).contains(&typo), "{typo}");
+        assert!((0.8..1.0).contains(&initial), "{initial}");
+    }
+}
