@@ -268,7 +268,7 @@ fn add_debarment(entity: &mut Entity, row: &Row) {
         },
     );
     if let Some(reason) = row.debar_reason.as_deref().and_then(clean_opt) {
-        entity.push_program(&reason);
+        entity.push_program(reason.trim_end_matches('.'));
         entity.attributes.insert("grounds".to_owned(), reason);
     }
     let cross = row.inelig_flg.as_deref() == Some("X");
