@@ -115,20 +115,7 @@ impl Index {
         let name_id = self.names.len() as u32;
         let mut name_tokens = Vec::with_capacity(tokens.len());
         for token in tokens {
-            let id = match self.token_ids.get(&token.text) {
-                Some(&id) => id,
-                None => {
-                    let id = self.vocab.len() as u32;
-                    self.vocab.push(VocabToken {
-                        text: token.text.clone(),
-                        key: phonetic_key(&token.text),
-                        df: 0,
-                    });
-                    self.postings.push(Vec::new());
-                    self.token_ids.insert(token.text.clone(), id);
-                    id
-                }
-            };
+            let id = self.token_id(&token.text);
             let postings = &mut self.postings[id as usize];
             if postings.last() != Some(&name_id) {
                 postings.push(name_id);
@@ -138,6 +125,18 @@ impl Index {
                 kind: token.kind,
             });
         }
+        // Pairs often written as one word are filed under the joined form too (for look-up
+        // only: the name's tokens stay as published).
+        for pair in tokens.windows(2) {
+            if normalize::joinable(&pair[0], &pair[1]) {
+                let joined = format!("{}{}", pair[0].text, pair[1].text);
+                let id = self.token_id(&joined);
+                let postings = &mut self.postings[id as usize];
+                if postings.last() != Some(&name_id) {
+                    postings.push(name_id);
+                }
+            }
+        }
         self.names.push(IndexedName {
             entity,
             text,
@@ -146,6 +145,22 @@ impl Index {
             tokens: name_tokens,
             weight: 0.0,
         });
+    }
+
+    /// The id of `text` in the vocabulary, adding it if new.
+    fn token_id(&mut self, text: &str) -> u32 {
+        if let Some(&id) = self.token_ids.get(text) {
+            return id;
+        }
+        let id = self.vocab.len() as u32;
+        self.vocab.push(VocabToken {
+            text: text.to_owned(),
+            key: phonetic_key(text),
+            df: 0,
+        });
+        self.postings.push(Vec::new());
+        self.token_ids.insert(text.to_owned(), id);
+        id
     }
 
     /// Document frequencies, name weights and the two look-up tables.
@@ -211,7 +226,7 @@ impl Index {
     /// The weight of a token that occurs in `df` names (0 for a token the lists lack).
     pub(crate) fn weight_for_df(&self, df: u32, kind: TokenKind) -> f32 {
         match kind {
-            TokenKind::Legal => LEGAL_WEIGHT,
+            TokenKind::Legal | TokenKind::Particle => LEGAL_WEIGHT,
             TokenKind::Initial => INITIAL_WEIGHT,
             TokenKind::Word | TokenKind::Number => {
                 let n = self.names.len().max(1) as f32;
@@ -231,7 +246,7 @@ impl Index {
     }
 }
 
-/// Weight of a legal form: weak evidence.
+/// Weight of a legal form or a particle: weak evidence.
 const LEGAL_WEIGHT: f32 = 0.5;
 /// Weight of an initial.
 const INITIAL_WEIGHT: f32 = 1.0;

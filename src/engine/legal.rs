@@ -2,6 +2,8 @@
 //! "S.A. de C.V.", ...), recognised in a token stream and folded to one canonical token each,
 //! so that respelt forms meet and the engine can count them as weak evidence.
 
+use super::similarity::edit_similarity;
+
 /// Each entry: the canonical token and the token sequences (already normalised: lower-case
 /// ASCII, punctuation split) that spell it. Longer phrases are tried first.
 const FORMS: &[(&str, &[&str])] = &[
@@ -148,12 +150,26 @@ impl LegalForms {
     }
 
     /// The canonical form and length of the longest legal-form phrase starting at `tokens[0]`.
+    /// Words of five letters or more may be misspelt by a letter (`Compnay`, `Limitd`).
     pub fn match_at(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
         self.phrases.iter().find_map(|(phrase, canonical)| {
-            (tokens.len() >= phrase.len() && phrase.iter().zip(tokens).all(|(p, t)| p == t))
-                .then_some((*canonical, phrase.len()))
+            (tokens.len() >= phrase.len()
+                && phrase.iter().zip(tokens).all(|(p, t)| same_word(p, t)))
+            .then_some((*canonical, phrase.len()))
         })
     }
+}
+
+fn same_word(form: &str, word: &str) -> bool {
+    if form == word {
+        return true;
+    }
+    form.len() >= 5
+        && form.len().abs_diff(word.len()) <= 1
+        && form.as_bytes()[..2]
+            .iter()
+            .any(|b| word.as_bytes()[..2].contains(b))
+        && edit_similarity(form, word) >= 0.8
 }
 
 impl Default for LegalForms {
@@ -185,5 +201,11 @@ mod tests {
         );
         assert_eq!(forms.match_at(&toks("s a de c v")), Some(("sacv", 5)));
         assert_eq!(forms.match_at(&toks("bank")), None);
+        assert_eq!(
+            forms.match_at(&toks("jonit stock ocmpany")),
+            Some(("jsc", 3))
+        );
+        assert_eq!(forms.match_at(&toks("limitdd")), Some(("ltd", 1)));
+        assert_eq!(forms.match_at(&toks("compact")), None);
     }
 }

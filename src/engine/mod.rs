@@ -153,7 +153,7 @@ fn to_match(
 ) -> Match {
     let e = &index.entities[entity as usize];
     let name = &index.names[name_id as usize];
-    let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.clone();
+    let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
     let mut explanation: Vec<TokenMatch> = Vec::new();
     if scored.compact {
         explanation.push(TokenMatch {
@@ -163,20 +163,40 @@ fn to_match(
             how: "joined".to_owned(),
         });
     } else {
+        let query_text = |p: &score::Pair| {
+            (p.query..p.query + p.query_len)
+                .map(|qi| query.tokens[qi].text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let listed_span = |p: &score::Pair| {
+            (p.listed..p.listed + p.listed_len)
+                .map(listed_text)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         for (qi, q) in query.tokens.iter().enumerate() {
-            let pair = scored.pairs.iter().find(|p| p.query == qi);
-            explanation.push(TokenMatch {
-                query_token: Some(q.text.clone()),
-                listed_token: pair.map(|p| listed_text(p.listed)),
-                similarity: pair.map_or(0, |p| percent(p.similarity)),
-                how: pair.map_or("unmatched", |p| p.how.as_str()).to_owned(),
-            });
+            match scored.pairs.iter().find(|p| p.covers_query(qi)) {
+                Some(p) if p.query == qi => explanation.push(TokenMatch {
+                    query_token: Some(query_text(p)),
+                    listed_token: Some(listed_span(p)),
+                    similarity: percent(p.similarity),
+                    how: p.how.as_str().to_owned(),
+                }),
+                Some(_) => {} // the second token of a joined pair, already explained
+                None => explanation.push(TokenMatch {
+                    query_token: Some(q.text.clone()),
+                    listed_token: None,
+                    similarity: 0,
+                    how: "unmatched".to_owned(),
+                }),
+            }
         }
         for li in 0..name.tokens.len() {
-            if !scored.pairs.iter().any(|p| p.listed == li) {
+            if !scored.pairs.iter().any(|p| p.covers_listed(li)) {
                 explanation.push(TokenMatch {
                     query_token: None,
-                    listed_token: Some(listed_text(li)),
+                    listed_token: Some(listed_text(li).to_owned()),
                     similarity: 0,
                     how: "unmatched".to_owned(),
                 });

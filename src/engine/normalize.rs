@@ -4,8 +4,7 @@
 //! syllable per token for Chinese, Japanese and Korean); case folded; apostrophes dropped
 //! (`Qa'ida` = `Qaida`), other punctuation splits tokens; honorifics removed; legal forms
 //! folded to one canonical token ([`super::legal`]); name particles (`al`, `bin`, `abu`, `de`,
-//! `van`, ...) joined to the word they introduce, so `Al Qaida`, `al-Qa'ida` and `Alqaida`
-//! all become `alqaida`.
+//! `van`, ...) marked as such.
 
 use std::sync::LazyLock;
 
@@ -22,6 +21,8 @@ pub enum TokenKind {
     Initial,
     /// A canonical organisation legal form (`llc`, `jsc`, ...): weak evidence.
     Legal,
+    /// A name particle (`al`, `bin`, `abu`, `de`, `van`, ...): weak evidence.
+    Particle,
     /// Digits (vessel numbers, "2" in "Arctic LNG 2").
     Number,
 }
@@ -70,14 +71,13 @@ const HONORIFICS: &[&str] = &[
     "mlle",
     "herr",
     "frau",
-    "sayyid",
-    "sayed",
-    "seyed",
     "hojatoleslam",
     "ayatollah",
 ];
 
-/// Particles joined to the following word. Arabic, Persian, Romance, Germanic, Celtic.
+/// Name particles: Arabic, Persian, Romance, Germanic, Celtic. They weigh little, and a
+/// particle written apart meets the same particle written together (`Al Qaida` / `Alqaida`)
+/// through the scorer's joined pairs.
 const PARTICLES: &[&str] = &[
     "al", "el", "ul", "as", "ad", "ar", "at", "az", "ash", "an", "bin", "ibn", "bint", "bent",
     "ben", "abu", "abou", "abd", "abdel", "abdul", "abdal", "abdol", "ould", "uld", "de", "da",
@@ -90,14 +90,11 @@ static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 /// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
 /// names known to be people's, so that a surname such as "Ao" stays a name).
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
-    let words = words(name);
-    let words = drop_honorifics(words);
+    let words = drop_honorifics(words(name));
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
-    let mut pending_particles = String::new();
     while i < words.len() {
         if organisation && let Some((canonical, len)) = LEGAL_FORMS.match_at(&words[i..]) {
-            flush_particles(&mut pending_particles, &mut out);
             out.push(Token {
                 text: canonical.to_string(),
                 raw: words[i..i + len].join(""),
@@ -106,34 +103,17 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
             i += len;
             continue;
         }
-        let word = &words[i];
+        let particle = words.len() > 1 && PARTICLES.contains(&words[i].as_str());
+        out.push(word_token(words[i].clone(), particle));
         i += 1;
-        let is_last = i == words.len();
-        if !is_last && PARTICLES.contains(&word.as_str()) {
-            pending_particles.push_str(word);
-            continue;
-        }
-        let text = if pending_particles.is_empty() {
-            word.clone()
-        } else {
-            let mut joined = std::mem::take(&mut pending_particles);
-            joined.push_str(word);
-            joined
-        };
-        out.push(word_token(text));
     }
-    flush_particles(&mut pending_particles, &mut out);
     out
 }
 
-fn flush_particles(pending: &mut String, out: &mut Vec<Token>) {
-    if !pending.is_empty() {
-        out.push(word_token(std::mem::take(pending)));
-    }
-}
-
-fn word_token(text: String) -> Token {
-    let kind = if text.bytes().all(|b| b.is_ascii_digit()) {
+fn word_token(text: String, particle: bool) -> Token {
+    let kind = if particle {
+        TokenKind::Particle
+    } else if text.bytes().all(|b| b.is_ascii_digit()) {
         TokenKind::Number
     } else if text.len() == 1 {
         TokenKind::Initial
@@ -230,6 +210,19 @@ fn is_syllabic(c: char) -> bool {
         | 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
 }
 
+/// Whether two adjacent tokens are often written as one word (`al qaida` / `alqaida`,
+/// `jong un` / `jongun`, `abdel rahman` / `abdelrahman`): the index also files names under
+/// such pairs joined, and queries look them up.
+pub fn joinable(a: &Token, b: &Token) -> bool {
+    let word = |t: &Token| {
+        matches!(
+            t.kind,
+            TokenKind::Word | TokenKind::Particle | TokenKind::Initial
+        )
+    };
+    word(a) && word(b) && (a.kind == TokenKind::Particle || a.text.len() <= 3 || b.text.len() <= 3)
+}
+
 /// The query's words concatenated: `Kim Jong-un`, `Kim Jong Un` and `KIM Jongun` all give
 /// `kimjongun`.
 pub fn compact(tokens: &[Token]) -> String {
@@ -272,14 +265,14 @@ mod tests {
     }
 
     #[test]
-    fn particles_join_the_next_word() {
-        for spelling in ["Al Qaida", "al-Qa'ida", "Alqaida", "AL QA’IDA"] {
-            assert_eq!(texts(spelling, true), ["alqaida"], "{spelling}");
+    fn particles_are_marked() {
+        for spelling in ["Al Qaida", "al-Qa'ida", "AL QA’IDA"] {
+            assert_eq!(texts(spelling, true), ["al", "qaida"], "{spelling}");
         }
-        assert_eq!(texts("Usama bin Ladin", false), ["usama", "binladin"]);
-        assert_eq!(texts("Abd al Rahman", false), ["abdalrahman"]);
-        // A trailing particle stays a word of its own.
-        assert_eq!(texts("Hassan Al", false), ["hassan", "al"]);
+        let toks = tokens("Usama bin Ladin", false);
+        assert_eq!(toks[1].kind, TokenKind::Particle);
+        // Alone, a particle is a name.
+        assert_eq!(tokens("Al", false)[0].kind, TokenKind::Word);
     }
 
     #[test]
@@ -297,7 +290,7 @@ mod tests {
     fn honorifics_go_unless_alone() {
         assert_eq!(
             texts("Dr. Ayman al-Zawahiri", false),
-            ["ayman", "alzawahiri"]
+            ["ayman", "al", "zawahiri"]
         );
         assert_eq!(texts("Sheikh", false), ["sheikh"]);
     }

@@ -47,6 +47,9 @@ impl QueryToken {
 #[derive(Debug, Clone)]
 pub(crate) struct Query {
     pub tokens: Vec<QueryToken>,
+    /// Each adjacent pair of tokens written as one (`joins[i]` joins tokens `i` and `i + 1`),
+    /// with the listed token of that spelling when there is one.
+    pub joins: Vec<(String, Option<u32>)>,
     pub compact: String,
 }
 
@@ -55,22 +58,35 @@ impl Query {
     pub fn new(index: &Index, name: &str, organisation: bool) -> Query {
         let tokens = normalize::tokens(name, organisation);
         let compact = normalize::compact(&tokens);
+        let joins = tokens
+            .windows(2)
+            .map(|pair| {
+                let joined = format!("{}{}", pair[0].text, pair[1].text);
+                let id = normalize::joinable(&pair[0], &pair[1])
+                    .then(|| index.token_ids.get(&joined).copied())
+                    .flatten();
+                (joined, id)
+            })
+            .collect();
         let tokens = tokens
             .into_iter()
             .map(|t| {
                 let key = phonetic_key(&t.text);
                 let matches = match t.kind {
                     TokenKind::Word => resembling(index, &t.text, &key),
-                    TokenKind::Number => index
+                    TokenKind::Number | TokenKind::Particle => index
                         .token_ids
                         .get(&t.text)
                         .map(|&id| vec![(id, 1.0, How::Exact)])
                         .unwrap_or_default(),
                     TokenKind::Legal | TokenKind::Initial => Vec::new(),
                 };
+                // A token the lists lack weighs as the listed token it most resembles (it is
+                // probably that word misspelt), or as the rarest word when it resembles none.
                 let df = index
                     .token_ids
                     .get(&t.text)
+                    .or(matches.first().map(|(id, _, _)| id))
                     .map_or(0, |&id| index.vocab[id as usize].df);
                 QueryToken {
                     weight: index.weight_for_df(df, t.kind),
@@ -81,7 +97,11 @@ impl Query {
                 }
             })
             .collect();
-        Query { tokens, compact }
+        Query {
+            tokens,
+            joins,
+            compact,
+        }
     }
 
     /// Sum of the query tokens' weights.
@@ -96,11 +116,23 @@ impl Query {
             let mut scratch = scratch.borrow_mut();
             scratch.prepare(index.names.len());
             for (qi, token) in self.tokens.iter().enumerate() {
+                if token.kind == TokenKind::Particle {
+                    continue; // too common to say anything on its own
+                }
                 let stamp = qi as u32 + 1;
                 for &(id, sim, _) in &token.matches {
                     for &name in &index.postings[id as usize] {
                         scratch.add(name, stamp, token.weight * sim);
                     }
+                }
+            }
+            // Names holding two adjacent query tokens as one word (or the reverse).
+            for (qi, (_, id)) in self.joins.iter().enumerate() {
+                let Some(id) = id else { continue };
+                let stamp = (self.tokens.len() + qi) as u32 + 1;
+                let weight = self.tokens[qi].weight + self.tokens[qi + 1].weight;
+                for &name in &index.postings[*id as usize] {
+                    scratch.add(name, stamp, weight);
                 }
             }
             let floor = CANDIDATE_FLOOR * self.weight();

@@ -22,13 +22,39 @@ const WEAK_ALIAS_FACTOR: f32 = 0.95;
 /// Whole-string comparison scores at most this.
 const COMPACT_CAP: f32 = 0.95;
 
-/// A pair of tokens in the alignment: query token index, listed token position, similarity.
+/// A pair in the alignment: one or two adjacent query tokens (`query..query + query_len`)
+/// met one or two adjacent listed tokens, with a similarity.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Pair {
     pub query: usize,
+    pub query_len: usize,
     pub listed: usize,
+    pub listed_len: usize,
     pub similarity: f32,
     pub how: How,
+}
+
+impl Pair {
+    fn single(query: usize, listed: usize, similarity: f32, how: How) -> Pair {
+        Pair {
+            query,
+            query_len: 1,
+            listed,
+            listed_len: 1,
+            similarity,
+            how,
+        }
+    }
+
+    /// Whether this pair covers query token `qi`.
+    pub fn covers_query(&self, qi: usize) -> bool {
+        (self.query..self.query + self.query_len).contains(&qi)
+    }
+
+    /// Whether this pair covers listed token `li`.
+    pub fn covers_listed(&self, li: usize) -> bool {
+        (self.listed..self.listed + self.listed_len).contains(&li)
+    }
 }
 
 /// A scored name.
@@ -43,22 +69,12 @@ pub(crate) struct Scored {
 
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
-    let mut candidates: Vec<Pair> = Vec::new();
-    for (qi, q) in query.tokens.iter().enumerate() {
-        for (li, listed) in name.tokens.iter().enumerate() {
-            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
-                candidates.push(Pair {
-                    query: qi,
-                    listed: li,
-                    similarity,
-                    how,
-                });
-            }
-        }
-    }
+    let mut candidates = pair_candidates(index, query, name);
     candidates.sort_by(|a, b| {
         b.similarity
             .total_cmp(&a.similarity)
+            .then(b.query_len.cmp(&a.query_len))
+            .then(b.listed_len.cmp(&a.listed_len))
             .then(a.query.cmp(&b.query))
             .then(a.listed.cmp(&b.listed))
     });
@@ -66,11 +82,14 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
     let mut used_l = vec![false; name.tokens.len()];
     let mut pairs = Vec::new();
     for pair in candidates {
-        if !used_q[pair.query] && !used_l[pair.listed] {
-            used_q[pair.query] = true;
-            used_l[pair.listed] = true;
-            pairs.push(pair);
+        let q = pair.query..pair.query + pair.query_len;
+        let l = pair.listed..pair.listed + pair.listed_len;
+        if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
+            continue;
         }
+        used_q[q].iter_mut().for_each(|u| *u = true);
+        used_l[l].iter_mut().for_each(|u| *u = true);
+        pairs.push(pair);
     }
 
     let listed_weight = |li: usize| {
@@ -80,21 +99,24 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
     let mut query_matched = 0.0;
     let mut name_matched = 0.0;
     for pair in &pairs {
-        let q = &query.tokens[pair.query];
+        let lw: f32 = (pair.listed..pair.listed + pair.listed_len)
+            .map(listed_weight)
+            .sum();
+        let qw: f32 = (pair.query..pair.query + pair.query_len)
+            .map(|qi| query.tokens[qi].weight)
+            .sum();
         // A query token met by an initial counts for no more than an initial.
-        let lw = listed_weight(pair.listed);
-        let qw = if name.tokens[pair.listed].kind == TokenKind::Initial {
-            q.weight.min(lw)
+        let qw = if pair.how == How::Initial {
+            qw.min(lw)
         } else {
-            q.weight
+            qw
         };
         query_matched += qw * pair.similarity;
         name_matched += lw * pair.similarity;
     }
     let query_total: f32 = query.tokens.iter().map(|t| t.weight).sum();
-    let name_total = name.weight;
     let query_coverage = ratio(query_matched, query_total);
-    let name_coverage = ratio(name_matched, name_total);
+    let name_coverage = ratio(name_matched, name.weight);
     let mut score = query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT);
 
     let mut compact = false;
@@ -114,6 +136,77 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         pairs,
         compact,
     }
+}
+
+/// Every pairing worth considering: token with token, and two adjacent tokens written as one
+/// word on either side (`al qaida` / `alqaida`).
+fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair> {
+    let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
+    let mut out: Vec<Pair> = Vec::new();
+    for (qi, q) in query.tokens.iter().enumerate() {
+        for (li, listed) in name.tokens.iter().enumerate() {
+            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
+                out.push(Pair::single(qi, li, similarity, how));
+            }
+        }
+    }
+    // Two query tokens as one listed token.
+    for (qi, (joined, _)) in query.joins.iter().enumerate() {
+        for (li, listed) in name.tokens.iter().enumerate() {
+            if listed.kind == TokenKind::Legal {
+                continue;
+            }
+            if let Some(similarity) = joined_similarity(joined, listed_text(li), "") {
+                out.push(Pair {
+                    query: qi,
+                    query_len: 2,
+                    listed: li,
+                    listed_len: 1,
+                    similarity,
+                    how: How::Joined,
+                });
+            }
+        }
+    }
+    // One query token as two listed tokens.
+    for li in 0..name.tokens.len().saturating_sub(1) {
+        if name.tokens[li..li + 2]
+            .iter()
+            .any(|t| t.kind == TokenKind::Legal)
+        {
+            continue;
+        }
+        let (first, second) = (listed_text(li), listed_text(li + 1));
+        for (qi, q) in query.tokens.iter().enumerate() {
+            if q.kind == TokenKind::Legal {
+                continue;
+            }
+            if let Some(similarity) = joined_similarity(&q.text, first, second) {
+                out.push(Pair {
+                    query: qi,
+                    query_len: 1,
+                    listed: li,
+                    listed_len: 2,
+                    similarity,
+                    how: How::Joined,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Similarity of `whole` with `first` + `second` written as one word, when they are close.
+fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
+    let len = first.len() + second.len();
+    if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
+        return None;
+    }
+    if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
+        return Some(1.0);
+    }
+    let s = edit_similarity(whole, &format!("{first}{second}"));
+    (s >= 0.8).then_some(s)
 }
 
 fn ratio(part: f32, whole: f32) -> f32 {
