@@ -29,10 +29,10 @@ impl How {
 
 /// Similarity an initial earns against a word it abbreviates.
 pub const INITIAL_SIMILARITY: f32 = 0.9;
-/// The least similarity a same-sounding pair earns.
-const PHONETIC_FLOOR: f32 = 0.88;
-/// Similarity of a same-sounding pair spelt far apart.
-const WEAK_PHONETIC: f32 = 0.75;
+/// What sounding the same adds to the spelling's similarity...
+const PHONETIC_BONUS: f32 = 0.15;
+/// ...up to this.
+pub const PHONETIC_CEILING: f32 = 0.88;
 /// Below this, two tokens are not a pair at all.
 pub const MIN_SIMILARITY: f32 = 0.7;
 
@@ -59,14 +59,11 @@ pub fn similarity(
         return None;
     }
     let fuzzy = edit_similarity(q, c);
-    if q_key.len() >= 2 && q_key == c_key && fuzzy >= 0.5 {
-        // Same sound, spelt close enough: a transliteration variant. Same sound, spelt far
-        // apart (a consonant skeleton such as Arabic script gives): weaker evidence.
-        let similarity = if fuzzy >= 0.6 {
-            fuzzy.max(PHONETIC_FLOOR)
-        } else {
-            WEAK_PHONETIC
-        };
+    // Same sound, spelt close enough: a transliteration variant, worth a little more than the
+    // spelling alone says. Short keys (two consonants) need a closer spelling.
+    let close_enough = if q_key.len() >= 3 { 0.6 } else { 0.75 };
+    if q_key.len() >= 2 && q_key == c_key && fuzzy >= close_enough {
+        let similarity = fuzzy.max((fuzzy + PHONETIC_BONUS).min(PHONETIC_CEILING));
         return Some((similarity, How::Phonetic));
     }
     (fuzzy >= MIN_SIMILARITY).then_some((fuzzy, How::Fuzzy))
@@ -161,9 +158,12 @@ mod tests {
             ("qaddafi", "kadhafi"),
         ] {
             assert_eq!(phonetic_key(a), phonetic_key(b), "{a} / {b}");
-            assert!(sim(a, b) >= PHONETIC_FLOOR, "{a} / {b}");
+            assert!(sim(a, b) >= 0.85, "{a} / {b}: {}", sim(a, b));
         }
         assert_ne!(phonetic_key("putin"), phonetic_key("platon"));
+        // Same skeleton, different names.
+        assert!(sim("bell", "bilal") < 0.8);
+        assert!(sim("mahmoud", "muhammad") < 0.7);
     }
 
     #[test]
