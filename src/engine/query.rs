@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
 use super::normalize::{self, TokenKind};
-use super::similarity::{How, phonetic_key, similarity};
+use super::similarity::{How, MIN_SIMILARITY, edit_similarity, phonetic_key, similarity};
 
 /// One token of the query.
 #[derive(Debug, Clone)]
@@ -38,8 +38,27 @@ impl QueryToken {
                 .matches
                 .iter()
                 .find(|(m, _, _)| *m == id)
-                .map(|&(_, s, how)| (s, how)),
+                .map(|&(_, s, how)| (s, how))
+                .or_else(|| self.farther(&index.vocab[id as usize].text)),
         }
+    }
+}
+
+impl QueryToken {
+    /// Similarity to a listed word the look-up did not reach (two edits of different kinds,
+    /// e.g. `consrrucion` / `construction`): long words of about the same length and the same
+    /// first letter only, which keeps it cheap.
+    fn farther(&self, listed: &str) -> Option<(f32, How)> {
+        let (q, l) = (self.text.as_bytes(), listed.as_bytes());
+        if self.kind != TokenKind::Word
+            || q.len() < 6
+            || q.len().abs_diff(l.len()) > 2
+            || q[0] != l[0]
+        {
+            return None;
+        }
+        let s = edit_similarity(&self.text, listed);
+        (s >= MIN_SIMILARITY).then_some((s, How::Fuzzy))
     }
 }
 
