@@ -145,7 +145,7 @@ impl LegalForms {
                     .map(move |s| (s.split(' ').collect::<Vec<_>>(), *canonical))
             })
             .collect();
-        phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        phrases.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         LegalForms { phrases }
     }
 
