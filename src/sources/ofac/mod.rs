@@ -195,7 +195,7 @@ fn note_skipped(out: &mut ParsedList, file: &OfficialFile, main: &OfficialFile, 
     }
 }
 
-/// The number of columns of each file, by its position in the file table.
+/// The number of columns of each file, by its name.
 fn columns_of(file: &OfficialFile) -> usize {
     let name = file.file_name;
     if name.ends_with("comments.csv") {
@@ -242,12 +242,18 @@ fn read_rows(
         .from_reader(text.as_bytes());
     let width = columns_of(file);
     let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map(|p| p.line()).unwrap_or_default();
+    let mut lines = LineCounter::new(text.as_bytes());
+    let mut record = csv::StringRecord::new();
+    loop {
+        let start = reader.position().byte();
+        let read = reader.read_record(&mut record).map_err(|e| {
+            let line = lines.line_of(e.position().map_or(start, |p| p.byte()));
             SourceError::parse(&input.name, format!("line {line}"), e.to_string())
         })?;
-        let line = record.position().map(|p| p.line()).unwrap_or_default();
+        if !read {
+            break;
+        }
+        let line = lines.line_of(start);
         let bad =
             |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
         if record.len() != width {
@@ -267,6 +273,44 @@ fn read_rows(
         });
     }
     Ok(rows)
+}
+
+/// Turns increasing byte offsets into 1-based line numbers in one pass over the text.
+struct LineCounter<'a> {
+    bytes: &'a [u8],
+    offset: usize,
+    line: u64,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        LineCounter {
+            bytes,
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The line of the first byte at or after `offset` that is not a line end (the CSV
+    /// reader stops between a record's `\r` and its `\n`).
+    fn line_of(&mut self, offset: u64) -> u64 {
+        let mut end = (offset as usize).min(self.bytes.len());
+        while self
+            .bytes
+            .get(end)
+            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
+        {
+            end += 1;
+        }
+        if end > self.offset {
+            self.line += self.bytes[self.offset..end]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64;
+            self.offset = end;
+        }
+        self.line
+    }
 }
 
 /// A field with OFAC's `-0-` null marker made empty.

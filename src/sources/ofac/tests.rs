@@ -68,3 +68,105 @@ fn older_consistent_sdn_edition_parses() {
     assert_eq!(parsed.entities.len(), 13_821);
     println!("notes {:?}", parsed.notes);
 }
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    fixtures().join("ofac_sdn").join(name)
+}
+
+#[test]
+fn good_fixture_reads_every_field() {
+    let parsed = parse_sdn_dir(&fixture("good")).unwrap();
+    assert_eq!(parsed.list, ListCode::OfacSdn);
+    assert_eq!(kinds(&parsed), [1, 1, 1, 1]);
+    assert_eq!(parsed.files.len(), 4);
+    assert_eq!(parsed.published, None);
+    assert_eq!(
+        parsed.notes,
+        [
+            "add.csv: 1 rows for entries not in sdn.csv skipped",
+            "alt.csv: 1 rows for entries not in sdn.csv skipped"
+        ]
+    );
+    let p = find(&parsed, "7001");
+    assert_eq!(p.primary_name, "MÜLLER, José Andrés");
+    assert_eq!(p.name_parts.family.as_deref(), Some("MÜLLER"));
+    assert_eq!(p.name_parts.given.as_deref(), Some("José Andrés"));
+    assert_eq!(p.programs, ["SDGT", "IRGC"]);
+    let dates: Vec<String> = p.birth_dates.iter().map(|d| d.iso()).collect();
+    assert_eq!(dates, ["1960-01-01", "1961"]);
+    assert_eq!(p.birth_places, ["Tehran, Iran"]);
+    assert_eq!(p.nationalities, ["IR", "IQ"]);
+    assert_eq!(p.countries, ["IR"]);
+    assert_eq!(p.identifiers.len(), 2);
+    assert_eq!(p.identifiers[0].number, "A123");
+    assert_eq!(p.identifiers[1].doc_type, "National ID No.");
+    assert_eq!(p.attributes["gender"], "Male");
+    assert_eq!(p.attributes["remarks_aka"], "JOSE");
+    assert_eq!(p.attributes["organization_established_date"], "2001");
+    assert!(
+        p.remarks
+            .as_deref()
+            .unwrap()
+            .ends_with("Organization Established Date 2001.")
+    );
+    assert_eq!(p.addresses[0].full.as_deref(), Some("Tehran, Iran"));
+    // The f.k.a. equal to the primary name is dropped; the weak one is marked.
+    let aliases: Vec<(&str, &str, AliasQuality)> = p
+        .aliases
+        .iter()
+        .map(|a| (a.name.as_str(), a.kind.as_deref().unwrap(), a.quality))
+        .collect();
+    assert_eq!(
+        aliases,
+        [
+            ("MUELLER, Jose", "aka", AliasQuality::Strong),
+            ("MULLER, J.", "aka", AliasQuality::Weak)
+        ]
+    );
+    let vessel = find(&parsed, "8002");
+    assert_eq!(vessel.kind, EntityKind::Vessel);
+    assert_eq!(vessel.attributes["call_sign"], "9BQX");
+    assert_eq!(
+        vessel.attributes["vessel_owner"],
+        "NATIONAL IRANIAN TANKER CO."
+    );
+    assert_eq!(vessel.attributes["tonnage"], "150,000");
+    assert_eq!(vessel.countries, ["PA"]);
+    assert_eq!(vessel.identifiers[0].number, "IMO 9187629");
+    assert_eq!(vessel.aliases[0].kind.as_deref(), Some("nka"));
+    let entity = find(&parsed, "306");
+    assert_eq!(entity.kind, EntityKind::Entity);
+    assert_eq!(entity.addresses[0].country.as_deref(), Some("CH"));
+    assert_eq!(entity.name_parts, NameParts::default());
+    assert_eq!(
+        find(&parsed, "8003").attributes["aircraft_model"],
+        "Boeing 747"
+    );
+}
+
+fn error_of(name: &str) -> String {
+    parse_sdn_dir(&fixture(name)).unwrap_err().to_string()
+}
+
+#[test]
+fn broken_fixtures_name_the_file_and_line() {
+    let e = error_of("broken_ent_num");
+    assert!(e.starts_with("sdn.csv, line 2: "), "{e}");
+    assert!(e.contains("x12"), "{e}");
+    let e = error_of("broken_columns");
+    assert!(e.starts_with("alt.csv, line 1: 4 columns"), "{e}");
+    let e = error_of("broken_html");
+    assert!(e.starts_with("sdn.csv, line 1: "), "{e}");
+}
+
+#[test]
+fn an_empty_main_file_or_missing_file_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["sdn.csv", "add.csv", "alt.csv"] {
+        std::fs::write(dir.path().join(name), b"\r\n\x1a").unwrap();
+    }
+    let e = parse_sdn_dir(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("sdn.csv") && e.contains("no entries"), "{e}");
+    let e = parse_cons_dir(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("cons_prim.csv"), "{e}");
+}
