@@ -121,6 +121,11 @@ fn apply_segment(entity: &mut Entity, segment: &str) {
             entity.identifiers.push(doc);
         }
     } else if let Some((label, value)) = labelled(body) {
+        if label == "Vessel Flag"
+            && let Some(iso2) = to_iso2(value)
+        {
+            entity.push_country(iso2);
+        }
         append_attribute(entity, &snake_case(label), value);
     }
 }
@@ -167,7 +172,7 @@ fn id_document(segment: &str) -> Option<IdDocument> {
         None => split_number(rest),
     };
     let number = number.trim();
-    if number.is_empty() {
+    if number.is_empty() || is_prose(number) {
         return None;
     }
     let (country, note) = issuing_country(after.trim());
@@ -177,6 +182,14 @@ fn id_document(segment: &str) -> Option<IdDocument> {
         country,
         note,
     })
+}
+
+/// True for text like `and National ID were`: a sentence, not a document number.
+fn is_prose(number: &str) -> bool {
+    number
+        .split(' ')
+        .next()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
 }
 
 /// Splits `A123 expires 2020` into the number and what follows it.
@@ -189,18 +202,23 @@ fn split_number(rest: &str) -> (&str, &str) {
     (rest, "")
 }
 
-/// `(Iran) expires 2020` -> (Some("IR"), Some("expires 2020")); an unknown country stays in
-/// the note.
+/// `(Iran) expires 2020` -> (Some("IR"), Some("expires 2020")); `(Jalisco) (Mexico)` ->
+/// (Some("MX"), Some("(Jalisco)")). An unknown country stays in the note.
 fn issuing_country(after: &str) -> (Option<String>, Option<String>) {
     let note = |t: &str| {
         let t = clean(t);
         (!t.is_empty()).then_some(t)
     };
-    if let Some(inner) = after.strip_prefix('(')
-        && let Some(close) = inner.find(')')
-        && let Some(iso2) = to_iso2(&inner[..close])
-    {
-        return (Some(iso2.to_owned()), note(&inner[close + 1..]));
+    let mut from = 0;
+    while let Some(open) = after[from..].find('(').map(|i| i + from) {
+        let Some(close) = after[open..].find(')').map(|i| i + open) else {
+            break;
+        };
+        if let Some(iso2) = to_iso2(&after[open + 1..close]) {
+            let rest = format!("{} {}", &after[..open], &after[close + 1..]);
+            return (Some(iso2.to_owned()), note(&rest));
+        }
+        from = close + 1;
     }
     (None, note(after))
 }
@@ -276,10 +294,12 @@ mod tests {
         let e = parsed(
             "Passport A123 (Iran) expires 01 Jan 2020; National ID No. 55-1 (Iraq); \
              Vessel Registration Identification IMO 1234567; Tax ID No. 77 (Narnia); \
+             Folio Mercantil No. 74711 (Jalisco) (Mexico); Passport and ID were lost; SWIFT/BIC BKCHCNBJ; \
              a.k.a. 'WEAK ONE'; Linked To: BANK X.",
         );
         let ids = &e.identifiers;
-        assert_eq!(ids.len(), 4);
+        assert_eq!(ids.len(), 6);
+        assert_eq!(ids[5].number, "BKCHCNBJ");
         assert_eq!(ids[0].doc_type, "Passport");
         assert_eq!(ids[0].number, "A123");
         assert_eq!(ids[0].country.as_deref(), Some("IR"));
@@ -288,6 +308,8 @@ mod tests {
         assert_eq!(ids[2].number, "IMO 1234567");
         assert_eq!(ids[3].country, None);
         assert_eq!(ids[3].note.as_deref(), Some("(Narnia)"));
+        assert_eq!(ids[4].country.as_deref(), Some("MX"));
+        assert_eq!(ids[4].note.as_deref(), Some("(Jalisco)"));
         assert_eq!(e.attributes["remarks_aka"], "WEAK ONE");
         assert_eq!(e.attributes["linked_to"], "BANK X");
     }
