@@ -45,6 +45,22 @@ fn real_sdn_counts_and_spot_checks() {
     assert!(bnc.countries.contains(&"CH".to_owned()));
     assert_eq!(bnc.source_url.as_deref(), Some(SDN_FILES[0].url));
     assert!(parsed.notes.iter().any(|n| n.starts_with("alt.csv: ")));
+    let nasrallah = find(&parsed, "2686");
+    assert_eq!(nasrallah.primary_name, "NASRALLAH, Hasan");
+    assert_eq!(nasrallah.name_parts.given.as_deref(), Some("Hasan"));
+    assert_eq!(nasrallah.programs, ["SDGT", "SYRIA"]);
+    assert_eq!(nasrallah.birth_dates.len(), 4);
+    assert_eq!(nasrallah.birth_dates[0].iso(), "1960-08-31");
+    assert_eq!(nasrallah.birth_places, ["Al Basuriyah, Lebanon"]);
+    let passport = &nasrallah.identifiers[0];
+    assert_eq!(
+        (passport.number.as_str(), passport.country.as_deref()),
+        ("042833", Some("LB"))
+    );
+    assert_eq!(
+        nasrallah.attributes["title"],
+        "Secretary General of Hizballah"
+    );
 }
 
 #[test]
