@@ -1,17 +1,20 @@
-//! OFAC's SDN and Consolidated (non-SDN) lists in their CSV publication: `sdn.csv`, `add.csv`,
-//! `alt.csv`, `sdn_comments.csv` and the `cons_*` counterparts. No header; CRLF; a trailing
-//! 0x1A byte; `-0- ` for null; programmes packed as `A] [B`; Remarks cut at 1,000 characters
-//! and continued (mid-word) in the comments file.
+//! OFAC's SDN and Consolidated (non-SDN) lists in their CSV publication: `sdn.csv`, `add.csv`, `alt.csv`, `sdn_comments.csv` and the `cons_*` counterparts.
+//!
+//! The files have no header row, CRLF line ends, a trailing 0x1A byte and `-0- ` for an empty
+//! field. `sdn.csv`/`cons_prim.csv` hold one row per entry; the address, alias and comment
+//! files refer to it by `ent_num`. Rows naming an entry absent from the main file are skipped
+//! and counted in the notes (the shared SDN folder mixes editions).
 
 mod remarks;
-#[cfg(test)]
-mod tests;
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Input, OfficialFile, ParsedList, SourceError, find_file};
-use crate::model::{Address, Alias, Entity, EntityKind, ListCode, NameParts, clean, to_iso2};
+use super::{Input, OfficialFile, ParsedList, SourceError};
+use crate::model::{
+    Address, Alias, AliasQuality, Entity, EntityKind, ListCode, NameParts, clean, clean_opt,
+    to_iso2,
+};
 
 /// The SDN list files.
 pub const SDN_FILES: &[OfficialFile] = &[
@@ -36,6 +39,7 @@ pub const SDN_FILES: &[OfficialFile] = &[
         optional: true,
     },
 ];
+
 /// The Consolidated (non-SDN) list files.
 pub const CONS_FILES: &[OfficialFile] = &[
     OfficialFile {
@@ -60,263 +64,281 @@ pub const CONS_FILES: &[OfficialFile] = &[
     },
 ];
 
-/// Which of the two lists, with its file names.
-struct Files {
-    list: ListCode,
-    official: &'static [OfficialFile],
-}
-
-const SDN: Files = Files {
-    list: ListCode::OfacSdn,
-    official: SDN_FILES,
-};
-const CONS: Files = Files {
-    list: ListCode::OfacCons,
-    official: CONS_FILES,
-};
-
 /// Parses the SDN list from its folder.
 pub fn parse_sdn_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    parse_dir(&SDN, dir)
+    parse_dir(ListCode::OfacSdn, dir, SDN_FILES)
 }
 
 /// Parses the Consolidated list from its folder.
 pub fn parse_cons_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    parse_dir(&CONS, dir)
+    parse_dir(ListCode::OfacCons, dir, CONS_FILES)
 }
 
-fn parse_dir(files: &Files, dir: &Path) -> Result<ParsedList, SourceError> {
-    let [main, add, alt, comments] = files.official else {
+/// The four files in [`SDN_FILES`]/[`CONS_FILES`] order: main, addresses, aliases, comments.
+fn parse_dir(
+    list: ListCode,
+    dir: &Path,
+    files: &[OfficialFile],
+) -> Result<ParsedList, SourceError> {
+    let [main, add, alt, comments] = files else {
         return Err(SourceError::parse(
             dir.display().to_string(),
             "",
-            "unexpected file set",
+            "OFAC needs four files",
         ));
     };
-    let required = |file: &OfficialFile| {
-        read(dir, file)?.ok_or_else(|| SourceError::Missing {
-            list: files.list,
-            dir: dir.display().to_string(),
-            expected: file.file_name.to_owned(),
-        })
-    };
-    let (main, add, alt) = (required(main)?, required(add)?, required(alt)?);
-    let comments = read(dir, comments)?;
-    parse(files, &main, &add, &alt, comments.as_ref())
+    let mut out = ParsedList::new(list);
+    let mut book = EntryBook::default();
+    for row in read_rows(&mut out, dir, main)?.iter() {
+        book.add_main(list, main, row)?;
+    }
+    if book.entities.is_empty() {
+        return Err(SourceError::parse(
+            main.file_name,
+            "",
+            "the file holds no entries",
+        ));
+    }
+    let mut remarks_extra: HashMap<usize, String> = HashMap::new();
+    if let Some(rows) = read_optional(&mut out, dir, comments)? {
+        let skipped = book.join(&rows, |i, row| {
+            remarks_extra.entry(i).or_default().push_str(&row.fields[1]);
+        });
+        note_skipped(&mut out, comments, main, skipped);
+    }
+    for (i, entity) in book.entities.iter_mut().enumerate() {
+        finish_remarks(entity, remarks_extra.remove(&i));
+        entity.source_url = Some(main.url.to_owned());
+    }
+    let rows = read_rows(&mut out, dir, add)?;
+    let skipped = book.join(&rows, |_, _| {});
+    for row in &rows {
+        if let Some(entity) = book.get_mut(row) {
+            push_address(entity, &row.fields);
+        }
+    }
+    note_skipped(&mut out, add, main, skipped);
+    let rows = read_rows(&mut out, dir, alt)?;
+    let skipped = book.join(&rows, |_, _| {});
+    for row in &rows {
+        if let Some(entity) = book.get_mut(row) {
+            push_alias(entity, &row.fields);
+        }
+    }
+    note_skipped(&mut out, alt, main, skipped);
+    out.entities = book.entities;
+    Ok(out)
 }
 
-fn read(dir: &Path, file: &OfficialFile) -> Result<Option<Input>, SourceError> {
-    find_file(dir, &[file.file_name])
-        .map(|path| Input::read(&path))
-        .transpose()
+/// One CSV record with its ent_num and line.
+struct Row {
+    ent_num: u64,
+    line: u64,
+    fields: Vec<String>,
 }
 
-/// Parses the trio (and the comments file, when there is one).
-fn parse(
-    files: &Files,
-    main: &Input,
-    add: &Input,
-    alt: &Input,
-    comments: Option<&Input>,
-) -> Result<ParsedList, SourceError> {
-    let mut parsed = ParsedList::new(files.list);
-    let url = files.official[0].url;
-    let mut entities: Vec<Entity> = Vec::new();
-    let mut remarks: Vec<String> = Vec::new();
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    for (line, row) in rows(main, 12)? {
-        let (mut entity, remark) = main_row(files.list, main, line, &row)?;
-        if by_id
-            .insert(entity.source_id.clone(), entities.len())
+/// The entries of the main file, by ent_num.
+#[derive(Default)]
+struct EntryBook {
+    entities: Vec<Entity>,
+    index: HashMap<u64, usize>,
+}
+
+impl EntryBook {
+    fn add_main(
+        &mut self,
+        list: ListCode,
+        file: &OfficialFile,
+        row: &Row,
+    ) -> Result<(), SourceError> {
+        let entity = main_entity(list, row);
+        if self
+            .index
+            .insert(row.ent_num, self.entities.len())
             .is_some()
         {
             return Err(SourceError::parse(
-                &main.name,
-                format!("line {line}"),
-                format!("ent_num {} repeated", entity.source_id),
+                file.file_name,
+                format!("line {}", row.line),
+                format!("ent_num {} appears twice", row.ent_num),
             ));
         }
-        entity.source_url = Some(url.to_owned());
-        entities.push(entity);
-        remarks.push(remark);
-    }
-    if entities.is_empty() {
-        return Err(SourceError::parse(
-            &main.name,
-            "",
-            "no entries: not an OFAC CSV file",
-        ));
+        self.entities.push(entity);
+        Ok(())
     }
 
-    if let Some(comments) = comments {
-        let mut orphans = 0;
-        for (line, row) in rows(comments, 2)? {
-            let id = ent_num(comments, line, &row[0])?;
-            match by_id.get(&id) {
-                // The continuation starts mid-word: joined as is, untrimmed.
-                Some(&i) => remarks[i].push_str(&row[1]),
-                None => orphans += 1,
+    /// Calls `f` with the entry index of every row whose entry exists; returns how many
+    /// rows name a missing entry.
+    fn join(&self, rows: &[Row], mut f: impl FnMut(usize, &Row)) -> usize {
+        let mut skipped = 0;
+        for row in rows {
+            match self.index.get(&row.ent_num) {
+                Some(&i) => f(i, row),
+                None => skipped += 1,
             }
         }
-        note_orphans(&mut parsed, comments, orphans, &main.name);
-    }
-    let mut orphans = 0;
-    for (line, row) in rows(alt, 5)? {
-        let id = ent_num(alt, line, &row[0])?;
-        let Some(&i) = by_id.get(&id) else {
-            orphans += 1;
-            continue;
-        };
-        let mut alias = Alias::new(clean(null(&row[3]).unwrap_or_default()));
-        alias.kind = null(&row[2]).map(|k| k.to_ascii_lowercase());
-        if let Some(note) = null(&row[4]) {
-            alias.quality = if note.to_ascii_lowercase().contains("weak") {
-                crate::model::AliasQuality::Weak
-            } else {
-                crate::model::AliasQuality::Strong
-            };
-        }
-        entities[i].push_alias(alias);
-    }
-    note_orphans(&mut parsed, alt, orphans, &main.name);
-    // After alt.csv, so that a name in both is the strong alias, not the remark's weak one.
-    for (entity, remark) in entities.iter_mut().zip(&remarks) {
-        remarks::apply(entity, remark);
+        skipped
     }
 
-    let mut orphans = 0;
-    for (line, row) in rows(add, 6)? {
-        let id = ent_num(add, line, &row[0])?;
-        let Some(&i) = by_id.get(&id) else {
-            orphans += 1;
-            continue;
-        };
-        if let Some(address) = address(&row) {
-            if let Some(iso) = address.country.as_deref() {
-                entities[i].push_country(iso);
-            }
-            entities[i].addresses.push(address);
-        }
+    fn get_mut(&mut self, row: &Row) -> Option<&mut Entity> {
+        let i = *self.index.get(&row.ent_num)?;
+        self.entities.get_mut(i)
     }
-    note_orphans(&mut parsed, add, orphans, &main.name);
-
-    parsed.files = [Some(main), Some(add), Some(alt), comments]
-        .into_iter()
-        .flatten()
-        .map(Input::source_file)
-        .collect();
-    parsed.entities = entities;
-    Ok(parsed)
 }
 
-fn note_orphans(parsed: &mut ParsedList, file: &Input, orphans: usize, main: &str) {
-    if orphans > 0 {
-        parsed.notes.push(format!(
-            "{}: {orphans} rows for entries not in {main} skipped",
-            file.name
+fn note_skipped(out: &mut ParsedList, file: &OfficialFile, main: &OfficialFile, skipped: usize) {
+    if skipped > 0 {
+        out.notes.push(format!(
+            "{}: {skipped} rows for entries not in {} skipped",
+            file.file_name, main.file_name
         ));
     }
 }
 
-/// The rows of a headerless OFAC CSV, each with `columns` fields as written, with their line
-/// numbers. Read fields through [`null`].
-fn rows(input: &Input, columns: usize) -> Result<Vec<(u64, Vec<String>)>, SourceError> {
+/// The number of columns of each file, by its name.
+fn columns_of(file: &OfficialFile) -> usize {
+    let name = file.file_name;
+    if name.ends_with("comments.csv") {
+        2
+    } else if name.ends_with("add.csv") {
+        6
+    } else if name.ends_with("alt.csv") {
+        5
+    } else {
+        12
+    }
+}
+
+fn read_optional(
+    out: &mut ParsedList,
+    dir: &Path,
+    file: &OfficialFile,
+) -> Result<Option<Vec<Row>>, SourceError> {
+    if super::find_file(dir, &[file.file_name]).is_none() {
+        out.notes
+            .push(format!("{}: absent (optional), not read", file.file_name));
+        return Ok(None);
+    }
+    read_rows(out, dir, file).map(Some)
+}
+
+/// Reads a file's rows, checking the column count and the numeric ent_num of each.
+fn read_rows(
+    out: &mut ParsedList,
+    dir: &Path,
+    file: &OfficialFile,
+) -> Result<Vec<Row>, SourceError> {
+    let path = super::find_file(dir, &[file.file_name]).ok_or_else(|| SourceError::Missing {
+        list: out.list,
+        dir: dir.display().to_string(),
+        expected: file.file_name.to_owned(),
+    })?;
+    let input = Input::read(&path)?;
+    out.files.push(input.source_file());
     let text = input.text();
-    if text.trim_start().starts_with('<') {
-        return Err(SourceError::parse(
-            &input.name,
-            "line 1",
-            "this is markup (HTML or XML), not OFAC's CSV",
-        ));
-    }
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
-    let mut out = Vec::new();
+    let width = columns_of(file);
+    let mut rows = Vec::new();
+    let mut lines = LineCounter::new(text.as_bytes());
     let mut record = csv::StringRecord::new();
     loop {
-        let more = reader.read_record(&mut record).map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
+        let start = reader.position().byte();
+        let read = reader.read_record(&mut record).map_err(|e| {
+            let line = lines.line_of(e.position().map_or(start, |p| p.byte()));
             SourceError::parse(&input.name, format!("line {line}"), e.to_string())
         })?;
-        if !more {
+        if !read {
             break;
         }
-        // Where the reader stopped: the end of this record, on its line (no field holds a
-        // line break in these files).
-        let line = reader.position().line();
-        if record.iter().all(|f| f.trim().is_empty()) {
-            continue;
+        let line = lines.line_of(start);
+        let bad =
+            |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
+        if record.len() != width {
+            return Err(bad(format!(
+                "{} columns where {width} are expected (not an OFAC CSV file?)",
+                record.len()
+            )));
         }
-        if record.len() != columns {
-            return Err(SourceError::parse(
-                &input.name,
-                format!("line {line}"),
-                format!("{} fields, expected {columns}", record.len()),
-            ));
-        }
-        out.push((line, record.iter().map(str::to_owned).collect()));
+        let first = record.get(0).unwrap_or_default().trim();
+        let ent_num = first
+            .parse()
+            .map_err(|_| bad(format!("ent_num {first:?} is not a number")))?;
+        rows.push(Row {
+            ent_num,
+            line,
+            fields: record.iter().map(null_to_empty).collect(),
+        });
     }
-    Ok(out)
+    Ok(rows)
 }
 
-/// `None` for OFAC's null marker `-0-` (with or without its trailing space) or blank.
-fn null(field: &str) -> Option<&str> {
-    let field = field.trim();
-    (!field.is_empty() && field != "-0-").then_some(field)
-}
-
-fn ent_num(input: &Input, line: u64, field: &str) -> Result<String, SourceError> {
-    let id = field.trim();
-    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(SourceError::parse(
-            &input.name,
-            format!("line {line}"),
-            format!("ent_num {id:?} is not a number"),
-        ));
-    }
-    Ok(id.to_owned())
-}
-
-/// One row of sdn.csv / cons_prim.csv: the entity, and its (possibly cut) Remarks.
-fn main_row(
-    list: ListCode,
-    input: &Input,
+/// Turns increasing byte offsets into 1-based line numbers in one pass over the text.
+struct LineCounter<'a> {
+    bytes: &'a [u8],
+    offset: usize,
     line: u64,
-    row: &[String],
-) -> Result<(Entity, String), SourceError> {
-    let field = |i: usize| null(&row[i]).unwrap_or_default();
-    let id = ent_num(input, line, &row[0])?;
-    let name = clean(field(1));
-    if name.is_empty() {
-        return Err(SourceError::parse(
-            &input.name,
-            format!("line {line}"),
-            "SDN_Name is empty",
-        ));
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        LineCounter {
+            bytes,
+            offset: 0,
+            line: 1,
+        }
     }
-    let kind = match field(2).to_ascii_lowercase().as_str() {
-        "" => EntityKind::Entity,
+
+    /// The line of the first byte at or after `offset` that is not a line end (the CSV
+    /// reader stops between a record's `\r` and its `\n`).
+    fn line_of(&mut self, offset: u64) -> u64 {
+        let mut end = (offset as usize).min(self.bytes.len());
+        while self
+            .bytes
+            .get(end)
+            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
+        {
+            end += 1;
+        }
+        if end > self.offset {
+            self.line += self.bytes[self.offset..end]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u64;
+            self.offset = end;
+        }
+        self.line
+    }
+}
+
+/// A field with OFAC's `-0-` null marker made empty.
+fn null_to_empty(field: &str) -> String {
+    if field.trim() == "-0-" {
+        String::new()
+    } else {
+        field.to_owned()
+    }
+}
+
+/// Builds an entry from a main-file row (its remarks are read later, with the comments).
+fn main_entity(list: ListCode, row: &Row) -> Entity {
+    let f = &row.fields;
+    let kind = match f[2].trim().to_ascii_lowercase().as_str() {
         "individual" => EntityKind::Individual,
         "vessel" => EntityKind::Vessel,
         "aircraft" => EntityKind::Aircraft,
-        other => {
-            return Err(SourceError::parse(
-                &input.name,
-                format!("line {line}"),
-                format!("unknown SDN_Type {other:?}"),
-            ));
-        }
+        _ => EntityKind::Entity,
     };
-    let mut entity = Entity::new(list, id, kind, name);
+    let mut entity = Entity::new(list, row.ent_num.to_string(), kind, clean(&f[1]));
     if kind == EntityKind::Individual {
-        entity.name_parts = name_parts(&entity.primary_name, field(4));
+        entity.name_parts = name_parts(&entity.primary_name);
     }
-    for program in field(3).split("] [") {
+    for program in f[3].split("] [") {
         entity.push_program(program.trim_matches(['[', ']', ' ']));
     }
-    for (column, key) in [
+    let attributes = [
         (4, "title"),
         (5, "call_sign"),
         (6, "vessel_type"),
@@ -324,59 +346,82 @@ fn main_row(
         (8, "gross_registered_tonnage"),
         (9, "vessel_flag"),
         (10, "vessel_owner"),
-    ] {
-        if !field(column).is_empty() {
-            entity
-                .attributes
-                .insert(key.to_owned(), clean(field(column)));
+    ];
+    for (column, key) in attributes {
+        if let Some(value) = clean_opt(&f[column]) {
+            entity.attributes.insert(key.to_owned(), value);
         }
     }
-    if let Some(iso) = to_iso2(field(9)) {
-        entity.push_country(iso);
+    if let Some(iso2) = to_iso2(f[9].trim()) {
+        entity.push_country(iso2);
     }
-    Ok((entity, field(11).to_owned()))
+    entity.remarks = clean_opt(&f[11]);
+    entity
 }
 
-/// `LAST, First Middle` -> family LAST, given First, middle Middle.
-fn name_parts(name: &str, title: &str) -> NameParts {
-    let mut parts = NameParts {
-        title: (!title.is_empty()).then(|| clean(title)),
-        ..NameParts::default()
+/// "LAST, First Middle" -> family "LAST", given "First Middle".
+fn name_parts(name: &str) -> NameParts {
+    match name.split_once(',') {
+        Some((family, given)) => NameParts {
+            family: clean_opt(family),
+            given: clean_opt(given),
+            ..NameParts::default()
+        },
+        None => NameParts {
+            family: clean_opt(name),
+            ..NameParts::default()
+        },
+    }
+}
+
+/// Appends the comments continuation (it starts mid-word) and reads the remarks' facts.
+fn finish_remarks(entity: &mut Entity, extra: Option<String>) {
+    let mut text = entity.remarks.take().unwrap_or_default();
+    if let Some(extra) = extra {
+        text.push_str(&extra);
+    }
+    remarks::apply(entity, &text);
+    entity.remarks = clean_opt(&text);
+}
+
+fn push_address(entity: &mut Entity, f: &[String]) {
+    let country = to_iso2(f[4].trim());
+    let full: Vec<String> = f[2..5].iter().filter_map(|p| clean_opt(p)).collect();
+    if full.is_empty() {
+        return;
+    }
+    let address = Address {
+        street: clean_opt(&f[2]),
+        city: clean_opt(&f[3]),
+        country: country.map(str::to_owned),
+        full: Some(full.join(", ")),
+        ..Address::default()
     };
-    if let Some((family, given)) = name.split_once(',') {
-        parts.family = Some(family.trim().to_owned()).filter(|s| !s.is_empty());
-        let mut given = given.split_whitespace();
-        parts.given = given.next().map(str::to_owned);
-        let middle: Vec<&str> = given.collect();
-        parts.middle = (!middle.is_empty()).then(|| middle.join(" "));
+    if let Some(iso2) = country {
+        entity.push_country(iso2);
     }
-    parts
+    if let Some(note) = clean_opt(&f[5]) {
+        remarks::append_attribute(entity, "address_remarks", &note);
+    }
+    if !entity.addresses.contains(&address) {
+        entity.addresses.push(address);
+    }
 }
 
-/// One row of add.csv: `ent_num, add_num, address, city/state/postal, country, add_remarks`.
-fn address(row: &[String]) -> Option<Address> {
-    let street = null(&row[2]).map(clean);
-    let city = null(&row[3]).map(clean);
-    let country_name = null(&row[4]).map(clean).unwrap_or_default();
-    if street.is_none() && city.is_none() && country_name.is_empty() {
-        return None;
-    }
-    let full = [
-        street.as_deref(),
-        city.as_deref(),
-        Some(country_name.as_str()),
-    ]
-    .into_iter()
-    .flatten()
-    .filter(|s| !s.is_empty())
-    .collect::<Vec<&str>>()
-    .join(", ");
-    Some(Address {
-        street,
-        city,
-        region: None,
-        postal_code: None,
-        country: to_iso2(&country_name).map(str::to_owned),
-        full: Some(full),
-    })
+fn push_alias(entity: &mut Entity, f: &[String]) {
+    let note = f[4].to_ascii_lowercase();
+    let quality = if note.contains("weak") || note.contains("low quality") {
+        AliasQuality::Weak
+    } else {
+        AliasQuality::Strong
+    };
+    entity.push_alias(Alias {
+        name: f[3].clone(),
+        kind: clean_opt(&f[2].to_ascii_lowercase()),
+        quality,
+        ..Alias::default()
+    });
 }
+
+#[cfg(test)]
+mod tests;

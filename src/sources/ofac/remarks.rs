@@ -1,216 +1,264 @@
-//! OFAC's Remarks field: `;`-separated facts such as `DOB 01 Jan 1960`, `POB Baghdad, Iraq`,
-//! `nationality Iran`, `Passport A123 (Iran)`, `a.k.a. 'X'`, `Gender Male`, `Linked To: Y`.
-//! Each fact the model has a place for goes there; others are kept as attributes, and the
-//! whole text stays in `remarks`.
+//! OFAC's free-text Remarks field: birth dates and places, nationalities, identity
+//! documents, gender and other labelled facts, written as `; `-separated segments.
 
-use crate::model::{Alias, AliasQuality, DateSpec, Entity, IdDocument, clean, to_iso2};
+use crate::model::{DateSpec, Entity, IdDocument, clean, to_iso2};
 
-/// Identity-document labels, longest first, as they open a remark.
-const DOCUMENTS: &[&str] = &[
-    "Diplomatic Passport",
-    "Passport",
-    "National ID No.",
-    "Cedula No.",
-    "C.U.R.P.",
-    "R.F.C.",
-    "Tax ID No.",
+/// Labels of identity documents and registration numbers, longest first where one is a
+/// prefix of another.
+const ID_TYPES: &[&str] = &[
+    "Vessel Registration Identification",
+    "Aircraft Manufacturer's Serial Number (MSN)",
+    "Aircraft Construction Number (also called L/N or S/N or F/N)",
+    "Aircraft Construction Number",
+    "Aircraft Tail Number",
+    "Unified Social Credit Code (USCC)",
+    "Business Registration Number",
+    "Commercial Registry Number",
+    "Government Gazette Number",
+    "Chamber of Commerce Number",
+    "Economic Register Number",
+    "Certificate of Incorporation Number",
+    "Public Registration Number",
+    "Birth Certificate Number",
     "Registration Number",
     "Registration ID",
     "Identification Number",
+    "Legal Entity Number",
+    "Diplomatic Passport",
+    "Passport",
+    "National ID No.",
+    "Tax ID No.",
+    "Cedula No.",
+    "Folio Mercantil No.",
+    "Matricula Mercantil No",
+    "Trade License No.",
+    "C.R. No.",
+    "Kenyan ID No.",
     "Driver's License No.",
-    "SSN",
-    "NIT #",
     "Residency Number",
     "Personal ID Card",
-    "Birth Certificate Number",
-    "Citizen's Card Number",
-    "Legal Entity Number",
-    "Business Registration Number",
     "Company Number",
-    "Public Security and Immigration No.",
-    "Kenyan ID No.",
-    "Vessel Registration Identification",
+    "UK Company Number",
+    "Enterprise Number",
+    "Electoral Registry No.",
+    "Immigration No.",
+    "SSN",
+    "D-U-N-S Number",
+    "SWIFT/BIC",
+    "NIT #",
+    "RUC #",
+    "RFC",
+    "C.U.R.P.",
+    "CURP #",
+    "D.N.I.",
     "MMSI",
-    "Aircraft Manufacturer's Serial Number (MSN)",
-    "Aircraft Tail Number",
-    "Stateless Person Passport",
-    "UAE Identification",
-    "Trade License No.",
-    "Commercial Registry Number",
-    "Unified Social Credit Code (USCC)",
-    "Government Gazette Number",
-    "V.A.T. Number",
-    "Matricula Mercantil No",
-    "Folio Mercantil No.",
-    "Economic Register Number (CBLS)",
-    "Certificate of Incorporation Number",
-    "Chinese Commercial Code",
-    "Dubai Chamber of Commerce Membership No.",
-    "Refugee ID Card",
-    "Afghan Money Service Provider License Number",
+    "License",
 ];
 
-/// Applies every fact of `remarks` to `entity` and keeps the text in `entity.remarks`.
+/// Labelled facts kept in `attributes` under the label in snake case.
+const ATTRIBUTE_LABELS: &[&str] = &[
+    "Gender",
+    "Linked To",
+    "Secondary sanctions risk",
+    "Transactions Prohibited For Persons Owned or Controlled By U.S. Financial Institutions",
+    "Additional Sanctions Information -",
+    "Organization Established Date",
+    "Organization Type",
+    "Target Type",
+    "Website",
+    "Email Address",
+    "Phone Number",
+    "Telephone",
+    "Fax",
+    "Vessel Flag",
+    "Vessel Type",
+    "Vessel Year of Build",
+    "Vessel Call Sign",
+    "Other Vessel Flag",
+    "Other Vessel Call Sign",
+    "Aircraft Model",
+    "Aircraft Operator",
+    "Aircraft Manufacture Date",
+    "Previous Aircraft Tail Number",
+    "Executive Order 13846 information",
+    "Executive Order 13662 Directive Determination -",
+    "Listing Date",
+    "Effective Date",
+    "Title",
+];
+
+/// Reads every fact the remarks state into `entity` (the text itself is kept by the caller).
 pub fn apply(entity: &mut Entity, remarks: &str) {
-    let remarks = clean(remarks);
-    if remarks.is_empty() {
+    let text = remarks.trim().trim_end_matches('.');
+    for segment in text.split(';') {
+        let segment = clean(segment);
+        if !segment.is_empty() {
+            apply_segment(entity, &segment);
+        }
+    }
+}
+
+fn apply_segment(entity: &mut Entity, segment: &str) {
+    let body = segment.strip_prefix("alt. ").unwrap_or(segment);
+    if let Some(date) = body.strip_prefix("DOB ") {
+        entity
+            .birth_dates
+            .extend(DateSpec::parse_loose(date.trim_end_matches('.')));
+    } else if let Some(place) = body.strip_prefix("POB ") {
+        push_birth_place(entity, place);
+    } else if let Some(country) = body
+        .strip_prefix("nationality ")
+        .or_else(|| body.strip_prefix("citizen "))
+    {
+        push_nationality(entity, country);
+    } else if let Some(name) = quoted_alias(body) {
+        append_attribute(entity, "remarks_aka", &name);
+    } else if let Some(doc) = id_document(body) {
+        if let Some(country) = &doc.country {
+            entity.push_country(country);
+        }
+        if !entity.identifiers.contains(&doc) {
+            entity.identifiers.push(doc);
+        }
+    } else if let Some((label, value)) = labelled(body) {
+        if label == "Vessel Flag"
+            && let Some(iso2) = to_iso2(value)
+        {
+            entity.push_country(iso2);
+        }
+        append_attribute(entity, &snake_case(label), value);
+    }
+}
+
+fn push_birth_place(entity: &mut Entity, place: &str) {
+    let place = place.trim_end_matches('.').trim();
+    if place.is_empty() {
         return;
     }
-    for part in split(&remarks) {
-        apply_part(entity, part);
+    if let Some(iso2) = place.rsplit(',').next().and_then(|c| to_iso2(c.trim())) {
+        entity.push_country(iso2);
     }
-    entity.remarks = Some(remarks);
-}
-
-/// Splits on `;` outside single quotes (aliases may contain semicolons).
-fn split(remarks: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    let mut quoted = false;
-    for (i, c) in remarks.char_indices() {
-        match c {
-            '\'' => {
-                // An apostrophe inside a word (O'Neil) does not open a quote.
-                let prev = remarks[..i].chars().next_back();
-                let next = remarks[i + 1..].chars().next();
-                let inside_word = prev.is_some_and(char::is_alphanumeric)
-                    && next.is_some_and(char::is_alphanumeric);
-                if !inside_word {
-                    quoted = !quoted;
-                }
-            }
-            ';' if !quoted => {
-                parts.push(remarks[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(remarks[start..].trim().trim_end_matches('.').trim());
-    parts.retain(|p| !p.is_empty());
-    parts
-}
-
-fn apply_part(entity: &mut Entity, part: &str) {
-    let part_lower = part.to_ascii_lowercase();
-    if let Some(rest) = strip_label(part, &["DOB", "alt. DOB"]) {
-        if let Some(date) = DateSpec::parse_loose(rest) {
-            entity.birth_dates.push(date);
-        }
-    } else if let Some(rest) = strip_label(part, &["POB", "alt. POB"]) {
-        entity.birth_places.push(rest.to_owned());
-        if let Some(iso) = last_country(rest) {
-            entity.push_country(iso);
-        }
-    } else if let Some(rest) = strip_label(
-        part,
-        &[
-            "nationality",
-            "alt. nationality",
-            "citizen",
-            "alt. citizen",
-            "Nationality of Registration",
-        ],
-    ) {
-        if let Some(iso) = to_iso2(rest) {
-            entity.push_nationality(iso);
-        }
-    } else if part_lower.starts_with("a.k.a.")
-        || part_lower.starts_with("f.k.a.")
-        || part_lower.starts_with("n.k.a.")
-    {
-        for name in quoted(part) {
-            let mut alias = Alias::new(name);
-            alias.kind = Some(part[..6].to_ascii_lowercase());
-            alias.quality = AliasQuality::Weak;
-            entity.push_alias(alias);
-        }
-    } else if let Some(rest) = strip_label(part, &["Gender"]) {
-        entity
-            .attributes
-            .insert("gender".to_owned(), rest.to_owned());
-    } else if let Some(rest) = strip_label(part, &["Linked To:"]) {
-        push_attribute(entity, "linked_to", rest);
-    } else if let Some((doc_type, rest)) = document(part) {
-        entity.identifiers.push(id_document(doc_type, rest));
-    } else {
-        push_attribute(entity, "other", part);
+    if !entity.birth_places.iter().any(|p| p == place) {
+        entity.birth_places.push(place.to_owned());
     }
 }
 
-/// `rest` after one of `labels` followed by a space, case-insensitively.
-fn strip_label<'a>(part: &'a str, labels: &[&str]) -> Option<&'a str> {
-    labels.iter().find_map(|label| {
-        let head = part.get(..label.len())?;
-        let rest = part.get(label.len()..)?;
-        (head.eq_ignore_ascii_case(label) && (rest.starts_with(' ') || rest.is_empty()))
-            .then(|| rest.trim())
-    })
+fn push_nationality(entity: &mut Entity, country: &str) {
+    let country = country.trim_end_matches('.').trim();
+    match to_iso2(country) {
+        Some(iso2) => entity.push_nationality(iso2),
+        None => append_attribute(entity, "nationality_text", country),
+    }
 }
 
-fn document(part: &str) -> Option<(&'static str, &str)> {
-    DOCUMENTS.iter().find_map(|label| {
-        let rest = part.strip_prefix(label)?;
-        rest.starts_with(' ').then(|| (*label, rest.trim()))
-    })
+/// `a.k.a. 'NAME'` (also f.k.a./n.k.a.): the name between the quotes.
+fn quoted_alias(segment: &str) -> Option<String> {
+    let rest = ["a.k.a. ", "f.k.a. ", "n.k.a. "]
+        .iter()
+        .find_map(|p| segment.strip_prefix(p))?;
+    let name = rest.trim().trim_matches(['\'', '"']).trim();
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
-/// `A123 (Iran) expires 2020` -> number A123, issuing country IR, note "expires 2020".
-fn id_document(doc_type: &str, rest: &str) -> IdDocument {
+/// `<type> <number> (<country>) <note>` for a known document type.
+fn id_document(segment: &str) -> Option<IdDocument> {
+    let (doc_type, rest) = ID_TYPES.iter().find_map(|t| {
+        let rest = segment.strip_prefix(t)?;
+        (rest.starts_with(' ') || rest.starts_with(':')).then_some((*t, rest))
+    })?;
+    let rest = rest.trim_start_matches(':').trim();
     let (number, after) = match rest.find(" (") {
-        Some(i) => (&rest[..i], &rest[i + 2..]),
-        None => (rest, ""),
-    };
-    let (country, note) = match after.find(')') {
-        Some(i) => (
-            to_iso2(&after[..i]).map(str::to_owned),
-            after[i + 1..].trim(),
-        ),
-        None => (None, after.trim()),
+        Some(at) => (&rest[..at], &rest[at + 1..]),
+        None => split_number(rest),
     };
     let number = number.trim();
-    // A label with no number ("Passport ... issued") keeps the text.
-    let (number, note) = if number.is_empty() {
-        (rest.to_owned(), "")
-    } else {
-        (number.to_owned(), note)
-    };
-    IdDocument {
-        doc_type: doc_type.trim_end_matches(['.', ':']).to_owned(),
-        number,
+    if number.is_empty() || is_prose(number) {
+        return None;
+    }
+    let (country, note) = issuing_country(after.trim());
+    Some(IdDocument {
+        doc_type: doc_type.to_owned(),
+        number: number.to_owned(),
         country,
-        note: (!note.is_empty()).then(|| note.to_owned()),
-    }
+        note,
+    })
 }
 
-/// The names between single quotes: `a.k.a. 'X'; a.k.a. 'Y'` -> X.
-fn quoted(part: &str) -> Vec<String> {
-    let Some(start) = part.find('\'') else {
-        return Vec::new();
+/// True for text like `and National ID were`: a sentence, not a document number.
+fn is_prose(number: &str) -> bool {
+    number
+        .split(' ')
+        .next()
+        .is_some_and(|w| w.bytes().all(|b| b.is_ascii_lowercase()))
+}
+
+/// Splits `A123 expires 2020` into the number and what follows it.
+fn split_number(rest: &str) -> (&str, &str) {
+    for word in [" issued", " expires", " valid"] {
+        if let Some(at) = rest.find(word) {
+            return (&rest[..at], &rest[at..]);
+        }
+    }
+    (rest, "")
+}
+
+/// `(Iran) expires 2020` -> (Some("IR"), Some("expires 2020")); `(Jalisco) (Mexico)` ->
+/// (Some("MX"), Some("(Jalisco)")). An unknown country stays in the note.
+fn issuing_country(after: &str) -> (Option<String>, Option<String>) {
+    let note = |t: &str| {
+        let t = clean(t);
+        (!t.is_empty()).then_some(t)
     };
-    let inner = &part[start + 1..];
-    let inner = inner.strip_suffix('\'').unwrap_or(inner);
-    let name = clean(inner);
-    if name.len() >= 2 {
-        vec![name]
-    } else {
-        Vec::new()
+    let mut from = 0;
+    while let Some(open) = after[from..].find('(').map(|i| i + from) {
+        let Some(close) = after[open..].find(')').map(|i| i + open) else {
+            break;
+        };
+        if let Some(iso2) = to_iso2(&after[open + 1..close]) {
+            let rest = format!("{} {}", &after[..open], &after[close + 1..]);
+            return (Some(iso2.to_owned()), note(&rest));
+        }
+        from = close + 1;
     }
+    (None, note(after))
 }
 
-/// The country at the end of a place (`Nahia, Giza, Egypt` -> EG).
-fn last_country(place: &str) -> Option<&'static str> {
-    let last = place.rsplit(',').next()?.trim();
-    to_iso2(last).or_else(|| to_iso2(place))
+fn labelled(segment: &str) -> Option<(&str, &str)> {
+    ATTRIBUTE_LABELS.iter().find_map(|label| {
+        let rest = segment.strip_prefix(label)?;
+        let value = rest.trim_start_matches(':').trim();
+        (rest.starts_with([' ', ':']) && !value.is_empty())
+            .then(|| (label.trim_end_matches([' ', '-']), value))
+    })
 }
 
-fn push_attribute(entity: &mut Entity, key: &str, value: &str) {
+fn snake_case(label: &str) -> String {
+    let mut out = String::new();
+    for word in label.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if !word.is_empty() {
+            if !out.is_empty() {
+                out.push('_');
+            }
+            out.push_str(&word.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// Sets `key`, appending with `; ` when the entry already has a value for it.
+pub fn append_attribute(entity: &mut Entity, key: &str, value: &str) {
+    let value = value.trim();
+    if value.is_empty() {
+        return;
+    }
     entity
         .attributes
         .entry(key.to_owned())
         .and_modify(|v| {
-            v.push_str("; ");
-            v.push_str(value);
+            if !v.split("; ").any(|x| x == value) {
+                v.push_str("; ");
+                v.push_str(value);
+            }
         })
         .or_insert_with(|| value.to_owned());
 }
@@ -220,28 +268,49 @@ mod tests {
     use super::*;
     use crate::model::{EntityKind, ListCode};
 
-    #[test]
-    fn reads_the_facts_of_a_remark() {
+    fn parsed(remarks: &str) -> Entity {
         let mut e = Entity::new(ListCode::OfacSdn, "1", EntityKind::Individual, "X, Y");
-        apply(
-            &mut e,
-            "DOB 01 Jan 1960; alt. DOB 1961; POB Nahia, Giza, Egypt; nationality Iran; \
-             Passport A123 (Iran) expires 2020; National ID No. 99; a.k.a. 'AL-HAJJ; SAMI'; \
-             Gender Male; Linked To: BANK Y.",
+        apply(&mut e, remarks);
+        e
+    }
+
+    #[test]
+    fn reads_dates_places_nationalities_and_gender() {
+        let e = parsed(
+            "DOB 01 Jan 1960; alt. DOB circa 1961; alt. DOB 1962 to 1964; POB Tehran, Iran; \
+             nationality Iran; citizen Iraq; Gender Male.",
         );
-        assert_eq!(e.birth_dates.len(), 2);
-        assert_eq!(e.birth_places, ["Nahia, Giza, Egypt"]);
-        assert_eq!(e.nationalities, ["IR"]);
-        assert!(e.countries.contains(&"EG".to_owned()));
-        assert_eq!(e.identifiers[0].doc_type, "Passport");
-        assert_eq!(e.identifiers[0].number, "A123");
-        assert_eq!(e.identifiers[0].country.as_deref(), Some("IR"));
-        assert_eq!(e.identifiers[0].note.as_deref(), Some("expires 2020"));
-        assert_eq!(e.identifiers[1].number, "99");
-        assert_eq!(e.aliases[0].name, "AL-HAJJ; SAMI");
-        assert_eq!(e.aliases[0].quality, AliasQuality::Weak);
+        assert_eq!(e.birth_dates.len(), 3);
+        assert_eq!(e.birth_dates[0].iso(), "1960-01-01");
+        assert_eq!(e.birth_dates[1].iso(), "1961");
+        assert_eq!(e.birth_dates[2].iso(), "1962/1964");
+        assert_eq!(e.birth_places, ["Tehran, Iran"]);
+        assert_eq!(e.nationalities, ["IR", "IQ"]);
         assert_eq!(e.attributes["gender"], "Male");
-        assert_eq!(e.attributes["linked_to"], "BANK Y");
-        assert!(e.remarks.is_some());
+    }
+
+    #[test]
+    fn reads_identity_documents() {
+        let e = parsed(
+            "Passport A123 (Iran) expires 01 Jan 2020; National ID No. 55-1 (Iraq); \
+             Vessel Registration Identification IMO 1234567; Tax ID No. 77 (Narnia); \
+             Folio Mercantil No. 74711 (Jalisco) (Mexico); Passport and ID were lost; SWIFT/BIC BKCHCNBJ; \
+             a.k.a. 'WEAK ONE'; Linked To: BANK X.",
+        );
+        let ids = &e.identifiers;
+        assert_eq!(ids.len(), 6);
+        assert_eq!(ids[5].number, "BKCHCNBJ");
+        assert_eq!(ids[0].doc_type, "Passport");
+        assert_eq!(ids[0].number, "A123");
+        assert_eq!(ids[0].country.as_deref(), Some("IR"));
+        assert_eq!(ids[0].note.as_deref(), Some("expires 01 Jan 2020"));
+        assert_eq!(ids[1].country.as_deref(), Some("IQ"));
+        assert_eq!(ids[2].number, "IMO 1234567");
+        assert_eq!(ids[3].country, None);
+        assert_eq!(ids[3].note.as_deref(), Some("(Narnia)"));
+        assert_eq!(ids[4].country.as_deref(), Some("MX"));
+        assert_eq!(ids[4].note.as_deref(), Some("(Jalisco)"));
+        assert_eq!(e.attributes["remarks_aka"], "WEAK ONE");
+        assert_eq!(e.attributes["linked_to"], "BANK X");
     }
 }

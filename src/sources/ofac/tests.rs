@@ -1,145 +1,188 @@
-//! The OFAC parsers on hand-made fixtures and on the real files.
+//! Tests of the OFAC parsers on hand-made fixtures and on the real shared files.
 
 use super::*;
-use crate::model::{AliasQuality, DateSpec};
 use crate::testutil::{fixtures, shared_data};
 
-fn fixture(name: &str) -> Result<ParsedList, SourceError> {
-    parse_sdn_dir(&fixtures().join("ofac_sdn").join(name))
+fn kinds(parsed: &ParsedList) -> [usize; 4] {
+    let count = |k| parsed.entities.iter().filter(|e| e.kind == k).count();
+    [
+        count(EntityKind::Individual),
+        count(EntityKind::Entity),
+        count(EntityKind::Vessel),
+        count(EntityKind::Aircraft),
+    ]
 }
 
-#[test]
-fn reads_every_quirk_of_the_format() {
-    let parsed = fixture("good").unwrap();
-    assert_eq!(parsed.entities.len(), 3);
-    assert_eq!(parsed.files.len(), 4);
-    let bank = &parsed.entities[0];
-    assert_eq!(bank.entity_id(), "ofac_sdn:306");
-    assert_eq!(bank.kind, EntityKind::Entity);
-    assert_eq!(bank.programs, ["CUBA"]);
-    assert_eq!(bank.aliases[0].name, "NATIONAL BANK OF CUBA");
-    assert_eq!(bank.aliases[0].kind.as_deref(), Some("aka"));
-    // The remark's a.k.a. is OFAC's weak alias.
-    assert_eq!(bank.aliases[1].name, "BNC");
-    assert_eq!(bank.aliases[1].quality, AliasQuality::Weak);
-    assert_eq!(bank.countries, ["CH"]);
-
-    let person = &parsed.entities[1];
-    // Windows-1252 bytes decoded, not mangled.
-    assert_eq!(person.primary_name, "MÜLLER, José Antonio");
-    assert_eq!(person.kind, EntityKind::Individual);
-    assert_eq!(person.name_parts.family.as_deref(), Some("MÜLLER"));
-    assert_eq!(person.name_parts.given.as_deref(), Some("José"));
-    assert_eq!(person.name_parts.middle.as_deref(), Some("Antonio"));
-    assert_eq!(person.programs, ["SDGT", "IRGC"]);
-    assert_eq!(person.birth_dates.len(), 2);
-    assert!(matches!(person.birth_dates[0], DateSpec::Day { .. }));
-    assert_eq!(person.nationalities, ["IR"]);
-    assert_eq!(person.identifiers[0].number, "A123");
-    assert_eq!(person.aliases[1].kind.as_deref(), Some("fka"));
-    // The comments file continues the cut remark mid-word.
-    assert!(
-        person
-            .remarks
-            .as_deref()
-            .unwrap()
-            .ends_with("Additional Sanctions Information - Subject to Secondary Sanctions.")
-    );
-
-    let vessel = &parsed.entities[2];
-    assert_eq!(vessel.kind, EntityKind::Vessel);
-    assert_eq!(vessel.attributes["call_sign"], "9BCD4");
-    assert_eq!(vessel.attributes["tonnage"], "150,000");
-    assert_eq!(vessel.countries, ["PA"]);
-
-    // Rows for an entry missing from sdn.csv are skipped and counted.
-    assert_eq!(parsed.notes.len(), 2, "{:?}", parsed.notes);
-    assert!(parsed.notes[0].contains("alt.csv: 1 rows"));
+fn names(parsed: &ParsedList) -> usize {
+    parsed.entities.iter().map(|e| 1 + e.aliases.len()).sum()
 }
 
-#[test]
-fn broken_files_name_the_file_and_line() {
-    let err = fixture("broken_ent_num").unwrap_err().to_string();
-    assert!(err.contains("sdn.csv, line 2"), "{err}");
-    assert!(err.contains("X12"), "{err}");
-    let err = fixture("broken_columns").unwrap_err().to_string();
-    assert!(err.contains("sdn.csv, line 2"), "{err}");
-    assert!(err.contains("expected 12"), "{err}");
-    let err = fixture("broken_html").unwrap_err().to_string();
-    assert!(err.contains("sdn.csv, line 1"), "{err}");
-    assert!(err.contains("not OFAC"), "{err}");
-    let err = parse_sdn_dir(&fixtures().join("ofac_sdn/missing")).unwrap_err();
-    assert!(matches!(err, SourceError::Missing { .. }), "{err}");
-}
-
-fn count_kinds(parsed: &ParsedList) -> [usize; 4] {
-    let mut counts = [0; 4];
-    for e in &parsed.entities {
-        counts[match e.kind {
-            EntityKind::Individual => 0,
-            EntityKind::Entity => 1,
-            EntityKind::Vessel => 2,
-            EntityKind::Aircraft => 3,
-        }] += 1;
-    }
-    counts
-}
-
-/// Primary names plus alt.csv aliases (the remarks' weak a.k.a.s are counted apart).
-fn strong_names(parsed: &ParsedList) -> usize {
+fn find<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
     parsed
         .entities
         .iter()
-        .map(|e| {
-            1 + e
-                .aliases
-                .iter()
-                .filter(|a| a.quality != AliasQuality::Weak)
-                .count()
-        })
-        .sum()
+        .find(|e| e.source_id == id)
+        .unwrap_or_else(|| panic!("no entry {id}"))
 }
 
 #[test]
-fn reads_the_real_sdn_list_completely() {
-    let Some(shared) = shared_data() else { return };
-    let parsed = parse_sdn_dir(&shared.join("lists/ofac_sdn")).unwrap();
+fn real_sdn_counts_and_spot_checks() {
+    let Some(data) = shared_data() else { return };
+    let parsed = parse_sdn_dir(&data.join("lists/ofac_sdn")).unwrap();
     assert_eq!(parsed.entities.len(), 14_965);
-    assert_eq!(count_kinds(&parsed), [6_854, 6_884, 851, 376]);
-    assert_eq!(strong_names(&parsed), 32_477);
-    let cuba = parsed
-        .entities
-        .iter()
-        .find(|e| e.source_id == "306")
-        .unwrap();
-    assert_eq!(cuba.primary_name, "BANCO NACIONAL DE CUBA");
+    assert_eq!(names(&parsed), 32_477);
+    assert_eq!(kinds(&parsed), [6_854, 6_884, 851, 376]);
+    println!("names {} notes {:?}", names(&parsed), parsed.notes);
+    assert_eq!(parsed.files.len(), 4);
+    let bnc = find(&parsed, "306");
+    assert_eq!(bnc.primary_name, "BANCO NACIONAL DE CUBA");
+    assert_eq!(bnc.programs, ["CUBA"]);
     assert!(
-        cuba.aliases
+        bnc.aliases
             .iter()
             .any(|a| a.name == "NATIONAL BANK OF CUBA")
     );
-    // The alias and address rows of entries not in this sdn.csv edition are reported.
-    assert!(
-        parsed.notes.iter().any(|n| n.starts_with("alt.csv")),
-        "{:?}",
-        parsed.notes
+    assert!(bnc.countries.contains(&"CH".to_owned()));
+    assert_eq!(bnc.source_url.as_deref(), Some(SDN_FILES[0].url));
+    assert!(parsed.notes.iter().any(|n| n.starts_with("alt.csv: ")));
+    let nasrallah = find(&parsed, "2686");
+    assert_eq!(nasrallah.primary_name, "NASRALLAH, Hasan");
+    assert_eq!(nasrallah.name_parts.given.as_deref(), Some("Hasan"));
+    assert_eq!(nasrallah.programs, ["SDGT", "SYRIA"]);
+    assert_eq!(nasrallah.birth_dates.len(), 4);
+    assert_eq!(nasrallah.birth_dates[0].iso(), "1960-08-31");
+    assert_eq!(nasrallah.birth_places, ["Al Basuriyah, Lebanon"]);
+    let passport = &nasrallah.identifiers[0];
+    assert_eq!(
+        (passport.number.as_str(), passport.country.as_deref()),
+        ("042833", Some("LB"))
     );
-    let with_dob = parsed
-        .entities
-        .iter()
-        .filter(|e| !e.birth_dates.is_empty())
-        .count();
-    assert!(with_dob > 5_000, "{with_dob}");
+    assert_eq!(
+        nasrallah.attributes["title"],
+        "Secretary General of Hizballah"
+    );
 }
 
 #[test]
-fn reads_the_real_consolidated_list_and_an_older_sdn_edition() {
-    let Some(shared) = shared_data() else { return };
-    let cons = parse_cons_dir(&shared.join("lists/ofac_cons")).unwrap();
-    assert_eq!(cons.entities.len(), 442);
-    assert_eq!(count_kinds(&cons)[0], 79);
-    assert_eq!(strong_names(&cons), 1_513);
-    let old = parse_sdn_dir(&shared.join("editions/ofac_sdn/consistent_2023-12-28")).unwrap();
-    assert_eq!(old.files.len(), 3, "no comments file in that edition");
-    assert!(old.entities.len() > 13_000);
+fn real_cons_counts() {
+    let Some(data) = shared_data() else { return };
+    let parsed = parse_cons_dir(&data.join("lists/ofac_cons")).unwrap();
+    assert_eq!(parsed.entities.len(), 442);
+    assert_eq!(kinds(&parsed), [79, 363, 0, 0]);
+    assert_eq!(names(&parsed), 1_513);
+    let e = find(&parsed, "9639");
+    assert_eq!(e.primary_name, "HANIYA, Ismail Abdul Salah");
+    assert_eq!(e.name_parts.family.as_deref(), Some("HANIYA"));
+    assert_eq!(e.birth_dates[0].iso(), "1962");
+    assert_eq!(e.programs, ["NS-PLC"]);
+}
+
+#[test]
+fn older_consistent_sdn_edition_parses() {
+    let Some(data) = shared_data() else { return };
+    let parsed = parse_sdn_dir(&data.join("editions/ofac_sdn/consistent_2023-12-28")).unwrap();
+    assert_eq!(parsed.entities.len(), 13_821);
+    println!("notes {:?}", parsed.notes);
+}
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    fixtures().join("ofac_sdn").join(name)
+}
+
+#[test]
+fn good_fixture_reads_every_field() {
+    let parsed = parse_sdn_dir(&fixture("good")).unwrap();
+    assert_eq!(parsed.list, ListCode::OfacSdn);
+    assert_eq!(kinds(&parsed), [1, 1, 1, 1]);
+    assert_eq!(parsed.files.len(), 4);
+    assert_eq!(parsed.published, None);
+    assert_eq!(
+        parsed.notes,
+        [
+            "add.csv: 1 rows for entries not in sdn.csv skipped",
+            "alt.csv: 1 rows for entries not in sdn.csv skipped"
+        ]
+    );
+    let p = find(&parsed, "7001");
+    assert_eq!(p.primary_name, "MÜLLER, José Andrés");
+    assert_eq!(p.name_parts.family.as_deref(), Some("MÜLLER"));
+    assert_eq!(p.name_parts.given.as_deref(), Some("José Andrés"));
+    assert_eq!(p.programs, ["SDGT", "IRGC"]);
+    let dates: Vec<String> = p.birth_dates.iter().map(|d| d.iso()).collect();
+    assert_eq!(dates, ["1960-01-01", "1961"]);
+    assert_eq!(p.birth_places, ["Tehran, Iran"]);
+    assert_eq!(p.nationalities, ["IR", "IQ"]);
+    assert_eq!(p.countries, ["IR"]);
+    assert_eq!(p.identifiers.len(), 2);
+    assert_eq!(p.identifiers[0].number, "A123");
+    assert_eq!(p.identifiers[1].doc_type, "National ID No.");
+    assert_eq!(p.attributes["gender"], "Male");
+    assert_eq!(p.attributes["remarks_aka"], "JOSE");
+    assert_eq!(p.attributes["organization_established_date"], "2001");
+    assert!(
+        p.remarks
+            .as_deref()
+            .unwrap()
+            .ends_with("Organization Established Date 2001.")
+    );
+    assert_eq!(p.addresses[0].full.as_deref(), Some("Tehran, Iran"));
+    // The f.k.a. equal to the primary name is dropped; the weak one is marked.
+    let aliases: Vec<(&str, &str, AliasQuality)> = p
+        .aliases
+        .iter()
+        .map(|a| (a.name.as_str(), a.kind.as_deref().unwrap(), a.quality))
+        .collect();
+    assert_eq!(
+        aliases,
+        [
+            ("MUELLER, Jose", "aka", AliasQuality::Strong),
+            ("MULLER, J.", "aka", AliasQuality::Weak)
+        ]
+    );
+    let vessel = find(&parsed, "8002");
+    assert_eq!(vessel.kind, EntityKind::Vessel);
+    assert_eq!(vessel.attributes["call_sign"], "9BQX");
+    assert_eq!(
+        vessel.attributes["vessel_owner"],
+        "NATIONAL IRANIAN TANKER CO."
+    );
+    assert_eq!(vessel.attributes["tonnage"], "150,000");
+    assert_eq!(vessel.countries, ["PA"]);
+    assert_eq!(vessel.identifiers[0].number, "IMO 9187629");
+    assert_eq!(vessel.aliases[0].kind.as_deref(), Some("nka"));
+    let entity = find(&parsed, "306");
+    assert_eq!(entity.kind, EntityKind::Entity);
+    assert_eq!(entity.addresses[0].country.as_deref(), Some("CH"));
+    assert_eq!(entity.name_parts, NameParts::default());
+    assert_eq!(
+        find(&parsed, "8003").attributes["aircraft_model"],
+        "Boeing 747"
+    );
+}
+
+fn error_of(name: &str) -> String {
+    parse_sdn_dir(&fixture(name)).unwrap_err().to_string()
+}
+
+#[test]
+fn broken_fixtures_name_the_file_and_line() {
+    let e = error_of("broken_ent_num");
+    assert!(e.starts_with("sdn.csv, line 2: "), "{e}");
+    assert!(e.contains("x12"), "{e}");
+    let e = error_of("broken_columns");
+    assert!(e.starts_with("alt.csv, line 1: 4 columns"), "{e}");
+    let e = error_of("broken_html");
+    assert!(e.starts_with("sdn.csv, line 1: "), "{e}");
+}
+
+#[test]
+fn an_empty_main_file_or_missing_file_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["sdn.csv", "add.csv", "alt.csv"] {
+        std::fs::write(dir.path().join(name), b"\r\n\x1a").unwrap();
+    }
+    let e = parse_sdn_dir(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("sdn.csv") && e.contains("no entries"), "{e}");
+    let e = parse_cons_dir(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("cons_prim.csv"), "{e}");
 }
