@@ -177,7 +177,7 @@ fn add_regulation(entity: &mut Entity, regulation: &Node) {
         // No designationDate: the first regulation's publication is the listing date.
         entity.listed_on = clean_opt(regulation.attr("publicationDate"));
     }
-    if let Some(url) = clean_opt(&regulation.text_of("publicationUrl")) {
+    if let Some(url) = clean_opt(regulation.text_of("publicationUrl")) {
         append_attribute(entity, "regulation_url", &url);
     }
 }
@@ -191,10 +191,10 @@ fn country(node: &Node) -> Option<&'static str> {
 }
 
 fn add_birth(entity: &mut Entity, birth: &Node) {
-    if let Some(date) = birth_date(birth) {
-        if !entity.birth_dates.contains(&date) {
-            entity.birth_dates.push(date);
-        }
+    if let Some(date) = birth_date(birth)
+        && !entity.birth_dates.contains(&date)
+    {
+        entity.birth_dates.push(date);
     }
     let country_text = match country(birth) {
         Some(_) => birth.attr("countryDescription"),
