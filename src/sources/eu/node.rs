@@ -134,7 +134,7 @@ pub fn read_records(
             _ => {}
         }
     }
-    let end = format!("line {}", line(text.len() as u64));
+    let end = format!("line {}", line(text.trim_end().len() as u64));
     let Some(root_node) = root_node else {
         return Err(SourceError::parse(
             file,
@@ -163,7 +163,7 @@ fn root_element(start: &BytesStart, root: &str) -> Result<Node, String> {
     let node = element(start)?;
     if node.name != root {
         return Err(format!(
-            "expected a <{root}> root element, found <{}>",
+            "expected root element <{root}>, found <{}>",
             node.name
         ));
     }
