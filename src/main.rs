@@ -17,5 +17,17 @@ fn main() -> color_eyre::Result<ExitCode> {
         .display_env_section(false)
         .install()?;
     let cli = sanctions::cli::Cli::parse();
-    sanctions::cli::run(cli)
+    match sanctions::cli::run(cli) {
+        // The reader went away (`sanctions screen X | head`): not an error.
+        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        other => other,
+    }
+}
+
+fn is_broken_pipe(e: &color_eyre::Report) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

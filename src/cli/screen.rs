@@ -28,16 +28,19 @@ pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
         print_json(&result)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let mut out = std::io::stdout().lock();
     let threshold = request.threshold.unwrap_or(engine::DEFAULT_THRESHOLD);
     if result.results.is_empty() {
-        println!(
+        writeln!(
+            out,
             "No match for {:?} at score {threshold} or above (of {} entries).",
             result.query,
             index.entity_count()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    writeln!(
+        out,
         "{} match{} for {:?} at score {threshold} or above{}:\n",
         result.total_matches,
         if result.total_matches == 1 { "" } else { "es" },
@@ -47,15 +50,16 @@ pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
         } else {
             String::new()
         }
-    );
+    )?;
     for (rank, m) in result.results.iter().enumerate() {
-        print_match(rank + 1, m);
+        print_match(&mut out, rank + 1, m)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_match(rank: usize, m: &Match) {
-    println!(
+fn print_match(out: &mut impl Write, rank: usize, m: &Match) -> std::io::Result<()> {
+    writeln!(
+        out,
         "{rank:>2}. {:>3}  {}  [{}, {}{}]  {}",
         m.score,
         m.name,
@@ -66,11 +70,11 @@ fn print_match(rank: usize, m: &Match) {
             .map(|c| format!(", {c}"))
             .unwrap_or_default(),
         m.entity_id
-    );
+    )?;
     if m.matched_name != m.name {
-        println!("         matched alias: {}", m.matched_name);
+        writeln!(out, "         matched alias: {}", m.matched_name)?;
     }
-    println!("         why: {}", explain(m));
+    writeln!(out, "         why: {}", explain(m))
 }
 
 /// `putin = putin (exact 100), v ~ vladimir (initial 90), - vladimirovich`.

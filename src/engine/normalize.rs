@@ -104,10 +104,28 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
             continue;
         }
         let particle = words.len() > 1 && PARTICLES.contains(&words[i].as_str());
-        out.push(word_token(words[i].clone(), particle));
+        let text = if particle {
+            canonical_particle(&words[i]).to_owned()
+        } else {
+            words[i].clone()
+        };
+        out.push(word_token(text, particle));
         i += 1;
     }
     out
+}
+
+/// One spelling for particles that romanisations spell several ways (`ben`/`ibn` = `bin`,
+/// `el`/`ul` = `al`, `abou` = `abu`).
+fn canonical_particle(word: &str) -> &str {
+    match word {
+        "ben" | "ibn" => "bin",
+        "bent" => "bint",
+        "el" | "ul" => "al",
+        "abou" => "abu",
+        "abdel" | "abdal" | "abdol" => "abdul",
+        other => other,
+    }
 }
 
 fn word_token(text: String, particle: bool) -> Token {
@@ -271,6 +289,8 @@ mod tests {
         }
         let toks = tokens("Usama bin Ladin", false);
         assert_eq!(toks[1].kind, TokenKind::Particle);
+        assert_eq!(texts("Osama ben Laden", false), ["osama", "bin", "laden"]);
+        assert_eq!(texts("Abdel Rahman el Sayed", false), ["abdul", "rahman", "al", "sayed"]);
         // Alone, a particle is a name.
         assert_eq!(tokens("Al", false)[0].kind, TokenKind::Word);
     }
