@@ -115,9 +115,12 @@ fn add_row(e: &mut Entity, t: &Table, l: &Layout, row: &[String], primary: bool)
         e.push_alias(Alias {
             name: full_name(t, row),
             kind: alias_kind(&name_type),
-            quality: if quality.contains("low") {
+            quality: if quality.contains("low") || quality.contains("weak") {
                 AliasQuality::Weak
-            } else if quality.contains("good") || quality.contains("high") {
+            } else if ["good", "high", "strong"]
+                .iter()
+                .any(|q| quality.contains(q))
+            {
                 AliasQuality::Strong
             } else {
                 AliasQuality::Unspecified

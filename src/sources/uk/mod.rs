@@ -149,7 +149,8 @@ fn is_header(row: &[String]) -> bool {
 fn published(table: &Table) -> Option<String> {
     table.preamble.iter().flatten().find_map(|cell| {
         let value = cell.rsplit_once(':').map_or(cell.as_str(), |(_, v)| v);
-        build::iso_day(value)
+        // "11-Aug-2025" is read as "11 Aug 2025".
+        build::iso_day(value).or_else(|| build::iso_day(&value.replace('-', " ")))
     })
 }
 

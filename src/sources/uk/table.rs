@@ -69,13 +69,23 @@ pub fn read_csv(
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
+    // The csv crate's line numbers skip newlines inside quoted fields, and a record's byte
+    // position may point at the previous line's terminator: count lines from the bytes.
+    let line_at = |byte: u64| {
+        let bytes = text.as_bytes();
+        let mut end = (byte as usize).min(bytes.len());
+        while end < bytes.len() && matches!(bytes[end], b'\r' | b'\n') {
+            end += 1;
+        }
+        bytes[..end].iter().filter(|b| **b == b'\n').count() + 1
+    };
     let mut rows = RawRows::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
+            let line = e.position().map_or(0, |p| line_at(p.byte()));
             SourceError::parse(&input.name, format!("line {line}"), format!("bad CSV: {e}"))
         })?;
-        let line = record.position().map_or(0, |p| p.line() as usize);
+        let line = record.position().map_or(0, |p| line_at(p.byte()));
         rows.push((line, record.iter().map(str::to_owned).collect()));
     }
     split(input, rows, "line", is_header)
