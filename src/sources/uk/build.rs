@@ -149,13 +149,19 @@ fn alias_kind(name_type: &str) -> Option<String> {
 /// The per-entity facts a row carries (repeated on every name row in the files).
 fn add_facts(e: &mut Entity, t: &Table, l: &Layout, row: &[String]) {
     for dob in split_numbered(t.get(row, l.dob)) {
+        // The FCDO writes unknown parts as letters: "dd/mm/1944".
+        let dob = dob.replace("dd", "00").replace("mm", "00");
         if let Some(d) = DateSpec::parse_loose(&dob)
             && !e.birth_dates.contains(&d)
         {
             e.birth_dates.push(d);
         }
     }
-    for n in split_numbered(t.get(row, l.nationality)) {
+    for n in t
+        .get(row, l.nationality)
+        .split('|')
+        .flat_map(split_numbered)
+    {
         if let Some(iso) = to_iso2(&n) {
             e.push_nationality(iso);
         }
@@ -203,6 +209,11 @@ fn add_facts(e: &mut Entity, t: &Table, l: &Layout, row: &[String]) {
     let position = (l.position, "position");
     for (col, key) in l.attributes.iter().chain(std::iter::once(&position)) {
         if let Some(v) = clean_opt(t.get(row, col)) {
+            let v = if key.starts_with("date_") {
+                iso_day(&v).unwrap_or(v)
+            } else {
+                v
+            };
             e.attributes.entry((*key).to_owned()).or_insert(v);
         }
     }

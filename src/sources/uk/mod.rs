@@ -56,7 +56,7 @@ const CONLIST: Layout = Layout {
     country: "Country",
     remarks: &["Other Information"],
     attributes: &[
-        ("UK Sanctions List Date Designated", "uk_date_designated"),
+        ("UK Sanctions List Date Designated", "date_uk_designated"),
         ("IMO number", "imo_number"),
         ("Current owners", "current_owners"),
         ("Flag of ship", "flag"),
@@ -100,6 +100,8 @@ const FCDO: Layout = Layout {
         ("Type of entity", "entity_type"),
         ("Sanctions Imposed", "sanctions_imposed"),
         ("Designation source", "designation_source"),
+        ("Current believed flag of ship", "flag"),
+        ("Type of ship", "ship_type"),
     ],
     url: FCDO_CSV_URL,
 };

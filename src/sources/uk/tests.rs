@@ -28,6 +28,7 @@ fn conlist_csv_groups_rows_by_group_id() {
     assert_eq!(haq.nationalities, ["PK"]);
     assert_eq!(haq.listed_on.as_deref(), Some("2022-12-09"));
     assert_eq!(haq.name_parts.family.as_deref(), Some("HAQ"));
+    assert_eq!(haq.attributes["date_uk_designated"], "2022-12-09");
     assert_eq!(
         haq.remarks.as_deref(),
         Some("(UK Sanctions List Ref):GHR0086. (Gender):Male")
@@ -69,6 +70,7 @@ fn fcdo_csv_groups_rows_by_unique_id() {
     assert_eq!(iraq.attributes["ofsi_group_id"], "7795");
     assert_eq!(iraq.listed_on.as_deref(), Some("2004-07-02"));
     assert_eq!(iraq.birth_places, ["Baghdad, Iraq"]);
+    assert_eq!(iraq.birth_dates, [DateSpec::Year { year: 1944 }]);
     let bank = by_id(&parsed, "RUS0001");
     assert_eq!(bank.kind, EntityKind::Entity);
     assert_eq!(bank.countries, ["RU"]);
