@@ -1,0 +1,118 @@
+//! Tests of the UK parsers on hand-made fixtures and the real ConList.
+
+use super::*;
+use crate::model::{AliasQuality, DateSpec, Entity};
+use crate::testutil::{fixtures, shared_data};
+
+fn fixture(dir: &str) -> Result<ParsedList, SourceError> {
+    parse_dir(&fixtures().join("uk_hmt").join(dir))
+}
+
+fn by_id<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
+    parsed.entities.iter().find(|e| e.source_id == id).unwrap()
+}
+
+fn error_of(dir: &str) -> String {
+    fixture(dir).unwrap_err().to_string()
+}
+
+#[test]
+fn conlist_csv_groups_rows_by_group_id() {
+    let parsed = fixture("conlist_csv").unwrap();
+    assert_eq!(parsed.published.as_deref(), Some("2025-04-14"));
+    assert_eq!(parsed.entities.len(), 4);
+    let haq = by_id(&parsed, "15672");
+    assert_eq!(haq.primary_name, "Mian Abdul HAQ");
+    assert_eq!(haq.aliases[0].name, "Mian MITHOO");
+    assert_eq!(haq.birth_dates, [DateSpec::Year { year: 1965 }]);
+    assert_eq!(haq.nationalities, ["PK"]);
+    assert_eq!(haq.listed_on.as_deref(), Some("2022-12-09"));
+    assert_eq!(haq.name_parts.family.as_deref(), Some("HAQ"));
+    assert_eq!(haq.attributes["date_uk_designated"], "2022-12-09");
+    assert_eq!(
+        haq.remarks.as_deref(),
+        Some("(UK Sanctions List Ref):GHR0086. (Gender):Male")
+    );
+    let z = by_id(&parsed, "15900");
+    assert_eq!(z.nationalities, ["RU", "UA"]);
+    let cyr = z.aliases.iter().find(|a| a.script.is_some()).unwrap();
+    assert_eq!(cyr.name, "ЗАДАЧИН Андрей Андреевич");
+    assert_eq!(cyr.lang.as_deref(), Some("Russian"));
+    let weak = z
+        .aliases
+        .iter()
+        .find(|a| a.name == "Andreï ZADACHINE")
+        .unwrap();
+    assert_eq!(weak.quality, AliasQuality::Weak);
+    assert_eq!(weak.kind.as_deref(), Some("aka"));
+    assert_eq!(z.identifiers[0].number, "123456789");
+    let llc = by_id(&parsed, "14001");
+    assert_eq!(llc.kind, EntityKind::Entity);
+    assert_eq!(llc.primary_name, "ОБЩЕСТВО ÉTOILE LLC");
+    assert_eq!(llc.addresses[0].postal_code.as_deref(), Some("125009"));
+    assert_eq!(by_id(&parsed, "16001").kind, EntityKind::Vessel);
+}
+
+#[test]
+fn fcdo_csv_groups_rows_by_unique_id() {
+    let parsed = fixture("fcdo").unwrap();
+    assert_eq!(parsed.entities.len(), 3);
+    assert_eq!(parsed.published.as_deref(), Some("2025-08-11"));
+    let iraq = by_id(&parsed, "IRQ0112");
+    assert_eq!(iraq.primary_name, "Ghazi Hammud AL-UBAIDI");
+    assert!(iraq.aliases.iter().any(|a| a.name == "غازي حمود العبيدي"));
+    let weak = iraq
+        .aliases
+        .iter()
+        .find(|a| a.name == "Ghazi AL-UBAYDI")
+        .unwrap();
+    assert_eq!(weak.quality, AliasQuality::Weak);
+    assert_eq!(iraq.attributes["ofsi_group_id"], "7795");
+    assert_eq!(iraq.listed_on.as_deref(), Some("2004-07-02"));
+    assert_eq!(iraq.birth_places, ["Baghdad, Iraq"]);
+    assert_eq!(iraq.birth_dates, [DateSpec::Year { year: 1944 }]);
+    let bank = by_id(&parsed, "RUS0001");
+    assert_eq!(bank.kind, EntityKind::Entity);
+    assert_eq!(bank.countries, ["RU"]);
+    assert_eq!(bank.source_url.as_deref(), Some(FCDO_CSV_URL));
+    let ship = by_id(&parsed, "RUS1400");
+    assert_eq!(ship.kind, EntityKind::Vessel);
+    assert_eq!(ship.attributes["imo_number"], "9123456");
+}
+
+#[test]
+fn broken_files_name_file_and_position() {
+    let truncated = error_of("broken_truncated");
+    assert!(truncated.contains("ConList.csv, line 9"), "{truncated}");
+    let header = error_of("broken_header");
+    assert!(
+        header.contains("ConList.csv") && header.contains("no header"),
+        "{header}"
+    );
+    let xlsx = error_of("broken_xlsx");
+    assert!(
+        xlsx.contains("ConList.xlsx") && xlsx.contains("xlsx"),
+        "{xlsx}"
+    );
+}
+
+#[test]
+fn real_conlist_counts_and_entries() {
+    let Some(data) = shared_data() else { return };
+    let parsed = parse_dir(&data.join("lists/uk_hmt")).unwrap();
+    let e = &parsed.entities;
+    let count = |k: EntityKind| e.iter().filter(|x| x.kind == k).count();
+    let names: usize = e.iter().map(|x| x.all_names().count()).sum();
+    assert_eq!(e.len(), 4688);
+    assert_eq!(count(EntityKind::Individual), 3663);
+    assert_eq!(count(EntityKind::Entity), 1010);
+    assert_eq!(count(EntityKind::Vessel), 15);
+    assert_eq!(names, 15966);
+    assert_eq!(parsed.published.as_deref(), Some("2025-04-14"));
+    let haq = by_id(&parsed, "15672");
+    assert_eq!(haq.primary_name, "Mian Abdul HAQ");
+    assert!(haq.aliases.iter().any(|a| a.name == "Mian MITHU"));
+    assert_eq!(haq.nationalities, ["PK"]);
+    assert_eq!(haq.programs, ["Global Human Rights"]);
+    assert!(e.iter().all(|x| !x.source_id.contains('.')));
+}
