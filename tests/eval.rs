@@ -10,10 +10,10 @@ use sanctions::quality::{self, Report};
 
 /// Floors: a little under what the engine reaches (see the README), so that a regression
 /// fails the build.
-const MIN_RECALL_AT_1: f64 = 0.0;
-const MIN_RECALL_AT_10: f64 = 0.0;
-const MIN_RECALL: f64 = 0.0;
-const MAX_FALSE_POSITIVE_RATE: f64 = 1.0;
+const MIN_RECALL_AT_1: f64 = 0.96;
+const MIN_RECALL_AT_10: f64 = 0.985;
+const MIN_RECALL: f64 = 0.97;
+const MAX_FALSE_POSITIVE_RATE: f64 = 0.015;
 
 #[test]
 fn quality_on_the_development_set_holds_its_floors() {

@@ -27,7 +27,7 @@ use crate::model::EntityKind;
 
 /// The default lowest score reported, chosen from the measurements on the labelled
 /// development set (see the README's quality table).
-pub const DEFAULT_THRESHOLD: u8 = 80;
+pub const DEFAULT_THRESHOLD: u8 = 78;
 /// The default number of results.
 pub const DEFAULT_LIMIT: usize = 10;
 /// The most results a request may ask for.
