@@ -35,7 +35,11 @@ const SERVED: &[(&str, &str, &str)] = &[
     ("world_bank", "SANCTIONED_FIRM.json", "SANCTIONED_FIRM.json"),
 ];
 
-const LISTS: &str = "ofac_sdn,ofac_cons,eu,un,ca_sema,au_dfat,world_bank";
+/// The FCDO UK Sanctions List, which `lists update` fetches for the UK: only a hand-made file
+/// in its format is at hand (`tests/fixtures`).
+const FCDO: (&str, &str) = ("uk_hmt/UK-Sanctions-List.csv", "uk_hmt/fcdo/UK-Sanctions-List.csv");
+
+const LISTS: &str = "ofac_sdn,ofac_cons,eu,un,uk_hmt,ca_sema,au_dfat,world_bank";
 
 async fn sanctions(data_dir: &Path, mirror: &str, args: &[&str]) -> Output {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_sanctions"));
@@ -80,6 +84,8 @@ async fn downloads_imports_then_asks_only_for_changes() {
         let bytes = std::fs::read(shared.join("lists").join(code).join(source)).unwrap();
         files.put(&format!("{code}/{name}"), bytes);
     }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    files.put(FCDO.0, std::fs::read(fixtures.join(FCDO.1)).unwrap());
     let addr = server::start(files.clone()).await;
     let mirror = format!("http://{addr}");
     let data = tempfile::tempdir().unwrap();
@@ -96,6 +102,7 @@ async fn downloads_imports_then_asks_only_for_changes() {
     }
     assert_eq!(count(data.path(), &mirror, "un").await, 1_003);
     assert_eq!(count(data.path(), &mirror, "au_dfat").await, 3_062);
+    assert!(count(data.path(), &mirror, "uk_hmt").await > 0);
 
     // Nothing changed at the publishers: conditional requests, no import.
     let second = sanctions(data.path(), &mirror, &["lists", "update", "--list", LISTS]).await;
