@@ -46,6 +46,8 @@ pub(crate) struct VocabToken {
     pub key: String,
     /// How many names contain it.
     pub df: u32,
+    /// Its weight as a word (see [`Index::weight_for_df`]), computed once.
+    pub idf: f32,
 }
 
 /// The screening index. Built once, shared read-only, replaced whole after an import.
@@ -157,6 +159,7 @@ impl Index {
             text: text.to_owned(),
             key: phonetic_key(text),
             df: 0,
+            idf: 0.0,
         });
         self.postings.push(Vec::new());
         self.token_ids.insert(text.to_owned(), id);
@@ -167,6 +170,9 @@ impl Index {
     fn finish(&mut self) {
         for (id, postings) in self.postings.iter().enumerate() {
             self.vocab[id].df = postings.len() as u32;
+        }
+        for id in 0..self.vocab.len() {
+            self.vocab[id].idf = self.weight_for_df(self.vocab[id].df, TokenKind::Word);
         }
         let weights: Vec<f32> = self
             .names
@@ -219,8 +225,10 @@ impl Index {
     /// How much a token weighs: rare words a lot, common ones little, legal forms and
     /// initials least.
     pub(crate) fn token_weight(&self, id: u32, kind: TokenKind) -> f32 {
-        let df = self.vocab.get(id as usize).map_or(0, |t| t.df);
-        self.weight_for_df(df, kind)
+        match (kind, self.vocab.get(id as usize)) {
+            (TokenKind::Word | TokenKind::Number, Some(token)) => token.idf,
+            _ => self.weight_for_df(0, kind),
+        }
     }
 
     /// The weight of a token that occurs in `df` names (0 for a token the lists lack).

@@ -35,7 +35,7 @@ pub const MAX_LIMIT: usize = 500;
 /// The longest name screened, in characters.
 pub const MAX_NAME_CHARS: usize = 500;
 /// How many candidate names are scored in full per query.
-const CANDIDATES: usize = 80;
+const CANDIDATES: usize = 64;
 
 /// Why a request cannot be screened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -18,6 +18,8 @@ pub(crate) struct QueryToken {
     pub weight: f32,
     /// Listed tokens it resembles: (token id, similarity, how), best first.
     pub matches: Vec<(u32, f32, How)>,
+    /// The same, by token id, for look-ups while scoring.
+    by_id: Vec<(u32, f32, How)>,
 }
 
 impl QueryToken {
@@ -35,10 +37,10 @@ impl QueryToken {
                 similarity(&self.text, self.kind, "", &listed.text, kind, "")
             }
             _ => self
-                .matches
-                .iter()
-                .find(|(m, _, _)| *m == id)
-                .map(|&(_, s, how)| (s, how))
+                .by_id
+                .binary_search_by_key(&id, |m| m.0)
+                .ok()
+                .map(|i| (self.by_id[i].1, self.by_id[i].2))
                 .or_else(|| self.farther(&index.vocab[id as usize].text)),
         }
     }
@@ -107,7 +109,10 @@ impl Query {
                     .get(&t.text)
                     .or(matches.first().map(|(id, _, _)| id))
                     .map_or(0, |&id| index.vocab[id as usize].df);
+                let mut by_id = matches.clone();
+                by_id.sort_unstable_by_key(|m| m.0);
                 QueryToken {
+                    by_id,
                     weight: index.weight_for_df(df, t.kind),
                     text: t.text,
                     raw: t.raw,
@@ -164,8 +169,10 @@ impl Query {
                     if acc < floor || !accept(entry.entity) {
                         return None;
                     }
-                    let coverage = (acc / entry.weight.max(acc)).powf(0.4);
-                    Some((acc * coverage, name))
+                    // Evidence, discounted for what of the name it leaves unexplained (a
+                    // cheap stand-in for the scorer's name coverage).
+                    let coverage = acc / entry.weight.max(acc);
+                    Some((acc * (0.6 + 0.4 * coverage), name))
                 })
                 .collect();
             scratch.clear();
