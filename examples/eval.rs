@@ -2,7 +2,7 @@
 //! `../shared/eval/dev.csv`) screened against the real lists (default `../shared/data/lists`).
 //!
 //! `cargo run --release --example eval [-- [--threshold N] [--misses] [CSV] [LISTS_DIR]]`;
-//! `--misses` also lists the positives not ranked first and the negatives that alerted.
+//! `--latency` also times each query alone on one thread; `--misses` also lists the positives not ranked first and the negatives that alerted.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ use sanctions::quality::{self, Report};
 fn main() -> color_eyre::Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let misses = take_flag(&mut args, "--misses");
+    let latency = take_flag(&mut args, "--latency");
     let threshold = match args.iter().position(|a| a == "--threshold") {
         Some(i) if i + 1 < args.len() => {
             let t = args.remove(i + 1).parse()?;
@@ -69,6 +70,27 @@ fn main() -> color_eyre::Result<()> {
         started.elapsed()
     );
     println!("{}", Report::new(&outcomes, threshold).markdown());
+    if latency {
+        // One thread, each query on its own, at the default options.
+        let mut times: Vec<std::time::Duration> = queries
+            .iter()
+            .map(|q| {
+                let started = std::time::Instant::now();
+                let request = ScreenRequest {
+                    name: q.query.clone(),
+                    kind: None,
+                    threshold: None,
+                    limit: None,
+                    lists: None,
+                };
+                let _ = engine::screen(&index, &request);
+                started.elapsed()
+            })
+            .collect();
+        times.sort();
+        let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+        eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
+    }
 
     if misses {
         let by_qid: HashMap<&str, &quality::LabelledQuery> =

@@ -37,7 +37,10 @@ const SERVED: &[(&str, &str, &str)] = &[
 
 /// The FCDO UK Sanctions List, which `lists update` fetches for the UK: only a hand-made file
 /// in its format is at hand (`tests/fixtures`).
-const FCDO: (&str, &str) = ("uk_hmt/UK-Sanctions-List.csv", "uk_hmt/fcdo/UK-Sanctions-List.csv");
+const FCDO: (&str, &str) = (
+    "uk_hmt/UK-Sanctions-List.csv",
+    "uk_hmt/fcdo/UK-Sanctions-List.csv",
+);
 
 const LISTS: &str = "ofac_sdn,ofac_cons,eu,un,uk_hmt,ca_sema,au_dfat,world_bank";
 

@@ -127,8 +127,8 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
     }
     let mut results: Vec<Match> = best
         .into_iter()
+        .filter(|(_, _, scored)| percent(scored.score) >= threshold)
         .map(|(entity, name_id, scored)| to_match(index, &query, entity, name_id, &scored))
-        .filter(|m| m.score >= threshold)
         .collect();
     results.sort_by(|a, b| {
         b.score

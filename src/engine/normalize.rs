@@ -290,7 +290,10 @@ mod tests {
         let toks = tokens("Usama bin Ladin", false);
         assert_eq!(toks[1].kind, TokenKind::Particle);
         assert_eq!(texts("Osama ben Laden", false), ["osama", "bin", "laden"]);
-        assert_eq!(texts("Abdel Rahman el Sayed", false), ["abdul", "rahman", "al", "sayed"]);
+        assert_eq!(
+            texts("Abdel Rahman el Sayed", false),
+            ["abdul", "rahman", "al", "sayed"]
+        );
         // Alone, a particle is a name.
         assert_eq!(tokens("Al", false)[0].kind, TokenKind::Word);
     }

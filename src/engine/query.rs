@@ -176,8 +176,12 @@ impl Query {
                 })
                 .collect();
             scratch.clear();
-            found.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            found.truncate(max);
+            let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+            if found.len() > max {
+                found.select_nth_unstable_by(max, order);
+                found.truncate(max);
+            }
+            found.sort_unstable_by(order);
             found.into_iter().map(|(_, name)| name).collect()
         })
     }
