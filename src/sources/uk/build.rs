@@ -105,6 +105,10 @@ pub fn full_name(table: &Table, row: &[String]) -> String {
         .map(|c| clean(table.get(row, c)))
         .filter(|p| !p.is_empty())
         .collect();
+    if parts.is_empty() {
+        // The FCDO summary export: the whole name in one column.
+        return clean(table.get(row, "Name"));
+    }
     parts.join(" ")
 }
 

@@ -67,7 +67,8 @@ const CONLIST: Layout = Layout {
 
 const FCDO: Layout = Layout {
     id: "Unique ID",
-    kind: "Designation Type",
+    // The FCDO's summary export (editions/uk_hmt) names it `Type`.
+    kind: "Designation Type|Type",
     name_type: "Name type",
     quality: "Alias strength",
     regime: "Regime Name",
@@ -144,7 +145,8 @@ pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
 /// The header row of a ConList (`Group ID`) or FCDO (`Unique ID`) file.
 fn is_header(row: &[String]) -> bool {
     let has = |name: &str| row.iter().any(|c| clean(c).eq_ignore_ascii_case(name));
-    has("Name 6") && (has(CONLIST.id) || has(FCDO.id))
+    // The FCDO's summary export has one `Name` column instead of Name 1..6.
+    (has("Name 6") || has("Name")) && (has(CONLIST.id) || has(FCDO.id))
 }
 
 /// The date of the line above the header ("Last Updated,14/04/2025" or "Report Date: ...").

@@ -22,9 +22,10 @@ pub struct Table {
 
 impl Table {
     /// The cell of `row` in column `name` (header names compared trimmed, case-insensitively).
+    /// `name` may list alternatives separated by `|`: the first present column is read.
     pub fn get<'a>(&self, row: &'a [String], name: &str) -> &'a str {
-        self.columns
-            .get(&name.to_ascii_lowercase())
+        name.split('|')
+            .find_map(|n| self.columns.get(&n.trim().to_ascii_lowercase()))
             .and_then(|i| row.get(*i))
             .map_or("", |s| s.as_str())
     }

@@ -116,3 +116,23 @@ fn real_conlist_counts_and_entries() {
     assert_eq!(haq.programs, ["Global Human Rights"]);
     assert!(e.iter().all(|x| !x.source_id.contains('.')));
 }
+
+/// Rows copied from the FCDO's real 8-column summary export
+/// (`../shared/data/editions/uk_hmt/FCDO_SL_Mon_Aug 11 2025.ods`): one `Name` column and
+/// `Type` instead of `Designation Type`.
+#[test]
+fn fcdo_summary_export_is_read_too() {
+    let parsed = fixture("fcdo_summary").unwrap();
+    assert_eq!(parsed.entities.len(), 5);
+    let exchange = by_id(&parsed, "AFG0001");
+    assert_eq!(exchange.entity_id(), "uk_hmt:AFG0001");
+    assert_eq!(
+        exchange.primary_name,
+        "HAJI KHAIRULLAH HAJI SATTAR MONEY EXCHANGE"
+    );
+    assert_eq!(exchange.kind, EntityKind::Entity);
+    assert_eq!(exchange.listed_on.as_deref(), Some("2012-06-29"));
+    let person = by_id(&parsed, "AFG0006");
+    assert_eq!(person.kind, EntityKind::Individual);
+    assert!(parsed.entities.iter().any(|e| e.kind == EntityKind::Vessel));
+}
