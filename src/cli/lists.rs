@@ -218,18 +218,15 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
     line("nationality", &countries(&e.nationalities));
     line("countries", &countries(&e.countries));
     for a in &e.addresses {
-        let parts: Vec<&str> = [
-            &a.full,
-            &a.street,
-            &a.city,
-            &a.region,
-            &a.postal_code,
-            &a.country,
-        ]
-        .into_iter()
-        .filter_map(|p| p.as_deref())
-        .collect();
-        line("address", &parts.join(", "));
+        // The one-line form when the list gives it (it holds the parts), else the parts.
+        let text = a.full.clone().unwrap_or_else(|| {
+            [&a.street, &a.city, &a.region, &a.postal_code, &a.country]
+                .into_iter()
+                .filter_map(|p| p.as_deref())
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        line("address", &text);
     }
     for d in &e.identifiers {
         let mut text = format!("{} {}", d.doc_type, d.number);
