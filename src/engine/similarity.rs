@@ -125,6 +125,12 @@ pub fn phonetic_key(token: &str) -> String {
     if out.len() > 1 && out.last() == Some(&b'h') {
         out.pop();
     }
+    // Final devoicing: Turkish and Persian romanisations write `Ahmet`, `Mehmet`, `Mahmut`
+    // for `Ahmad`, `Mohammed`, `Mahmud`.
+    if out.len() > 1 && out.last() == Some(&b'd') {
+        out.pop();
+        out.push(b't');
+    }
     String::from_utf8(out).unwrap_or_default()
 }
 
@@ -156,6 +162,7 @@ mod tests {
             ("usama", "osama"),
             ("abdel", "abdul"),
             ("qaddafi", "kadhafi"),
+            ("ahmet", "ahmad"),
         ] {
             assert_eq!(phonetic_key(a), phonetic_key(b), "{a} / {b}");
             assert!(sim(a, b) >= 0.85, "{a} / {b}: {}", sim(a, b));
