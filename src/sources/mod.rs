@@ -136,6 +136,18 @@ pub fn parse_dir(list: ListCode, dir: &Path) -> Result<ParsedList, SourceError> 
     Ok(parsed)
 }
 
+/// Reads the one official file of a single-file list (UN, Canada, Australia, World Bank) from
+/// its folder, or says which file is missing.
+pub fn read_single_file(list: ListCode, dir: &Path) -> Result<Input, SourceError> {
+    let name = official_files(list).first().map_or("", |f| f.file_name);
+    let path = find_file(dir, &[name]).ok_or_else(|| SourceError::Missing {
+        list,
+        dir: dir.display().to_string(),
+        expected: name.to_owned(),
+    })?;
+    Input::read(&path)
+}
+
 /// The first of `names` that exists in `dir` (case-insensitively), for parsers that accept
 /// several file names or formats.
 pub fn find_file(dir: &Path, names: &[&str]) -> Option<std::path::PathBuf> {

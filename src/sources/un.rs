@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::eu::node::{self, Node};
-use super::{Input, OfficialFile, ParsedList, SourceError, find_file};
+use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
 use crate::model::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, ListCode, clean,
     clean_opt, to_iso2,
@@ -20,12 +20,7 @@ pub const FILES: &[OfficialFile] = &[OfficialFile {
 
 /// Parses the list from its folder.
 pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    let path = find_file(dir, &[FILES[0].file_name]).ok_or_else(|| SourceError::Missing {
-        list: ListCode::Un,
-        dir: dir.display().to_string(),
-        expected: FILES[0].file_name.to_owned(),
-    })?;
-    parse_input(&Input::read(&path)?)
+    parse_input(&read_single_file(ListCode::Un, dir)?)
 }
 
 /// Parses one consolidated.xml file.

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use calamine::{Data, Reader, Xlsx};
 
-use super::{Input, OfficialFile, ParsedList, SourceError, find_file};
+use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
 use crate::model::{Address, Alias, Entity, EntityKind, ListCode, clean, to_iso2};
 
 /// The files `lists update` downloads.
@@ -71,12 +71,7 @@ impl Row<'_> {
 
 /// Parses the list from its folder.
 pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    let path = find_file(dir, &[FILES[0].file_name]).ok_or_else(|| SourceError::Missing {
-        list: ListCode::AuDfat,
-        dir: dir.display().to_string(),
-        expected: FILES[0].file_name.to_owned(),
-    })?;
-    parse_input(&Input::read(&path)?)
+    parse_input(&read_single_file(ListCode::AuDfat, dir)?)
 }
 
 /// Parses the workbook held in `input`.

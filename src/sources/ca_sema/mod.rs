@@ -9,7 +9,7 @@ use std::path::Path;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::{Input, OfficialFile, ParsedList, SourceError, find_file};
+use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
 use crate::model::{Alias, DateSpec, Entity, EntityKind, IdDocument, ListCode, clean, to_iso2};
 
 /// The files `lists update` downloads.
@@ -39,12 +39,7 @@ impl Record {
 
 /// Parses the list from its folder.
 pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    let path = find_file(dir, &[FILES[0].file_name]).ok_or_else(|| SourceError::Missing {
-        list: ListCode::CaSema,
-        dir: dir.display().to_string(),
-        expected: FILES[0].file_name.to_owned(),
-    })?;
-    parse_input(&Input::read(&path)?)
+    parse_input(&read_single_file(ListCode::CaSema, dir)?)
 }
 
 /// Parses the XML held in `input`.

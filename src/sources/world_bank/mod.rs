@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{Input, OfficialFile, ParsedList, SourceError, find_file};
+use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
 use crate::model::{Address, Entity, EntityKind, IdDocument, ListCode, clean, clean_opt, to_iso2};
 use names::{NameText, Piece};
 
@@ -62,12 +62,7 @@ struct Row {
 
 /// Parses the list from its folder.
 pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
-    let path = find_file(dir, &[FILES[0].file_name]).ok_or_else(|| SourceError::Missing {
-        list: ListCode::WorldBank,
-        dir: dir.display().to_string(),
-        expected: FILES[0].file_name.to_owned(),
-    })?;
-    parse_input(&Input::read(&path)?)
+    parse_input(&read_single_file(ListCode::WorldBank, dir)?)
 }
 
 /// Parses the API payload held in `input`.
