@@ -68,8 +68,7 @@ impl Input {
 
     /// The 1-based line of a byte offset, for error messages.
     pub fn line_of(&self, offset: u64) -> usize {
-        let end = (offset as usize).min(self.bytes.len());
-        self.bytes[..end].iter().filter(|b| **b == b'\n').count() + 1
+        super::text::line_at(&self.bytes, offset)
     }
 }
 

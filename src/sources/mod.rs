@@ -9,6 +9,7 @@ pub mod ca_sema;
 pub mod eu;
 pub mod input;
 pub mod ofac;
+pub mod text;
 pub mod uk;
 pub mod un;
 pub mod world_bank;

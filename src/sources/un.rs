@@ -2,6 +2,7 @@
 //! `<INDIVIDUAL>` / `<ENTITY>`, keyed by `<DATAID>`. Streams with the EU parser's record
 //! reader ([`super::eu::node`]).
 
+use crate::sources::text::{join_parts, script_of};
 use std::path::Path;
 
 use super::eu::node::{self, Node};
@@ -189,7 +190,7 @@ fn add_address(entity: &mut Entity, node: &Node) {
     } else {
         ""
     };
-    let full = join(&[unresolved, node.text_of("NOTE")]);
+    let full = join_parts(&[unresolved, node.text_of("NOTE")]);
     let address = Address {
         street: clean_opt(node.text_of("STREET")),
         city: clean_opt(node.text_of("CITY")),
@@ -229,7 +230,7 @@ fn add_birth_date(entity: &mut Entity, node: &Node) {
 
 fn add_birth_place(entity: &mut Entity, node: &Node) {
     let country = node.text_of("COUNTRY");
-    let place = join(&[
+    let place = join_parts(&[
         node.text_of("CITY"),
         node.text_of("STATE_PROVINCE"),
         country,
@@ -248,7 +249,7 @@ fn add_document(entity: &mut Entity, node: &Node) -> bool {
     let Some(number) = clean_opt(node.text_of("NUMBER")) else {
         return false;
     };
-    let doc_type = join(&[
+    let doc_type = join_parts(&[
         node.text_of("TYPE_OF_DOCUMENT"),
         node.text_of("TYPE_OF_DOCUMENT2"),
     ]);
@@ -269,7 +270,7 @@ fn add_document(entity: &mut Entity, node: &Node) -> bool {
             notes.push(format!("{label} {value}"));
         }
     }
-    let note = join(&notes.iter().map(String::as_str).collect::<Vec<_>>());
+    let note = join_parts(&notes.iter().map(String::as_str).collect::<Vec<_>>());
     entity.identifiers.push(IdDocument {
         doc_type,
         number,
@@ -277,28 +278,6 @@ fn add_document(entity: &mut Entity, node: &Node) -> bool {
         note: (!note.is_empty()).then_some(note),
     });
     true
-}
-
-/// The script of a name, from its first letter outside Latin.
-fn script_of(name: &str) -> Option<&'static str> {
-    name.chars().find_map(|c| match c as u32 {
-        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Some("Arabic"),
-        0x0400..=0x052F => Some("Cyrillic"),
-        0x4E00..=0x9FFF | 0x3400..=0x4DBF => Some("Han"),
-        0xAC00..=0xD7AF | 0x1100..=0x11FF => Some("Hangul"),
-        0x0370..=0x03FF => Some("Greek"),
-        0x0590..=0x05FF => Some("Hebrew"),
-        _ => None,
-    })
-}
-
-/// The non-empty cleaned parts joined by ", ".
-fn join(parts: &[&str]) -> String {
-    parts
-        .iter()
-        .filter_map(|p| clean_opt(p))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 mod fields;
 
+use crate::sources::text::script_of;
 use std::io::Cursor;
 use std::path::Path;
 
@@ -216,32 +217,13 @@ fn alias_of(row: &Row) -> Alias {
         "formerly known as" => Some("fka".to_owned()),
         other => Some(other.replace(' ', "_")),
     };
-    let script = (kind.as_deref() == Some("original_script")).then(|| script_of(&name));
+    let script =
+        (kind.as_deref() == Some("original_script")).then(|| script_of(&name).map(str::to_owned));
     Alias {
         kind,
         script: script.flatten(),
         ..Alias::new(name)
     }
-}
-
-/// The script of an original-script name, by its first non-Latin letter.
-fn script_of(name: &str) -> Option<String> {
-    let letter = name
-        .chars()
-        .find(|c| c.is_alphabetic() && *c as u32 > 0x24F)?;
-    let script = match letter as u32 {
-        0x0400..=0x052F => "Cyrillic",
-        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFEFF => "Arabic",
-        0x0370..=0x03FF => "Greek",
-        0x0590..=0x05FF => "Hebrew",
-        0x1100..=0x11FF | 0xAC00..=0xD7AF | 0x3130..=0x318F => "Hangul",
-        0x3040..=0x30FF => "Japanese",
-        0x4E00..=0x9FFF | 0x3400..=0x4DBF => "Han",
-        0x0E00..=0x0E7F => "Thai",
-        0x1000..=0x109F => "Myanmar",
-        _ => return None,
-    };
-    Some(script.to_owned())
 }
 
 /// Dates and places of birth, citizenships, addresses, programmes and listing facts of a row

@@ -139,22 +139,6 @@ fn remove_labels(text: &str) -> String {
     out
 }
 
-/// The script of a name when it is not Latin (`Cyrillic`, `Arabic`, ...).
-pub fn script_of(name: &str) -> Option<String> {
-    let letter = name
-        .chars()
-        .find(|c| c.is_alphabetic() && *c as u32 > 0x24F)?;
-    let script = match letter as u32 {
-        0x0400..=0x052F => "Cyrillic",
-        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFEFF => "Arabic",
-        0x1000..=0x109F => "Myanmar",
-        0x4E00..=0x9FFF => "Han",
-        0x0370..=0x03FF => "Greek",
-        _ => return None,
-    };
-    Some(script.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

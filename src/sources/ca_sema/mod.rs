@@ -9,6 +9,7 @@ use std::path::Path;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
+use super::text::{line_at, script_of};
 use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
 use crate::model::{Alias, DateSpec, Entity, EntityKind, IdDocument, ListCode, clean, to_iso2};
 
@@ -51,7 +52,7 @@ pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
     let text = input.text();
     for record in read_records(&input.name, &text)? {
         let entity = entity_of(&record).map_err(|m| {
-            let line = line_of(&text, record.offset);
+            let line = line_at(text.as_bytes(), record.offset);
             SourceError::parse(
                 &input.name,
                 format!("line {line} (<record> {})", record.index),
@@ -77,7 +78,11 @@ pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
 fn read_records(file: &str, text: &str) -> Result<Vec<Record>, SourceError> {
     let mut reader = Reader::from_str(text);
     let fail = |offset: u64, message: String| {
-        SourceError::parse(file, format!("line {}", line_of(text, offset)), message)
+        SourceError::parse(
+            file,
+            format!("line {}", line_at(text.as_bytes(), offset)),
+            message,
+        )
     };
     let mut records = Vec::new();
     let mut path: Vec<String> = Vec::new();
@@ -165,15 +170,6 @@ fn append(record: &mut Option<Record>, path: &[String], text: &str) {
     }
 }
 
-fn line_of(text: &str, offset: u64) -> usize {
-    let end = (offset as usize).min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
-}
-
 /// `Country/Schedule/Item` as ID_SCHEME.md defines it.
 fn source_id(record: &Record) -> Result<String, String> {
     let country = record.get("Country");
@@ -219,7 +215,7 @@ fn entity_of(record: &Record) -> Result<Entity, String> {
         entity.name_parts.family = (!last.is_empty()).then_some(last);
     }
     for name in aliases::split(record.fields.get("Aliases").map_or("", String::as_str)) {
-        let script = aliases::script_of(&name);
+        let script = script_of(&name).map(str::to_owned);
         entity.push_alias(Alias {
             kind: Some("aka".to_owned()),
             script,

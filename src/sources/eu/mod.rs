@@ -4,6 +4,7 @@
 
 pub(crate) mod node;
 
+use crate::sources::text::join_parts;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -206,7 +207,7 @@ fn add_birth(entity: &mut Entity, birth: &Node) {
         birth.attr("region"),
         country_text,
     ];
-    let place = join(&parts);
+    let place = join_parts(&parts);
     if !place.is_empty() && !entity.birth_places.contains(&place) {
         entity.birth_places.push(place);
     }
@@ -274,8 +275,8 @@ fn add_identification(entity: &mut Entity, id: &Node) {
 
 fn add_address(entity: &mut Entity, address: &Node) {
     let iso = country(address);
-    let street = join(&[address.attr("street"), address.attr("poBox")]);
-    let full = join(&[address.attr("place"), &text_remarks(address)]);
+    let street = join_parts(&[address.attr("street"), address.attr("poBox")]);
+    let full = join_parts(&[address.attr("place"), &text_remarks(address)]);
     let address = Address {
         street: (!street.is_empty()).then_some(street),
         city: clean_opt(address.attr("city")),
@@ -294,7 +295,7 @@ fn add_address(entity: &mut Entity, address: &Node) {
 
 fn text_remarks(node: &Node) -> String {
     let remarks: Vec<String> = node.all("remark").map(|r| clean(&r.text)).collect();
-    join(&remarks.iter().map(String::as_str).collect::<Vec<_>>())
+    join_parts(&remarks.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 fn add_remark(entity: &mut Entity, text: &str) {
@@ -309,15 +310,6 @@ fn add_remark(entity: &mut Entity, text: &str) {
         }
         None => entity.remarks = Some(text),
     }
-}
-
-/// The non-empty cleaned parts joined by ", ".
-fn join(parts: &[&str]) -> String {
-    parts
-        .iter()
-        .filter_map(|p| clean_opt(p))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! owned tree, so memory stays bounded by one record. Errors carry the line number and the
 //! record being read.
 
+use crate::sources::text::line_at;
 use quick_xml::XmlVersion;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, escape::resolve_predefined_entity};
@@ -66,7 +67,7 @@ pub fn read_records(
     mut on_record: impl FnMut(Node) -> Result<(), SourceError>,
 ) -> Result<(Node, usize), SourceError> {
     let mut reader = Reader::from_str(text);
-    let line = |offset: u64| line_of(text, offset);
+    let line = |offset: u64| line_at(text.as_bytes(), offset);
     let mut root_node: Option<Node> = None;
     let mut depth = 0usize;
     // The record being built: its open elements, outermost first.
@@ -193,14 +194,4 @@ fn push_text(open: &mut [Node], text: &str) {
     if let Some(node) = open.last_mut() {
         node.text.push_str(text);
     }
-}
-
-/// The 1-based line of a byte offset in `text`.
-fn line_of(text: &str, offset: u64) -> usize {
-    let end = (offset as usize).min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
 }

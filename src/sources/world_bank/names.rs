@@ -3,6 +3,7 @@
 //! `ADD_SUPP_INFO`.
 
 use crate::model::{Alias, clean};
+use crate::sources::text::script_of;
 
 /// Leading titles removed from names (`MR. IYKE AMBROSE` -> `IYKE AMBROSE`).
 const TITLES: &[&str] = &["MRS.", "MR.", "MS.", "DR.", "ENGR."];
@@ -314,17 +315,8 @@ pub fn is_non_latin_letter(c: char) -> bool {
 }
 
 fn non_latin_alias(name: &str) -> Alias {
-    let script = if name.chars().any(|c| matches!(c as u32, 0x0400..=0x04FF)) {
-        "Cyrillic"
-    } else if name.chars().any(|c| matches!(c as u32, 0x4E00..=0x9FFF)) {
-        "Han"
-    } else if name.chars().any(|c| matches!(c as u32, 0x1780..=0x17FF)) {
-        "Khmer"
-    } else {
-        "non-Latin"
-    };
     Alias {
-        script: Some(script.to_owned()),
+        script: Some(script_of(name).unwrap_or("non-Latin").to_owned()),
         ..Alias::new(name)
     }
 }

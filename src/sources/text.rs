@@ -1,0 +1,59 @@
+//! Small text helpers the parsers share: line numbers for error positions, the script of a
+//! non-Latin name, and joining optional parts.
+
+use crate::model::clean_opt;
+
+/// The 1-based line of byte `offset` in `bytes`.
+pub fn line_at(bytes: &[u8], offset: u64) -> usize {
+    let end = (offset as usize).min(bytes.len());
+    bytes[..end].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// The script of a name, from its first letter outside the Latin blocks (`Cyrillic`,
+/// `Arabic`, `Han`, ...), or `None` for a Latin name or a script not listed here.
+pub fn script_of(name: &str) -> Option<&'static str> {
+    let letter = name
+        .chars()
+        .find(|c| c.is_alphabetic() && *c as u32 > 0x24F)?;
+    Some(match letter as u32 {
+        0x0400..=0x052F => "Cyrillic",
+        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFEFF => "Arabic",
+        0x0370..=0x03FF => "Greek",
+        0x0590..=0x05FF => "Hebrew",
+        0x1100..=0x11FF | 0xAC00..=0xD7AF | 0x3130..=0x318F => "Hangul",
+        0x3040..=0x30FF => "Japanese",
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF => "Han",
+        0x0E00..=0x0E7F => "Thai",
+        0x1000..=0x109F => "Myanmar",
+        0x1780..=0x17FF => "Khmer",
+        _ => return None,
+    })
+}
+
+/// The non-empty cleaned parts joined by ", ".
+pub fn join_parts(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .filter_map(|p| clean_opt(p))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_lines_and_parts() {
+        assert_eq!(script_of("Путин"), Some("Cyrillic"));
+        assert_eq!(script_of("AL-UBAIDI غازي"), Some("Arabic"));
+        assert_eq!(script_of("有限公司"), Some("Han"));
+        assert_eq!(script_of("Müller"), None);
+        assert_eq!(line_at(b"a\nb\nc", 4), 3);
+        assert_eq!(line_at(b"a\nb", 99), 2);
+        assert_eq!(
+            join_parts(&["Kabul", " ", "Afghanistan"]),
+            "Kabul, Afghanistan"
+        );
+    }
+}
