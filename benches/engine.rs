@@ -36,16 +36,6 @@ fn queries(shared: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-fn request(name: &str) -> ScreenRequest {
-    ScreenRequest {
-        name: name.to_owned(),
-        kind: None,
-        threshold: None,
-        limit: None,
-        lists: None,
-    }
-}
-
 fn benches(c: &mut Criterion) {
     let Some(shared) = shared() else { return };
     let lists = shared.join("data/lists");
@@ -69,7 +59,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("screen one name (development set, round robin)", |b| {
         b.iter(|| {
             next = (next + 1) % names.len();
-            engine::screen(&index, &request(&names[next])).expect("screen")
+            engine::screen(&index, &ScreenRequest::new(names[next].as_str())).expect("screen")
         })
     });
 
@@ -78,7 +68,7 @@ fn benches(c: &mut Criterion) {
     let items: Vec<BatchItem> =
         batch::parse_input(names[..500].join("\n").as_bytes()).expect("batch");
     c.bench_function("batch of 500 names (all cores)", |b| {
-        b.iter(|| batch::screen_all(&index, &items, &request(""), || {}))
+        b.iter(|| batch::screen_all(&index, &items, &ScreenRequest::new(""), || {}))
     });
 }
 
@@ -89,7 +79,7 @@ fn latency_distribution(index: &Index, names: &[String]) {
     for _ in 0..3 {
         for name in names {
             let started = Instant::now();
-            black_box(engine::screen(index, &request(name)).expect("screen"));
+            black_box(engine::screen(index, &ScreenRequest::new(name.as_str())).expect("screen"));
             times.push(started.elapsed());
         }
     }

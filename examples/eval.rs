@@ -76,14 +76,7 @@ fn main() -> color_eyre::Result<()> {
             .iter()
             .map(|q| {
                 let started = std::time::Instant::now();
-                let request = ScreenRequest {
-                    name: q.query.clone(),
-                    kind: None,
-                    threshold: None,
-                    limit: None,
-                    lists: None,
-                };
-                let _ = engine::screen(&index, &request);
+                let _ = engine::screen(&index, &ScreenRequest::new(q.query.clone()));
                 started.elapsed()
             })
             .collect();
@@ -109,14 +102,7 @@ fn main() -> color_eyre::Result<()> {
                 "\n{} [{}] {:?} expected {} (rank {:?}, score {:?})",
                 o.qid, o.category, q.query, q.expected_entity_id, o.rank, o.target_score
             );
-            let request = ScreenRequest {
-                name: q.query.clone(),
-                kind: None,
-                threshold: Some(0),
-                limit: Some(3),
-                lists: None,
-            };
-            if let Ok(result) = engine::screen(&index, &request) {
+            if let Ok(result) = engine::screen(&index, &q.request(3)) {
                 for m in result.results {
                     println!(
                         "    {:>3} {} | {} ({})",

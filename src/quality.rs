@@ -23,6 +23,22 @@ pub struct LabelledQuery {
 }
 
 impl LabelledQuery {
+    /// The request that measures this query: its type hint, every result down to score 0,
+    /// at most `limit` of them.
+    pub fn request(&self, limit: usize) -> ScreenRequest {
+        let kind = match self.type_hint.trim() {
+            "individual" => Some(KindFilter::Individual),
+            "entity" => Some(KindFilter::Entity),
+            _ => None,
+        };
+        ScreenRequest {
+            kind,
+            threshold: Some(0),
+            limit: Some(limit),
+            ..ScreenRequest::new(self.query.clone())
+        }
+    }
+
     fn expected(&self) -> Vec<&str> {
         self.expected_entity_id
             .split('|')
@@ -60,19 +76,7 @@ pub fn run(index: &Index, queries: &[LabelledQuery]) -> Vec<Outcome> {
     queries
         .par_iter()
         .map(|q| {
-            let kind = match q.type_hint.trim() {
-                "individual" => Some(KindFilter::Individual),
-                "entity" => Some(KindFilter::Entity),
-                _ => None,
-            };
-            let request = ScreenRequest {
-                name: q.query.clone(),
-                kind,
-                threshold: Some(0),
-                limit: Some(10),
-                lists: None,
-            };
-            let results = engine::screen(index, &request)
+            let results = engine::screen(index, &q.request(10))
                 .map(|r| r.results)
                 .unwrap_or_default();
             let expected = q.expected();

@@ -40,6 +40,19 @@ pub struct ScreenRequest {
     pub lists: Option<Vec<ListCode>>,
 }
 
+impl ScreenRequest {
+    /// A request for `name` with every option at the engine's default.
+    pub fn new(name: impl Into<String>) -> ScreenRequest {
+        ScreenRequest {
+            name: name.into(),
+            kind: None,
+            threshold: None,
+            limit: None,
+            lists: None,
+        }
+    }
+}
+
 /// The result of screening one name: `data` of `POST /v1/screen`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScreenResult {

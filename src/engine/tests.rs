@@ -42,11 +42,8 @@ fn index() -> Index {
 
 fn top(index: &Index, name: &str) -> Option<(String, u8)> {
     let request = ScreenRequest {
-        name: name.to_owned(),
-        kind: None,
         threshold: Some(0),
-        limit: None,
-        lists: None,
+        ..ScreenRequest::new(name)
     };
     let result = screen(index, &request).ok()?;
     result
@@ -111,11 +108,9 @@ fn stays_quiet_for_other_people() {
 fn explains_each_token() {
     let index = index();
     let mut request = ScreenRequest {
-        name: "Vladimir Putin".to_owned(),
         kind: Some(KindFilter::Individual),
-        threshold: None,
         limit: Some(1),
-        lists: None,
+        ..ScreenRequest::new("Vladimir Putin")
     };
     let result = screen(&index, &request).unwrap();
     let m = &result.results[0];
@@ -172,11 +167,8 @@ fn explains_each_token() {
 fn filters_and_bounds() {
     let index = index();
     let mut request = ScreenRequest {
-        name: "Banco Nacional de Cuba".to_owned(),
         kind: Some(KindFilter::Individual),
-        threshold: None,
-        limit: None,
-        lists: None,
+        ..ScreenRequest::new("Banco Nacional de Cuba")
     };
     assert!(screen(&index, &request).unwrap().results.is_empty());
     request.kind = None;
@@ -196,13 +188,7 @@ fn filters_and_bounds() {
 #[test]
 fn a_new_index_is_swapped_in() {
     let screener = Screener::new(Index::default());
-    let request = ScreenRequest {
-        name: "Vladimir Putin".to_owned(),
-        kind: None,
-        threshold: None,
-        limit: None,
-        lists: None,
-    };
+    let request = ScreenRequest::new("Vladimir Putin");
     assert_eq!(screener.screen(&request).unwrap().total_matches, 0);
     let old = screener.index();
     screener.replace(index());
