@@ -44,9 +44,7 @@ impl QueryToken {
                 .or_else(|| self.farther(&index.vocab[id as usize].text)),
         }
     }
-}
 
-impl QueryToken {
     /// Similarity to a listed word the look-up did not reach (two edits of different kinds,
     /// e.g. `consrrucion` / `construction`): long words of about the same length and the same
     /// first letter only, which keeps it cheap.

@@ -32,7 +32,7 @@ pub const INITIAL_SIMILARITY: f32 = 0.9;
 /// What sounding the same adds to the spelling's similarity...
 const PHONETIC_BONUS: f32 = 0.15;
 /// ...up to this.
-pub const PHONETIC_CEILING: f32 = 0.88;
+const PHONETIC_CEILING: f32 = 0.88;
 /// Below this, two tokens are not a pair at all.
 pub const MIN_SIMILARITY: f32 = 0.7;
 
