@@ -21,3 +21,28 @@ pub fn shared_data() -> Option<PathBuf> {
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
+
+/// The entry of `parsed` whose list id is `source_id` (panics, naming it, when absent).
+pub fn entry_by_id<'a>(
+    parsed: &'a crate::sources::ParsedList,
+    source_id: &str,
+) -> &'a crate::model::Entity {
+    let found = parsed.entities.iter().find(|e| e.source_id == source_id);
+    found.unwrap_or_else(|| panic!("no entity {source_id}"))
+}
+
+/// The alias names of an entry, in order.
+pub fn alias_names(entity: &crate::model::Entity) -> Vec<&str> {
+    entity.aliases.iter().map(|a| a.name.as_str()).collect()
+}
+
+/// The message of a parse that must fail with a format error (not a missing file).
+pub fn parse_error(
+    result: Result<crate::sources::ParsedList, crate::sources::SourceError>,
+    what: &str,
+) -> String {
+    match result {
+        Err(e @ crate::sources::SourceError::Parse { .. }) => e.to_string(),
+        other => panic!("{what}: expected a parse error, got {other:?}"),
+    }
+}

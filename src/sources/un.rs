@@ -283,13 +283,10 @@ fn add_document(entity: &mut Entity, node: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::{fixtures, shared_data};
+    use crate::testutil::{fixtures, parse_error, shared_data};
 
     fn error_of(dir: &str) -> String {
-        match parse_dir(&fixtures().join("un").join(dir)) {
-            Err(e @ SourceError::Parse { .. }) => e.to_string(),
-            other => panic!("{dir}: expected a parse error, got {other:?}"),
-        }
+        parse_error(parse_dir(&fixtures().join("un").join(dir)), dir)
     }
 
     #[test]

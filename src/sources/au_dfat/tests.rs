@@ -1,18 +1,9 @@
 use super::*;
 use crate::model::DateSpec;
-use crate::testutil::{fixtures, shared_data};
+use crate::testutil::{alias_names, entry_by_id, fixtures, shared_data};
 
 fn fixture(name: &str) -> Result<ParsedList, SourceError> {
     parse_dir(&fixtures().join("au_dfat").join(name))
-}
-
-fn find<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
-    let found = parsed.entities.iter().find(|e| e.source_id == id);
-    found.unwrap_or_else(|| panic!("no entity {id}"))
-}
-
-fn alias_names(entity: &Entity) -> Vec<&str> {
-    entity.aliases.iter().map(|a| a.name.as_str()).collect()
 }
 
 fn isos(dates: &[DateSpec]) -> Vec<String> {
@@ -30,7 +21,7 @@ fn reads_the_fixture() {
     assert_eq!(ids, ["2", "7993", "7994", "12"]);
     assert_eq!(parsed.published.as_deref(), Some("2024-11-11"));
 
-    let akhund = find(&parsed, "2");
+    let akhund = entry_by_id(&parsed, "2");
     assert_eq!(akhund.kind, EntityKind::Individual);
     assert_eq!(akhund.primary_name, "MOHAMMAD HASSAN AKHUND");
     assert_eq!(
@@ -48,16 +39,16 @@ fn reads_the_fixture() {
     assert_eq!(akhund.listed_on.as_deref(), Some("2001-01-25"));
     assert_eq!(akhund.attributes["control_date"], "2014-12-15");
 
-    let barkalla = find(&parsed, "7993");
+    let barkalla = entry_by_id(&parsed, "7993");
     assert_eq!(isos(&barkalla.birth_dates), ["1969-01-01"]);
     assert_eq!(barkalla.nationalities, ["SD"]);
-    let osman = find(&parsed, "7994");
+    let osman = entry_by_id(&parsed, "7994");
     assert_eq!(isos(&osman.birth_dates), ["1969"]);
     assert_eq!(osman.nationalities, ["RU", "UA"]);
     assert_eq!(osman.addresses.len(), 2);
     assert_eq!(osman.addresses[1].full.as_deref(), Some("Kyiv, Ukraine"));
 
-    let romashka = find(&parsed, "12");
+    let romashka = entry_by_id(&parsed, "12");
     assert_eq!(romashka.kind, EntityKind::Entity);
     assert_eq!(romashka.primary_name, "ООО «Ромашка»");
     assert_eq!(
@@ -98,16 +89,16 @@ fn reads_the_real_file() {
     assert!(parsed.notes.is_empty(), "{:?}", parsed.notes);
     assert_eq!(parsed.published.as_deref(), Some("2024-11-11"));
 
-    let akhund = find(&parsed, "2");
+    let akhund = entry_by_id(&parsed, "2");
     assert_eq!(akhund.primary_name, "MOHAMMAD HASSAN AKHUND");
     assert!(alias_names(akhund).contains(&"محمد حسن أخوند"));
     assert_eq!(akhund.nationalities, ["AF"]);
     assert_eq!(akhund.listed_on.as_deref(), Some("2001-01-25"));
-    let kabir = find(&parsed, "3");
+    let kabir = entry_by_id(&parsed, "3");
     assert_eq!(kabir.primary_name, "Abdul Kabir Mohammad Jan");
     assert!(alias_names(kabir).contains(&"A. Kabir"));
     assert_eq!(isos(&kabir.birth_dates), ["1963"]);
-    let barkalla = find(&parsed, "7993");
+    let barkalla = entry_by_id(&parsed, "7993");
     assert_eq!(barkalla.programs, ["1591 (Sudan)"]);
     assert_eq!(barkalla.birth_dates.len(), 1);
     assert!(parsed.entities.iter().all(|e| !e.source_id.contains('.')));

@@ -1,17 +1,8 @@
 use super::*;
-use crate::testutil::{fixtures, shared_data};
+use crate::testutil::{alias_names, entry_by_id, fixtures, shared_data};
 
 fn fixture(name: &str) -> Result<ParsedList, SourceError> {
     parse_dir(&fixtures().join("ca_sema").join(name))
-}
-
-fn find<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
-    let found = parsed.entities.iter().find(|e| e.source_id == id);
-    found.unwrap_or_else(|| panic!("no entity {id}"))
-}
-
-fn alias_names(entity: &Entity) -> Vec<&str> {
-    entity.aliases.iter().map(|a| a.name.as_str()).collect()
 }
 
 #[test]
@@ -32,7 +23,7 @@ fn reads_the_fixture() {
             "Justice for Victims of Corrupt Foreign Officials Regulations (JVCFOR)//74",
         ]
     );
-    let kolya = find(&parsed, "Belarus/1,Part1/12");
+    let kolya = entry_by_id(&parsed, "Belarus/1,Part1/12");
     assert_eq!(kolya.kind, EntityKind::Individual);
     assert_eq!(kolya.primary_name, "Mikalay Alyaksandravich Lukashenka");
     assert_eq!(kolya.name_parts.family.as_deref(), Some("Lukashenka"));
@@ -51,7 +42,7 @@ fn reads_the_fixture() {
     assert_eq!(kolya.programs, ["Belarus"]);
     assert_eq!(kolya.listed_on.as_deref(), Some("2020-10-15"));
 
-    let interros = find(&parsed, "Russia/1,Part2/457");
+    let interros = entry_by_id(&parsed, "Russia/1,Part2/457");
     assert_eq!(interros.kind, EntityKind::Entity);
     assert_eq!(interros.primary_name, "Interros Invest & Co");
     assert_eq!(
@@ -63,16 +54,16 @@ fn reads_the_fixture() {
             "ORTAS"
         ]
     );
-    let bodhi = find(&parsed, "Russia/1.1/6");
+    let bodhi = entry_by_id(&parsed, "Russia/1.1/6");
     assert_eq!(bodhi.kind, EntityKind::Vessel);
     assert_eq!(bodhi.identifiers[0].number, "9144782");
     assert_eq!(bodhi.attributes["build_date"], "1997");
     assert_eq!(bodhi.attributes["vessel_type"], "Oil Tanker");
-    let reverol = find(&parsed, "Venezuela//109");
+    let reverol = entry_by_id(&parsed, "Venezuela//109");
     assert_eq!(reverol.primary_name, "Néstor Luis Reverol Torres");
     assert_eq!(reverol.name_parts.title.as_deref(), Some("Major General"));
     assert_eq!(reverol.countries, ["VE"]);
-    let mec = find(
+    let mec = entry_by_id(
         &parsed,
         "Justice for Victims of Corrupt Foreign Officials Regulations (JVCFOR)//74",
     );
@@ -133,12 +124,12 @@ fn reads_the_real_file() {
     let names: usize = parsed.entities.iter().map(|e| e.all_names().count()).sum();
     assert_eq!(names, 8445);
 
-    let atabekov = find(&parsed, "Belarus/1,Part1/1");
+    let atabekov = entry_by_id(&parsed, "Belarus/1,Part1/1");
     assert_eq!(atabekov.primary_name, "Khazalbek Bakhtibekovich Atabekov");
     assert_eq!(atabekov.listed_on.as_deref(), Some("2020-09-28"));
-    let barsukov = find(&parsed, "Belarus/1,Part1/3");
+    let barsukov = entry_by_id(&parsed, "Belarus/1,Part1/3");
     assert_eq!(barsukov.birth_dates[0].iso(), "1965-04-29");
-    let russia = find(&parsed, "Russia/1,Part1/457");
+    let russia = entry_by_id(&parsed, "Russia/1,Part1/457");
     assert_eq!(russia.kind, EntityKind::Individual);
     assert_eq!(russia.countries, ["RU"]);
     let bodhi = parsed.entities.iter().find(|e| e.primary_name == "Bodhi");

@@ -315,13 +315,10 @@ fn add_remark(entity: &mut Entity, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::{fixtures, shared_data};
+    use crate::testutil::{fixtures, parse_error, shared_data};
 
     fn error_of(dir: &str) -> String {
-        match parse_dir(&fixtures().join("eu").join(dir)) {
-            Err(e @ SourceError::Parse { .. }) => e.to_string(),
-            other => panic!("{dir}: expected a parse error, got {other:?}"),
-        }
+        parse_error(parse_dir(&fixtures().join("eu").join(dir)), dir)
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Tests of the OFAC parsers on hand-made fixtures and on the real shared files.
 
 use super::*;
-use crate::testutil::{fixtures, shared_data};
+use crate::testutil::{entry_by_id, fixtures, shared_data};
 
 fn kinds(parsed: &ParsedList) -> [usize; 4] {
     let count = |k| parsed.entities.iter().filter(|e| e.kind == k).count();
@@ -17,14 +17,6 @@ fn names(parsed: &ParsedList) -> usize {
     parsed.entities.iter().map(|e| 1 + e.aliases.len()).sum()
 }
 
-fn find<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
-    parsed
-        .entities
-        .iter()
-        .find(|e| e.source_id == id)
-        .unwrap_or_else(|| panic!("no entry {id}"))
-}
-
 #[test]
 fn real_sdn_counts_and_spot_checks() {
     let Some(data) = shared_data() else { return };
@@ -34,7 +26,7 @@ fn real_sdn_counts_and_spot_checks() {
     assert_eq!(kinds(&parsed), [6_854, 6_884, 851, 376]);
     println!("names {} notes {:?}", names(&parsed), parsed.notes);
     assert_eq!(parsed.files.len(), 4);
-    let bnc = find(&parsed, "306");
+    let bnc = entry_by_id(&parsed, "306");
     assert_eq!(bnc.primary_name, "BANCO NACIONAL DE CUBA");
     assert_eq!(bnc.programs, ["CUBA"]);
     assert!(
@@ -45,7 +37,7 @@ fn real_sdn_counts_and_spot_checks() {
     assert!(bnc.countries.contains(&"CH".to_owned()));
     assert_eq!(bnc.source_url.as_deref(), Some(SDN_FILES[0].url));
     assert!(parsed.notes.iter().any(|n| n.starts_with("alt.csv: ")));
-    let nasrallah = find(&parsed, "2686");
+    let nasrallah = entry_by_id(&parsed, "2686");
     assert_eq!(nasrallah.primary_name, "NASRALLAH, Hasan");
     assert_eq!(nasrallah.name_parts.given.as_deref(), Some("Hasan"));
     assert_eq!(nasrallah.programs, ["SDGT", "SYRIA"]);
@@ -70,7 +62,7 @@ fn real_cons_counts() {
     assert_eq!(parsed.entities.len(), 442);
     assert_eq!(kinds(&parsed), [79, 363, 0, 0]);
     assert_eq!(names(&parsed), 1_513);
-    let e = find(&parsed, "9639");
+    let e = entry_by_id(&parsed, "9639");
     assert_eq!(e.primary_name, "HANIYA, Ismail Abdul Salah");
     assert_eq!(e.name_parts.family.as_deref(), Some("HANIYA"));
     assert_eq!(e.birth_dates[0].iso(), "1962");
@@ -103,7 +95,7 @@ fn good_fixture_reads_every_field() {
             "alt.csv: 1 rows for entries not in sdn.csv skipped"
         ]
     );
-    let p = find(&parsed, "7001");
+    let p = entry_by_id(&parsed, "7001");
     assert_eq!(p.primary_name, "MÜLLER, José Andrés");
     assert_eq!(p.name_parts.family.as_deref(), Some("MÜLLER"));
     assert_eq!(p.name_parts.given.as_deref(), Some("José Andrés"));
@@ -139,7 +131,7 @@ fn good_fixture_reads_every_field() {
             ("MULLER, J.", "aka", AliasQuality::Weak)
         ]
     );
-    let vessel = find(&parsed, "8002");
+    let vessel = entry_by_id(&parsed, "8002");
     assert_eq!(vessel.kind, EntityKind::Vessel);
     assert_eq!(vessel.attributes["call_sign"], "9BQX");
     assert_eq!(
@@ -150,12 +142,12 @@ fn good_fixture_reads_every_field() {
     assert_eq!(vessel.countries, ["PA"]);
     assert_eq!(vessel.identifiers[0].number, "IMO 9187629");
     assert_eq!(vessel.aliases[0].kind.as_deref(), Some("nka"));
-    let entity = find(&parsed, "306");
+    let entity = entry_by_id(&parsed, "306");
     assert_eq!(entity.kind, EntityKind::Entity);
     assert_eq!(entity.addresses[0].country.as_deref(), Some("CH"));
     assert_eq!(entity.name_parts, NameParts::default());
     assert_eq!(
-        find(&parsed, "8003").attributes["aircraft_model"],
+        entry_by_id(&parsed, "8003").attributes["aircraft_model"],
         "Boeing 747"
     );
 }

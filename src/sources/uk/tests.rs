@@ -1,19 +1,15 @@
 //! Tests of the UK parsers on hand-made fixtures and the real ConList.
 
 use super::*;
-use crate::model::{AliasQuality, DateSpec, Entity};
-use crate::testutil::{fixtures, shared_data};
+use crate::model::{AliasQuality, DateSpec};
+use crate::testutil::{entry_by_id, fixtures, parse_error, shared_data};
 
 fn fixture(dir: &str) -> Result<ParsedList, SourceError> {
     parse_dir(&fixtures().join("uk_hmt").join(dir))
 }
 
-fn by_id<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
-    parsed.entities.iter().find(|e| e.source_id == id).unwrap()
-}
-
 fn error_of(dir: &str) -> String {
-    fixture(dir).unwrap_err().to_string()
+    parse_error(fixture(dir), dir)
 }
 
 #[test]
@@ -21,7 +17,7 @@ fn conlist_csv_groups_rows_by_group_id() {
     let parsed = fixture("conlist_csv").unwrap();
     assert_eq!(parsed.published.as_deref(), Some("2025-04-14"));
     assert_eq!(parsed.entities.len(), 4);
-    let haq = by_id(&parsed, "15672");
+    let haq = entry_by_id(&parsed, "15672");
     assert_eq!(haq.primary_name, "Mian Abdul HAQ");
     assert_eq!(haq.aliases[0].name, "Mian MITHOO");
     assert_eq!(haq.birth_dates, [DateSpec::Year { year: 1965 }]);
@@ -33,7 +29,7 @@ fn conlist_csv_groups_rows_by_group_id() {
         haq.remarks.as_deref(),
         Some("(UK Sanctions List Ref):GHR0086. (Gender):Male")
     );
-    let z = by_id(&parsed, "15900");
+    let z = entry_by_id(&parsed, "15900");
     assert_eq!(z.nationalities, ["RU", "UA"]);
     let cyr = z.aliases.iter().find(|a| a.script.is_some()).unwrap();
     assert_eq!(cyr.name, "ЗАДАЧИН Андрей Андреевич");
@@ -46,11 +42,11 @@ fn conlist_csv_groups_rows_by_group_id() {
     assert_eq!(weak.quality, AliasQuality::Weak);
     assert_eq!(weak.kind.as_deref(), Some("aka"));
     assert_eq!(z.identifiers[0].number, "123456789");
-    let llc = by_id(&parsed, "14001");
+    let llc = entry_by_id(&parsed, "14001");
     assert_eq!(llc.kind, EntityKind::Entity);
     assert_eq!(llc.primary_name, "ОБЩЕСТВО ÉTOILE LLC");
     assert_eq!(llc.addresses[0].postal_code.as_deref(), Some("125009"));
-    assert_eq!(by_id(&parsed, "16001").kind, EntityKind::Vessel);
+    assert_eq!(entry_by_id(&parsed, "16001").kind, EntityKind::Vessel);
 }
 
 #[test]
@@ -58,7 +54,7 @@ fn fcdo_csv_groups_rows_by_unique_id() {
     let parsed = fixture("fcdo").unwrap();
     assert_eq!(parsed.entities.len(), 3);
     assert_eq!(parsed.published.as_deref(), Some("2025-08-11"));
-    let iraq = by_id(&parsed, "IRQ0112");
+    let iraq = entry_by_id(&parsed, "IRQ0112");
     assert_eq!(iraq.primary_name, "Ghazi Hammud AL-UBAIDI");
     assert!(iraq.aliases.iter().any(|a| a.name == "غازي حمود العبيدي"));
     let weak = iraq
@@ -71,11 +67,11 @@ fn fcdo_csv_groups_rows_by_unique_id() {
     assert_eq!(iraq.listed_on.as_deref(), Some("2004-07-02"));
     assert_eq!(iraq.birth_places, ["Baghdad, Iraq"]);
     assert_eq!(iraq.birth_dates, [DateSpec::Year { year: 1944 }]);
-    let bank = by_id(&parsed, "RUS0001");
+    let bank = entry_by_id(&parsed, "RUS0001");
     assert_eq!(bank.kind, EntityKind::Entity);
     assert_eq!(bank.countries, ["RU"]);
     assert_eq!(bank.source_url.as_deref(), Some(FCDO_CSV_URL));
-    let ship = by_id(&parsed, "RUS1400");
+    let ship = entry_by_id(&parsed, "RUS1400");
     assert_eq!(ship.kind, EntityKind::Vessel);
     assert_eq!(ship.attributes["imo_number"], "9123456");
 }
@@ -109,7 +105,7 @@ fn real_conlist_counts_and_entries() {
     assert_eq!(count(EntityKind::Vessel), 15);
     assert_eq!(names, 15966);
     assert_eq!(parsed.published.as_deref(), Some("2025-04-14"));
-    let haq = by_id(&parsed, "15672");
+    let haq = entry_by_id(&parsed, "15672");
     assert_eq!(haq.primary_name, "Mian Abdul HAQ");
     assert!(haq.aliases.iter().any(|a| a.name == "Mian MITHU"));
     assert_eq!(haq.nationalities, ["PK"]);
@@ -124,7 +120,7 @@ fn real_conlist_counts_and_entries() {
 fn fcdo_summary_export_is_read_too() {
     let parsed = fixture("fcdo_summary").unwrap();
     assert_eq!(parsed.entities.len(), 5);
-    let exchange = by_id(&parsed, "AFG0001");
+    let exchange = entry_by_id(&parsed, "AFG0001");
     assert_eq!(exchange.entity_id(), "uk_hmt:AFG0001");
     assert_eq!(
         exchange.primary_name,
@@ -132,7 +128,7 @@ fn fcdo_summary_export_is_read_too() {
     );
     assert_eq!(exchange.kind, EntityKind::Entity);
     assert_eq!(exchange.listed_on.as_deref(), Some("2012-06-29"));
-    let person = by_id(&parsed, "AFG0006");
+    let person = entry_by_id(&parsed, "AFG0006");
     assert_eq!(person.kind, EntityKind::Individual);
     assert!(parsed.entities.iter().any(|e| e.kind == EntityKind::Vessel));
 }

@@ -1,18 +1,9 @@
 use super::*;
 use crate::model::AliasQuality;
-use crate::testutil::{fixtures, shared_data};
+use crate::testutil::{alias_names, entry_by_id, fixtures, shared_data};
 
 fn fixture(name: &str) -> Result<ParsedList, SourceError> {
     parse_dir(&fixtures().join("world_bank").join(name))
-}
-
-fn find<'a>(parsed: &'a ParsedList, id: &str) -> &'a Entity {
-    let found = parsed.entities.iter().find(|e| e.source_id == id);
-    found.unwrap_or_else(|| panic!("no entity {id}"))
-}
-
-fn alias_names(entity: &Entity) -> Vec<&str> {
-    entity.aliases.iter().map(|a| a.name.as_str()).collect()
 }
 
 #[test]
@@ -20,7 +11,7 @@ fn reads_the_fixture() {
     let parsed = fixture("good").unwrap();
     assert_eq!(parsed.entities.len(), 4);
     assert_eq!(parsed.published.as_deref(), Some("2026-02-21"));
-    let person = find(&parsed, "329186");
+    let person = entry_by_id(&parsed, "329186");
     assert_eq!(person.kind, EntityKind::Individual);
     assert_eq!(person.primary_name, "IYKE AMBROSE");
     assert_eq!(person.name_parts.title.as_deref(), Some("MR."));
@@ -35,7 +26,7 @@ fn reads_the_fixture() {
             .contains(&"Consultant Guidelines, 1.22(a)(i)".to_owned())
     );
 
-    let firm = find(&parsed, "306872");
+    let firm = entry_by_id(&parsed, "306872");
     assert_eq!(firm.kind, EntityKind::Entity);
     assert_eq!(
         alias_names(firm),
@@ -51,7 +42,7 @@ fn reads_the_fixture() {
     assert_eq!(firm.attributes["debarred_to"], "2026-07-25");
     assert_eq!(firm.addresses[0].city.as_deref(), Some("Montréal"));
 
-    let chinese = find(&parsed, "321732");
+    let chinese = entry_by_id(&parsed, "321732");
     assert_eq!(alias_names(chinese), ["湖南建设集团有限公司"]);
     assert_eq!(chinese.aliases[0].script.as_deref(), Some("Han"));
     assert!(
@@ -60,7 +51,7 @@ fn reads_the_fixture() {
             .contains(&"World Bank cross-debarment".to_owned())
     );
 
-    let other = find(&parsed, "191046");
+    let other = entry_by_id(&parsed, "191046");
     assert_eq!(other.kind, EntityKind::Entity);
     assert_eq!(other.primary_name, "MULTISTAR HOLDINGS LIMITED");
     assert_eq!(alias_names(other), ["MULTI-CON SYSTEMS PTE LTD."]);
@@ -96,23 +87,23 @@ fn reads_the_real_file() {
     assert_eq!(names, 1748);
     assert_eq!(parsed.published.as_deref(), Some("2026-02-21"));
 
-    let ambrose = find(&parsed, "329186");
+    let ambrose = entry_by_id(&parsed, "329186");
     assert_eq!(ambrose.primary_name, "IYKE AMBROSE");
     assert_eq!(ambrose.countries, ["NG"]);
-    let lee = find(&parsed, "308516");
+    let lee = entry_by_id(&parsed, "308516");
     assert_eq!(lee.primary_name, "PETER LEE");
     assert_eq!(alias_names(lee), ["LI YI"]);
-    let schone = find(&parsed, "187263");
+    let schone = entry_by_id(&parsed, "187263");
     assert_eq!(schone.primary_name, "HANS PETER SCHÖNE");
-    let compu = find(&parsed, "306872");
+    let compu = entry_by_id(&parsed, "306872");
     assert!(alias_names(compu).contains(&"MetaFlow Inc."));
-    let tengwangge = find(&parsed, "427075");
+    let tengwangge = entry_by_id(&parsed, "427075");
     assert!(alias_names(tengwangge).contains(&"滕王阁建工集团股份有限公司"));
-    assert_eq!(find(&parsed, "467510").primary_name, "JOKO SESWANTO");
-    let handoko = find(&parsed, "184278");
+    assert_eq!(entry_by_id(&parsed, "467510").primary_name, "JOKO SESWANTO");
+    let handoko = entry_by_id(&parsed, "184278");
     assert_eq!(handoko.primary_name, "SATRIO BUDI HANDOKO");
     assert_eq!(alias_names(handoko), ["JOKO SESWANTO"]);
-    let xinjiang = find(&parsed, "798034");
+    let xinjiang = entry_by_id(&parsed, "798034");
     assert_eq!(
         xinjiang.primary_name,
         "XINJIANG JIAOTONG LOGISTICS CO., LTD."
