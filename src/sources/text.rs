@@ -39,6 +39,25 @@ pub fn join_parts(parts: &[&str]) -> String {
         .join(", ")
 }
 
+/// Comma parts with each part that `is_legal_form` (`Ltd.`, `ООО`) joined back to the part
+/// before it: `Acme, Ltd., Beta` -> `Acme, Ltd.` and ` Beta`.
+pub fn merge_legal_forms<'a>(
+    parts: impl Iterator<Item = &'a str>,
+    is_legal_form: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in parts {
+        match out.last_mut() {
+            Some(prev) if is_legal_form(part) => {
+                prev.push(',');
+                prev.push_str(part);
+            }
+            _ => out.push(part.to_owned()),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! before it); language labels (`Russian:`) removed; parts under 2 characters dropped.
 
 use crate::model::clean;
+use crate::sources::text::merge_legal_forms;
 
 /// Words that make a comma part only a legal form (`Интеррос Инвест, АО`), lowercase.
 const LEGAL_FORMS: &[&str] = &[
@@ -45,7 +46,7 @@ const QUOTES: &[char] = &['"', '\'', '«', '“', '„', '‘'];
 pub fn split(text: &str) -> Vec<String> {
     first_level(text)
         .iter()
-        .flat_map(|part| merge_legal_forms(part.split(',')))
+        .flat_map(|part| merge_legal_forms(part.split(','), is_legal_form))
         .map(|part| clean(&remove_labels(&part)))
         .filter(|part| part.chars().count() >= 2)
         .collect()
@@ -89,21 +90,6 @@ fn separator_len(text: &str) -> usize {
     } else {
         0
     }
-}
-
-/// Joins comma parts that are only a legal form to the part before them.
-fn merge_legal_forms<'a>(parts: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for part in parts {
-        match out.last_mut() {
-            Some(prev) if is_legal_form(part) => {
-                prev.push(',');
-                prev.push_str(part);
-            }
-            _ => out.push(part.to_owned()),
-        }
-    }
-    out
 }
 
 fn is_legal_form(part: &str) -> bool {

@@ -3,7 +3,7 @@
 //! `ADD_SUPP_INFO`.
 
 use crate::model::{Alias, clean};
-use crate::sources::text::script_of;
+use crate::sources::text::{merge_legal_forms, script_of};
 
 /// Leading titles removed from names (`MR. IYKE AMBROSE` -> `IYKE AMBROSE`).
 const TITLES: &[&str] = &["MRS.", "MR.", "MS.", "DR.", "ENGR."];
@@ -209,7 +209,10 @@ fn split_names(body: &str, kind: &str, split_and: bool) -> Vec<Alias> {
             vec![part]
         };
         for part in parts {
-            for piece in merge_legal_forms(part.split(',')) {
+            for piece in merge_legal_forms(
+                part.split(',').map(|p| p.trim_matches(['[', ']'])),
+                is_legal_form,
+            ) {
                 let piece = strip_marker(&piece);
                 let lower = piece.to_lowercase();
                 if is_registration(piece.trim(), lower.trim()) {
@@ -255,22 +258,6 @@ fn strip_marker(text: &str) -> String {
         Some((m, _)) => trimmed[m.len()..].to_owned(),
         None => trimmed.to_owned(),
     }
-}
-
-/// Joins comma parts that are only a legal form to the part before them.
-fn merge_legal_forms<'a>(parts: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for part in parts {
-        let part = part.trim_matches(['[', ']']);
-        match out.last_mut() {
-            Some(prev) if is_legal_form(part) => {
-                prev.push(',');
-                prev.push_str(part);
-            }
-            _ => out.push(part.to_owned()),
-        }
-    }
-    out
 }
 
 fn is_legal_form(part: &str) -> bool {
