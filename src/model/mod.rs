@@ -7,7 +7,10 @@ mod country;
 mod entity;
 mod list;
 mod names;
+mod review;
+mod screening;
 mod update;
+mod watch;
 
 pub use country::{country_name, to_iso2};
 pub use entity::{
@@ -15,7 +18,15 @@ pub use entity::{
 };
 pub use list::{ListCode, UnknownListCode};
 pub use names::EntityNames;
+pub use review::{Decision, ReviewStatus};
+pub use screening::{
+    DecisionRecord, ListVersions, MatchedEntity, ScreeningFilter, ScreeningOrigin, ScreeningRecord,
+};
 pub use update::{ChangeKind, SourceFile, UpdateRecord};
+pub use watch::{
+    Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, Favorite, FavoriteOutcome,
+    NewFavorite, OutboxEvent, RescreenRun, Severity,
+};
 
 /// Collapses every run of whitespace (including no-break spaces and newlines) to one
 /// space, drops zero-width spaces and trims: the `clean()` of the entity-id scheme.

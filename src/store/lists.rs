@@ -50,7 +50,7 @@ impl Store {
         parsed: &ParsedList,
         origin: &str,
     ) -> Result<UpdateRecord, StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         let record = replace_in(&tx, parsed, origin)?;
         tx.commit()?;
         tracing::info!(

@@ -4,17 +4,28 @@
 //! several servers, see the roadmap) can replace it without touching callers. The database is
 //! in WAL mode: a reader sees a list either wholly before or wholly after an import.
 
+mod alerts;
+mod codec;
 mod entities;
+mod favorites;
+mod history;
 mod lists;
 mod names;
+mod outbox;
+mod repo;
 mod schema;
+mod screenings;
 
 use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::Connection;
 
+pub use favorites::{FavoriteInsert, FavoriteUpdate};
+pub use history::EntityVersion;
 pub use lists::{EntityChange, ListSummary};
+pub use repo::{Repository, SqliteRepository};
+pub use screenings::{Changes, NewDecision};
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +50,36 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
     #[error("stored record {entity_id} is invalid: {message}")]
     Invalid { entity_id: String, message: String },
+    #[error(
+        "the database is busy: another sanctions process kept it locked for {seconds} s; try again when it has finished"
+    )]
+    Busy { seconds: u64 },
+    #[error("{0}")]
+    Refused(String),
+    #[error("{what} {id} not found")]
+    NotFound { what: &'static str, id: String },
+    #[error("already on the watchlist as {existing_id} ({existing_name:?})")]
+    Duplicate {
+        existing_id: String,
+        existing_name: String,
+    },
+}
+
+/// How long a write waits for another writer (another process, or an import) to finish.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl StoreError {
+    /// A SQLite error as a store error, telling a lock timeout apart from the rest.
+    pub(crate) fn from_sqlite(error: rusqlite::Error) -> StoreError {
+        match error.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                StoreError::Busy {
+                    seconds: BUSY_TIMEOUT.as_secs(),
+                }
+            }
+            _ => StoreError::Sqlite(error),
+        }
+    }
 }
 
 /// An open database.
@@ -58,9 +99,11 @@ impl Store {
     /// Opens the database at `path`, creating it and applying pending migrations.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path)?;
-        conn.busy_timeout(Duration::from_secs(10))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(StoreError::from_sqlite)?;
+        // FULL: every commit (a screening, a decision, an alert) is on disk before it returns.
+        conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = Store { conn };
         store.migrate()?;
@@ -83,6 +126,14 @@ impl Store {
             .pragma_query_value(None, "user_version", |row| row.get(0))?)
     }
 
+    /// Starts a write transaction that takes the write lock at once (waiting up to
+    /// [`BUSY_TIMEOUT`] for another writer), so that it never fails half-way on a lock.
+    pub(crate) fn write(&mut self) -> Result<rusqlite::Transaction<'_>, StoreError> {
+        self.conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(StoreError::from_sqlite)
+    }
+
     fn migrate(&mut self) -> Result<(), StoreError> {
         let known = schema::MIGRATIONS.len() as i64;
         let found = self.schema_version()?;
@@ -90,9 +141,23 @@ impl Store {
             return Err(StoreError::TooNew { found, known });
         }
         for (index, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
-            let tx = self.conn.transaction()?;
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .map_err(StoreError::from_sqlite)?;
+            // Another process may have migrated while this one waited for the lock.
+            let now: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+            if now > index as i64 {
+                continue;
+            }
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", index as i64 + 1)?;
+            if index >= 1 {
+                tx.execute(
+                    "INSERT OR REPLACE INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+                    rusqlite::params![index as i64 + 1, codec::now_text()],
+                )?;
+            }
             tx.commit()?;
             tracing::info!(version = index + 1, "applied schema migration");
         }

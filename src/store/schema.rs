@@ -60,4 +60,188 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (update_id, entity_id)
     ) WITHOUT ROWID;
     "#,
+    // 2: the service layer: entity history, stored screenings, append-only review decisions,
+    // the watchlist, alerts, the webhook outbox and the migrations log.
+    r#"
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+        version     INTEGER PRIMARY KEY,
+        applied_at  TEXT NOT NULL
+    );
+
+    -- Earlier versions of listed entries. An import that changes or removes an entry deletes
+    -- its row from `entities`; this trigger keeps the old record first, and the update record
+    -- written in the same transaction claims it (`replaced_by`).
+    CREATE TABLE entity_versions (
+        entity_id     TEXT NOT NULL,
+        list_code     TEXT NOT NULL,
+        replaced_by   INTEGER REFERENCES list_updates(id),
+        content_hash  BLOB NOT NULL,
+        data          TEXT NOT NULL
+    );
+    CREATE INDEX entity_versions_by_entity ON entity_versions(entity_id, replaced_by);
+    CREATE INDEX entity_versions_unclaimed ON entity_versions(list_code) WHERE replaced_by IS NULL;
+    CREATE TRIGGER entities_keep_version BEFORE DELETE ON entities BEGIN
+        INSERT INTO entity_versions (entity_id, list_code, replaced_by, content_hash, data)
+        VALUES (OLD.entity_id, OLD.list_code, NULL, OLD.content_hash, OLD.data);
+    END;
+    CREATE TRIGGER list_updates_claim_versions AFTER INSERT ON list_updates BEGIN
+        UPDATE entity_versions SET replaced_by = NEW.id
+        WHERE replaced_by IS NULL AND list_code = NEW.list_code;
+    END;
+
+    -- Events for the webhook worker, written in the transaction of the change that caused them.
+    CREATE TABLE outbox (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id    TEXT NOT NULL UNIQUE,
+        kind        TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        payload     TEXT NOT NULL
+    );
+    CREATE TRIGGER list_updates_event AFTER INSERT ON list_updates
+    WHEN NEW.added + NEW.removed + NEW.changed > 0 BEGIN
+        INSERT INTO outbox (event_id, kind, created_at, payload)
+        VALUES ('evt_' || lower(hex(randomblob(16))), 'list.updated', NEW.at,
+                json_object('list', NEW.list_code, 'update_id', NEW.id, 'added', NEW.added,
+                            'removed', NEW.removed, 'changed', NEW.changed, 'total', NEW.total));
+    END;
+
+    -- Every screening, as it was reported. Only its review status (derived from `decisions`)
+    -- may change; nothing deletes one.
+    CREATE TABLE screenings (
+        id              TEXT PRIMARY KEY,
+        query           TEXT NOT NULL,
+        kind            TEXT,
+        threshold       INTEGER NOT NULL,
+        created_at      TEXT NOT NULL,
+        total_matches   INTEGER NOT NULL,
+        results         TEXT NOT NULL,
+        list_versions   TEXT NOT NULL,
+        engine_version  TEXT NOT NULL,
+        actor           TEXT NOT NULL,
+        origin          TEXT NOT NULL,
+        favorite_id     TEXT,
+        status          TEXT NOT NULL
+    );
+    CREATE INDEX screenings_by_time ON screenings(created_at);
+    CREATE INDEX screenings_by_status ON screenings(status, created_at);
+    CREATE TRIGGER screenings_no_delete BEFORE DELETE ON screenings BEGIN
+        SELECT RAISE(ABORT, 'screenings are kept for audit and cannot be deleted');
+    END;
+    CREATE TRIGGER screenings_frozen BEFORE UPDATE OF id, query, kind, threshold, created_at,
+        total_matches, results, list_versions, engine_version, actor, origin, favorite_id
+        ON screenings BEGIN
+        SELECT RAISE(ABORT, 'a stored screening cannot be changed');
+    END;
+
+    CREATE TABLE screening_matches (
+        screening_id  TEXT NOT NULL REFERENCES screenings(id),
+        entity_id     TEXT NOT NULL,
+        score         INTEGER NOT NULL,
+        PRIMARY KEY (screening_id, entity_id)
+    ) WITHOUT ROWID;
+
+    -- The review audit log: appended to, never updated or deleted.
+    CREATE TABLE decisions (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        screening_id  TEXT NOT NULL REFERENCES screenings(id),
+        entity_id     TEXT,
+        from_status   TEXT NOT NULL,
+        to_status     TEXT NOT NULL,
+        note          TEXT NOT NULL,
+        actor         TEXT NOT NULL,
+        at            TEXT NOT NULL
+    );
+    CREATE INDEX decisions_by_screening ON decisions(screening_id, id);
+    CREATE INDEX decisions_by_time ON decisions(at);
+    CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions BEGIN
+        SELECT RAISE(ABORT, 'the decision log is append-only: a decision cannot be changed');
+    END;
+    CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions BEGIN
+        SELECT RAISE(ABORT, 'the decision log is append-only: a decision cannot be deleted');
+    END;
+
+    -- The watchlist. `norm` is the normalised name with the type, unique.
+    CREATE TABLE favorites (
+        id                 TEXT PRIMARY KEY,
+        name               TEXT NOT NULL,
+        norm               TEXT NOT NULL UNIQUE,
+        kind               TEXT,
+        note               TEXT,
+        created_at         TEXT NOT NULL,
+        last_screened_at   TEXT,
+        last_match_count   INTEGER NOT NULL DEFAULT 0,
+        last_screening_id  TEXT,
+        last_run_id        INTEGER
+    );
+    CREATE TABLE favorite_matches (
+        favorite_id  TEXT NOT NULL,
+        entity_id    TEXT NOT NULL,
+        score        INTEGER NOT NULL,
+        PRIMARY KEY (favorite_id, entity_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX favorite_matches_by_entity ON favorite_matches(entity_id);
+    -- Matches a favorite gained or lost, appended by every re-screen that changed its set.
+    CREATE TABLE favorite_changes (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        favorite_id   TEXT NOT NULL,
+        entity_id     TEXT NOT NULL,
+        change        TEXT NOT NULL CHECK (change IN ('gained', 'lost')),
+        at            TEXT NOT NULL,
+        run_id        INTEGER,
+        screening_id  TEXT
+    );
+    CREATE INDEX favorite_changes_by_favorite ON favorite_changes(favorite_id, id);
+    -- One row per watchlist re-screen: the compact audit record of every no-match screening.
+    CREATE TABLE rescreen_runs (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        at              TEXT NOT NULL,
+        reason          TEXT NOT NULL,
+        mode            TEXT NOT NULL,
+        list_versions   TEXT NOT NULL,
+        engine_version  TEXT NOT NULL,
+        actor           TEXT NOT NULL,
+        screened        INTEGER NOT NULL,
+        changed         INTEGER NOT NULL,
+        alerts          INTEGER NOT NULL
+    );
+
+    CREATE TABLE alerts (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL,
+        severity      TEXT NOT NULL,
+        title         TEXT NOT NULL,
+        message       TEXT NOT NULL,
+        created_at    TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        screening_id  TEXT,
+        favorite_id   TEXT,
+        list_code     TEXT,
+        entity_ids    TEXT NOT NULL
+    );
+    CREATE INDEX alerts_by_time ON alerts(created_at, id);
+    CREATE TRIGGER alerts_no_delete BEFORE DELETE ON alerts BEGIN
+        SELECT RAISE(ABORT, 'alerts are kept for audit and cannot be deleted');
+    END;
+    CREATE TABLE alert_changes (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        alert_id     TEXT NOT NULL REFERENCES alerts(id),
+        from_status  TEXT NOT NULL,
+        to_status    TEXT NOT NULL,
+        note         TEXT NOT NULL,
+        actor        TEXT NOT NULL,
+        at           TEXT NOT NULL
+    );
+    CREATE TRIGGER alert_changes_no_update BEFORE UPDATE ON alert_changes BEGIN
+        SELECT RAISE(ABORT, 'the alert log is append-only');
+    END;
+    CREATE TRIGGER alert_changes_no_delete BEFORE DELETE ON alert_changes BEGIN
+        SELECT RAISE(ABORT, 'the alert log is append-only');
+    END;
+
+    -- Progress markers of background work (e.g. the last list update monitored).
+    CREATE TABLE service_state (
+        key    TEXT PRIMARY KEY,
+        value  INTEGER NOT NULL
+    );
+    "#,
 ];

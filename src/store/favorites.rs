@@ -1,0 +1,420 @@
+//! The watchlist: favorites, the entries each one matches now, what each re-screen changed,
+//! and the compact record of every re-screen run.
+
+use std::collections::HashMap;
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::codec::{now_text, parse_ts, parse_ts_opt, to_json, ts_text, versions, word};
+use super::screenings::{Changes, write_changes};
+use super::{Store, StoreError};
+use crate::model::{EntityKind, Favorite, RescreenRun};
+
+/// A favorite whose matched set a re-screen changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FavoriteUpdate {
+    pub favorite_id: String,
+    /// The complete new set: (entity id, score).
+    pub matches: Vec<(String, u8)>,
+    pub gained: Vec<String>,
+    pub lost: Vec<String>,
+    /// The stored screening recording the new set, if one was stored.
+    pub screening_id: Option<String>,
+}
+
+/// A new favorite with its duplicate key and first matches.
+#[derive(Debug, Clone)]
+pub struct FavoriteInsert {
+    pub favorite: Favorite,
+    pub norm: String,
+    pub matches: Vec<(String, u8)>,
+}
+
+const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
+    f.last_match_count, f.last_screening_id";
+
+impl Store {
+    /// Adds one favorite (refused when its normalised name and type are already listed),
+    /// with the screening that accompanies it, in one transaction.
+    pub fn add_favorite(
+        &mut self,
+        new: &FavoriteInsert,
+        changes: &Changes,
+    ) -> Result<(), StoreError> {
+        let tx = self.write()?;
+        let existing: Option<(String, String)> = tx
+            .query_row(
+                "SELECT id, name FROM favorites WHERE norm = ?1",
+                [&new.norm],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if let Some((existing_id, existing_name)) = existing {
+            return Err(StoreError::Duplicate {
+                existing_id,
+                existing_name,
+            });
+        }
+        insert_favorite(&tx, new)?;
+        write_changes(&tx, changes)?;
+        tx.commit().map_err(StoreError::from_sqlite)
+    }
+
+    /// Adds many favorites in one transaction, skipping those whose key is already listed
+    /// (in the store or earlier in `new`). Returns the ids inserted, in input order.
+    pub fn import_favorites(
+        &mut self,
+        new: &[FavoriteInsert],
+        changes: &Changes,
+    ) -> Result<Vec<String>, StoreError> {
+        let tx = self.write()?;
+        let mut inserted = Vec::new();
+        {
+            let mut exists = tx.prepare_cached("SELECT 1 FROM favorites WHERE norm = ?1")?;
+            for item in new {
+                if exists.exists([&item.norm])? {
+                    continue;
+                }
+                insert_favorite(&tx, item)?;
+                inserted.push(item.favorite.id.clone());
+            }
+        }
+        write_changes(&tx, changes)?;
+        tx.commit().map_err(StoreError::from_sqlite)?;
+        Ok(inserted)
+    }
+
+    /// Favorites in id (creation) order, after `after`, at most `limit`.
+    pub fn favorites(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Favorite>, StoreError> {
+        let last_run = self.last_run_at()?;
+        let sql = format!(
+            "SELECT {COLUMNS} FROM favorites f WHERE (?1 IS NULL OR f.id > ?1) ORDER BY f.id LIMIT ?2"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(params![after, limit as i64], raw_favorite)?;
+        let raws: Vec<RawFavorite> = rows.collect::<Result<_, _>>()?;
+        raws.into_iter()
+            .map(|raw| self.finish_favorite(raw, last_run.as_deref()))
+            .collect()
+    }
+
+    /// One favorite.
+    pub fn favorite(&self, id: &str) -> Result<Option<Favorite>, StoreError> {
+        let last_run = self.last_run_at()?;
+        let sql = format!("SELECT {COLUMNS} FROM favorites f WHERE f.id = ?1");
+        let raw = self.conn.query_row(&sql, [id], raw_favorite).optional()?;
+        raw.map(|raw| self.finish_favorite(raw, last_run.as_deref()))
+            .transpose()
+    }
+
+    /// Removes a favorite and its current matches; its change log stays.
+    pub fn remove_favorite(&mut self, id: &str) -> Result<Favorite, StoreError> {
+        let favorite = self.favorite(id)?.ok_or_else(|| StoreError::NotFound {
+            what: "favorite",
+            id: id.to_owned(),
+        })?;
+        let tx = self.write()?;
+        tx.execute("DELETE FROM favorite_matches WHERE favorite_id = ?1", [id])?;
+        tx.execute("DELETE FROM favorites WHERE id = ?1", [id])?;
+        tx.commit().map_err(StoreError::from_sqlite)?;
+        Ok(favorite)
+    }
+
+    /// Number of favorites.
+    pub fn favorite_count(&self) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM favorites", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Every favorite's id, name and type, for re-screening.
+    pub fn favorite_names(&self) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, name, kind FROM favorites ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })?;
+        rows.map(|row| {
+            let (id, name, kind) = row?;
+            Ok((id, name, kind.as_deref().and_then(EntityKind::parse)))
+        })
+        .collect()
+    }
+
+    /// The entries every favorite matches now (favorites matching nothing are absent).
+    pub fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT favorite_id, entity_id, score FROM favorite_matches")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u8>(2)?,
+            ))
+        })?;
+        let mut out: HashMap<String, Vec<(String, u8)>> = HashMap::new();
+        for row in rows {
+            let (favorite, entity, score) = row?;
+            out.entry(favorite).or_default().push((entity, score));
+        }
+        Ok(out)
+    }
+
+    /// The matches a favorite gained and lost, oldest first: (entity id, change, when).
+    pub fn favorite_changes(&self, id: &str) -> Result<Vec<(String, String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT entity_id, change, at FROM favorite_changes WHERE favorite_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records a re-screen run: the run, every favorite whose matches changed, the
+    /// screenings, alerts and events it produced, and (when given) a progress marker, in ONE
+    /// transaction. Returns the run's id.
+    pub fn record_rescreen(
+        &mut self,
+        run: &RescreenRun,
+        updates: &[FavoriteUpdate],
+        changes: &Changes,
+        marker: Option<(&str, i64)>,
+    ) -> Result<i64, StoreError> {
+        let tx = self.write()?;
+        tx.execute(
+            "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
+                                        screened, changed, alerts)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                ts_text(run.at),
+                run.reason,
+                run.mode,
+                to_json(&run.list_versions, "rescreen run")?,
+                run.engine_version,
+                run.actor,
+                run.screened as i64,
+                run.changed as i64,
+                run.alerts as i64
+            ],
+        )?;
+        let run_id = tx.last_insert_rowid();
+        let at = ts_text(run.at);
+        {
+            let mut clear =
+                tx.prepare_cached("DELETE FROM favorite_matches WHERE favorite_id = ?1")?;
+            let mut add = tx.prepare_cached(
+                "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",
+            )?;
+            let mut log = tx.prepare_cached(
+                "INSERT INTO favorite_changes (favorite_id, entity_id, change, at, run_id, screening_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            let mut favorite = tx.prepare_cached(
+                "UPDATE favorites SET last_screened_at = ?2, last_match_count = ?3,
+                     last_screening_id = coalesce(?4, last_screening_id), last_run_id = ?5
+                 WHERE id = ?1",
+            )?;
+            for u in updates {
+                clear.execute([&u.favorite_id])?;
+                for (entity, score) in &u.matches {
+                    add.execute(params![u.favorite_id, entity, score])?;
+                }
+                for (entities, change) in [(&u.gained, "gained"), (&u.lost, "lost")] {
+                    for entity in entities {
+                        log.execute(params![
+                            u.favorite_id,
+                            entity,
+                            change,
+                            at,
+                            run_id,
+                            u.screening_id
+                        ])?;
+                    }
+                }
+                favorite.execute(params![
+                    u.favorite_id,
+                    at,
+                    u.matches.len() as i64,
+                    u.screening_id,
+                    run_id
+                ])?;
+            }
+        }
+        write_changes(&tx, changes)?;
+        if let Some((key, value)) = marker {
+            tx.execute(
+                "INSERT INTO service_state (key, value) VALUES (?1, ?2)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )?;
+        }
+        tx.commit().map_err(StoreError::from_sqlite)?;
+        Ok(run_id)
+    }
+
+    /// The re-screen runs, newest first.
+    pub fn rescreen_runs(&self, limit: usize) -> Result<Vec<RescreenRun>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, at, reason, mode, list_versions, engine_version, actor, screened, changed,
+                    alerts FROM rescreen_runs ORDER BY id DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit as i64], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                [
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                ],
+                [
+                    r.get::<_, i64>(7)?,
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, i64>(9)?,
+                ],
+            ))
+        })?;
+        rows.map(|row| {
+            let (id, [at, reason, mode, list_versions, engine_version, actor], [s, c, a]) = row?;
+            let what = format!("rescreen run {id}");
+            Ok(RescreenRun {
+                id,
+                at: parse_ts(&at, &what)?,
+                reason,
+                mode,
+                list_versions: versions(&list_versions, &what)?,
+                engine_version,
+                actor,
+                screened: s as u64,
+                changed: c as u64,
+                alerts: a as u64,
+            })
+        })
+        .collect()
+    }
+
+    /// A progress marker of background work.
+    pub fn marker(&self, key: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM service_state WHERE key = ?1",
+                [key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The newest list update's id (0 when nothing was imported).
+    pub fn latest_update_id(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT coalesce(max(id), 0) FROM list_updates", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    fn last_run_at(&self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT max(at) FROM rescreen_runs", [], |r| r.get(0))?)
+    }
+
+    fn finish_favorite(
+        &self,
+        raw: RawFavorite,
+        last_run: Option<&str>,
+    ) -> Result<Favorite, StoreError> {
+        let id = raw.id.clone();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT entity_id FROM favorite_matches WHERE favorite_id = ?1 ORDER BY score DESC, entity_id",
+        )?;
+        let matched: Vec<String> = stmt
+            .query_map([&id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        // Every run re-screens the whole watchlist, so the latest run screened this one too.
+        let screened = match (raw.last_screened_at, last_run) {
+            (Some(own), Some(run)) if run > own.as_str() && run >= raw.created_at.as_str() => {
+                Some(run.to_owned())
+            }
+            (own, _) => own,
+        };
+        Ok(Favorite {
+            kind: raw
+                .kind
+                .map(|k| word(&k, &id, EntityKind::parse))
+                .transpose()?,
+            created_at: parse_ts(&raw.created_at, &id)?,
+            last_screened_at: parse_ts_opt(screened, &id)?,
+            id: raw.id,
+            name: raw.name,
+            note: raw.note,
+            last_match_count: raw.last_match_count,
+            last_screening_id: raw.last_screening_id,
+            matched_entity_ids: matched,
+        })
+    }
+}
+
+fn insert_favorite(tx: &rusqlite::Transaction<'_>, new: &FavoriteInsert) -> Result<(), StoreError> {
+    let f = &new.favorite;
+    tx.prepare_cached(
+        "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
+                                last_match_count, last_screening_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        f.id,
+        f.name,
+        new.norm,
+        f.kind.map(EntityKind::as_str),
+        f.note,
+        ts_text(f.created_at),
+        f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
+        new.matches.len() as i64,
+        f.last_screening_id
+    ])?;
+    let mut add = tx.prepare_cached(
+        "INSERT OR IGNORE INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",
+    )?;
+    for (entity, score) in &new.matches {
+        add.execute(params![f.id, entity, score])?;
+    }
+    Ok(())
+}
+
+struct RawFavorite {
+    id: String,
+    name: String,
+    kind: Option<String>,
+    note: Option<String>,
+    created_at: String,
+    last_screened_at: Option<String>,
+    last_match_count: u64,
+    last_screening_id: Option<String>,
+}
+
+fn raw_favorite(r: &Row<'_>) -> rusqlite::Result<RawFavorite> {
+    Ok(RawFavorite {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        kind: r.get(2)?,
+        note: r.get(3)?,
+        created_at: r.get(4)?,
+        last_screened_at: r.get(5)?,
+        last_match_count: r.get::<_, i64>(6)? as u64,
+        last_screening_id: r.get(7)?,
+    })
+}

@@ -1,0 +1,97 @@
+//! The history of listed entries: which updates added, changed or removed one, and the
+//! record as it was after any update (earlier versions are kept in `entity_versions`).
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError};
+use crate::model::{ChangeKind, Entity};
+
+/// One update that touched an entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EntityVersion {
+    pub update_id: i64,
+    pub change: ChangeKind,
+    /// When the update committed, RFC 3339.
+    pub at: String,
+}
+
+impl Store {
+    /// The updates that added, changed or removed `entity_id`, oldest first.
+    pub fn entity_history(&self, entity_id: &str) -> Result<Vec<EntityVersion>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.update_id, c.change, u.at FROM entity_changes c
+             JOIN list_updates u ON u.id = c.update_id
+             WHERE c.entity_id = ?1 ORDER BY c.update_id",
+        )?;
+        let rows = stmt.query_map([entity_id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (update_id, change, at) = row?;
+            if let Some(change) = ChangeKind::parse(&change) {
+                out.push(EntityVersion {
+                    update_id,
+                    change,
+                    at,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The entry as it stood right after update `update_id` of its list, or `None` when it
+    /// was not listed then (not yet added, or removed).
+    pub fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError> {
+        let last: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT change FROM entity_changes WHERE entity_id = ?1 AND update_id <= ?2
+                 ORDER BY update_id DESC LIMIT 1",
+                params![entity_id, update_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match last.as_deref().and_then(ChangeKind::parse) {
+            None | Some(ChangeKind::Removed) => return Ok(None),
+            Some(_) => {}
+        }
+        let kept: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT data FROM entity_versions WHERE entity_id = ?1 AND replaced_by > ?2
+                 ORDER BY replaced_by LIMIT 1",
+                params![entity_id, update_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match kept {
+            Some(json) => {
+                serde_json::from_str(&json)
+                    .map(Some)
+                    .map_err(|source| StoreError::Corrupt {
+                        entity_id: entity_id.to_owned(),
+                        source,
+                    })
+            }
+            None => self.entity(entity_id),
+        }
+    }
+
+    /// Whether an update with this id exists.
+    pub fn update_exists(&self, update_id: i64) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM list_updates WHERE id = ?1",
+                [update_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+}
