@@ -1,8 +1,13 @@
 //! Wire types of the HTTP interface (`/api/v1`), shared by the server, the remote client and
 //! the CLI's `--json` output so that they cannot drift apart.
 
+pub mod alerts;
+pub mod batch;
+pub mod entities;
 pub mod envelope;
+pub mod favorites;
 pub mod lists;
 pub mod screening;
+pub mod screenings;
 
 pub use envelope::Envelope;

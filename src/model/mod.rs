@@ -5,6 +5,7 @@
 
 mod country;
 mod entity;
+mod history;
 mod list;
 mod names;
 mod review;
@@ -16,6 +17,7 @@ pub use country::{country_name, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
 };
+pub use history::EntityVersion;
 pub use list::{ListCode, UnknownListCode};
 pub use names::EntityNames;
 pub use review::{Decision, ReviewStatus};

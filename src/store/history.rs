@@ -4,16 +4,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError};
-use crate::model::{ChangeKind, Entity};
-
-/// One update that touched an entry.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct EntityVersion {
-    pub update_id: i64,
-    pub change: ChangeKind,
-    /// When the update committed, RFC 3339.
-    pub at: String,
-}
+use crate::model::{ChangeKind, Entity, EntityVersion};
 
 impl Store {
     /// The updates that added, changed or removed `entity_id`, oldest first.

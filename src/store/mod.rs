@@ -22,7 +22,6 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
-pub use history::EntityVersion;
 pub use lists::{EntityChange, ListSummary};
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};

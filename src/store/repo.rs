@@ -15,13 +15,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use super::favorites::{FavoriteInsert, FavoriteUpdate};
-use super::history::EntityVersion;
 use super::screenings::{Changes, NewDecision};
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::{
-    Alert, AlertChange, AlertFilter, DecisionRecord, Entity, EntityKind, EntityNames, Favorite,
-    ListCode, ListVersions, RescreenRun, ReviewStatus, ScreeningFilter, ScreeningRecord,
-    UpdateRecord,
+    Alert, AlertChange, AlertFilter, DecisionRecord, Entity, EntityKind, EntityNames,
+    EntityVersion, Favorite, ListCode, ListVersions, RescreenRun, ReviewStatus, ScreeningFilter,
+    ScreeningRecord, UpdateRecord,
 };
 use crate::sources::ParsedList;
 

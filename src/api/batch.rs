@@ -1,0 +1,72 @@
+//! Batch screening through the service: `POST /v1/screen/batch` (JSON or CSV).
+//!
+//! Bad rows refuse the whole batch: if any name is empty, longer than the engine accepts or
+//! has a `type` other than `individual`/`entity`, nothing is screened or stored and the error
+//! names every bad row (by its position, from 1). A batch is all-or-nothing so that a client
+//! never has to reconcile a partial result, and no credit is used for a refused batch.
+
+use serde::{Deserialize, Serialize};
+
+use super::screening::{KindFilter, ScreenRequest};
+
+/// The most names one call may carry.
+pub const MAX_BATCH: usize = 500;
+
+/// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BatchName {
+    Name(String),
+    Typed {
+        name: String,
+        #[serde(rename = "type", default)]
+        kind: Option<KindFilter>,
+    },
+}
+
+impl BatchName {
+    /// The name.
+    pub fn name(&self) -> &str {
+        match self {
+            BatchName::Name(name) | BatchName::Typed { name, .. } => name,
+        }
+    }
+
+    /// The row's own type, if any.
+    pub fn kind(&self) -> Option<KindFilter> {
+        match self {
+            BatchName::Name(_) => None,
+            BatchName::Typed { kind, .. } => *kind,
+        }
+    }
+}
+
+/// `POST /v1/screen/batch` as JSON: `{"names": [...]}`, at most [`MAX_BATCH`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchRequest {
+    pub names: Vec<BatchName>,
+    /// Options applied to every name (the name of the template is ignored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<ScreenRequest>,
+}
+
+/// `data` of `POST /v1/screen/batch`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResponse {
+    pub total: usize,
+    /// One element per name, in the order sent.
+    pub results: Vec<BatchResult>,
+}
+
+/// The outcome of one name of a batch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    pub name: String,
+    /// Number of matches.
+    pub matches: usize,
+    /// The stored screening of this name (`GET /v1/screen/{id}` shows its matches).
+    pub screening_id: String,
+    /// The best score, when anything matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<u8>,
+}
