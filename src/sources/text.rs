@@ -30,6 +30,23 @@ pub fn script_of(name: &str) -> Option<&'static str> {
     })
 }
 
+/// `text` without a leading `prefix` compared case-insensitively (`prefix` written in
+/// lowercase), sliced from `text` itself: a character's lowercase form may have another
+/// byte length (the Kelvin sign `\u{212A}` is three bytes, its lowercase `k` one), so an
+/// offset found in `text.to_lowercase()` must never index `text`.
+pub fn strip_prefix_lowercase<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let mut rest = prefix;
+    for (i, c) in text.char_indices() {
+        if rest.is_empty() {
+            return Some(&text[i..]);
+        }
+        for lower in c.to_lowercase() {
+            rest = rest.strip_prefix(lower)?;
+        }
+    }
+    rest.is_empty().then_some("")
+}
+
 /// The non-empty cleaned parts joined by ", ".
 pub fn join_parts(parts: &[&str]) -> String {
     parts
@@ -70,6 +87,10 @@ mod tests {
         assert_eq!(script_of("Müller"), None);
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
         assert_eq!(line_at(b"a\nb", 99), 2);
+        assert_eq!(strip_prefix_lowercase("\u{212A}a Ltd", "ka"), Some(" Ltd"));
+        assert_eq!(strip_prefix_lowercase("AKA: X", "aka"), Some(": X"));
+        assert_eq!(strip_prefix_lowercase("AK", "aka"), None);
+        assert_eq!(strip_prefix_lowercase("B", "a"), None);
         assert_eq!(
             join_parts(&["Kabul", " ", "Afghanistan"]),
             "Kabul, Afghanistan"

@@ -256,6 +256,13 @@ fn read_rows(
         let line = lines.line_of(start);
         let bad =
             |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
+        if let Some(field) = record.iter().find(|f| f.contains(['\n', '\r'])) {
+            let end = line + field.matches('\n').count() as u64;
+            return Err(bad(format!(
+                "a quoted field runs on over lines {line}-{end} (an unclosed quote?); \
+                 OFAC fields never hold a line break"
+            )));
+        }
         if record.len() != width {
             return Err(bad(format!(
                 "{} columns where {width} are expected (not an OFAC CSV file?)",
@@ -271,6 +278,13 @@ fn read_rows(
             line,
             fields: record.iter().map(null_to_empty).collect(),
         });
+    }
+    if input.bytes.last() != Some(&0x1A) {
+        return Err(SourceError::parse(
+            &input.name,
+            format!("line {}", lines.line_of(input.bytes.len() as u64)),
+            "the file does not end with OFAC's end-of-file byte (0x1A): it is truncated",
+        ));
     }
     Ok(rows)
 }
