@@ -264,6 +264,11 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
     }
     line("programmes", &e.programs.join(", "));
     line("listed on", e.listed_on.as_deref().unwrap_or(""));
+    if let Some(ends) = &e.listing_ends {
+        let today = crate::model::today_utc();
+        let status = if e.ended(&today) { "ENDED" } else { "in force" };
+        line("listing ends", &format!("{ends} ({status} on {today})"));
+    }
     for (key, value) in &e.attributes {
         line(key, value);
     }

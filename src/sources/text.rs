@@ -30,6 +30,14 @@ pub fn script_of(name: &str) -> Option<&'static str> {
     })
 }
 
+/// True when every letter of `name` is Latin (ASCII, Latin-1, Latin Extended), so that a
+/// name can be shown to an analyst who reads Latin script.
+pub fn is_latin(name: &str) -> bool {
+    name.chars().filter(|c| c.is_alphabetic()).all(
+        |c| matches!(c as u32, 0..=0x024F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF),
+    )
+}
+
 /// `text` without a leading `prefix` compared case-insensitively (`prefix` written in
 /// lowercase), sliced from `text` itself: a character's lowercase form may have another
 /// byte length (the Kelvin sign `\u{212A}` is three bytes, its lowercase `k` one), so an
@@ -85,6 +93,8 @@ mod tests {
         assert_eq!(script_of("AL-UBAIDI غازي"), Some("Arabic"));
         assert_eq!(script_of("有限公司"), Some("Han"));
         assert_eq!(script_of("Müller"), None);
+        assert!(is_latin("Müller-Łódź Nguyễn"));
+        assert!(!is_latin("Мрежа Осама бин Ладен"));
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
         assert_eq!(line_at(b"a\nb", 99), 2);
         assert_eq!(strip_prefix_lowercase("\u{212A}a Ltd", "ka"), Some(" Ltd"));

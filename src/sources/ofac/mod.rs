@@ -106,10 +106,6 @@ fn parse_dir(
         });
         note_skipped(&mut out, comments, main, skipped);
     }
-    for (i, entity) in book.entities.iter_mut().enumerate() {
-        finish_remarks(entity, remarks_extra.remove(&i));
-        entity.source_url = Some(main.url.to_owned());
-    }
     let rows = read_rows(&mut out, dir, add)?;
     let skipped = book.join(&rows, |_, _| {});
     for row in &rows {
@@ -126,6 +122,11 @@ fn parse_dir(
         }
     }
     note_skipped(&mut out, alt, main, skipped);
+    // After alt.csv, so that an a.k.a. listed there as strong is not taken for a weak one.
+    for (i, entity) in book.entities.iter_mut().enumerate() {
+        finish_remarks(entity, remarks_extra.remove(&i));
+        entity.source_url = Some(main.url.to_owned());
+    }
     out.entities = book.entities;
     Ok(out)
 }
