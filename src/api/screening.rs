@@ -38,6 +38,9 @@ pub struct ScreenRequest {
     /// Only these lists; all when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lists: Option<Vec<ListCode>>,
+    /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub include_ended: bool,
 }
 
 impl ScreenRequest {
@@ -49,6 +52,7 @@ impl ScreenRequest {
             threshold: None,
             limit: None,
             lists: None,
+            include_ended: false,
         }
     }
 }
@@ -83,6 +87,9 @@ pub struct Match {
     pub country: Option<String>,
     /// Which query token met which listed token, and how similar they were.
     pub explanation: Vec<TokenMatch>,
+    /// The last day of a listing that has ended (reported only with `include_ended`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_on: Option<String>,
 }
 
 /// One step of a match's explanation.

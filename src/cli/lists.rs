@@ -23,23 +23,29 @@ pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them wi
 pub fn run(ctx: &Context, args: ListsArgs) -> Result<ExitCode> {
     match args.command {
         None => overview(ctx, args.json),
-        Some(ListsCommand::Import { dir, list }) => {
+        Some(ListsCommand::Import {
+            dir,
+            list,
+            allow_shrink,
+        }) => {
             let started = std::time::Instant::now();
             let mut store = ctx.open_store()?;
-            let outcomes = ingest::import_dir(&mut store, &dir, &list)?;
+            let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
+            let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)?;
             let code = report(&outcomes);
             println!("done in {:.1} s", started.elapsed().as_secs_f64());
             Ok(code)
         }
-        Some(ListsCommand::Update { list }) => {
+        Some(ListsCommand::Update { list, allow_shrink }) => {
+            let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let mut store = ctx.open_store()?;
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
             let downloads = ctx.data_dir.join("downloads");
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?;
-            let outcomes = runtime.block_on(ingest::update_lists(
-                &mut store, &fetcher, &downloads, &list,
+            let outcomes = runtime.block_on(ingest::update_lists_with(
+                &mut store, &fetcher, &downloads, &list, &options,
             ));
             Ok(report(&outcomes))
         }
@@ -110,6 +116,19 @@ fn updates(ctx: &Context, list: ListCode, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for r in &records {
+        if let Some(why) = &r.failed {
+            println!("#{:<5} {}  FAILED: {why}", r.id, r.at);
+            println!("       {}", r.origin);
+            for f in &r.files {
+                println!(
+                    "       {}  {} bytes  sha256 {}",
+                    f.name,
+                    thousands(f.bytes),
+                    f.sha256
+                );
+            }
+            continue;
+        }
         println!(
             "#{:<5} {}  +{} added  -{} removed  ~{} changed  = {} entities  (published {})",
             r.id,
@@ -141,13 +160,18 @@ fn report(outcomes: &[ListOutcome]) -> ExitCode {
     for o in outcomes {
         let code = o.list.code();
         match &o.outcome {
-            Outcome::Imported(r) => println!(
-                "{code:<11} imported   {:>6} entities (+{} added, -{} removed, ~{} changed)",
-                thousands(r.total),
-                thousands(r.added),
-                thousands(r.removed),
-                thousands(r.changed),
-            ),
+            Outcome::Imported(r) => {
+                println!(
+                    "{code:<11} imported   {:>6} entities (+{} added, -{} removed, ~{} changed)",
+                    thousands(r.total),
+                    thousands(r.added),
+                    thousands(r.removed),
+                    thousands(r.changed),
+                );
+                for note in &r.notes {
+                    println!("{:<11} note:      {note}", "");
+                }
+            }
             Outcome::Unchanged => {
                 println!("{code:<11} unchanged  the publisher's files have not changed")
             }
@@ -240,6 +264,11 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
     }
     line("programmes", &e.programs.join(", "));
     line("listed on", e.listed_on.as_deref().unwrap_or(""));
+    if let Some(ends) = &e.listing_ends {
+        let today = crate::model::today_utc();
+        let status = if e.ended(&today) { "ENDED" } else { "in force" };
+        line("listing ends", &format!("{ends} ({status} on {today})"));
+    }
     for (key, value) in &e.attributes {
         line(key, value);
     }

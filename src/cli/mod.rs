@@ -67,12 +67,18 @@ pub enum ListsCommand {
         /// Only these lists (comma-separated codes).
         #[arg(long, value_delimiter = ',')]
         list: Vec<ListCode>,
+        /// Accept files that remove more of a list than [import] max_shrink_percent allows.
+        #[arg(long)]
+        allow_shrink: bool,
     },
     /// Download the official files from the publishers and import them.
     Update {
         /// Only these lists (comma-separated codes).
         #[arg(long, value_delimiter = ',')]
         list: Vec<ListCode>,
+        /// Accept files that remove more of a list than [import] max_shrink_percent allows.
+        #[arg(long)]
+        allow_shrink: bool,
     },
     /// Show the update records of one list, newest first.
     Updates {
@@ -122,6 +128,9 @@ pub struct ScreenOptions {
     /// Most results per name.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
+    #[arg(long)]
+    pub include_ended: bool,
 }
 
 /// `--type` values.

@@ -12,6 +12,7 @@ use super::{BatchArgs, Context, ScreenArgs, ScreenOptions};
 use crate::api::screening::{Match, ScreenRequest};
 use crate::batch;
 use crate::engine::{self, Index};
+use crate::model::EntityNames;
 
 /// Screens one name and prints the matches.
 pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
@@ -71,6 +72,12 @@ fn print_match(out: &mut impl Write, rank: usize, m: &Match) -> std::io::Result<
             .unwrap_or_default(),
         m.entity_id
     )?;
+    if let Some(ended) = &m.ended_on {
+        writeln!(
+            out,
+            "         listing ENDED on {ended} (shown because of --include-ended)"
+        )?;
+    }
     if m.matched_name != m.name {
         writeln!(out, "         matched alias: {}", m.matched_name)?;
     }
@@ -174,6 +181,7 @@ fn request(options: &ScreenOptions) -> ScreenRequest {
         threshold: options.threshold,
         limit: options.limit,
         lists: None,
+        include_ended: options.include_ended,
     }
 }
 
@@ -181,7 +189,10 @@ fn request(options: &ScreenOptions) -> ScreenRequest {
 /// store is empty.
 pub fn load_index(ctx: &Context) -> Result<Option<Index>> {
     let store = ctx.open_store()?;
-    let names = store.entity_names()?;
+    let mut names = store.entity_names()?;
+    if !ctx.config.screening.weak_aliases {
+        names.iter_mut().for_each(EntityNames::drop_weak_aliases);
+    }
     if names.is_empty() {
         eprintln!("{NO_DATA_HINT}");
         return Ok(None);

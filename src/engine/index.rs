@@ -18,6 +18,8 @@ pub(crate) struct IndexedEntity {
     pub kind: EntityKind,
     pub primary_name: String,
     pub country: Option<String>,
+    /// The last day of the listing, where the list gives one.
+    pub listing_ends: Option<String>,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
@@ -104,6 +106,7 @@ impl Index {
                 kind: entry.kind,
                 primary_name: entry.primary_name.clone(),
                 country: entry.country.clone(),
+                listing_ends: entry.listing_ends.clone(),
             });
             for (text, weak, tokens) in names {
                 index.add_name(entity, text, weak, &tokens);
@@ -334,6 +337,7 @@ mod tests {
                 .iter()
                 .map(|n| (n.to_string(), AliasQuality::Unspecified))
                 .collect(),
+            listing_ends: None,
         }
     }
 

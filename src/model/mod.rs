@@ -16,6 +16,7 @@ mod watch;
 pub use country::{country_name, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
+    listing_ended, today_utc,
 };
 pub use history::EntityVersion;
 pub use list::{ListCode, UnknownListCode};

@@ -50,6 +50,15 @@ pub enum StoreError {
     #[error("stored record {entity_id} is invalid: {message}")]
     Invalid { entity_id: String, message: String },
     #[error(
+        "the files would remove {removed} of the {before} entries of {list} ({after} left), more than an import may remove without --allow-shrink ([import] max_shrink_percent, min_shrink_entries): the files may be truncated or incomplete"
+    )]
+    WouldShrink {
+        list: crate::model::ListCode,
+        removed: u64,
+        before: u64,
+        after: u64,
+    },
+    #[error(
         "the database is busy: another sanctions process kept it locked for {seconds} s; try again when it has finished"
     )]
     Busy { seconds: u64 },
@@ -151,11 +160,14 @@ impl Store {
             }
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", index as i64 + 1)?;
-            if index >= 1 {
-                tx.execute(
-                    "INSERT OR REPLACE INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
-                    rusqlite::params![index as i64 + 1, codec::now_text()],
-                )?;
+            if index >= 2 {
+                // The log starts with migration 3; earlier ones are recorded when it is made.
+                for version in 1..=index as i64 + 1 {
+                    tx.execute(
+                        "INSERT OR IGNORE INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+                        rusqlite::params![version, codec::now_text()],
+                    )?;
+                }
             }
             tx.commit()?;
             tracing::info!(version = index + 1, "applied schema migration");

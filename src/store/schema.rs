@@ -60,7 +60,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (update_id, entity_id)
     ) WITHOUT ROWID;
     "#,
-    // 2: the service layer: entity history, stored screenings, append-only review decisions,
+    // 2: failed imports in the history (their reason), and when an entry's listing ends.
+    r#"
+    ALTER TABLE list_updates ADD COLUMN failed TEXT;
+    ALTER TABLE entities ADD COLUMN listing_ends TEXT;
+    "#,
+    // 3: the service layer: entity history, stored screenings, append-only review decisions,
     // the watchlist, alerts, the webhook outbox and the migrations log.
     r#"
     CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -98,7 +103,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
         payload     TEXT NOT NULL
     );
     CREATE TRIGGER list_updates_event AFTER INSERT ON list_updates
-    WHEN NEW.added + NEW.removed + NEW.changed > 0 BEGIN
+    WHEN NEW.failed IS NULL AND NEW.added + NEW.removed + NEW.changed > 0 BEGIN
         INSERT INTO outbox (event_id, kind, created_at, payload)
         VALUES ('evt_' || lower(hex(randomblob(16))), 'list.updated', NEW.at,
                 json_object('list', NEW.list_code, 'update_id', NEW.id, 'added', NEW.added,
