@@ -10,6 +10,7 @@
 //! - [`fetch`]: downloads of the official files (conditional, bounded, retried).
 //! - [`ingest`]: imports: parse each list's files, replace it in the store, report per list.
 //! - [`quality`]: match quality measured on a labelled query set (recall, false positives).
+//! - [`service`]: the one async interface every face uses, and its local implementation.
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
@@ -23,6 +24,7 @@ pub mod fetch;
 pub mod ingest;
 pub mod model;
 pub mod quality;
+pub mod service;
 pub mod sources;
 pub mod store;
 #[cfg(test)]

@@ -60,26 +60,26 @@ impl Store {
         tx.commit().map_err(StoreError::from_sqlite)
     }
 
-    /// Adds many favorites in one transaction, skipping those whose key is already listed
-    /// (in the store or earlier in `new`). Returns the ids inserted, in input order.
+    /// Adds many favorites in one transaction, each with its own screenings, alerts and
+    /// events, skipping those whose key is already listed (in the store or earlier in `new`;
+    /// their changes are dropped too). Returns the ids inserted, in input order.
     pub fn import_favorites(
         &mut self,
-        new: &[FavoriteInsert],
-        changes: &Changes,
+        new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError> {
         let tx = self.write()?;
         let mut inserted = Vec::new();
         {
             let mut exists = tx.prepare_cached("SELECT 1 FROM favorites WHERE norm = ?1")?;
-            for item in new {
+            for (item, changes) in new {
                 if exists.exists([&item.norm])? {
                     continue;
                 }
                 insert_favorite(&tx, item)?;
+                write_changes(&tx, changes)?;
                 inserted.push(item.favorite.id.clone());
             }
         }
-        write_changes(&tx, changes)?;
         tx.commit().map_err(StoreError::from_sqlite)?;
         Ok(inserted)
     }

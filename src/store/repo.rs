@@ -65,8 +65,7 @@ pub trait Repository: Send + Sync {
     fn add_favorite(&self, new: &FavoriteInsert, changes: &Changes) -> Result<(), StoreError>;
     fn import_favorites(
         &self,
-        new: &[FavoriteInsert],
-        changes: &Changes,
+        new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError>;
     fn favorites(&self, after: Option<&str>, limit: usize) -> Result<Vec<Favorite>, StoreError>;
     fn favorite(&self, id: &str) -> Result<Option<Favorite>, StoreError>;
@@ -241,10 +240,9 @@ impl Repository for SqliteRepository {
     }
     fn import_favorites(
         &self,
-        new: &[FavoriteInsert],
-        changes: &Changes,
+        new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError> {
-        self.writer().import_favorites(new, changes)
+        self.writer().import_favorites(new)
     }
     fn favorites(&self, after: Option<&str>, limit: usize) -> Result<Vec<Favorite>, StoreError> {
         self.reader()?.favorites(after, limit)

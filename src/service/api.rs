@@ -1,0 +1,86 @@
+//! The [`Service`] trait: every operation of `spec/service-interface.md` and its extensions,
+//! in the wire types of [`crate::api`].
+
+use async_trait::async_trait;
+
+use super::ServiceError;
+use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::entities::EntityDetail;
+use crate::api::favorites::{
+    Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
+};
+use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::screening::ScreenRequest;
+use crate::api::screenings::{
+    AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
+    ScreeningResponse, ScreeningSummary, StoredScreening,
+};
+use crate::model::ListCode;
+
+/// One async interface for every face (CLI, terminal UI, HTTP server). The local
+/// implementation ([`super::LocalService`]) runs the engine and the store in-process; a remote
+/// one (the HTTP client) speaks to a `sanctions serve`. Both return the same wire types and
+/// [`ServiceError`]s.
+///
+/// It is object-safe (through `async_trait`), so a face holds an `Arc<dyn Service>` and does
+/// not care which implementation it has; every future is `Send`, so calls can be spawned on a
+/// multi-threaded tokio runtime.
+#[async_trait]
+pub trait Service: Send + Sync {
+    /// `POST /v1/screen`: screens one name and stores the screening.
+    async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;
+    /// `POST /v1/screen/batch`: up to 500 names, each stored; all-or-nothing on bad rows.
+    async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError>;
+    /// `GET /v1/screen/{id}`: a stored screening with its decisions.
+    async fn screening(&self, id: &str) -> Result<StoredScreening, ServiceError>;
+    /// `GET /v1/screenings` (extension): stored screenings, newest first.
+    async fn screenings(
+        &self,
+        query: ScreeningQuery,
+    ) -> Result<Page<ScreeningSummary>, ServiceError>;
+    /// `POST /v1/screenings/{id}/decisions` (extension): records a review decision.
+    async fn decide(
+        &self,
+        screening_id: &str,
+        request: DecisionRequest,
+    ) -> Result<DecisionResponse, ServiceError>;
+    /// `GET /v1/audit` (extension): every screening and decision of a period.
+    async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError>;
+
+    /// `GET /v1/lists`.
+    async fn lists(&self) -> Result<Vec<ListInfo>, ServiceError>;
+    /// `GET /v1/lists/{list}/updates`: newest first, at most `limit`.
+    async fn list_updates(
+        &self,
+        list: ListCode,
+        limit: usize,
+    ) -> Result<Vec<UpdateRecord>, ServiceError>;
+    /// `GET /v1/entities/{id}[?at=UPDATE]` (extension): one entry, now or after an update.
+    async fn entity(&self, entity_id: &str, at: Option<i64>) -> Result<EntityDetail, ServiceError>;
+
+    /// `GET /v1/favorites`, in creation order.
+    async fn favorites(
+        &self,
+        cursor: Option<String>,
+        limit: Option<usize>,
+    ) -> Result<FavoritePage, ServiceError>;
+    /// `POST /v1/favorites`: adds a name and screens it at once.
+    async fn add_favorite(&self, request: FavoriteRequest) -> Result<Favorite, ServiceError>;
+    /// `DELETE /v1/favorites/{id}`.
+    async fn remove_favorite(&self, id: &str) -> Result<Favorite, ServiceError>;
+    /// `POST /v1/favorites/import` (extension): many names, duplicates skipped.
+    async fn import_favorites(&self, import: FavoriteImport)
+    -> Result<ImportSummary, ServiceError>;
+    /// `POST /v1/favorites/rescreen` (extension): re-screens the whole watchlist now.
+    async fn rescreen(&self) -> Result<RescreenSummary, ServiceError>;
+
+    /// `GET /v1/alerts`, newest first.
+    async fn alerts(&self, query: AlertQuery) -> Result<Page<Alert>, ServiceError>;
+    /// `POST /v1/alerts/{id}/status` (extension): acknowledge or resolve, audited.
+    async fn set_alert_status(
+        &self,
+        id: &str,
+        request: AlertStatusRequest,
+    ) -> Result<Alert, ServiceError>;
+}

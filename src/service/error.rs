@@ -1,0 +1,87 @@
+//! The one error type of the [`super::Service`] trait, mapped onto the interface's statuses.
+
+use crate::store::StoreError;
+
+/// Why a service call failed. [`ServiceError::status`] is the HTTP status a server answers
+/// with; the remote client maps statuses back onto these variants.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ServiceError {
+    /// 404: the resource named in the path does not exist.
+    #[error("{what} {id} not found")]
+    NotFound { what: String, id: String },
+    /// 400: malformed input or a missing required field.
+    #[error("{0}")]
+    Invalid(String),
+    /// 422: a well-formed value that is not allowed, naming the field.
+    #[error("{field}: {message}")]
+    Validation { field: String, message: String },
+    /// 401: missing or invalid credentials (remote only).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: the plan does not allow it, or credits are exhausted.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 429: too many requests; `retry_after` seconds when known.
+    #[error("{message}")]
+    RateLimited {
+        message: String,
+        retry_after: Option<u64>,
+    },
+    /// 503: no data yet, the database is busy, or the server cannot be reached.
+    #[error("{0}")]
+    Unavailable(String),
+    /// 500: a fault of the service itself (a corrupt store, a crashed worker).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ServiceError {
+    /// The HTTP status of this error.
+    pub fn status(&self) -> u16 {
+        match self {
+            ServiceError::NotFound { .. } => 404,
+            ServiceError::Invalid(_) => 400,
+            ServiceError::Validation { .. } => 422,
+            ServiceError::Unauthorized(_) => 401,
+            ServiceError::Forbidden(_) => 403,
+            ServiceError::RateLimited { .. } => 429,
+            ServiceError::Unavailable(_) => 503,
+            ServiceError::Internal(_) => 500,
+        }
+    }
+
+    /// A 422 naming `field`.
+    pub fn validation(field: &str, message: impl Into<String>) -> ServiceError {
+        ServiceError::Validation {
+            field: field.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    /// A 404.
+    pub fn not_found(what: &str, id: &str) -> ServiceError {
+        ServiceError::NotFound {
+            what: what.to_owned(),
+            id: id.to_owned(),
+        }
+    }
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound { what, id } => ServiceError::not_found(what, &id),
+            StoreError::Refused(message) => ServiceError::validation("status", message),
+            StoreError::Duplicate { .. } => ServiceError::validation("name", error.to_string()),
+            StoreError::Busy { .. } => ServiceError::Unavailable(error.to_string()),
+            StoreError::WouldShrink { .. } => ServiceError::Invalid(error.to_string()),
+            other => ServiceError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<tokio::task::JoinError> for ServiceError {
+    fn from(error: tokio::task::JoinError) -> Self {
+        ServiceError::Internal(format!("a worker stopped: {error}"))
+    }
+}

@@ -1,0 +1,190 @@
+//! [`LocalService`]: the [`super::Service`] run in-process on a SQLite store and the
+//! in-memory engine index.
+//!
+//! Blocking work (SQLite, the engine) runs on tokio's blocking pool (`spawn_blocking`), never
+//! on the async threads; a batch is screened on all cores (rayon). The index is rebuilt when
+//! the store holds a newer list update than the one it was built from (an import by this
+//! process or another), and swapped in whole: screenings in flight finish on the old one.
+
+mod alerts;
+mod convert;
+mod imports;
+mod monitor;
+mod review;
+mod screen;
+mod service_impl;
+mod watchlist;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwap;
+
+use super::ServiceError;
+use crate::engine::Index;
+use crate::model::ListVersions;
+use crate::store::{Repository, SqliteRepository};
+
+pub use monitor::RescreenMode;
+
+/// The version written on every stored screening: the program and its engine.
+pub const ENGINE_VERSION: &str = concat!("sanctions ", env!("CARGO_PKG_VERSION"));
+
+/// The engine index and the list versions it was built from.
+pub(crate) struct Loaded {
+    pub index: Index,
+    /// The newest list-update id in the store when the index was built.
+    pub latest_update: i64,
+    pub versions: ListVersions,
+}
+
+struct Inner {
+    repo: Arc<SqliteRepository>,
+    loaded: ArcSwap<Loaded>,
+    /// Held while the index is rebuilt, so that two callers do not build it twice.
+    reload: Mutex<()>,
+    /// Held while the watchlist is re-screened (one run at a time per process).
+    monitor: tokio::sync::Mutex<()>,
+    /// The index of the watchlist, for incremental re-screens.
+    watch: Mutex<Option<Arc<monitor::Watch>>>,
+}
+
+/// The in-process service. Cheap to clone; clones share the store and the index.
+#[derive(Clone)]
+pub struct LocalService {
+    inner: Arc<Inner>,
+    actor: Arc<str>,
+}
+
+impl std::fmt::Debug for LocalService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalService")
+            .field("store", &self.inner.repo.path())
+            .field("actor", &self.actor)
+            .finish()
+    }
+}
+
+impl LocalService {
+    /// Opens the store at `path` and builds the index (blocking: a second or two with all
+    /// eight lists; call it from `spawn_blocking` on a runtime). `actor` is who the stored
+    /// screenings and decisions are recorded as.
+    pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
+        let repo = Arc::new(SqliteRepository::open(path)?);
+        let loaded = load(repo.as_ref())?;
+        Ok(LocalService {
+            inner: Arc::new(Inner {
+                repo,
+                loaded: ArcSwap::from_pointee(loaded),
+                reload: Mutex::new(()),
+                monitor: tokio::sync::Mutex::new(()),
+                watch: Mutex::new(None),
+            }),
+            actor: Arc::from(actor),
+        })
+    }
+
+    /// The same service acting for someone else (a server passes the API key's label).
+    pub fn with_actor(&self, actor: &str) -> LocalService {
+        LocalService {
+            inner: self.inner.clone(),
+            actor: Arc::from(actor),
+        }
+    }
+
+    /// Who this service records as the actor.
+    pub fn actor(&self) -> &str {
+        &self.actor
+    }
+
+    /// The OS user running the program, the local actor.
+    pub fn os_user() -> String {
+        ["USER", "USERNAME", "LOGNAME"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|u| !u.trim().is_empty()))
+            .unwrap_or_else(|| "unknown".to_owned())
+    }
+
+    /// The store.
+    pub fn repository(&self) -> &SqliteRepository {
+        &self.inner.repo
+    }
+
+    pub(crate) fn repo(&self) -> Arc<SqliteRepository> {
+        self.inner.repo.clone()
+    }
+
+    /// The current index, rebuilt first if the store has a newer list update (blocking).
+    pub(crate) fn current(&self) -> Result<Arc<Loaded>, ServiceError> {
+        let loaded = self.inner.loaded.load_full();
+        let latest = self.inner.repo.latest_update_id()?;
+        if latest == loaded.latest_update {
+            return Ok(loaded);
+        }
+        let _guard = self
+            .inner
+            .reload
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let again = self.inner.loaded.load_full();
+        if again.latest_update == latest {
+            return Ok(again);
+        }
+        let fresh = Arc::new(load(self.inner.repo.as_ref())?);
+        self.inner.loaded.store(fresh.clone());
+        Ok(fresh)
+    }
+
+    /// The current index, which must hold some entries.
+    pub(crate) fn ready(&self) -> Result<Arc<Loaded>, ServiceError> {
+        let loaded = self.current()?;
+        if loaded.index.entity_count() == 0 {
+            return Err(ServiceError::Unavailable(NO_DATA.to_owned()));
+        }
+        Ok(loaded)
+    }
+
+    /// Runs blocking work off the async threads.
+    pub(crate) async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(LocalService) -> Result<T, ServiceError> + Send + 'static,
+    ) -> Result<T, ServiceError> {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || work(this)).await?
+    }
+}
+
+/// What to do when no list has been imported.
+pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
+    (offline) or `sanctions lists update` (download from the publishers)";
+
+fn load(repo: &dyn Repository) -> Result<Loaded, ServiceError> {
+    // The update id first: an import landing meanwhile makes the index look stale, never fresh.
+    let latest_update = repo.latest_update_id()?;
+    let versions = repo.list_versions()?;
+    let names = repo.entity_names()?;
+    let started = std::time::Instant::now();
+    let index = Index::build(&names);
+    tracing::info!(
+        entities = index.entity_count(),
+        ms = started.elapsed().as_millis() as u64,
+        "screening index built"
+    );
+    Ok(Loaded {
+        index,
+        latest_update,
+        versions,
+    })
+}
+
+/// A new id: `prefix` + ULID (unique, sortable by creation time).
+/// Ids made by one process are strictly increasing, even within a millisecond.
+pub(crate) fn new_id(prefix: &str) -> String {
+    static GENERATOR: Mutex<ulid::Generator> = Mutex::new(ulid::Generator::new());
+    let ulid = GENERATOR
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .generate()
+        .unwrap_or_else(|_| ulid::Ulid::new());
+    format!("{prefix}{ulid}")
+}

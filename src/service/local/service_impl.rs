@@ -1,0 +1,93 @@
+//! [`Service`] for [`LocalService`]: each method delegates to the module that owns it.
+
+use async_trait::async_trait;
+
+use super::LocalService;
+use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::entities::EntityDetail;
+use crate::api::favorites::{
+    Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
+};
+use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::screening::ScreenRequest;
+use crate::api::screenings::{
+    AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
+    ScreeningResponse, ScreeningSummary, StoredScreening,
+};
+use crate::model::ListCode;
+use crate::service::{Service, ServiceError};
+
+#[async_trait]
+impl Service for LocalService {
+    async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
+        self.screen_local(request).await
+    }
+    async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError> {
+        self.batch_local(request).await
+    }
+    async fn screening(&self, id: &str) -> Result<StoredScreening, ServiceError> {
+        self.screening_local(id.to_owned()).await
+    }
+    async fn screenings(
+        &self,
+        query: ScreeningQuery,
+    ) -> Result<Page<ScreeningSummary>, ServiceError> {
+        self.screenings_local(query).await
+    }
+    async fn decide(
+        &self,
+        screening_id: &str,
+        request: DecisionRequest,
+    ) -> Result<DecisionResponse, ServiceError> {
+        self.decide_local(screening_id.to_owned(), request).await
+    }
+    async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
+        self.audit_local(query).await
+    }
+    async fn lists(&self) -> Result<Vec<ListInfo>, ServiceError> {
+        self.lists_local().await
+    }
+    async fn list_updates(
+        &self,
+        list: ListCode,
+        limit: usize,
+    ) -> Result<Vec<UpdateRecord>, ServiceError> {
+        self.list_updates_local(list, limit).await
+    }
+    async fn entity(&self, entity_id: &str, at: Option<i64>) -> Result<EntityDetail, ServiceError> {
+        self.entity_local(entity_id.to_owned(), at).await
+    }
+    async fn favorites(
+        &self,
+        cursor: Option<String>,
+        limit: Option<usize>,
+    ) -> Result<FavoritePage, ServiceError> {
+        self.favorites_local(cursor, limit).await
+    }
+    async fn add_favorite(&self, request: FavoriteRequest) -> Result<Favorite, ServiceError> {
+        self.add_favorite_local(request).await
+    }
+    async fn remove_favorite(&self, id: &str) -> Result<Favorite, ServiceError> {
+        self.remove_favorite_local(id.to_owned()).await
+    }
+    async fn import_favorites(
+        &self,
+        import: FavoriteImport,
+    ) -> Result<ImportSummary, ServiceError> {
+        self.import_favorites_local(import).await
+    }
+    async fn rescreen(&self) -> Result<RescreenSummary, ServiceError> {
+        self.rescreen_local().await
+    }
+    async fn alerts(&self, query: AlertQuery) -> Result<Page<Alert>, ServiceError> {
+        self.alerts_local(query).await
+    }
+    async fn set_alert_status(
+        &self,
+        id: &str,
+        request: AlertStatusRequest,
+    ) -> Result<Alert, ServiceError> {
+        self.alert_status_local(id.to_owned(), request).await
+    }
+}
