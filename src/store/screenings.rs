@@ -160,14 +160,21 @@ impl Store {
             }
             None => current,
         };
-        if !from.can_become(new.decision) {
+        let refused = match &new.entity_id {
+            Some(_) => !from.can_become(new.decision),
+            // A whole-screening decision needs at least one match it can move.
+            None => !statuses.iter().any(|(_, s)| s.can_become(new.decision)),
+        };
+        if refused {
             return Err(StoreError::Refused(format!(
                 "cannot record {} on {}: it is {from}{}",
                 new.decision,
                 new.entity_id.as_deref().unwrap_or(&new.screening_id),
                 match from {
-                    ReviewStatus::Escalated =>
-                        " (an escalation becomes false_positive or true_match)",
+                    ReviewStatus::Escalated => {
+                        " (an escalation becomes false_positive or true_match)"
+                    }
+                    _ if new.entity_id.is_none() => " and no match of it is open for this decision",
                     _ => ", a final decision",
                 }
             )));
@@ -401,7 +408,7 @@ fn apply(statuses: &mut [(String, ReviewStatus)], entity: Option<&str>, to: Revi
         match entity {
             Some(wanted) if wanted == e => *status = to,
             Some(_) => {}
-            None if status.is_open() => *status = to,
+            None if status.is_open() && *status != to => *status = to,
             None => {}
         }
     }

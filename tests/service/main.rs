@@ -1,0 +1,86 @@
+//! The local service on a real SQLite file with the real lists imported.
+#![allow(clippy::unwrap_used)]
+
+mod monitoring;
+mod screenings;
+mod store;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use sanctions::ingest::{self, ImportOptions};
+use sanctions::model::ListCode;
+use sanctions::service::LocalService;
+use sanctions::store::Store;
+
+/// `../shared/data`; a test without it fails under CI and is skipped elsewhere.
+pub fn shared() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is missing: the real list files are needed under CI",
+        dir.display()
+    );
+    eprintln!("skipped: {} is absent", dir.display());
+    None
+}
+
+/// A database with all eight real lists imported, made once and copied for each test.
+fn template() -> &'static Path {
+    static TEMPLATE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, path) = TEMPLATE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("template.db");
+        let lists = shared().unwrap().join("lists");
+        let mut store = Store::open(&path).unwrap();
+        let outcomes = ingest::import_dir(&mut store, &lists, &[]).unwrap();
+        assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+        drop(store); // checkpoints the WAL into the file
+        (dir, path)
+    });
+    path
+}
+
+/// A fresh copy of the imported database in its own temp dir, and the service on it.
+pub async fn service() -> Option<(tempfile::TempDir, LocalService)> {
+    shared()?;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sanctions.db");
+    std::fs::copy(template(), &db).unwrap();
+    let service = tokio::task::spawn_blocking(move || LocalService::open(&db, "analyst1"))
+        .await
+        .unwrap()
+        .unwrap();
+    Some((dir, service))
+}
+
+/// An empty service (no list imported) in a temp dir.
+pub async fn empty_service() -> (tempfile::TempDir, LocalService) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sanctions.db");
+    let service = tokio::task::spawn_blocking(move || LocalService::open(&db, "analyst1"))
+        .await
+        .unwrap()
+        .unwrap();
+    (dir, service)
+}
+
+/// A folder laid out for `lists import` with `code -> target` symlinks.
+pub fn layout(links: &[(ListCode, PathBuf)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (code, target) in links {
+        std::os::unix::fs::symlink(target, dir.path().join(code.code())).unwrap();
+    }
+    dir
+}
+
+/// Import options that accept the older OFAC edition replacing the newer (a shrink).
+pub fn permissive() -> ImportOptions {
+    ImportOptions {
+        allow_shrink: true,
+        ..ImportOptions::default()
+    }
+}

@@ -1,0 +1,356 @@
+//! The watchlist monitored across a real list update: the older OFAC SDN edition
+//! (2023-12-28), then the current one (2024-05-03).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use sanctions::api::alerts::{AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
+use sanctions::api::favorites::{FavoriteImport, FavoriteRequest};
+use sanctions::model::{Entity, ListCode};
+use sanctions::service::local::RescreenMode;
+use sanctions::service::{LocalService, Service};
+use sanctions::sources;
+use sanctions::store::Repository;
+
+use crate::{layout, permissive, service, shared};
+
+fn by_id(entities: Vec<Entity>) -> HashMap<String, Entity> {
+    entities.into_iter().map(|e| (e.entity_id(), e)).collect()
+}
+
+/// Watchlist names from the two editions: entries added, removed and changed between them,
+/// unchanged ones, and names on no list.
+fn watchlist_names() -> Vec<String> {
+    let shared = shared().unwrap();
+    let old = by_id(
+        sources::parse_dir(
+            ListCode::OfacSdn,
+            &shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+        )
+        .unwrap()
+        .entities,
+    );
+    let new = by_id(
+        sources::parse_dir(ListCode::OfacSdn, &shared.join("lists/ofac_sdn"))
+            .unwrap()
+            .entities,
+    );
+    let mut added: Vec<&Entity> = new
+        .values()
+        .filter(|e| !old.contains_key(&e.entity_id()))
+        .collect();
+    let mut removed: Vec<&Entity> = old
+        .values()
+        .filter(|e| !new.contains_key(&e.entity_id()))
+        .collect();
+    let mut changed: Vec<&Entity> = new
+        .values()
+        .filter(|e| old.get(&e.entity_id()).is_some_and(|o| o != *e))
+        .collect();
+    let mut same: Vec<&Entity> = new
+        .values()
+        .filter(|e| old.get(&e.entity_id()) == Some(*e))
+        .collect();
+    for group in [&mut added, &mut removed, &mut changed, &mut same] {
+        group.sort_by_key(|e| e.entity_id());
+    }
+    assert!(
+        added.len() > 100 && removed.len() > 10,
+        "{} {}",
+        added.len(),
+        removed.len()
+    );
+    let mut names: Vec<String> = Vec::new();
+    for (group, take) in [(&added, 120), (&removed, 60), (&changed, 60), (&same, 60)] {
+        let step = (group.len() / take).max(1);
+        names.extend(
+            group
+                .iter()
+                .step_by(step)
+                .take(take)
+                .map(|e| e.primary_name.clone()),
+        );
+    }
+    names.extend(["Zyxwv Qqqqq Unlisted".to_owned(), "Maria Rossi".to_owned()]);
+    names
+}
+
+/// A copy of the imported store whose OFAC SDN is the older edition, monitored, with the
+/// watchlist loaded.
+async fn before_update() -> Option<(tempfile::TempDir, LocalService)> {
+    let (dir, svc) = service().await?;
+    let shared = shared()?;
+    let older = layout(&[(
+        ListCode::OfacSdn,
+        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+    )]);
+    let (outcomes, _) = svc
+        .import_lists(
+            older.path().to_path_buf(),
+            vec![ListCode::OfacSdn],
+            permissive(),
+        )
+        .await
+        .unwrap();
+    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+    let names = watchlist_names();
+    let summary = svc
+        .import_favorites(FavoriteImport {
+            names: names
+                .iter()
+                .map(|n| FavoriteRequest {
+                    name: n.clone(),
+                    kind: None,
+                    note: None,
+                })
+                .collect(),
+        })
+        .await
+        .unwrap();
+    assert!(summary.added > 250, "{summary:?}");
+    Some((dir, svc))
+}
+
+async fn import_current(
+    svc: &LocalService,
+    mode: RescreenMode,
+) -> sanctions::api::favorites::RescreenSummary {
+    let shared = shared().unwrap();
+    let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
+    let outcomes = {
+        let mut store = svc.repository().writer();
+        sanctions::ingest::import_dir_with(
+            &mut store,
+            current.path(),
+            &[ListCode::OfacSdn],
+            &permissive(),
+        )
+        .unwrap()
+    };
+    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+    svc.monitor_with(mode).await.unwrap()
+}
+
+/// favorite id -> matched entity ids.
+async fn matches(svc: &LocalService) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    let mut cursor = None;
+    loop {
+        let page = svc.favorites(cursor, Some(500)).await.unwrap();
+        for f in &page.items {
+            out.insert(f.id.clone(), f.matched_entity_ids.iter().cloned().collect());
+        }
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return out,
+        }
+    }
+}
+
+/// favorite id -> entity ids of its `favorite.match` alerts created after `after`.
+async fn favorite_alerts(
+    svc: &LocalService,
+    known: &BTreeSet<String>,
+) -> BTreeMap<String, Vec<BTreeSet<String>>> {
+    let page = svc
+        .alerts(AlertQuery {
+            kind: Some(AlertKind::FavoriteMatch),
+            limit: Some(500),
+            ..AlertQuery::default()
+        })
+        .await
+        .unwrap();
+    let mut out: BTreeMap<String, Vec<BTreeSet<String>>> = BTreeMap::new();
+    for alert in page.items.into_iter().filter(|a| !known.contains(&a.id)) {
+        out.entry(alert.favorite_id.unwrap())
+            .or_default()
+            .push(alert.entity_ids.into_iter().collect());
+    }
+    out
+}
+
+async fn alert_ids(svc: &LocalService) -> BTreeSet<String> {
+    let page = svc
+        .alerts(AlertQuery {
+            limit: Some(500),
+            ..AlertQuery::default()
+        })
+        .await
+        .unwrap();
+    page.items.into_iter().map(|a| a.id).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_update_alerts_each_favorite_that_gained_once_and_records_the_lost() {
+    let Some((_dir, svc)) = before_update().await else {
+        return;
+    };
+    let before = matches(&svc).await;
+    let known = alert_ids(&svc).await;
+    let summary = import_current(&svc, RescreenMode::Full).await;
+    let after = matches(&svc).await;
+    let alerts = favorite_alerts(&svc, &known).await;
+
+    let mut gained_somewhere = 0;
+    let mut lost_somewhere = 0;
+    let repo = svc.repository();
+    for (favorite, now) in &after {
+        let was = &before[favorite];
+        let gained: BTreeSet<String> = now.difference(was).cloned().collect();
+        let lost: BTreeSet<String> = was.difference(now).cloned().collect();
+        let got = alerts.get(favorite).cloned().unwrap_or_default();
+        if gained.is_empty() {
+            assert!(
+                got.is_empty(),
+                "{favorite} gained nothing but was alerted: {got:?}"
+            );
+        } else {
+            gained_somewhere += 1;
+            assert_eq!(
+                got,
+                vec![gained.clone()],
+                "{favorite}: one alert naming exactly the new entries"
+            );
+        }
+        if !lost.is_empty() {
+            lost_somewhere += 1;
+            let changes = repo.favorite_changes(favorite).unwrap();
+            for entity in &lost {
+                assert!(
+                    changes.iter().any(|(e, c, _)| e == entity && c == "lost"),
+                    "{favorite} lost {entity} unrecorded: {changes:?}"
+                );
+            }
+        }
+    }
+    assert!(
+        gained_somewhere >= 50,
+        "only {gained_somewhere} favorites gained"
+    );
+    assert!(
+        lost_somewhere >= 10,
+        "only {lost_somewhere} favorites lost a match"
+    );
+    assert_eq!(summary.alert_ids.len(), gained_somewhere);
+
+    // A list.updated alert for the update, naming its list.
+    let list_alerts = svc
+        .alerts(AlertQuery {
+            kind: Some(AlertKind::ListUpdated),
+            ..AlertQuery::default()
+        })
+        .await
+        .unwrap();
+    assert!(
+        list_alerts.items[0].title.starts_with("OFAC SDN: "),
+        "{:?}",
+        list_alerts.items[0]
+    );
+
+    // Again, with nothing new: nothing is created.
+    let known = alert_ids(&svc).await;
+    let again = svc.monitor().await.unwrap();
+    assert_eq!(again.run_id, None);
+    let manual = svc.rescreen().await.unwrap();
+    assert_eq!(
+        (manual.changed, manual.alert_ids.len()),
+        (0, 0),
+        "{manual:?}"
+    );
+    assert_eq!(alert_ids(&svc).await, known);
+
+    // Alerts are acknowledged, then resolved, with notes; resolved is final.
+    let id = summary.alert_ids[0].clone();
+    let ack = svc
+        .set_alert_status(
+            &id,
+            AlertStatusRequest {
+                status: AlertStatus::Acknowledged,
+                note: "looking".into(),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(ack.status, AlertStatus::Acknowledged);
+    svc.set_alert_status(
+        &id,
+        AlertStatusRequest {
+            status: AlertStatus::Resolved,
+            note: "cleared".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let err = svc
+        .set_alert_status(
+            &id,
+            AlertStatusRequest {
+                status: AlertStatus::Acknowledged,
+                note: "x".into(),
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 422, "{err}");
+    let err = svc
+        .set_alert_status(
+            &id,
+            AlertStatusRequest {
+                status: AlertStatus::Resolved,
+                note: " ".into(),
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("note"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn incremental_and_full_rescreens_give_the_same_alerts() {
+    let Some((_full_dir, full)) = before_update().await else {
+        return;
+    };
+    let Some((_inc_dir, incremental)) = before_update().await else {
+        return;
+    };
+    let full_known = alert_ids(&full).await;
+    let inc_known = alert_ids(&incremental).await;
+    let full_summary = import_current(&full, RescreenMode::Full).await;
+    let inc_summary = import_current(&incremental, RescreenMode::Incremental).await;
+    assert_eq!(inc_summary.mode, "incremental");
+    assert!(
+        inc_summary.screened < full_summary.screened,
+        "{inc_summary:?} vs {full_summary:?}"
+    );
+
+    // Favorites have different ids in the two stores: compare by name.
+    let names = |svc: &LocalService| {
+        let svc = svc.clone();
+        async move {
+            let page = svc.favorites(None, Some(500)).await.unwrap();
+            page.items
+                .into_iter()
+                .map(|f| (f.id, f.name))
+                .collect::<HashMap<String, String>>()
+        }
+    };
+    let by_name = |alerts: BTreeMap<String, Vec<BTreeSet<String>>>,
+                   names: HashMap<String, String>| {
+        alerts
+            .into_iter()
+            .map(|(id, sets)| (names[&id].clone(), sets))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let full_alerts = by_name(
+        favorite_alerts(&full, &full_known).await,
+        names(&full).await,
+    );
+    let inc_alerts = by_name(
+        favorite_alerts(&incremental, &inc_known).await,
+        names(&incremental).await,
+    );
+    assert!(!full_alerts.is_empty());
+    assert_eq!(inc_alerts, full_alerts);
+    let full_after: BTreeSet<BTreeSet<String>> = matches(&full).await.into_values().collect();
+    let inc_after: BTreeSet<BTreeSet<String>> = matches(&incremental).await.into_values().collect();
+    assert_eq!(inc_after, full_after, "the matched sets after both runs");
+}

@@ -1,0 +1,312 @@
+//! Stored screenings, decisions, batch and the audit export through the local service.
+
+use sanctions::api::batch::{BatchName, BatchRequest};
+use sanctions::api::screening::ScreenRequest;
+use sanctions::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
+use sanctions::batch;
+use sanctions::model::ReviewStatus;
+use sanctions::service::{Service, ServiceError};
+
+use crate::service;
+
+fn decision(entity: Option<&str>, decision: Decision, note: &str) -> DecisionRequest {
+    DecisionRequest {
+        entity_id: entity.map(str::to_owned),
+        decision,
+        note: note.to_owned(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_screening_is_stored_with_its_list_versions_and_read_back() {
+    let Some((_dir, svc)) = service().await else {
+        return;
+    };
+    let response = svc
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap();
+    assert!(
+        response.id.starts_with("scr_") && response.id.len() == 30,
+        "{}",
+        response.id
+    );
+    assert!(response.result.total_matches > 0);
+    assert_eq!(response.result.results[0].entity_id, "ofac_sdn:35096");
+
+    let stored = svc.screening(&response.id).await.unwrap();
+    assert_eq!(stored.query, "Vladimir Putin");
+    assert_eq!(stored.results, response.result.results);
+    assert_eq!(stored.created_by, "analyst1");
+    assert_eq!(stored.status, ReviewStatus::PendingReview);
+    assert!(stored.engine_version.starts_with("sanctions "));
+    assert_eq!(stored.list_versions.len(), 8, "{:?}", stored.list_versions);
+    let lists = svc.lists().await.unwrap();
+    for list in lists {
+        let latest = svc.list_updates(list.code, 1).await.unwrap();
+        assert_eq!(stored.list_versions.get(&list.code), Some(&latest[0].id));
+    }
+
+    // A name on no list is stored as no_match.
+    let none = svc
+        .screen(ScreenRequest::new("Zyxwv Qqqqq Unlisted"))
+        .await
+        .unwrap();
+    let none = svc.screening(&none.id).await.unwrap();
+    assert_eq!(none.status, ReviewStatus::NoMatch);
+    assert!(none.results.is_empty());
+
+    // Listing, newest first, filtered by status.
+    let page = svc.screenings(ScreeningQuery::default()).await.unwrap();
+    assert_eq!(page.items.len(), 2);
+    assert_eq!(page.items[0].id, none.id);
+    let pending = svc
+        .screenings(ScreeningQuery {
+            status: Some(ReviewStatus::PendingReview),
+            ..ScreeningQuery::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(pending.items.len(), 1);
+    assert_eq!(pending.items[0].id, response.id);
+
+    // Unknown and malformed ids are 404.
+    for id in [
+        "scr_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        "nope",
+        "scr_'; DROP TABLE",
+    ] {
+        let err = svc.screening(id).await.unwrap_err();
+        assert_eq!(err.status(), 404, "{id}: {err}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn decisions_follow_the_transitions_and_are_audited() {
+    let Some((_dir, svc)) = service().await else {
+        return;
+    };
+    let screening = svc
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap();
+    let id = screening.id.as_str();
+    let entity = screening.result.results[0].entity_id.clone();
+
+    // A note is required.
+    let err = svc
+        .decide(id, decision(Some(&entity), Decision::Escalated, "  "))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, ServiceError::Validation { field, .. } if field == "note"),
+        "{err}"
+    );
+    // An entity that did not match is refused.
+    let err = svc
+        .decide(id, decision(Some("un:1"), Decision::TrueMatch, "x"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 422, "{err}");
+    assert!(err.to_string().contains("not among the matches"), "{err}");
+
+    let escalated = svc
+        .decide(
+            id,
+            decision(Some(&entity), Decision::Escalated, "same DOB, ask L2"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(escalated.decision.from, ReviewStatus::PendingReview);
+    assert_eq!(escalated.status, ReviewStatus::Escalated);
+    // Escalated cannot be escalated again, but becomes a final decision.
+    let err = svc
+        .decide(id, decision(Some(&entity), Decision::Escalated, "again"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 422);
+    let done = svc
+        .decide(
+            id,
+            decision(Some(&entity), Decision::TrueMatch, "confirmed by L2"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(done.decision.from, ReviewStatus::Escalated);
+    assert_eq!(done.status, ReviewStatus::TrueMatch);
+    // A final decision is final.
+    let err = svc
+        .decide(id, decision(Some(&entity), Decision::FalsePositive, "oops"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("final"), "{err}");
+
+    // The whole screening: the remaining matches become false positives; the true match stays.
+    let rest = svc
+        .decide(
+            id,
+            decision(None, Decision::FalsePositive, "other hits are namesakes"),
+        )
+        .await;
+    let stored = svc.screening(id).await.unwrap();
+    if stored.results.len() > 1 {
+        assert_eq!(rest.unwrap().status, ReviewStatus::TrueMatch);
+    } else {
+        assert!(rest.is_err());
+    }
+    assert_eq!(stored.status, ReviewStatus::TrueMatch);
+    assert!(stored.decisions.len() >= 2);
+    assert_eq!(stored.decisions[0].actor, "analyst1");
+    assert_eq!(stored.decisions[0].note, "same DOB, ask L2");
+
+    // Nothing to decide on a no-match screening.
+    let none = svc
+        .screen(ScreenRequest::new("Zyxwv Qqqqq Unlisted"))
+        .await
+        .unwrap();
+    let err = svc
+        .decide(&none.id, decision(None, Decision::FalsePositive, "x"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("nothing to decide"), "{err}");
+    // Unknown screening.
+    let err = svc
+        .decide(
+            "scr_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            decision(None, Decision::TrueMatch, "x"),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 404);
+
+    // The audit export holds both screenings and every decision, with list versions.
+    let audit = svc.audit(AuditQuery::default()).await.unwrap();
+    assert_eq!(audit.screenings.len(), 2);
+    assert_eq!(audit.screenings[0].id, id);
+    assert_eq!(audit.screenings[0].list_versions.len(), 8);
+    assert_eq!(audit.decisions.len(), stored.decisions.len());
+}
+
+fn names(items: &[&str]) -> BatchRequest {
+    BatchRequest {
+        names: items
+            .iter()
+            .map(|n| BatchName::Name((*n).to_owned()))
+            .collect(),
+        options: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_batch_is_screened_in_order_and_every_name_stored() {
+    let Some((_dir, svc)) = service().await else {
+        return;
+    };
+    let sent = [
+        "Vladimir Putin",
+        "Zyxwv Qqqqq Unlisted",
+        "Banco Nacional de Cuba",
+        "Kim Jong Un",
+    ];
+    let response = svc.screen_batch(names(&sent)).await.unwrap();
+    assert_eq!(response.total, 4);
+    let got: Vec<&str> = response.results.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(got, sent);
+    assert_eq!(response.results[1].matches, 0);
+    for r in &response.results {
+        let stored = svc.screening(&r.screening_id).await.unwrap();
+        assert_eq!(stored.query, r.name);
+        assert_eq!(stored.total_matches as usize, r.matches);
+    }
+    assert!(response.results[0].matches > 0 && response.results[2].matches > 0);
+
+    // CSV variants: BOM, CRLF, quoted fields with commas, a type column; and no header.
+    let csv =
+        "\u{feff}name,type\r\n\"PUTIN, Vladimir\",individual\r\nBanco Nacional de Cuba,entity\r\n";
+    let from_csv = batch_request(csv.as_bytes());
+    assert_eq!(from_csv.names.len(), 2);
+    assert_eq!(from_csv.names[0].name(), "PUTIN, Vladimir");
+    let response = svc.screen_batch(from_csv).await.unwrap();
+    assert!(
+        response.results.iter().all(|r| r.matches > 0),
+        "{response:?}"
+    );
+    let plain = batch_request(b"Vladimir Putin\nKim Jong Un\n");
+    assert_eq!(svc.screen_batch(plain).await.unwrap().total, 2);
+}
+
+/// A batch request from a file's bytes, read by the batch reader the CLI uses.
+fn batch_request(bytes: &[u8]) -> BatchRequest {
+    let items = batch::parse_input(bytes).unwrap();
+    BatchRequest {
+        names: items
+            .into_iter()
+            .map(|i| BatchName::Typed {
+                name: i.name,
+                kind: i.kind,
+            })
+            .collect(),
+        options: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_batches_and_bad_requests_are_refused_and_store_nothing() {
+    let Some((_dir, svc)) = service().await else {
+        return;
+    };
+    let long = "x".repeat(501);
+    let err = svc
+        .screen_batch(names(&["Vladimir Putin", "  ", &long]))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 422);
+    let message = err.to_string();
+    assert!(
+        message.contains("row 2") && message.contains("row 3"),
+        "{message}"
+    );
+    assert!(message.contains("nothing was screened"), "{message}");
+    let too_many: Vec<String> = (0..501).map(|i| format!("Name {i}")).collect();
+    let refs: Vec<&str> = too_many.iter().map(String::as_str).collect();
+    let err = svc.screen_batch(names(&refs)).await.unwrap_err();
+    assert!(err.to_string().contains("at most 500"), "{err}");
+    assert_eq!(
+        svc.screen_batch(names(&[])).await.unwrap_err().status(),
+        422
+    );
+
+    for bad in [
+        ScreenRequest::new(""),
+        ScreenRequest::new(long.clone()),
+        ScreenRequest {
+            threshold: Some(101),
+            ..ScreenRequest::new("x")
+        },
+        ScreenRequest {
+            limit: Some(0),
+            ..ScreenRequest::new("x")
+        },
+    ] {
+        let err = svc.screen(bad.clone()).await.unwrap_err();
+        assert!(
+            matches!(err, ServiceError::Validation { .. }),
+            "{bad:?}: {err}"
+        );
+    }
+    let page = svc.screenings(ScreeningQuery::default()).await.unwrap();
+    assert!(page.items.is_empty(), "nothing may be stored: {page:?}");
+    let audit = svc.audit(AuditQuery::default()).await.unwrap();
+    assert!(audit.screenings.is_empty() && audit.alerts.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn screening_with_no_lists_says_how_to_get_them() {
+    let (_dir, svc) = crate::empty_service().await;
+    let err = svc
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 503);
+    assert!(err.to_string().contains("lists import"), "{err}");
+}

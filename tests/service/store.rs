@@ -1,0 +1,164 @@
+//! The store under the service: append-only logs, entity history, concurrent writers.
+
+use sanctions::api::screening::ScreenRequest;
+use sanctions::api::screenings::{Decision, DecisionRequest};
+use sanctions::model::ListCode;
+use sanctions::service::{LocalService, Service};
+
+use crate::{layout, permissive, service, shared};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_audit_log_refuses_update_and_delete() {
+    let Some((dir, svc)) = service().await else {
+        return;
+    };
+    let s = svc
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap();
+    svc.decide(
+        &s.id,
+        DecisionRequest {
+            entity_id: None,
+            decision: Decision::Escalated,
+            note: "check".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let conn = rusqlite::Connection::open(dir.path().join("sanctions.db")).unwrap();
+    for sql in [
+        "UPDATE decisions SET note = 'forged'",
+        "DELETE FROM decisions",
+        "DELETE FROM screenings",
+        "UPDATE screenings SET results = '[]'",
+        "UPDATE screenings SET actor = 'someone else'",
+        "DELETE FROM alerts",
+    ] {
+        let err = conn.execute(sql, []).unwrap_err();
+        assert!(
+            err.to_string().contains("cannot") || err.to_string().contains("append-only"),
+            "{sql}: {err}"
+        );
+    }
+    let stored = svc.screening(&s.id).await.unwrap();
+    assert_eq!(stored.decisions.len(), 1);
+    assert_eq!(stored.decisions[0].note, "check");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
+    let Some((_dir, svc)) = service().await else {
+        return;
+    };
+    let shared = shared().unwrap();
+    let current_update = svc.list_updates(ListCode::OfacSdn, 1).await.unwrap()[0].id;
+    let older = layout(&[(
+        ListCode::OfacSdn,
+        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+    )]);
+    let (outcomes, _) = svc
+        .import_lists(
+            older.path().to_path_buf(),
+            vec![ListCode::OfacSdn],
+            permissive(),
+        )
+        .await
+        .unwrap();
+    let sanctions::ingest::Outcome::Imported(record) = &outcomes[0].outcome else {
+        panic!("{outcomes:?}");
+    };
+    assert!(record.changed > 0 && record.removed > 0, "{record:?}");
+    let changes = svc.repository().writer().changes(record.id).unwrap();
+    let changed = changes
+        .iter()
+        .find(|c| c.change == sanctions::model::ChangeKind::Changed)
+        .unwrap();
+    let removed = changes
+        .iter()
+        .find(|c| c.change == sanctions::model::ChangeKind::Removed)
+        .unwrap();
+
+    let now = svc.entity(&changed.entity_id, None).await.unwrap();
+    let then = svc
+        .entity(&changed.entity_id, Some(current_update))
+        .await
+        .unwrap();
+    assert_ne!(
+        now.record, then.record,
+        "the version before the import is kept"
+    );
+    assert_eq!(then.at_update, Some(current_update));
+    assert!(now.history.len() >= 2, "{:?}", now.history);
+
+    // A removed entry is gone now, but shown as it was.
+    assert_eq!(
+        svc.entity(&removed.entity_id, None)
+            .await
+            .unwrap_err()
+            .status(),
+        404
+    );
+    let was = svc
+        .entity(&removed.entity_id, Some(current_update))
+        .await
+        .unwrap();
+    assert_eq!(was.record.entity_id, removed.entity_id);
+    // Before it was listed, and at an unknown update: 404 with a clear message.
+    let err = svc
+        .entity(&removed.entity_id, Some(record.id))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("not listed then"), "{err}");
+    assert_eq!(
+        svc.entity("ofac_sdn:306", Some(999_999))
+            .await
+            .unwrap_err()
+            .status(),
+        404
+    );
+    assert_eq!(
+        svc.entity("nolist:1", None).await.unwrap_err().status(),
+        404
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_services_on_one_file_write_at_once_without_loss() {
+    let Some((dir, first)) = service().await else {
+        return;
+    };
+    let db = dir.path().join("sanctions.db");
+    let second = tokio::task::spawn_blocking(move || LocalService::open(&db, "cron"))
+        .await
+        .unwrap()
+        .unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let svc = if i % 2 == 0 {
+            first.clone()
+        } else {
+            second.clone()
+        };
+        tasks.push(tokio::spawn(async move {
+            svc.screen(ScreenRequest::new(format!("Kim Jong Un {i}")))
+                .await
+                .map(|r| r.id)
+        }));
+    }
+    let mut ids = Vec::new();
+    for task in tasks {
+        ids.push(task.await.unwrap().unwrap());
+    }
+    for id in &ids {
+        first.screening(id).await.unwrap();
+    }
+    let audit = second.audit(Default::default()).await.unwrap();
+    assert_eq!(audit.screenings.len(), 20);
+    let actors: std::collections::BTreeSet<_> = audit
+        .screenings
+        .iter()
+        .map(|s| s.created_by.as_str())
+        .collect();
+    assert_eq!(actors.into_iter().collect::<Vec<_>>(), ["analyst1", "cron"]);
+}
