@@ -12,6 +12,7 @@ use super::{BatchArgs, Context, ScreenArgs, ScreenOptions};
 use crate::api::screening::{Match, ScreenRequest};
 use crate::batch;
 use crate::engine::{self, Index};
+use crate::service::mapping;
 
 /// Screens one name and prints the matches.
 pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
@@ -23,7 +24,10 @@ pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
     if !args.lists.is_empty() {
         request.lists = Some(args.lists);
     }
-    let result = engine::screen(&index, &request)?;
+    let result = mapping::result(
+        &request.name,
+        engine::screen(&index, &mapping::request(&request))?,
+    );
     if args.json {
         print_json(&result)?;
         return Ok(ExitCode::SUCCESS);
