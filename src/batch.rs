@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use crate::api::screening::{BatchLine, KindFilter, Qid, ScreenRequest};
 use crate::engine::{self, Index};
+use crate::service::mapping;
 
 /// The largest batch input read, in bytes.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
@@ -165,12 +166,12 @@ pub fn screen_all(
                 kind: item.kind.or(template.kind),
                 ..template.clone()
             };
-            let line = match engine::screen(index, &request) {
-                Ok(result) => BatchLine {
+            let line = match engine::screen(index, &mapping::request(&request)) {
+                Ok(screening) => BatchLine {
                     qid: item.qid.clone(),
                     query: item.name.clone(),
-                    total_matches: result.total_matches,
-                    results: result.results,
+                    total_matches: screening.total,
+                    results: screening.hits.into_iter().map(mapping::match_of).collect(),
                     error: None,
                 },
                 Err(e) => BatchLine {

@@ -13,6 +13,7 @@ use crate::api::screening::{Match, ScreenRequest};
 use crate::batch;
 use crate::engine::{self, Index};
 use crate::model::EntityNames;
+use crate::service::mapping;
 
 /// Screens one name and prints the matches.
 pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
@@ -24,7 +25,10 @@ pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
     if !args.lists.is_empty() {
         request.lists = Some(args.lists);
     }
-    let result = engine::screen(&index, &request)?;
+    let result = mapping::result(
+        &request.name,
+        engine::screen(&index, &mapping::request(&request))?,
+    );
     if args.json {
         print_json(&result)?;
         return Ok(ExitCode::SUCCESS);

@@ -1,10 +1,11 @@
 //! The service layer: one async interface ([`Service`]) over engine, store and sources, which
 //! every face (CLI, terminal UI, HTTP server) uses; [`LocalService`] is its in-process
-//! implementation. `mapping` turns engine results into wire types.
+//! implementation. [`mapping`] turns engine results into wire types.
 
 mod api;
 mod error;
 pub mod local;
+pub mod mapping;
 
 pub use api::Service;
 pub use error::ServiceError;

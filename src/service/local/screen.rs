@@ -15,7 +15,7 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, MatchedEntity, OutboxEvent, ReviewStatus, ScreeningOrigin,
     ScreeningRecord, Severity,
 };
-use crate::service::ServiceError;
+use crate::service::{ServiceError, mapping};
 use crate::store::{Changes, Repository};
 
 /// Screens `request` on `loaded` and builds the record to store (nothing is written).
@@ -238,5 +238,6 @@ pub(crate) fn engine_screen(
     index: &engine::Index,
     request: &ScreenRequest,
 ) -> Result<ScreenResult, ServiceError> {
-    engine::screen(index, request).map_err(engine_error)
+    let screening = engine::screen(index, &mapping::request(request)).map_err(engine_error)?;
+    Ok(mapping::result(&request.name, screening))
 }
