@@ -3,7 +3,10 @@
 mod context;
 mod lists;
 mod output;
+mod review;
 mod screen;
+mod watch;
+mod workflow;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,6 +49,14 @@ pub enum Command {
     Screen(ScreenArgs),
     /// Screen many names from a CSV, text or JSON file (`-` for standard input).
     Batch(BatchArgs),
+    /// Stored screenings: list them, show one, record review decisions.
+    Screenings(workflow::ScreeningsArgs),
+    /// Export every screening and decision of a period for an auditor.
+    Audit(workflow::AuditArgs),
+    /// The watchlist: names re-screened after every list change.
+    Watchlist(workflow::WatchlistArgs),
+    /// Alerts: list, acknowledge, resolve.
+    Alerts(workflow::AlertsArgs),
 }
 
 /// `sanctions lists ...`.
@@ -158,5 +169,9 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Show { entity_id, json }) => lists::show(&ctx, &entity_id, json),
         Some(Command::Screen(args)) => screen::run_screen(&ctx, args),
         Some(Command::Batch(args)) => screen::run_batch(&ctx, args),
+        Some(Command::Screenings(args)) => review::run_screenings(&ctx, args),
+        Some(Command::Audit(args)) => review::run_audit(&ctx, args),
+        Some(Command::Watchlist(args)) => watch::run_watchlist(&ctx, args),
+        Some(Command::Alerts(args)) => watch::run_alerts(&ctx, args),
     }
 }

@@ -1,0 +1,253 @@
+//! `sanctions screenings [show|decide]` and `sanctions audit export`, through the service.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use color_eyre::eyre::Result;
+
+use super::Context;
+use super::output::print_json;
+use super::workflow::{
+    AuditArgs, AuditCommand, DecisionArg, FormatArg, ScreeningsArgs, ScreeningsCommand, StatusArg,
+    local_service, opt_since, runtime, safe, ts,
+};
+use crate::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
+use crate::model::ReviewStatus;
+use crate::service::Service;
+
+/// `sanctions screenings ...`.
+pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
+    let svc = local_service(ctx)?;
+    let rt = runtime()?;
+    match args.command {
+        None => {
+            let page = rt.block_on(svc.screenings(ScreeningQuery {
+                since: opt_since(args.since.as_deref())?,
+                status: args.status.map(status_of),
+                limit: Some(args.limit),
+                cursor: None,
+            }))?;
+            if args.json {
+                print_json(&page)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut out = std::io::stdout().lock();
+            writeln!(
+                out,
+                "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  query",
+                "id", "created (UTC)", "matches", "best", "status", "by"
+            )?;
+            for s in &page.items {
+                writeln!(
+                    out,
+                    "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  {}",
+                    s.id,
+                    ts(s.created_at),
+                    s.total_matches,
+                    s.best_score.map(|b| b.to_string()).unwrap_or_default(),
+                    s.status.as_str(),
+                    safe(&s.created_by),
+                    safe(&s.query)
+                )?;
+            }
+            if page.next_cursor.is_some() {
+                writeln!(
+                    out,
+                    "(more: narrow with --since or --status, or raise --limit)"
+                )?;
+            }
+        }
+        Some(ScreeningsCommand::Show { id, json }) => {
+            let s = rt.block_on(svc.screening(&id))?;
+            if json {
+                print_json(&s)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{}  {:?}", s.id, safe(&s.query))?;
+            writeln!(
+                out,
+                "created {} by {}, {} (threshold {}, {})",
+                ts(s.created_at),
+                safe(&s.created_by),
+                s.origin.as_str(),
+                s.threshold,
+                s.engine_version
+            )?;
+            let versions: Vec<String> = s
+                .list_versions
+                .iter()
+                .map(|(l, u)| format!("{l}@{u}"))
+                .collect();
+            writeln!(out, "lists: {}", versions.join(" "))?;
+            writeln!(out, "status: {}\n", s.status)?;
+            for (i, m) in s.results.iter().enumerate() {
+                writeln!(
+                    out,
+                    "{:>2}. {:>3}  {}  [{}]  {}",
+                    i + 1,
+                    m.score,
+                    safe(&m.name),
+                    m.list,
+                    m.entity_id
+                )?;
+            }
+            if !s.decisions.is_empty() {
+                writeln!(out, "\ndecisions:")?;
+                for d in &s.decisions {
+                    writeln!(
+                        out,
+                        "  {}  {}  {}: {} -> {}  {:?}",
+                        ts(d.at),
+                        safe(&d.actor),
+                        d.entity_id.as_deref().unwrap_or("(whole screening)"),
+                        d.from,
+                        d.to,
+                        safe(&d.note)
+                    )?;
+                }
+            }
+        }
+        Some(ScreeningsCommand::Decide {
+            id,
+            entity,
+            decision,
+            note,
+            json,
+        }) => {
+            let response = rt.block_on(svc.decide(
+                &id,
+                DecisionRequest {
+                    entity_id: entity,
+                    decision: match decision {
+                        DecisionArg::FalsePositive => Decision::FalsePositive,
+                        DecisionArg::TrueMatch => Decision::TrueMatch,
+                        DecisionArg::Escalated => Decision::Escalated,
+                    },
+                    note,
+                },
+            ))?;
+            if json {
+                print_json(&response)?;
+            } else {
+                println!(
+                    "Recorded {} -> {} on {}; screening {} is now {}.",
+                    response.decision.from,
+                    response.decision.to,
+                    response
+                        .decision
+                        .entity_id
+                        .as_deref()
+                        .unwrap_or("the whole screening"),
+                    id,
+                    response.status
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn status_of(arg: StatusArg) -> ReviewStatus {
+    match arg {
+        StatusArg::NoMatch => ReviewStatus::NoMatch,
+        StatusArg::PendingReview => ReviewStatus::PendingReview,
+        StatusArg::FalsePositive => ReviewStatus::FalsePositive,
+        StatusArg::TrueMatch => ReviewStatus::TrueMatch,
+        StatusArg::Escalated => ReviewStatus::Escalated,
+    }
+}
+
+/// `sanctions audit export`.
+pub fn run_audit(ctx: &Context, args: AuditArgs) -> Result<ExitCode> {
+    let AuditCommand::Export {
+        since,
+        until,
+        format,
+    } = args.command;
+    let svc = local_service(ctx)?;
+    let export = runtime()?.block_on(svc.audit(AuditQuery {
+        since: opt_since(since.as_deref())?,
+        until: opt_since(until.as_deref())?,
+    }))?;
+    if format == FormatArg::Json {
+        print_json(&export)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // CSV: one row per screening (with its list versions) and one per decision.
+    let mut w = csv::Writer::from_writer(std::io::stdout().lock());
+    w.write_record([
+        "record",
+        "id",
+        "at",
+        "by",
+        "query",
+        "type",
+        "threshold",
+        "total_matches",
+        "matched_entities",
+        "list_versions",
+        "engine_version",
+        "status",
+        "entity_id",
+        "from",
+        "to",
+        "note",
+    ])?;
+    for s in &export.screenings {
+        let versions: Vec<String> = s
+            .list_versions
+            .iter()
+            .map(|(l, u)| format!("{l}@{u}"))
+            .collect();
+        let matched: Vec<&str> = s.results.iter().map(|m| m.entity_id.as_str()).collect();
+        w.write_record([
+            "screening",
+            &s.id,
+            &s.created_at.to_string(),
+            &s.created_by,
+            &s.query,
+            s.kind
+                .map(|k| {
+                    if k == crate::api::screening::KindFilter::Individual {
+                        "individual"
+                    } else {
+                        "entity"
+                    }
+                })
+                .unwrap_or(""),
+            &s.threshold.to_string(),
+            &s.total_matches.to_string(),
+            &matched.join(" "),
+            &versions.join(" "),
+            &s.engine_version,
+            s.status.as_str(),
+            "",
+            "",
+            "",
+            "",
+        ])?;
+    }
+    for d in &export.decisions {
+        w.write_record([
+            "decision",
+            &d.screening_id,
+            &d.at.to_string(),
+            &d.actor,
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            d.entity_id.as_deref().unwrap_or(""),
+            d.from.as_str(),
+            d.to.as_str(),
+            &d.note,
+        ])?;
+    }
+    w.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

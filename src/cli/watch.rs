@@ -1,0 +1,219 @@
+//! `sanctions watchlist ...` and `sanctions alerts ...`, through the service.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Context as _, Result, eyre};
+
+use super::Context;
+use super::output::print_json;
+use super::workflow::{
+    AlertStatusArg, AlertsArgs, AlertsCommand, WatchlistArgs, WatchlistCommand, local_service,
+    opt_since, runtime, safe, ts,
+};
+use crate::api::alerts::{Alert, AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
+use crate::api::favorites::{FavoriteImport, FavoriteRequest};
+use crate::batch;
+use crate::service::Service;
+
+/// `sanctions watchlist ...`.
+pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
+    let svc = local_service(ctx)?;
+    let rt = runtime()?;
+    match args.command {
+        WatchlistCommand::Add {
+            name,
+            kind,
+            note,
+            json,
+        } => {
+            let favorite = rt.block_on(svc.add_favorite(FavoriteRequest {
+                name,
+                kind: kind.map(Into::into),
+                note,
+            }))?;
+            if json {
+                print_json(&favorite)?;
+            } else {
+                println!(
+                    "Added {} {:?}: {} match{} now{}.",
+                    favorite.id,
+                    safe(&favorite.name),
+                    favorite.last_match_count,
+                    if favorite.last_match_count == 1 {
+                        ""
+                    } else {
+                        "es"
+                    },
+                    favorite
+                        .last_screening_id
+                        .as_deref()
+                        .map(|s| format!(" (screening {s})"))
+                        .unwrap_or_default()
+                );
+            }
+        }
+        WatchlistCommand::List { json } => {
+            let mut all = Vec::new();
+            let mut cursor = None;
+            loop {
+                let page = rt.block_on(svc.favorites(cursor, Some(500)))?;
+                all.extend(page.items);
+                match page.next_cursor {
+                    Some(next) => cursor = Some(next),
+                    None => break,
+                }
+            }
+            if json {
+                print_json(&all)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            writeln!(
+                out,
+                "{:<30}  {:<19}  {:>7}  name",
+                "id", "last screened (UTC)", "matches"
+            )?;
+            for f in &all {
+                writeln!(
+                    out,
+                    "{:<30}  {:<19}  {:>7}  {}{}",
+                    f.id,
+                    f.last_screened_at.map(ts).unwrap_or_default(),
+                    f.last_match_count,
+                    safe(&f.name),
+                    f.kind.map(|k| format!(" ({k})")).unwrap_or_default()
+                )?;
+            }
+            writeln!(
+                out,
+                "{} name{} on the watchlist.",
+                all.len(),
+                if all.len() == 1 { "" } else { "s" }
+            )?;
+        }
+        WatchlistCommand::Remove { id } => {
+            let removed = rt.block_on(svc.remove_favorite(&id))?;
+            println!("Removed {} {:?}.", removed.id, safe(&removed.name));
+        }
+        WatchlistCommand::Import { file, json } => {
+            let bytes =
+                std::fs::read(&file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
+            let items = batch::parse_input(&bytes)
+                .wrap_err_with(|| format!("cannot read the watchlist file {}", file.display()))?;
+            let started = std::time::Instant::now();
+            let summary = rt.block_on(
+                svc.import_favorites(FavoriteImport {
+                    names: items
+                        .into_iter()
+                        .map(|i| FavoriteRequest {
+                            name: i.name,
+                            kind: i.kind,
+                            note: None,
+                        })
+                        .collect(),
+                }),
+            )?;
+            if json {
+                print_json(&summary)?;
+            } else {
+                println!(
+                    "Read {} names: {} added, {} already on the watchlist; {} match something ({} alerts) [{:.1} s].",
+                    summary.total,
+                    summary.added,
+                    summary.duplicates,
+                    summary.matched,
+                    summary.alerts,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        WatchlistCommand::Rescreen { json } => {
+            let summary = rt.block_on(svc.rescreen())?;
+            if json {
+                print_json(&summary)?;
+            } else {
+                println!(
+                    "Re-screened {} favorites ({}): {} changed, {} new alert{} [{} ms].",
+                    summary.favorites,
+                    summary.mode,
+                    summary.changed,
+                    summary.alert_ids.len(),
+                    if summary.alert_ids.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    summary.millis
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `sanctions alerts ...`.
+pub fn run_alerts(ctx: &Context, args: AlertsArgs) -> Result<ExitCode> {
+    let svc = local_service(ctx)?;
+    let rt = runtime()?;
+    let (id, status, note) = match args.command {
+        Some(AlertsCommand::Ack { id, note }) => (id, AlertStatus::Acknowledged, note),
+        Some(AlertsCommand::Resolve { id, note }) => (id, AlertStatus::Resolved, note),
+        None => {
+            let kind = args
+                .kind
+                .as_deref()
+                .map(|k| {
+                    AlertKind::parse(k).ok_or_else(|| {
+                        eyre!("unknown alert kind {k:?} (screening.match, favorite.match, list.updated)")
+                    })
+                })
+                .transpose()?;
+            let page = rt.block_on(svc.alerts(AlertQuery {
+                status: args.status.map(|s| match s {
+                    AlertStatusArg::Open => AlertStatus::Open,
+                    AlertStatusArg::Acknowledged => AlertStatus::Acknowledged,
+                    AlertStatusArg::Resolved => AlertStatus::Resolved,
+                }),
+                kind,
+                since: opt_since(args.since.as_deref())?,
+                limit: Some(args.limit),
+                cursor: None,
+            }))?;
+            if args.json {
+                print_json(&page)?;
+            } else {
+                print_alerts(&page.items)?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    let alert = rt.block_on(svc.set_alert_status(&id, AlertStatusRequest { status, note }))?;
+    println!("Alert {} is now {}.", alert.id, alert.status);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_alerts(alerts: &[Alert]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<30}  {:<19}  {:<15}  {:<6}  {:<12}  title",
+        "id", "created (UTC)", "kind", "sev", "status"
+    )?;
+    for a in alerts {
+        writeln!(
+            out,
+            "{:<30}  {:<19}  {:<15}  {:<6}  {:<12}  {}",
+            a.id,
+            ts(a.created_at),
+            a.kind.as_str(),
+            a.severity.as_str(),
+            a.status.as_str(),
+            safe(&a.title)
+        )?;
+    }
+    if alerts.is_empty() {
+        writeln!(out, "No alert.")?;
+    }
+    Ok(())
+}

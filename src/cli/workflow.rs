@@ -1,0 +1,250 @@
+//! Arguments of the review workflow commands (`screenings`, `audit export`, `watchlist`,
+//! `alerts`) and what their runners share; the runners are in `review` and `watch`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+use color_eyre::eyre::{Context as _, Result, eyre};
+use jiff::Timestamp;
+
+use super::{Context, KindArg};
+use crate::config;
+use crate::service::LocalService;
+
+/// `sanctions screenings ...`.
+#[derive(Debug, Args)]
+pub struct ScreeningsArgs {
+    #[command(subcommand)]
+    pub command: Option<ScreeningsCommand>,
+    /// Only screenings since this date (`YYYY-MM-DD`) or instant (RFC 3339).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only screenings in this review status.
+    #[arg(long, value_enum)]
+    pub status: Option<StatusArg>,
+    /// Most screenings shown (1-500).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Subcommands of `screenings`.
+#[derive(Debug, Subcommand)]
+pub enum ScreeningsCommand {
+    /// One stored screening with its matches, list versions and decisions.
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record a review decision for one matched entry or the whole screening.
+    Decide {
+        id: String,
+        /// The matched entry decided on; the whole screening when absent.
+        #[arg(long)]
+        entity: Option<String>,
+        #[arg(long, value_enum)]
+        decision: DecisionArg,
+        /// Why (required; kept in the audit log).
+        #[arg(long)]
+        note: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `--status` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusArg {
+    NoMatch,
+    PendingReview,
+    FalsePositive,
+    TrueMatch,
+    Escalated,
+}
+
+/// `--decision` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DecisionArg {
+    FalsePositive,
+    TrueMatch,
+    Escalated,
+}
+
+/// `sanctions audit ...`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    #[command(subcommand)]
+    pub command: AuditCommand,
+}
+
+/// Subcommands of `audit`.
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Every screening and decision of a period, with the list versions used.
+    Export {
+        #[arg(long)]
+        since: Option<String>,
+        #[arg(long)]
+        until: Option<String>,
+        #[arg(long, value_enum, default_value = "json")]
+        format: FormatArg,
+    },
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Csv,
+    Json,
+}
+
+/// `sanctions watchlist ...`.
+#[derive(Debug, Args)]
+pub struct WatchlistArgs {
+    #[command(subcommand)]
+    pub command: WatchlistCommand,
+}
+
+/// Subcommands of `watchlist`.
+#[derive(Debug, Subcommand)]
+pub enum WatchlistCommand {
+    /// Add a name (screened at once).
+    Add {
+        name: String,
+        #[arg(long = "type", value_enum)]
+        kind: Option<KindArg>,
+        #[arg(long)]
+        note: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The watchlist.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a favorite by id.
+    Remove { id: String },
+    /// Add every name of a file (the batch formats: CSV with a `name` column, lines, JSON).
+    Import {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-screen the whole watchlist now (for cron).
+    Rescreen {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `sanctions alerts ...`.
+#[derive(Debug, Args)]
+pub struct AlertsArgs {
+    #[command(subcommand)]
+    pub command: Option<AlertsCommand>,
+    #[arg(long, value_enum)]
+    pub status: Option<AlertStatusArg>,
+    /// `screening.match`, `favorite.match` or `list.updated`.
+    #[arg(long)]
+    pub kind: Option<String>,
+    #[arg(long)]
+    pub since: Option<String>,
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `alerts --status` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlertStatusArg {
+    Open,
+    Acknowledged,
+    Resolved,
+}
+
+/// Subcommands of `alerts`.
+#[derive(Debug, Subcommand)]
+pub enum AlertsCommand {
+    /// Acknowledge an alert.
+    Ack {
+        id: String,
+        #[arg(long)]
+        note: String,
+    },
+    /// Resolve an alert.
+    Resolve {
+        id: String,
+        #[arg(long)]
+        note: String,
+    },
+}
+
+/// The local service on the data directory's store, acting as the OS user.
+pub fn local_service(ctx: &Context) -> Result<LocalService> {
+    let path = config::database_path(&ctx.data_dir);
+    LocalService::open(&path, &LocalService::os_user())
+        .wrap_err_with(|| format!("cannot open the database {}", path.display()))
+}
+
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .wrap_err("cannot start the async runtime")
+}
+
+/// `YYYY-MM-DD` (midnight UTC) or an RFC 3339 instant.
+pub fn parse_since(text: &str) -> Result<Timestamp> {
+    if let Ok(ts) = text.parse::<Timestamp>() {
+        return Ok(ts);
+    }
+    let date: jiff::civil::Date = text
+        .parse()
+        .map_err(|_| eyre!("{text:?} is not a date (YYYY-MM-DD) or an RFC 3339 instant"))?;
+    Ok(date.to_zoned(jiff::tz::TimeZone::UTC)?.timestamp())
+}
+
+pub(super) fn opt_since(text: Option<&str>) -> Result<Option<Timestamp>> {
+    text.map(parse_since).transpose()
+}
+
+/// Text from lists and users with control characters (escape sequences, bidi controls)
+/// replaced, so it cannot drive the terminal.
+pub fn safe(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control()
+                || ('\u{202A}'..='\u{202E}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+            {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+pub(super) fn ts(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_instants_are_accepted() {
+        assert_eq!(
+            parse_since("2026-01-02").unwrap().to_string(),
+            "2026-01-02T00:00:00Z"
+        );
+        assert!(parse_since("2026-01-02T03:04:05Z").is_ok());
+        assert!(parse_since("yesterday").is_err());
+        assert_eq!(safe("a\u{1b}[31mb\u{202E}c"), "a\u{FFFD}[31mb\u{FFFD}c");
+    }
+}
