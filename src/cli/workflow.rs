@@ -56,6 +56,7 @@ pub enum ScreeningsCommand {
 
 /// `--status` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
 pub enum StatusArg {
     NoMatch,
     PendingReview,
@@ -66,6 +67,7 @@ pub enum StatusArg {
 
 /// `--decision` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
 pub enum DecisionArg {
     FalsePositive,
     TrueMatch,

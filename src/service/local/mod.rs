@@ -66,12 +66,17 @@ impl std::fmt::Debug for LocalService {
 }
 
 impl LocalService {
-    /// Opens the store at `path` and builds the index (blocking: a second or two with all
-    /// eight lists; call it from `spawn_blocking` on a runtime). `actor` is who the stored
-    /// screenings and decisions are recorded as.
+    /// Opens (creating and migrating as needed) the store at `path`. The engine index is
+    /// built on first need (a second or two with all eight lists), so commands that only
+    /// read the store start at once. `actor` is who stored screenings and decisions are
+    /// recorded as.
     pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
         let repo = Arc::new(SqliteRepository::open(path)?);
-        let loaded = load(repo.as_ref())?;
+        let loaded = Loaded {
+            index: Index::default(),
+            latest_update: -1,
+            versions: ListVersions::new(),
+        };
         Ok(LocalService {
             inner: Arc::new(Inner {
                 repo,

@@ -1,0 +1,232 @@
+//! The real binary's review workflow commands on a real SQLite file with the real lists.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::{json, sanctions, stdout};
+
+/// A data dir holding a database with the eight real lists imported (through the library,
+/// which is what `lists import` runs).
+fn imported() -> Option<tempfile::TempDir> {
+    let shared = common::shared_data();
+    assert!(
+        shared.is_some() || std::env::var_os("CI").is_none(),
+        "../shared/data is needed under CI"
+    );
+    let shared = shared?;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = sanctions::store::Store::open(&dir.path().join("sanctions.db")).unwrap();
+    let outcomes = sanctions::ingest::import_dir(&mut store, &shared.join("lists"), &[]).unwrap();
+    assert!(outcomes.iter().all(|o| !o.failed()));
+    Some(dir)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn spawn(data: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("USER", "tester")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn watchlist_alerts_and_review_from_the_command_line() {
+    let Some(data) = imported() else {
+        return;
+    };
+    let d = data.path();
+
+    // Two processes add to the watchlist at the same moment: both land.
+    let a = spawn(
+        d,
+        &[
+            "watchlist",
+            "add",
+            "Vladimir Putin",
+            "--type",
+            "individual",
+            "--json",
+        ],
+    );
+    let b = spawn(
+        d,
+        &[
+            "watchlist",
+            "add",
+            "Banco Nacional de Cuba",
+            "--note",
+            "client 42",
+            "--json",
+        ],
+    );
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let putin = json(&a);
+    let cuba = json(&b);
+    assert!(putin["id"].as_str().unwrap().starts_with("fav_"));
+    assert!(putin["last_match_count"].as_u64().unwrap() >= 1);
+    assert_eq!(cuba["note"], "client 42");
+
+    // A duplicate (same name normalised, same type) is refused, naming the existing one.
+    let dup = sanctions(
+        d,
+        &[
+            "watchlist",
+            "add",
+            "PUTIN,  vladimir",
+            "--type",
+            "individual",
+        ],
+    );
+    assert!(!dup.status.success());
+    assert!(
+        stderr(&dup).contains(putin["id"].as_str().unwrap()),
+        "{}",
+        stderr(&dup)
+    );
+
+    // Import from a CSV with a BOM, CRLF and quotes; duplicates counted.
+    let file = d.join("names.csv");
+    std::fs::write(&file, "\u{feff}name,type\r\n\"Kim, Jong Un\",individual\r\nVladimir Putin,individual\r\nZyxwv Unlisted,\r\n").unwrap();
+    let imported = json(&sanctions(
+        d,
+        &["watchlist", "import", file.to_str().unwrap(), "--json"],
+    ));
+    assert_eq!(
+        (
+            imported["total"].as_u64(),
+            imported["added"].as_u64(),
+            imported["duplicates"].as_u64()
+        ),
+        (Some(3), Some(2), Some(1))
+    );
+    let list = json(&sanctions(d, &["watchlist", "list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 4);
+    let text = stdout(&sanctions(d, &["watchlist", "list"]));
+    assert!(text.contains("4 names on the watchlist"), "{text}");
+
+    // Re-screening unchanged data creates nothing.
+    let rescreen = json(&sanctions(d, &["watchlist", "rescreen", "--json"]));
+    assert_eq!(rescreen["changed"], 0);
+    assert_eq!(rescreen["alert_ids"].as_array().unwrap().len(), 0);
+
+    // Alerts: one favorite.match per matching favorite; acknowledge then resolve.
+    let alerts = json(&sanctions(
+        d,
+        &["alerts", "--kind", "favorite.match", "--json"],
+    ));
+    let items = alerts["items"].as_array().unwrap();
+    assert!(items.len() >= 3, "{alerts}");
+    let id = items[0]["id"].as_str().unwrap();
+    let no_note = sanctions(d, &["alerts", "ack", id, "--note", " "]);
+    assert!(
+        !no_note.status.success() && stderr(&no_note).contains("note"),
+        "{}",
+        stderr(&no_note)
+    );
+    assert!(
+        sanctions(d, &["alerts", "ack", id, "--note", "looking"])
+            .status
+            .success()
+    );
+    assert!(
+        sanctions(d, &["alerts", "resolve", id, "--note", "client cleared"])
+            .status
+            .success()
+    );
+    let again = sanctions(d, &["alerts", "ack", id, "--note", "x"]);
+    assert!(stderr(&again).contains("resolved"), "{}", stderr(&again));
+
+    // The favorite's screening is stored; decide on it.
+    let scr = putin["last_screening_id"].as_str().unwrap();
+    let shown = json(&sanctions(d, &["screenings", "show", scr, "--json"]));
+    assert_eq!(shown["created_by"], "tester");
+    assert_eq!(shown["list_versions"].as_object().unwrap().len(), 8);
+    let entity = shown["results"][0]["entity_id"].as_str().unwrap();
+    let bad = sanctions(
+        d,
+        &[
+            "screenings",
+            "decide",
+            scr,
+            "--decision",
+            "true_match",
+            "--note",
+            "x",
+            "--entity",
+            "un:0",
+        ],
+    );
+    assert!(
+        !bad.status.success() && stderr(&bad).contains("not among the matches"),
+        "{}",
+        stderr(&bad)
+    );
+    let ok = sanctions(
+        d,
+        &[
+            "screenings",
+            "decide",
+            scr,
+            "--entity",
+            entity,
+            "--decision",
+            "escalated",
+            "--note",
+            "same DOB",
+        ],
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(stdout(&ok).contains("escalated"));
+    let listed = stdout(&sanctions(d, &["screenings", "--status", "escalated"]));
+    assert!(listed.contains(scr), "{listed}");
+    let unknown = sanctions(d, &["screenings", "show", "scr_01ARZ3NDEKTSV4RRFFQ69G5FAV"]);
+    assert!(
+        stderr(&unknown).contains("not found"),
+        "{}",
+        stderr(&unknown)
+    );
+
+    // The audit export, in CSV: screenings with their list versions, then decisions.
+    let csv = stdout(&sanctions(
+        d,
+        &[
+            "audit",
+            "export",
+            "--format",
+            "csv",
+            "--since",
+            "2020-01-01",
+        ],
+    ));
+    assert!(csv.starts_with("record,id,at,by,query"), "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("decision,") && l.contains("same DOB")),
+        "{csv}"
+    );
+    assert!(csv.contains("ofac_sdn@"), "{csv}");
+    let bad_date = sanctions(d, &["audit", "export", "--since", "last week"]);
+    assert!(
+        stderr(&bad_date).contains("not a date"),
+        "{}",
+        stderr(&bad_date)
+    );
+
+    // Remove.
+    let fav = cuba["id"].as_str().unwrap();
+    assert!(sanctions(d, &["watchlist", "remove", fav]).status.success());
+    let gone = sanctions(d, &["watchlist", "remove", fav]);
+    assert!(stderr(&gone).contains("not found"), "{}", stderr(&gone));
+    let _unused: Option<PathBuf> = None;
+}
