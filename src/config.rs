@@ -35,6 +35,84 @@ pub struct Config {
     pub import: ImportConfig,
     #[serde(default)]
     pub screening: ScreeningConfig,
+    #[serde(default)]
+    pub webhooks: WebhooksConfig,
+    #[serde(default)]
+    pub briefs: BriefsConfig,
+}
+
+/// `[webhooks]`: delivery of events to registered endpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebhooksConfig {
+    /// Waits before each retry of a failed delivery (`5s`, `5m`, `2h`, `1d`); after the last
+    /// one the event is given up for that endpoint.
+    pub retry_schedule: Vec<String>,
+    /// Seconds before one delivery attempt is abandoned.
+    pub timeout_secs: u64,
+    /// In server mode, allow endpoints on loopback, private, link-local or metadata
+    /// addresses (standalone use always allows them).
+    pub allow_private_targets: bool,
+    /// Largest event body sent, in bytes.
+    pub max_payload_bytes: usize,
+    /// How often the delivery worker looks for new events, in milliseconds.
+    pub poll_interval_ms: u64,
+    /// An endpoint that has not accepted an event for this many hours, and gives up on one,
+    /// is disabled.
+    pub disable_after_hours: u64,
+}
+
+impl Default for WebhooksConfig {
+    fn default() -> Self {
+        WebhooksConfig {
+            retry_schedule: crate::webhooks::schedule::DEFAULT_SCHEDULE
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            timeout_secs: 10,
+            allow_private_targets: false,
+            max_payload_bytes: 256 * 1024,
+            poll_interval_ms: 1000,
+            disable_after_hours: 72,
+        }
+    }
+}
+
+/// `[briefs]`: risk briefs from list updates and the publishers' news feeds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BriefsConfig {
+    /// RSS or Atom feeds read by `briefs refresh` (none by default: add the publishers').
+    pub feeds: Vec<FeedConfig>,
+    /// Minutes between two reads of the feeds by a long-running process.
+    pub interval_minutes: u64,
+    /// Seconds before a feed download is abandoned.
+    pub timeout_secs: u64,
+    /// Largest feed accepted, in bytes.
+    pub max_feed_bytes: u64,
+    /// Most items kept from one read of one feed.
+    pub max_items: usize,
+}
+
+/// One feed: `{ name = "ofac", url = "https://..." }`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeedConfig {
+    pub name: String,
+    pub url: String,
+}
+
+impl Default for BriefsConfig {
+    fn default() -> Self {
+        BriefsConfig {
+            // None by default: no publisher's feed address could be verified from here.
+            feeds: Vec::new(),
+            interval_minutes: 60,
+            timeout_secs: 20,
+            max_feed_bytes: 4 * 1024 * 1024,
+            max_items: 200,
+        }
+    }
 }
 
 /// `[import]`: the guards of `lists import` and `lists update`.

@@ -14,10 +14,13 @@
 //! - [`service`]: the one async interface every face uses, and its local implementation.
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
+//! - [`webhooks`]: Standard Webhooks signing, URL safety, retry schedule, the delivery worker.
+//! - [`briefs`]: risk briefs from list updates and from the publishers' RSS/Atom feeds.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
 
 pub mod api;
 pub mod batch;
+pub mod briefs;
 pub mod cli;
 pub mod config;
 pub mod engine;
@@ -30,3 +33,4 @@ pub mod sources;
 pub mod store;
 #[cfg(test)]
 mod testutil;
+pub mod webhooks;

@@ -9,5 +9,6 @@ pub mod favorites;
 pub mod lists;
 pub mod screening;
 pub mod screenings;
+pub mod webhooks;
 
 pub use envelope::Envelope;

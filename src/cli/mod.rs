@@ -6,6 +6,7 @@ mod output;
 mod review;
 mod screen;
 mod watch;
+mod webhooks;
 mod workflow;
 
 use std::path::PathBuf;
@@ -57,6 +58,8 @@ pub enum Command {
     Watchlist(workflow::WatchlistArgs),
     /// Alerts: list, acknowledge, resolve.
     Alerts(workflow::AlertsArgs),
+    /// Webhooks: register endpoints, test them, see deliveries, run the delivery worker.
+    Webhooks(webhooks::WebhooksArgs),
 }
 
 /// `sanctions lists ...`.
@@ -173,5 +176,6 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Audit(args)) => review::run_audit(&ctx, args),
         Some(Command::Watchlist(args)) => watch::run_watchlist(&ctx, args),
         Some(Command::Alerts(args)) => watch::run_alerts(&ctx, args),
+        Some(Command::Webhooks(args)) => webhooks::run(&ctx, args),
     }
 }

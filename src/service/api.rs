@@ -16,6 +16,9 @@ use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
     ScreeningResponse, ScreeningSummary, StoredScreening,
 };
+use crate::api::webhooks::{
+    DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
+};
 use crate::model::ListCode;
 
 /// One async interface for every face (CLI, terminal UI, HTTP server). The local
@@ -83,4 +86,27 @@ pub trait Service: Send + Sync {
         id: &str,
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError>;
+
+    /// `POST /v1/webhooks`: registers an endpoint; the answer carries its secret, once.
+    async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError>;
+    /// `GET /v1/webhooks`.
+    async fn webhooks(&self) -> Result<Vec<Webhook>, ServiceError>;
+    /// `GET /v1/webhooks/{id}` (extension).
+    async fn webhook(&self, id: &str) -> Result<Webhook, ServiceError>;
+    /// `PATCH /v1/webhooks/{id}`.
+    async fn update_webhook(
+        &self,
+        id: &str,
+        request: WebhookUpdate,
+    ) -> Result<Webhook, ServiceError>;
+    /// `DELETE /v1/webhooks/{id}`.
+    async fn delete_webhook(&self, id: &str) -> Result<Webhook, ServiceError>;
+    /// `POST /v1/webhooks/{id}/test`: sends a signed `webhook.test` event now.
+    async fn test_webhook(&self, id: &str) -> Result<WebhookTestResult, ServiceError>;
+    /// `GET /v1/webhooks/{id}/deliveries` (extension): the attempt log, newest first.
+    async fn webhook_deliveries(
+        &self,
+        id: &str,
+        limit: usize,
+    ) -> Result<Vec<DeliveryAttempt>, ServiceError>;
 }

@@ -5,6 +5,7 @@
 //! in WAL mode: a reader sees a list either wholly before or wholly after an import.
 
 mod alerts;
+mod briefs;
 mod codec;
 mod entities;
 mod favorites;
@@ -15,16 +16,19 @@ mod outbox;
 mod repo;
 mod schema;
 mod screenings;
+mod webhooks;
 
 use std::path::Path;
 use std::time::Duration;
 
 use rusqlite::Connection;
 
+pub use briefs::{BriefFilter, BriefRecord};
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
 pub use lists::{EntityChange, ListSummary};
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};
+pub use webhooks::{AttemptRecord, DeliveryOutcome, DueDelivery, MAX_WEBHOOKS, WebhookRecord};
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]

@@ -249,4 +249,60 @@ pub(super) const MIGRATIONS: &[&str] = &[
         value  INTEGER NOT NULL
     );
     "#,
+    // 4: webhooks (subscriptions, per-event deliveries, the attempt log) and risk briefs.
+    r#"
+    CREATE TABLE webhooks (
+        id               TEXT PRIMARY KEY,
+        url              TEXT NOT NULL,
+        events           TEXT NOT NULL,
+        description      TEXT,
+        secret           TEXT NOT NULL,
+        active           INTEGER NOT NULL,
+        disabled_reason  TEXT,
+        created_at       TEXT NOT NULL,
+        updated_at       TEXT NOT NULL,
+        cursor           INTEGER NOT NULL  -- the last outbox seq handed to this webhook
+    );
+    -- One row per (webhook, event): pending until delivered, failed or given up.
+    CREATE TABLE webhook_deliveries (
+        webhook_id       TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_seq        INTEGER NOT NULL REFERENCES outbox(seq),
+        status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at  TEXT NOT NULL,
+        PRIMARY KEY (webhook_id, event_seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+    CREATE TABLE webhook_attempts (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id   TEXT NOT NULL,
+        event_id     TEXT NOT NULL,
+        kind         TEXT NOT NULL,
+        attempt      INTEGER NOT NULL,
+        at           TEXT NOT NULL,
+        status_code  INTEGER,
+        latency_ms   INTEGER NOT NULL,
+        error        TEXT,
+        response     TEXT
+    );
+    CREATE INDEX webhook_attempts_by_webhook ON webhook_attempts(webhook_id, id);
+
+    CREATE TABLE briefs (
+        id            TEXT PRIMARY KEY,
+        source        TEXT NOT NULL,
+        guid          TEXT NOT NULL,
+        title         TEXT NOT NULL,
+        summary       TEXT NOT NULL,
+        body          TEXT NOT NULL,
+        url           TEXT,
+        published_at  TEXT NOT NULL,
+        lists         TEXT NOT NULL,
+        countries     TEXT NOT NULL,
+        entity_ids    TEXT NOT NULL,
+        severity      TEXT NOT NULL,
+        created_at    TEXT NOT NULL,
+        UNIQUE (source, guid)
+    );
+    CREATE INDEX briefs_by_time ON briefs(published_at, id);
+    "#,
 ];

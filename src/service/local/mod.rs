@@ -14,6 +14,7 @@ mod review;
 mod screen;
 mod service_impl;
 mod watchlist;
+mod webhooks;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -26,6 +27,7 @@ use crate::model::ListVersions;
 use crate::store::{Repository, SqliteRepository};
 
 pub use monitor::RescreenMode;
+pub use webhooks::Extensions;
 
 /// The version written on every stored screening: the program and its engine.
 pub const ENGINE_VERSION: &str = concat!("sanctions ", env!("CARGO_PKG_VERSION"));
@@ -47,6 +49,8 @@ struct Inner {
     monitor: tokio::sync::Mutex<()>,
     /// The index of the watchlist, for incremental re-screens.
     watch: Mutex<Option<Arc<monitor::Watch>>>,
+    /// Webhook and brief settings, and whether this process is a server.
+    extensions: std::sync::RwLock<Extensions>,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -84,6 +88,7 @@ impl LocalService {
                 reload: Mutex::new(()),
                 monitor: tokio::sync::Mutex::new(()),
                 watch: Mutex::new(None),
+                extensions: std::sync::RwLock::new(Extensions::default()),
             }),
             actor: Arc::from(actor),
         })

@@ -15,6 +15,9 @@ use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
     ScreeningResponse, ScreeningSummary, StoredScreening,
 };
+use crate::api::webhooks::{
+    DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
+};
 use crate::model::ListCode;
 use crate::service::{Service, ServiceError};
 
@@ -89,5 +92,35 @@ impl Service for LocalService {
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError> {
         self.alert_status_local(id.to_owned(), request).await
+    }
+
+    async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError> {
+        self.create_webhook_local(request).await
+    }
+    async fn webhooks(&self) -> Result<Vec<Webhook>, ServiceError> {
+        self.webhooks_local().await
+    }
+    async fn webhook(&self, id: &str) -> Result<Webhook, ServiceError> {
+        self.webhook_local(id.to_owned()).await
+    }
+    async fn update_webhook(
+        &self,
+        id: &str,
+        request: WebhookUpdate,
+    ) -> Result<Webhook, ServiceError> {
+        self.update_webhook_local(id.to_owned(), request).await
+    }
+    async fn delete_webhook(&self, id: &str) -> Result<Webhook, ServiceError> {
+        self.delete_webhook_local(id.to_owned()).await
+    }
+    async fn test_webhook(&self, id: &str) -> Result<WebhookTestResult, ServiceError> {
+        self.test_webhook_local(id.to_owned()).await
+    }
+    async fn webhook_deliveries(
+        &self,
+        id: &str,
+        limit: usize,
+    ) -> Result<Vec<DeliveryAttempt>, ServiceError> {
+        self.webhook_deliveries_local(id.to_owned(), limit).await
     }
 }

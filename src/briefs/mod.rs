@@ -1,0 +1,1 @@
+//! Risk briefs: from list updates and from RSS/Atom feeds.

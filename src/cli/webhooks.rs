@@ -1,0 +1,239 @@
+//! `sanctions webhooks create|list|show|update|delete|test|deliveries|deliver`.
+
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use color_eyre::eyre::{Context as _, Result};
+
+use super::Context;
+use super::output::print_json;
+use super::workflow::{local_service, runtime, safe};
+use crate::api::webhooks::{Webhook, WebhookCreate, WebhookUpdate};
+use crate::service::{LocalService, Service};
+
+/// `sanctions webhooks ...`.
+#[derive(Debug, Args)]
+pub struct WebhooksArgs {
+    #[command(subcommand)]
+    pub command: Option<WebhooksCommand>,
+    /// JSON output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The webhook subcommands.
+#[derive(Debug, Subcommand)]
+pub enum WebhooksCommand {
+    /// Register an endpoint; prints its signing secret once.
+    Create {
+        url: String,
+        /// Event kinds (comma-separated): screening.match, list.updated, favorite.match,
+        /// alert.created.
+        #[arg(long, value_delimiter = ',', required = true)]
+        events: Vec<String>,
+        #[arg(long)]
+        description: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the registered endpoints.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one endpoint.
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change an endpoint (`--active true` re-enables a disabled one).
+    Update {
+        id: String,
+        #[arg(long)]
+        url: Option<String>,
+        #[arg(long, value_delimiter = ',')]
+        events: Option<Vec<String>>,
+        #[arg(long)]
+        description: Option<String>,
+        #[arg(long)]
+        active: Option<bool>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete an endpoint.
+    Delete { id: String },
+    /// Send a signed `webhook.test` event now and show the outcome.
+    Test {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The delivery attempts of an endpoint, newest first.
+    Deliveries {
+        id: String,
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the delivery worker: deliver pending events, with retries, until stopped.
+    Deliver {
+        /// Stop when no delivery is pending (after waiting out retries) instead of running on.
+        #[arg(long)]
+        once: bool,
+    },
+}
+
+fn service(ctx: &Context) -> Result<LocalService> {
+    let svc = local_service(ctx)?;
+    svc.configure(&ctx.config)?;
+    Ok(svc)
+}
+
+/// Runs `sanctions webhooks ...`.
+pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
+    let svc = service(ctx)?;
+    let rt = runtime()?;
+    let command = args
+        .command
+        .unwrap_or(WebhooksCommand::List { json: args.json });
+    match command {
+        WebhooksCommand::Create {
+            url,
+            events,
+            description,
+            json,
+        } => {
+            let w = rt.block_on(svc.create_webhook(WebhookCreate {
+                url,
+                events,
+                description,
+            }))?;
+            if json {
+                print_json(&w)?;
+            } else {
+                print_one(&w);
+                println!(
+                    "secret: {} (shown only now: verify deliveries with it)",
+                    w.secret.as_deref().unwrap_or_default()
+                );
+            }
+        }
+        WebhooksCommand::List { json } => {
+            let all = rt.block_on(svc.webhooks())?;
+            if json {
+                print_json(&all)?;
+            } else if all.is_empty() {
+                println!("No webhooks. Add one with `sanctions webhooks create URL --events ...`.");
+            } else {
+                for w in &all {
+                    print_one(w);
+                }
+            }
+        }
+        WebhooksCommand::Show { id, json } => {
+            let w = rt.block_on(svc.webhook(&id))?;
+            if json {
+                print_json(&w)?;
+            } else {
+                print_one(&w);
+            }
+        }
+        WebhooksCommand::Update {
+            id,
+            url,
+            events,
+            description,
+            active,
+            json,
+        } => {
+            let w = rt.block_on(svc.update_webhook(
+                &id,
+                WebhookUpdate {
+                    url,
+                    events,
+                    description,
+                    active,
+                },
+            ))?;
+            if json {
+                print_json(&w)?;
+            } else {
+                print_one(&w);
+            }
+        }
+        WebhooksCommand::Delete { id } => {
+            let w = rt.block_on(svc.delete_webhook(&id))?;
+            println!("Deleted {} ({}).", w.id, safe(&w.url));
+        }
+        WebhooksCommand::Test { id, json } => {
+            let r = rt.block_on(svc.test_webhook(&id))?;
+            if json {
+                print_json(&r)?;
+            } else if r.delivered {
+                println!(
+                    "Delivered {}: HTTP {} in {} ms.",
+                    r.event_id,
+                    r.status_code.unwrap_or_default(),
+                    r.latency_ms
+                );
+            } else {
+                println!(
+                    "Not delivered {}: {} ({} ms).",
+                    r.event_id,
+                    safe(r.error.as_deref().unwrap_or("unknown error")),
+                    r.latency_ms
+                );
+            }
+            if !r.delivered {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        WebhooksCommand::Deliveries { id, limit, json } => {
+            let log = rt.block_on(svc.webhook_deliveries(&id, limit))?;
+            if json {
+                print_json(&log)?;
+            } else {
+                for a in &log {
+                    println!(
+                        "{}  {:<16} #{:<2} {:>4}  {:>6} ms  {}  {}",
+                        a.at,
+                        a.kind,
+                        a.attempt,
+                        a.status_code.map(|s| s.to_string()).unwrap_or("-".into()),
+                        a.latency_ms,
+                        a.event_id,
+                        safe(a.error.as_deref().unwrap_or("ok"))
+                    );
+                }
+            }
+        }
+        WebhooksCommand::Deliver { once } => {
+            rt.block_on(svc.run_webhook_worker(once, async {
+                let _ = tokio::signal::ctrl_c().await;
+            }))
+            .wrap_err("the delivery worker stopped")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_one(w: &Webhook) {
+    println!(
+        "{}  {}  {}  [{}]  pending {}{}{}",
+        w.id,
+        if w.active { "active  " } else { "disabled" },
+        safe(&w.url),
+        w.events.join(","),
+        w.pending,
+        w.description
+            .as_deref()
+            .map(|d| format!("  {}", safe(d)))
+            .unwrap_or_default(),
+        w.disabled_reason
+            .as_deref()
+            .map(|r| format!("  ({})", safe(r)))
+            .unwrap_or_default(),
+    );
+}
