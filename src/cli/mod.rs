@@ -1,5 +1,6 @@
 //! The command-line face: argument definitions (clap) and one runner per command.
 
+mod briefs;
 mod context;
 mod lists;
 mod output;
@@ -60,6 +61,8 @@ pub enum Command {
     Alerts(workflow::AlertsArgs),
     /// Webhooks: register endpoints, test them, see deliveries, run the delivery worker.
     Webhooks(webhooks::WebhooksArgs),
+    /// Risk briefs from list updates and the publishers' feeds.
+    Briefs(briefs::BriefsArgs),
 }
 
 /// `sanctions lists ...`.
@@ -177,5 +180,6 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Watchlist(args)) => watch::run_watchlist(&ctx, args),
         Some(Command::Alerts(args)) => watch::run_alerts(&ctx, args),
         Some(Command::Webhooks(args)) => webhooks::run(&ctx, args),
+        Some(Command::Briefs(args)) => briefs::run(&ctx, args),
     }
 }

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use super::ServiceError;
 use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::{
     Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
@@ -109,4 +110,11 @@ pub trait Service: Send + Sync {
         id: &str,
         limit: usize,
     ) -> Result<Vec<DeliveryAttempt>, ServiceError>;
+
+    /// `GET /v1/briefs`: latest first, with filters and a cursor.
+    async fn briefs(&self, query: BriefQuery) -> Result<Page<Brief>, ServiceError>;
+    /// `GET /v1/briefs/{id}`.
+    async fn brief(&self, id: &str) -> Result<Brief, ServiceError>;
+    /// `POST /v1/briefs/refresh` (extension): briefs new list updates and reads the feeds.
+    async fn refresh_briefs(&self) -> Result<RefreshReport, ServiceError>;
 }

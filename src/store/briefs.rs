@@ -198,15 +198,15 @@ impl Store {
 
     /// Ids of successful list updates that changed something and have no brief yet, oldest
     /// first.
-    pub fn updates_without_brief(&self, limit: usize) -> Result<Vec<i64>, StoreError> {
+    pub fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         let mut stmt = self.conn.prepare(
-            "SELECT u.id FROM list_updates u
+            "SELECT u.id, u.list_code FROM list_updates u
              WHERE u.failed IS NULL AND u.added + u.removed + u.changed > 0
                AND NOT EXISTS (SELECT 1 FROM briefs b
                                WHERE b.source = 'list_update' AND b.guid = 'update:' || u.id)
              ORDER BY u.id LIMIT ?1",
         )?;
-        let rows = stmt.query_map([limit as i64], |r| r.get(0))?;
+        let rows = stmt.query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

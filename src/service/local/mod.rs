@@ -7,6 +7,7 @@
 //! process or another), and swapped in whole: screenings in flight finish on the old one.
 
 mod alerts;
+mod briefs;
 mod convert;
 mod imports;
 mod monitor;

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use super::LocalService;
 use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::{
     Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
@@ -122,5 +123,15 @@ impl Service for LocalService {
         limit: usize,
     ) -> Result<Vec<DeliveryAttempt>, ServiceError> {
         self.webhook_deliveries_local(id.to_owned(), limit).await
+    }
+
+    async fn briefs(&self, query: BriefQuery) -> Result<Page<Brief>, ServiceError> {
+        self.briefs_local(query).await
+    }
+    async fn brief(&self, id: &str) -> Result<Brief, ServiceError> {
+        self.brief_local(id.to_owned()).await
+    }
+    async fn refresh_briefs(&self) -> Result<RefreshReport, ServiceError> {
+        self.refresh_briefs_local().await
     }
 }

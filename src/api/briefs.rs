@@ -1,0 +1,55 @@
+//! Wire types of `/v1/briefs`: a risk brief, the listing's query, and a refresh report.
+
+use serde::{Deserialize, Serialize};
+
+/// One risk brief.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Brief {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    /// Markdown.
+    pub body: String,
+    /// `list_update` or the feed's name.
+    pub source: String,
+    pub url: Option<String>,
+    pub published_at: String,
+    pub lists: Vec<String>,
+    pub countries: Vec<String>,
+    pub entity_ids: Vec<String>,
+    /// `low`, `medium` or `high`.
+    pub severity: String,
+}
+
+/// `GET /v1/briefs` query parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BriefQuery {
+    /// Default 20, at most 100.
+    pub limit: Option<usize>,
+    pub cursor: Option<String>,
+    /// A list code, e.g. `ofac_sdn`.
+    pub list: Option<String>,
+    /// Two-letter country code.
+    pub country: Option<String>,
+    /// `YYYY-MM-DD` or an RFC 3339 instant.
+    pub since: Option<String>,
+    /// Words that must all appear.
+    pub q: Option<String>,
+}
+
+/// One feed's outcome in a refresh.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedReport {
+    pub name: String,
+    pub items: usize,
+    pub new: usize,
+    pub error: Option<String>,
+}
+
+/// `POST /v1/briefs/refresh` (extension).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefreshReport {
+    /// Briefs made from list updates.
+    pub list_updates: usize,
+    pub feeds: Vec<FeedReport>,
+}

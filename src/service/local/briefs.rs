@@ -1,0 +1,183 @@
+//! Risk briefs in the local service: list updates briefed on demand, feeds read by
+//! `refresh`, the latest-first listing.
+
+use std::time::Duration;
+
+use super::{LocalService, new_id};
+use crate::api::briefs::{Brief, BriefQuery, FeedReport, RefreshReport};
+use crate::api::screenings::Page;
+use crate::briefs;
+use crate::model::{ChangeKind, ListCode};
+use crate::service::ServiceError;
+use crate::store::{BriefFilter, BriefRecord, Repository};
+
+/// Default and largest page.
+const DEFAULT_LIMIT: usize = 20;
+const MAX_LIMIT: usize = 100;
+
+impl LocalService {
+    /// Makes the briefs of list updates that have none yet (blocking). Returns how many.
+    fn brief_updates(&self) -> Result<usize, ServiceError> {
+        let repo = self.repo();
+        let todo = repo.writer().updates_without_brief(100)?;
+        let mut made = Vec::new();
+        for (id, code) in todo {
+            let Ok(list) = code.parse::<ListCode>() else {
+                continue;
+            };
+            let Some(update) = repo.updates(list, 10_000)?.into_iter().find(|u| u.id == id) else {
+                continue;
+            };
+            let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+            for change in repo.changes(id)? {
+                let (entity, into) = match change.change {
+                    ChangeKind::Added => (repo.entity_at(&change.entity_id, id)?, &mut added),
+                    ChangeKind::Changed => (repo.entity_at(&change.entity_id, id)?, &mut changed),
+                    ChangeKind::Removed => {
+                        (repo.entity_at(&change.entity_id, id - 1)?, &mut removed)
+                    }
+                };
+                if let Some(entity) = entity {
+                    into.push(entity);
+                }
+            }
+            made.push(briefs::update::brief(
+                new_id("brf_"),
+                &update,
+                &added,
+                &removed,
+                &changed,
+            ));
+        }
+        if made.is_empty() {
+            return Ok(0);
+        }
+        Ok(repo.writer().insert_briefs(&made)?)
+    }
+
+    pub(crate) async fn briefs_local(
+        &self,
+        query: BriefQuery,
+    ) -> Result<Page<Brief>, ServiceError> {
+        let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+        if limit == 0 || limit > MAX_LIMIT {
+            return Err(ServiceError::validation(
+                "limit",
+                format!("must be 1 to {MAX_LIMIT}"),
+            ));
+        }
+        let since = query.since.as_deref().map(parse_since).transpose()?;
+        if let Some(list) = &query.list {
+            list.parse::<ListCode>()
+                .map_err(|_| ServiceError::validation("list", format!("unknown list {list:?}")))?;
+        }
+        self.blocking(move |this| {
+            this.brief_updates()?;
+            let filter = BriefFilter {
+                list: query.list,
+                country: query.country,
+                source: None,
+                since,
+                q: query.q,
+                after: query.cursor,
+                limit: limit + 1,
+            };
+            let mut items = this.repository().writer().briefs(&filter)?;
+            let next_cursor = (items.len() > limit).then(|| {
+                items.truncate(limit);
+                items.last().map(|b| b.id.clone()).unwrap_or_default()
+            });
+            Ok(Page {
+                items: items.into_iter().map(to_wire).collect(),
+                next_cursor,
+            })
+        })
+        .await
+    }
+
+    pub(crate) async fn brief_local(&self, id: String) -> Result<Brief, ServiceError> {
+        self.blocking(move |this| {
+            this.brief_updates()?;
+            let brief = this.repository().writer().brief(&id)?;
+            brief
+                .map(to_wire)
+                .ok_or_else(|| ServiceError::not_found("brief", &id))
+        })
+        .await
+    }
+
+    pub(crate) async fn refresh_briefs_local(&self) -> Result<RefreshReport, ServiceError> {
+        let list_updates = self.blocking(|this| this.brief_updates()).await?;
+        let config = self.extensions().briefs;
+        let mut feeds = Vec::new();
+        for feed in &config.feeds {
+            let fetched = briefs::feed::fetch(
+                feed,
+                Duration::from_secs(config.timeout_secs.clamp(1, 300)),
+                config.max_feed_bytes,
+                config.max_items.clamp(1, 1000),
+                &|| new_id("brf_"),
+            )
+            .await;
+            let report = match fetched {
+                Ok(items) => {
+                    let count = items.len();
+                    let new = self
+                        .blocking(move |this| {
+                            Ok(this.repository().writer().insert_briefs(&items)?)
+                        })
+                        .await?;
+                    FeedReport {
+                        name: feed.name.clone(),
+                        items: count,
+                        new,
+                        error: None,
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(feed = %feed.name, %error, "feed not read");
+                    FeedReport {
+                        name: feed.name.clone(),
+                        items: 0,
+                        new: 0,
+                        error: Some(error),
+                    }
+                }
+            };
+            feeds.push(report);
+        }
+        Ok(RefreshReport {
+            list_updates,
+            feeds,
+        })
+    }
+}
+
+fn parse_since(text: &str) -> Result<jiff::Timestamp, ServiceError> {
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Ok(ts);
+    }
+    text.parse::<jiff::civil::Date>()
+        .ok()
+        .and_then(|d| d.to_zoned(jiff::tz::TimeZone::UTC).ok())
+        .map(|z| z.timestamp())
+        .ok_or_else(|| {
+            ServiceError::validation("since", "expected YYYY-MM-DD or an RFC 3339 instant")
+        })
+}
+
+fn to_wire(b: BriefRecord) -> Brief {
+    Brief {
+        id: b.id,
+        title: b.title,
+        summary: b.summary,
+        body: b.body,
+        source: b.source,
+        url: b.url,
+        published_at: b.published_at.to_string(),
+        lists: b.lists,
+        countries: b.countries,
+        entity_ids: b.entity_ids,
+        severity: b.severity,
+    }
+}
