@@ -84,8 +84,6 @@ impl Default for WebhooksConfig {
 pub struct BriefsConfig {
     /// RSS or Atom feeds read by `briefs refresh` (none by default: add the publishers').
     pub feeds: Vec<FeedConfig>,
-    /// Minutes between two reads of the feeds by a long-running process.
-    pub interval_minutes: u64,
     /// Seconds before a feed download is abandoned.
     pub timeout_secs: u64,
     /// Largest feed accepted, in bytes.
@@ -107,7 +105,6 @@ impl Default for BriefsConfig {
         BriefsConfig {
             // None by default: no publisher's feed address could be verified from here.
             feeds: Vec::new(),
-            interval_minutes: 60,
             timeout_secs: 20,
             max_feed_bytes: 4 * 1024 * 1024,
             max_items: 200,
