@@ -498,3 +498,39 @@ async fn server_mode_refuses_private_targets_unless_allowed() {
         .await
         .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redirects_are_not_followed() {
+    let (addr, receiver) = start_receiver(&[302]).await;
+    let data = tempfile::tempdir().unwrap();
+    let config = write_config(data.path(), "");
+    let d = data.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        let (id, _) = create(
+            &d,
+            &config,
+            &format!("http://{addr}/hook"),
+            "screening.match",
+        );
+        let out = sanctions(
+            &d,
+            &["--config", &config, "webhooks", "test", &id, "--json"],
+        );
+        assert!(
+            !out.status.success(),
+            "an undelivered test fails the command"
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(out["delivered"], false, "{out}");
+    assert_eq!(out["status_code"], 302);
+    assert!(
+        out["error"]
+            .as_str()
+            .unwrap()
+            .contains("redirects are not followed")
+    );
+    assert_eq!(receiver.got.lock().unwrap().len(), 1);
+}

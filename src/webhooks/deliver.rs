@@ -221,3 +221,58 @@ pub fn outcome(
         .unwrap_or(now);
     DeliveryOutcome::Retry(at)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings::new(&crate::config::WebhooksConfig::default(), false).unwrap()
+    }
+
+    fn result(status: Option<u16>, retry_after: Option<u64>) -> AttemptResult {
+        AttemptResult {
+            status_code: status,
+            latency_ms: 1,
+            error: None,
+            response: None,
+            retry_after: retry_after.map(Duration::from_secs),
+        }
+    }
+
+    #[test]
+    fn outcomes_follow_the_schedule_retry_after_and_gone() {
+        let s = settings();
+        let now: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        assert_eq!(
+            outcome(&s, 1, &result(Some(204), None), now, now),
+            DeliveryOutcome::Delivered
+        );
+        assert!(matches!(
+            outcome(&s, 1, &result(Some(410), None), now, now),
+            DeliveryOutcome::Disable(_)
+        ));
+        // First failure: about 5 s (±10 %).
+        let DeliveryOutcome::Retry(at) = outcome(&s, 1, &result(Some(500), None), now, now) else {
+            panic!("no retry");
+        };
+        let wait = at.duration_since(now).as_secs_f64();
+        assert!((4.5..=5.5).contains(&wait), "{wait}");
+        // Retry-After longer than the schedule's wait wins.
+        let DeliveryOutcome::Retry(at) = outcome(&s, 1, &result(Some(429), Some(120)), now, now)
+        else {
+            panic!("no retry");
+        };
+        assert!(at.duration_since(now).as_secs() >= 120);
+        // After the last step: given up, and disabled once failing for days.
+        assert_eq!(
+            outcome(&s, 8, &result(None, None), now, now),
+            DeliveryOutcome::Failed
+        );
+        let long_ago: Timestamp = "2025-12-20T00:00:00Z".parse().unwrap();
+        assert!(matches!(
+            outcome(&s, 8, &result(None, None), now, long_ago),
+            DeliveryOutcome::Disable(_)
+        ));
+    }
+}
