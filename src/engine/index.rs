@@ -217,6 +217,15 @@ impl Index {
         self.entities.len()
     }
 
+    /// Number of entries whose list and kind pass `keep`: what a screening with that filter
+    /// searches (the denominator of a "no match").
+    pub fn count_entries(&self, keep: impl Fn(ListCode, EntityKind) -> bool) -> usize {
+        self.entities
+            .iter()
+            .filter(|e| keep(e.list, e.kind))
+            .count()
+    }
+
     /// Number of names indexed (aliases and variants included).
     pub fn name_count(&self) -> usize {
         self.names.len()

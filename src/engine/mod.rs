@@ -141,6 +141,7 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
         query: request.name.clone(),
         total_matches,
         results,
+        coverage: None,
     })
 }
 
@@ -207,13 +208,14 @@ fn to_match(
         entity_id: e.entity_id.clone(),
         name: e.primary_name.clone(),
         matched_name: name.text.clone(),
-        list: e.list.display_name().to_owned(),
         list_code: e.list,
+        list_name: e.list.display_name().to_owned(),
         score: percent(scored.score),
         entity_type: KindFilter::of(e.kind),
         kind: e.kind,
         country: e.country.clone(),
         explanation,
+        group: None,
     }
 }
 
