@@ -92,12 +92,13 @@ fn with_encoding(encoding: &'static encoding_rs::Encoding, bytes: &[u8]) -> Deco
     }
 }
 
-/// UTF-16 without a BOM: most odd (LE) or even (BE) bytes zero, as ASCII text in UTF-16 is.
+/// UTF-16 without a BOM: text holds no NUL bytes, UTF-16 holds one in every ASCII character;
+/// the side they fall on tells little-endian (odd offsets) from big-endian (even).
 fn utf16_without_bom(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
-    if bytes.len() < 4 || !bytes.len().is_multiple_of(2) {
+    if bytes.len() < 2 || !bytes.len().is_multiple_of(2) {
         return None;
     }
-    let sample = &bytes[..bytes.len().min(4096)];
+    let sample = &bytes[..bytes.len().min(64 * 1024)];
     let zeros_at = |parity: usize| {
         sample
             .iter()
@@ -106,10 +107,10 @@ fn utf16_without_bom(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
             .filter(|&&b| b == 0)
             .count()
     };
-    let half = sample.len() / 2;
-    if zeros_at(1) * 10 >= half * 9 && zeros_at(0) == 0 {
+    let (even, odd) = (zeros_at(0), zeros_at(1));
+    if odd > 0 && even == 0 {
         Some(encoding_rs::UTF_16LE)
-    } else if zeros_at(0) * 10 >= half * 9 && zeros_at(1) == 0 {
+    } else if even > 0 && odd == 0 {
         Some(encoding_rs::UTF_16BE)
     } else {
         None
