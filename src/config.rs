@@ -31,6 +31,54 @@ pub enum ConfigError {
 pub struct Config {
     #[serde(default)]
     pub fetch: FetchConfig,
+    #[serde(default)]
+    pub import: ImportConfig,
+    #[serde(default)]
+    pub screening: ScreeningConfig,
+}
+
+/// `[import]`: the guards of `lists import` and `lists update`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ImportConfig {
+    /// The largest share of a list (percent) one import may remove without `--allow-shrink`.
+    pub max_shrink_percent: f64,
+    /// Removals of fewer entries than this are always allowed (small lists change by a few).
+    pub min_shrink_entries: u64,
+}
+
+impl Default for ImportConfig {
+    fn default() -> Self {
+        ImportConfig {
+            max_shrink_percent: 10.0,
+            min_shrink_entries: 50,
+        }
+    }
+}
+
+impl ImportConfig {
+    /// The most entries an import may remove from a list holding `before` entries: more than
+    /// `max_shrink_percent` of it and at least `min_shrink_entries` is refused.
+    pub fn max_removed(&self, before: u64) -> u64 {
+        let share = (before as f64 * self.max_shrink_percent.clamp(0.0, 100.0) / 100.0).floor();
+        (share as u64).max(self.min_shrink_entries.saturating_sub(1))
+    }
+}
+
+/// `[screening]`: what the screening index holds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ScreeningConfig {
+    /// Screen the lists' weak ("low quality") aliases, e.g. OFAC's a.k.a.s written only in
+    /// Remarks. They score a little lower and are labelled weak; `false` follows OFAC's
+    /// guidance not to screen them.
+    pub weak_aliases: bool,
+}
+
+impl Default for ScreeningConfig {
+    fn default() -> Self {
+        ScreeningConfig { weak_aliases: true }
+    }
 }
 
 /// `[fetch]`: how `lists update` downloads the official files.
@@ -125,6 +173,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn shrink_limit_is_a_share_but_never_under_the_minimum() {
+        let import = ImportConfig::default();
+        assert_eq!(import.max_removed(14_965), 1_496);
+        assert_eq!(import.max_removed(100), 49);
+        assert_eq!(import.max_removed(0), 49);
+    }
+
+    #[test]
     fn parses_overrides_and_rejects_typos() {
         let config = Config::parse(
             r#"
@@ -145,6 +201,14 @@ mod tests {
             "http://127.0.0.1:9/un.xml"
         );
         assert!(Config::parse("[fetch]\ntimeout = 5").is_err());
+        assert!(config.screening.weak_aliases);
+        assert_eq!(config.import, ImportConfig::default());
+        let config =
+            Config::parse("[import]\nmax_shrink_percent = 5\n[screening]\nweak_aliases = false")
+                .unwrap();
+        assert!(!config.screening.weak_aliases);
+        assert_eq!(config.import.max_shrink_percent, 5.0);
+        assert_eq!(config.import.min_shrink_entries, 50);
         assert!(Config::parse("[fetch.urls.nope]\na = \"b\"").is_err());
     }
 }

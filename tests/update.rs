@@ -35,11 +35,11 @@ const SERVED: &[(&str, &str, &str)] = &[
     ("world_bank", "SANCTIONED_FIRM.json", "SANCTIONED_FIRM.json"),
 ];
 
-/// The FCDO UK Sanctions List, which `lists update` fetches for the UK: only a hand-made file
-/// in its format is at hand (`tests/fixtures`).
+/// The FCDO UK Sanctions List in XML, which `lists update` fetches for the UK: only a
+/// hand-made file in its format is at hand (`tests/fixtures`).
 const FCDO: (&str, &str) = (
-    "uk_hmt/UK-Sanctions-List.csv",
-    "uk_hmt/fcdo/UK-Sanctions-List.csv",
+    "uk_hmt/UK-Sanctions-List.xml",
+    "uk_hmt/fcdo_xml/UK-Sanctions-List.xml",
 );
 
 const LISTS: &str = "ofac_sdn,ofac_cons,eu,un,uk_hmt,ca_sema,au_dfat,world_bank";
@@ -105,7 +105,8 @@ async fn downloads_imports_then_asks_only_for_changes() {
     }
     assert_eq!(count(data.path(), &mirror, "un").await, 1_003);
     assert_eq!(count(data.path(), &mirror, "au_dfat").await, 3_062);
-    assert!(count(data.path(), &mirror, "uk_hmt").await > 0);
+    assert_eq!(count(data.path(), &mirror, "uk_hmt").await, 3);
+    assert_eq!(files.statuses(FCDO.0), [200]);
 
     // Nothing changed at the publishers: conditional requests, no import.
     let second = sanctions(data.path(), &mirror, &["lists", "update", "--list", LISTS]).await;
@@ -130,6 +131,21 @@ async fn downloads_imports_then_asks_only_for_changes() {
     assert!(line_of(&text, "eu").contains("FAILED"), "{text}");
     assert!(line_of(&text, "un").contains("unchanged"), "{text}");
     assert_eq!(count(data.path(), &mirror, "eu").await, 1_024);
+    // The failure is in the EU's history: when, the file refused with its sha256, and why.
+    let history = sanctions(data.path(), &mirror, &["lists", "updates", "eu", "--json"]).await;
+    let history: Value = serde_json::from_slice(&history.stdout).unwrap();
+    let failed = &history[0];
+    assert!(
+        failed["failed"].as_str().unwrap().contains("malformed XML"),
+        "{failed}"
+    );
+    assert_eq!(failed["total"], 1_024);
+    assert_eq!(failed["files"][0]["name"], "xmlFullSanctionsList_1_1.xml");
+    assert_eq!(
+        failed["files"][0]["sha256"],
+        "f7ccc796598f1b9ebe5121aa3aff472721c5ea0145326cfcd9707f330ecfddd0"
+    );
+    assert!(history[1]["failed"].is_null());
 
     // The publisher is unreachable for one list: that list fails, with the address.
     let fourth = sanctions(

@@ -50,6 +50,8 @@ pub struct UpdateInfo {
     pub total: u64,
     /// What the parser skipped and why.
     pub notes: Vec<String>,
+    /// Why the import failed, for a failed one (the list kept its previous version).
+    pub failed: Option<String>,
 }
 
 impl From<UpdateRecord> for UpdateInfo {
@@ -67,6 +69,7 @@ impl From<UpdateRecord> for UpdateInfo {
             changed: r.changed,
             total: r.total,
             notes: r.notes,
+            failed: r.failed,
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct EntityRecord {
     /// Sanctions programmes or regimes.
     pub programmes: Vec<String>,
     pub listed_on: Option<String>,
+    /// The last day of the listing, `YYYY-MM-DD`, when it has an end (World Bank debarments).
+    pub listing_ends: Option<String>,
     pub remarks: Option<String>,
     pub source_url: Option<String>,
     pub attributes: BTreeMap<String, String>,
@@ -136,6 +141,7 @@ impl From<Entity> for EntityRecord {
             identifiers: e.identifiers,
             programmes: e.programs,
             listed_on: e.listed_on,
+            listing_ends: e.listing_ends,
             remarks: e.remarks,
             source_url: e.source_url,
             attributes: e.attributes,

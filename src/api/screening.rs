@@ -39,6 +39,9 @@ pub struct ScreenRequest {
     /// Only these lists; all when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lists: Option<Vec<ListCode>>,
+    /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub include_ended: bool,
 }
 
 impl ScreenRequest {
@@ -50,6 +53,7 @@ impl ScreenRequest {
             threshold: None,
             limit: None,
             lists: None,
+            include_ended: false,
         }
     }
 }
@@ -91,6 +95,9 @@ pub struct Match {
     /// organisation (same names, same dates of birth): numbered from 1 in rank order.
     #[serde(default)]
     pub group: Option<u32>,
+    /// The last day of a listing that has ended (reported only with `include_ended`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_on: Option<String>,
 }
 
 /// One step of a match's explanation.

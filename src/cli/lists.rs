@@ -24,11 +24,16 @@ pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them wi
 pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
     match args.command {
         None => overview(ctx, json),
-        Some(ListsCommand::Import { dir, list }) => {
+        Some(ListsCommand::Import {
+            dir,
+            list,
+            allow_shrink,
+        }) => {
             let started = std::time::Instant::now();
             let _lock = ctx.write_lock(json)?;
             let mut store = ctx.open_store()?;
-            let outcomes = ingest::import_dir(&mut store, &dir, &list)
+            let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
+            let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)
                 .map_err(|e| exit::data(e.to_string()))?;
             let code = report(&outcomes, json)?;
             if !json {
@@ -40,16 +45,17 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             }
             Ok(code)
         }
-        Some(ListsCommand::Update { list }) => {
+        Some(ListsCommand::Update { list, allow_shrink }) => {
             let _lock = ctx.write_lock(json)?;
+            let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let mut store = ctx.open_store()?;
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
             let downloads = ctx.data_dir.join("downloads");
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?;
-            let outcomes = runtime.block_on(ingest::update_lists(
-                &mut store, &fetcher, &downloads, &list,
+            let outcomes = runtime.block_on(ingest::update_lists_with(
+                &mut store, &fetcher, &downloads, &list, &options,
             ));
             report(&outcomes, json)
         }
@@ -135,6 +141,26 @@ fn updates(ctx: &Context, list: ListCode, limit: usize, json: bool) -> Result<Ex
         return Ok(Exit::Success);
     }
     for r in &records {
+        if let Some(why) = &r.failed {
+            writeln!(
+                out,
+                "#{:<5} {}  FAILED: {}",
+                r.update_id,
+                safe(&r.at),
+                safe(why)
+            )?;
+            writeln!(out, "       {}", safe(&r.origin))?;
+            for f in &r.files {
+                writeln!(
+                    out,
+                    "       {}  {} bytes  sha256 {}",
+                    safe(&f.name),
+                    thousands(f.bytes),
+                    safe(&f.sha256)
+                )?;
+            }
+            continue;
+        }
         writeln!(
             out,
             "#{:<5} {}  +{} added  -{} removed  ~{} changed  = {} entities  (published {})",
@@ -197,14 +223,19 @@ fn report(outcomes: &[ListOutcome], json: bool) -> Result<Exit> {
     for o in outcomes {
         let code = o.list.code();
         match &o.outcome {
-            Outcome::Imported(r) => writeln!(
-                out,
-                "{code:<11} imported   {:>6} entities (+{} added, -{} removed, ~{} changed)",
-                thousands(r.total),
-                thousands(r.added),
-                thousands(r.removed),
-                thousands(r.changed),
-            )?,
+            Outcome::Imported(r) => {
+                writeln!(
+                    out,
+                    "{code:<11} imported   {:>6} entities (+{} added, -{} removed, ~{} changed)",
+                    thousands(r.total),
+                    thousands(r.added),
+                    thousands(r.removed),
+                    thousands(r.changed),
+                )?;
+                for note in &r.notes {
+                    writeln!(out, "{:<11} note:      {}", "", safe(note))?;
+                }
+            }
             Outcome::Unchanged => writeln!(
                 out,
                 "{code:<11} unchanged  the publisher's files have not changed"
@@ -319,6 +350,15 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<Exit> {
     }
     line("programmes", &e.programmes.join(", "))?;
     line("listed on", e.listed_on.as_deref().unwrap_or(""))?;
+    if let Some(ends) = &e.listing_ends {
+        let today = crate::model::today_utc();
+        let status = if crate::model::listing_ended(Some(ends), &today) {
+            "ENDED"
+        } else {
+            "in force"
+        };
+        line("listing ends", &format!("{ends} ({status} on {today})"))?;
+    }
     for (key, value) in &e.attributes {
         line(key, value)?;
     }

@@ -147,6 +147,13 @@ fn print_group(
                 format!("  programmes: {}", safe(&programmes))
             }
         )?;
+        if let Some(ended) = &m.ended_on {
+            writeln!(
+                out,
+                "              listing ENDED on {} (shown because of --include-ended)",
+                safe(ended)
+            )?;
+        }
         if m.matched_name != best.name {
             writeln!(out, "              matched: {}", safe(&m.matched_name))?;
         }

@@ -87,12 +87,18 @@ pub enum ListsCommand {
         /// Only these lists (comma-separated codes) [default: every list found in DIR].
         #[arg(long, value_delimiter = ',', value_name = "CODES")]
         list: Vec<ListCode>,
+        /// Accept files that remove more of a list than [import] max_shrink_percent allows.
+        #[arg(long)]
+        allow_shrink: bool,
     },
     /// Download the official files from the publishers and import the lists that changed.
     Update {
         /// Only these lists (comma-separated codes) [default: all eight].
         #[arg(long, value_delimiter = ',', value_name = "CODES")]
         list: Vec<ListCode>,
+        /// Accept files that remove more of a list than [import] max_shrink_percent allows.
+        #[arg(long)]
+        allow_shrink: bool,
     },
     /// Show the update records of one list, newest first.
     Updates {
@@ -163,6 +169,9 @@ pub struct ScreenOptions {
     /// Exit with code 1 when any name matched (for scripts).
     #[arg(long)]
     pub fail_on_match: bool,
+    /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
+    #[arg(long)]
+    pub include_ended: bool,
 }
 
 /// `--type` values.

@@ -15,7 +15,7 @@ use crate::api::coverage::Coverage;
 use crate::api::screening::{KindFilter, ScreenRequest};
 use crate::batch::check_name;
 use crate::engine::{self, Index};
-use crate::model::{EntityKind, ListCode};
+use crate::model::{EntityKind, EntityNames, ListCode};
 use crate::store::Store;
 
 /// What a screening runs on: the store, the index over it and the coverage of the request.
@@ -24,6 +24,7 @@ pub struct Prepared {
     pub index: Index,
     coverage: Coverage,
     searchable: Vec<ListCode>,
+    include_ended: bool,
 }
 
 impl Prepared {
@@ -84,7 +85,10 @@ impl Prepared {
                 json,
             );
         }
-        let names = store.entity_names()?;
+        let mut names = store.entity_names()?;
+        if !ctx.config.screening.weak_aliases {
+            names.iter_mut().for_each(EntityNames::drop_weak_aliases);
+        }
         let started = std::time::Instant::now();
         let index = Index::build(&names);
         tracing::info!(
@@ -98,13 +102,16 @@ impl Prepared {
             index,
             coverage,
             searchable,
+            include_ended: options.include_ended,
         })
     }
 
     /// The coverage of a screening of type `kind`, with what was really searched.
     pub fn coverage(&self, kind: Option<KindFilter>) -> Coverage {
-        let searched = self.index.count_entries(|list, k| {
+        let today = crate::model::today_utc();
+        let searched = self.index.count_entries(|list, k, ends| {
             self.searchable.contains(&list)
+                && (self.include_ended || !crate::model::listing_ended(ends, &today))
                 && match kind {
                     None => true,
                     Some(KindFilter::Individual) => k == EntityKind::Individual,
@@ -127,6 +134,7 @@ impl Prepared {
             threshold: Some(options.threshold),
             limit: Some((usize::from(options.limit) * ListCode::ALL.len()).min(engine::MAX_LIMIT)),
             lists: Some(self.searchable.clone()),
+            include_ended: options.include_ended,
         }
     }
 }

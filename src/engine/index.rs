@@ -18,6 +18,8 @@ pub(crate) struct IndexedEntity {
     pub kind: EntityKind,
     pub primary_name: String,
     pub country: Option<String>,
+    /// The last day of the listing, where the list gives one.
+    pub listing_ends: Option<String>,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
@@ -104,6 +106,7 @@ impl Index {
                 kind: entry.kind,
                 primary_name: entry.primary_name.clone(),
                 country: entry.country.clone(),
+                listing_ends: entry.listing_ends.clone(),
             });
             for (text, weak, tokens) in names {
                 index.add_name(entity, text, weak, &tokens);
@@ -217,12 +220,16 @@ impl Index {
         self.entities.len()
     }
 
-    /// Number of entries whose list and kind pass `keep`: what a screening with that filter
-    /// searches (the denominator of a "no match").
-    pub fn count_entries(&self, keep: impl Fn(ListCode, EntityKind) -> bool) -> usize {
+    /// Number of entries that pass `keep`: what a screening with that filter searches (the
+    /// denominator of a "no match"). `keep` is given each entry's list, kind and the last day
+    /// of its listing, if any.
+    pub fn count_entries(
+        &self,
+        keep: impl Fn(ListCode, EntityKind, Option<&str>) -> bool,
+    ) -> usize {
         self.entities
             .iter()
-            .filter(|e| keep(e.list, e.kind))
+            .filter(|e| keep(e.list, e.kind, e.listing_ends.as_deref()))
             .count()
     }
 
@@ -343,6 +350,7 @@ mod tests {
                 .iter()
                 .map(|n| (n.to_string(), AliasQuality::Unspecified))
                 .collect(),
+            listing_ends: None,
         }
     }
 

@@ -23,7 +23,7 @@ pub use index::Index;
 use query::Query;
 
 use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult, TokenMatch};
-use crate::model::EntityKind;
+use crate::model::{EntityKind, listing_ended};
 
 /// The default lowest score reported, chosen from the measurements on the labelled
 /// development set (see the README's quality table).
@@ -97,6 +97,7 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
     }
     let organisation = request.kind != Some(KindFilter::Individual);
     let query = Query::new(index, name, organisation);
+    let today = crate::model::today_utc();
     let accept = |entity: u32| {
         let e = &index.entities[entity as usize];
         let kind_ok = match request.kind {
@@ -104,7 +105,9 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
             Some(KindFilter::Individual) => e.kind == EntityKind::Individual,
             Some(KindFilter::Entity) => e.kind != EntityKind::Individual,
         };
+        let ended = || listing_ended(e.listing_ends.as_deref(), &today);
         kind_ok
+            && (request.include_ended || !ended())
             && request
                 .lists
                 .as_ref()
@@ -128,7 +131,7 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
     let mut results: Vec<Match> = best
         .into_iter()
         .filter(|(_, _, scored)| percent(scored.score) >= threshold)
-        .map(|(entity, name_id, scored)| to_match(index, &query, entity, name_id, &scored))
+        .map(|(entity, name_id, scored)| to_match(index, &query, entity, name_id, &scored, &today))
         .collect();
     results.sort_by(|a, b| {
         b.score
@@ -151,6 +154,7 @@ fn to_match(
     entity: u32,
     name_id: u32,
     scored: &score::Scored,
+    today: &str,
 ) -> Match {
     let e = &index.entities[entity as usize];
     let name = &index.names[name_id as usize];
@@ -216,6 +220,10 @@ fn to_match(
         country: e.country.clone(),
         explanation,
         group: None,
+        ended_on: e
+            .listing_ends
+            .clone()
+            .filter(|ends| listing_ended(Some(ends), today)),
     }
 }
 

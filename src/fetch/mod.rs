@@ -194,7 +194,7 @@ impl Fetcher {
                 Err(Attempt::Retry(message)) if attempt < self.config.retries => {
                     attempt += 1;
                     tracing::warn!(url = %source.url, attempt, %message, "download failed, retrying");
-                    tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt - 1))).await;
+                    tokio::time::sleep(backoff(attempt)).await;
                 }
                 Err(Attempt::Retry(message)) => {
                     return Err(FetchError::Http {
@@ -302,6 +302,18 @@ enum Attempt {
     Fatal(FetchError),
 }
 
+/// The pause before retry `attempt` (1-based): 0.5 s doubling each time, at most
+/// [`MAX_BACKOFF`]; any `retries` setting is safe (a shift past 63 bits used to panic).
+pub fn backoff(attempt: u32) -> Duration {
+    let factor = 1u64
+        .checked_shl(attempt.saturating_sub(1))
+        .unwrap_or(u64::MAX);
+    Duration::from_millis(500u64.saturating_mul(factor)).min(MAX_BACKOFF)
+}
+
+/// The longest pause between two attempts.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
 /// An error with its causes, e.g. "error sending request: connection refused".
 fn error_chain(error: &dyn std::error::Error) -> String {
     let mut message = error.to_string();
@@ -312,4 +324,20 @@ fn error_chain(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `retries` of 56 and more overflowed `500 * 2^(attempt - 1)` and panicked.
+    #[test]
+    fn backoff_never_overflows() {
+        assert_eq!(backoff(1), Duration::from_millis(500));
+        assert_eq!(backoff(2), Duration::from_secs(1));
+        for attempt in [56, 57, 64, 65, 100, u32::MAX] {
+            assert_eq!(backoff(attempt), MAX_BACKOFF, "attempt {attempt}");
+        }
+        assert_eq!(backoff(0), Duration::from_millis(500));
+    }
 }

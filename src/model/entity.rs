@@ -240,15 +240,20 @@ fn parse_single(text: &str) -> Option<DateSpec> {
         .iter()
         .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
     {
-        let nums: Vec<i64> = numeric.iter().filter_map(|p| p.parse().ok()).collect();
+        // A part too long for a date (`2020-99999999999999999999-01`) is no date: no part
+        // may overflow, and the shape below is checked on the parts' lengths.
+        if numeric.iter().any(|p| p.len() > 4) {
+            return None;
+        }
+        let nums: Vec<i32> = numeric.iter().filter_map(|p| p.parse().ok()).collect();
+        let part = |i: usize| nums.get(i).copied().unwrap_or(-1);
+        let small = |i: usize| u8::try_from(part(i)).ok();
         return match (numeric.len(), numeric.first().map(|p| p.len())) {
-            (1, Some(4)) => from_parts(nums[0] as i32, 0, 0),
-            (3, Some(4)) => from_parts(nums[0] as i32, nums[1] as u8, nums[2] as u8),
-            (3, _) if numeric[2].len() == 4 => {
-                from_parts(nums[2] as i32, nums[1] as u8, nums[0] as u8)
-            }
-            (2, Some(4)) => from_parts(nums[0] as i32, nums[1] as u8, 0),
-            (2, _) if numeric[1].len() == 4 => from_parts(nums[1] as i32, nums[0] as u8, 0),
+            (1, Some(4)) => from_parts(part(0), 0, 0),
+            (3, Some(4)) => from_parts(part(0), small(1)?, small(2)?),
+            (3, _) if numeric[2].len() == 4 => from_parts(part(2), small(1)?, small(0)?),
+            (2, Some(4)) => from_parts(part(0), small(1)?, 0),
+            (2, _) if numeric[1].len() == 4 => from_parts(part(1), small(0)?, 0),
             _ => None,
         };
     }
@@ -330,6 +335,10 @@ pub struct Entity {
     /// The date the entry was listed, `YYYY-MM-DD`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listed_on: Option<String>,
+    /// The last day of the listing, `YYYY-MM-DD`, where the list gives one (a World Bank
+    /// debarment's end): once it is past, the listing has ended (see [`Entity::ended`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listing_ends: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remarks: Option<String>,
     /// The official file the entry was read from.
@@ -363,10 +372,16 @@ impl Entity {
             identifiers: Vec::new(),
             programs: Vec::new(),
             listed_on: None,
+            listing_ends: None,
             remarks: None,
             source_url: None,
             attributes: BTreeMap::new(),
         }
+    }
+
+    /// True when the listing ended before `today` (`YYYY-MM-DD`).
+    pub fn ended(&self, today: &str) -> bool {
+        listing_ended(self.listing_ends.as_deref(), today)
     }
 
     /// `<list_code>:<source_id>`.
@@ -417,6 +432,19 @@ impl Entity {
         std::iter::once(self.primary_name.as_str())
             .chain(self.aliases.iter().map(|a| a.name.as_str()))
     }
+}
+
+/// True when a listing whose last day is `ends` (`YYYY-MM-DD`) has ended before `today`.
+pub fn listing_ended(ends: Option<&str>, today: &str) -> bool {
+    ends.is_some_and(|ends| ends.len() == 10 && ends < today)
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`: what [`listing_ended`] compares with.
+pub fn today_utc() -> String {
+    jiff::Timestamp::now()
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date()
+        .to_string()
 }
 
 fn push_unique(values: &mut Vec<String>, value: &str) {
@@ -475,6 +503,27 @@ mod tests {
             })
         );
         assert_eq!(DateSpec::parse_loose("  "), None);
+    }
+
+    /// Found by the fuzz harness (`tests/fuzz.rs`): a part too long for an integer panicked
+    /// on an index out of bounds.
+    #[test]
+    fn out_of_range_dates_are_text_not_a_panic() {
+        for text in [
+            "2020-99999999999999999999-01",
+            "99999999999999999999",
+            "01/300/1999",
+            "1999-01-300",
+            "-1/-1/2000",
+            "2000 to 99999999999999999999",
+            "01 Jan 99999999999999999999",
+        ] {
+            let parsed = DateSpec::parse_loose(text);
+            assert!(
+                matches!(parsed, Some(DateSpec::Text { .. })),
+                "{text}: {parsed:?}"
+            );
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod update;
 pub use country::{country_name, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
+    listing_ended, today_utc,
 };
 pub use list::{ListCode, UnknownListCode};
 pub use names::EntityNames;

@@ -14,6 +14,9 @@ pub struct EntityNames {
     pub country: Option<String>,
     /// The primary name first, then every alias, with the list's quality flag.
     pub names: Vec<(String, AliasQuality)>,
+    /// The last day of the listing (`YYYY-MM-DD`) where the list gives one: an entry whose
+    /// listing has ended is not reported unless the request asks for ended listings.
+    pub listing_ends: Option<String>,
 }
 
 impl EntityNames {
@@ -28,6 +31,14 @@ impl EntityNames {
             primary_name: entity.primary_name.clone(),
             country: entity.country().map(str::to_owned),
             names,
+            listing_ends: entity.listing_ends.clone(),
         }
+    }
+
+    /// Drops the weak ("low quality") aliases, for users who follow OFAC's guidance not to
+    /// screen them (`[screening] weak_aliases = false`).
+    pub fn drop_weak_aliases(&mut self) {
+        self.names
+            .retain(|(_, quality)| *quality != AliasQuality::Weak);
     }
 }

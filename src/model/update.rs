@@ -32,6 +32,10 @@ pub struct UpdateRecord {
     pub total: u64,
     /// What the parser skipped and why.
     pub notes: Vec<String>,
+    /// Why the import failed, for a failed one: the list kept its previous version, `total`
+    /// is its size then, and `files` are the files that were refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
 }
 
 /// How one entity changed in an update.

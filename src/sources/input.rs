@@ -72,6 +72,47 @@ impl Input {
     }
 }
 
+/// The identity (name, sha256, size) of every file in `dir`, in name order, read in
+/// pieces: what a failed import records of the files it refused.
+pub fn identify_files(dir: &Path) -> Vec<SourceFile> {
+    use std::io::Read;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| !n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let mut file = std::fs::File::open(&path).ok()?;
+            let mut hasher = Sha256::new();
+            let mut buffer = vec![0u8; 1 << 16];
+            let mut bytes = 0u64;
+            loop {
+                let n = file.read(&mut buffer).ok()?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buffer[..n]);
+                bytes += n as u64;
+            }
+            Some(SourceFile {
+                name: path.file_name()?.to_string_lossy().into_owned(),
+                sha256: hex::encode(hasher.finalize()),
+                bytes,
+            })
+        })
+        .collect()
+}
+
 /// Decodes bytes as described in [`Input::text`].
 pub fn decode_text(bytes: &[u8]) -> String {
     let bytes = bytes.strip_suffix(&[0x1A]).unwrap_or(bytes);

@@ -30,6 +30,31 @@ pub fn script_of(name: &str) -> Option<&'static str> {
     })
 }
 
+/// True when every letter of `name` is Latin (ASCII, Latin-1, Latin Extended), so that a
+/// name can be shown to an analyst who reads Latin script.
+pub fn is_latin(name: &str) -> bool {
+    name.chars().filter(|c| c.is_alphabetic()).all(
+        |c| matches!(c as u32, 0..=0x024F | 0x1E00..=0x1EFF | 0x2C60..=0x2C7F | 0xA720..=0xA7FF),
+    )
+}
+
+/// `text` without a leading `prefix` compared case-insensitively (`prefix` written in
+/// lowercase), sliced from `text` itself: a character's lowercase form may have another
+/// byte length (the Kelvin sign `\u{212A}` is three bytes, its lowercase `k` one), so an
+/// offset found in `text.to_lowercase()` must never index `text`.
+pub fn strip_prefix_lowercase<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let mut rest = prefix;
+    for (i, c) in text.char_indices() {
+        if rest.is_empty() {
+            return Some(&text[i..]);
+        }
+        for lower in c.to_lowercase() {
+            rest = rest.strip_prefix(lower)?;
+        }
+    }
+    rest.is_empty().then_some("")
+}
+
 /// The non-empty cleaned parts joined by ", ".
 pub fn join_parts(parts: &[&str]) -> String {
     parts
@@ -68,8 +93,14 @@ mod tests {
         assert_eq!(script_of("AL-UBAIDI غازي"), Some("Arabic"));
         assert_eq!(script_of("有限公司"), Some("Han"));
         assert_eq!(script_of("Müller"), None);
+        assert!(is_latin("Müller-Łódź Nguyễn"));
+        assert!(!is_latin("Мрежа Осама бин Ладен"));
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
         assert_eq!(line_at(b"a\nb", 99), 2);
+        assert_eq!(strip_prefix_lowercase("\u{212A}a Ltd", "ka"), Some(" Ltd"));
+        assert_eq!(strip_prefix_lowercase("AKA: X", "aka"), Some(": X"));
+        assert_eq!(strip_prefix_lowercase("AK", "aka"), None);
+        assert_eq!(strip_prefix_lowercase("B", "a"), None);
         assert_eq!(
             join_parts(&["Kabul", " ", "Afghanistan"]),
             "Kabul, Afghanistan"

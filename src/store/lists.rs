@@ -52,8 +52,19 @@ impl Store {
         parsed: &ParsedList,
         origin: &str,
     ) -> Result<UpdateRecord, StoreError> {
+        self.replace_list_guarded(parsed, origin, |_| None)
+    }
+
+    /// [`Store::replace_list`], refused with [`StoreError::WouldShrink`] (nothing written)
+    /// when it would remove more than `max_removed(entries before)` entries.
+    pub fn replace_list_guarded(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: impl Fn(u64) -> Option<u64>,
+    ) -> Result<UpdateRecord, StoreError> {
         let tx = self.conn.transaction()?;
-        let record = replace_in(&tx, parsed, origin)?;
+        let record = replace_in(&tx, parsed, origin, max_removed)?;
         tx.commit()?;
         tracing::info!(
             list = %parsed.list,
@@ -63,6 +74,41 @@ impl Store {
             total = record.total,
             "list replaced"
         );
+        Ok(record)
+    }
+
+    /// Records an import of `list` that failed (`reason`), with the files refused, in the
+    /// list's history; the list itself is untouched.
+    pub fn record_failed_import(
+        &mut self,
+        list: ListCode,
+        origin: &str,
+        files: &[SourceFile],
+        reason: &str,
+    ) -> Result<UpdateRecord, StoreError> {
+        let total: i64 = self.conn.query_row(
+            "SELECT count(*) FROM entities WHERE list_code = ?1",
+            [list.code()],
+            |r| r.get(0),
+        )?;
+        let mut record = UpdateRecord {
+            id: 0,
+            list,
+            at: now_rfc3339(),
+            origin: origin.to_owned(),
+            files: files.to_vec(),
+            published: None,
+            added: 0,
+            removed: 0,
+            changed: 0,
+            total: total as u64,
+            notes: Vec::new(),
+            failed: Some(reason.to_owned()),
+        };
+        let tx = self.conn.transaction()?;
+        record.id = insert_update(&tx, &record)?;
+        tx.commit()?;
+        tracing::warn!(%list, reason, "failed import recorded");
         Ok(record)
     }
 
@@ -103,7 +149,8 @@ impl Store {
     /// The update records of `list`, newest first, at most `limit`.
     pub fn updates(&self, list: ListCode, limit: usize) -> Result<Vec<UpdateRecord>, StoreError> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, at, origin, files, published, added, removed, changed, total, notes
+            "SELECT id, at, origin, files, published, added, removed, changed, total, notes,
+                    failed
              FROM list_updates WHERE list_code = ?1 ORDER BY id DESC LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![list.code(), limit as i64], |r| {
@@ -120,11 +167,12 @@ impl Store {
                     r.get::<_, i64>(8)?,
                 ],
                 r.get::<_, String>(9)?,
+                r.get::<_, Option<String>>(10)?,
             ))
         })?;
         let mut records = Vec::new();
         for row in rows {
-            let (id, at, origin, files, published, counts, notes) = row?;
+            let (id, at, origin, files, published, counts, notes, failed) = row?;
             let corrupt = |source| StoreError::Corrupt {
                 entity_id: format!("list update {id}"),
                 source,
@@ -141,6 +189,7 @@ impl Store {
                 changed: counts[2] as u64,
                 total: counts[3] as u64,
                 notes: serde_json::from_str(&notes).map_err(corrupt)?,
+                failed,
             });
         }
         Ok(records)
@@ -169,6 +218,7 @@ fn replace_in(
     tx: &Transaction<'_>,
     parsed: &ParsedList,
     origin: &str,
+    max_removed: impl Fn(u64) -> Option<u64>,
 ) -> Result<UpdateRecord, StoreError> {
     let list = parsed.list;
     let mut existing: HashMap<String, Vec<u8>> = HashMap::new();
@@ -179,6 +229,20 @@ fn replace_in(
         for row in rows {
             let (id, hash) = row?;
             existing.insert(id, hash);
+        }
+    }
+
+    if let Some(max) = max_removed(existing.len() as u64) {
+        let incoming: std::collections::HashSet<String> =
+            parsed.entities.iter().map(Entity::entity_id).collect();
+        let removed = existing.keys().filter(|id| !incoming.contains(*id)).count() as u64;
+        if removed > max {
+            return Err(StoreError::WouldShrink {
+                list,
+                removed,
+                before: existing.len() as u64,
+                after: incoming.len() as u64,
+            });
         }
     }
 
@@ -228,6 +292,7 @@ fn replace_in(
         changed: count(ChangeKind::Changed),
         total: seen.len() as u64,
         notes: parsed.notes.clone(),
+        failed: None,
     };
     record.id = insert_update(tx, &record)?;
     {
@@ -264,8 +329,8 @@ fn insert_entity(
 ) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO entities (entity_id, list_code, source_id, kind, primary_name, country,
-                               content_hash, data)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                               content_hash, data, listing_ends)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         entity_id,
@@ -275,7 +340,8 @@ fn insert_entity(
         entity.primary_name,
         entity.country(),
         hash,
-        json
+        json,
+        entity.listing_ends
     ])?;
     let mut names = tx.prepare_cached(
         "INSERT INTO names (entity_id, position, name, kind, quality, script, lang)
@@ -316,8 +382,8 @@ fn insert_update(tx: &Transaction<'_>, record: &UpdateRecord) -> Result<i64, Sto
     let files: &[SourceFile] = &record.files;
     tx.execute(
         "INSERT INTO list_updates (list_code, at, origin, files, published, added, removed,
-                                   changed, total, notes)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                   changed, total, notes, failed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             record.list.code(),
             record.at,
@@ -329,6 +395,7 @@ fn insert_update(tx: &Transaction<'_>, record: &UpdateRecord) -> Result<i64, Sto
             record.changed as i64,
             record.total as i64,
             serde_json::to_string(&record.notes).map_err(encode)?,
+            record.failed,
         ],
     )?;
     Ok(tx.last_insert_rowid())

@@ -43,6 +43,15 @@ pub enum StoreError {
     NeedsUpgrade { found: i64, known: i64 },
     #[error("stored record {entity_id} is invalid: {message}")]
     Invalid { entity_id: String, message: String },
+    #[error(
+        "the files would remove {removed} of the {before} entries of {list} ({after} left), more than an import may remove without --allow-shrink ([import] max_shrink_percent, min_shrink_entries): the files may be truncated or incomplete"
+    )]
+    WouldShrink {
+        list: crate::model::ListCode,
+        removed: u64,
+        before: u64,
+        after: u64,
+    },
 }
 
 /// An open database.

@@ -8,7 +8,7 @@ impl Store {
     pub fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT e.entity_id, e.list_code, e.kind, e.primary_name, e.country,
-                    n.name, n.quality
+                    n.name, n.quality, e.listing_ends
              FROM entities e JOIN names n ON n.entity_id = e.entity_id
              ORDER BY e.entity_id, n.position",
         )?;
@@ -45,6 +45,7 @@ impl Store {
                 primary_name: row.get(3)?,
                 country: row.get(4)?,
                 names: vec![(name, quality)],
+                listing_ends: row.get(7)?,
             });
         }
         Ok(out)

@@ -60,4 +60,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (update_id, entity_id)
     ) WITHOUT ROWID;
     "#,
+    // 2: failed imports in the history (their reason), and when an entry's listing ends.
+    r#"
+    ALTER TABLE list_updates ADD COLUMN failed TEXT;
+    ALTER TABLE entities ADD COLUMN listing_ends TEXT;
+    "#,
 ];

@@ -201,9 +201,9 @@ fn kind_of(record: &Record) -> EntityKind {
 fn entity_of(record: &Record) -> Result<Entity, String> {
     let kind = kind_of(record);
     let (given, last) = (record.get("GivenName"), record.get("LastName"));
-    let primary = match kind {
-        EntityKind::Individual => clean(&format!("{given} {last}")),
-        _ => record.get("EntityOrShip"),
+    let (primary, french) = match kind {
+        EntityKind::Individual => (clean(&format!("{given} {last}")), None),
+        _ => split_bilingual(&record.get("EntityOrShip")),
     };
     if primary.is_empty() {
         return Err("a record without GivenName, LastName or EntityOrShip".into());
@@ -213,6 +213,13 @@ fn entity_of(record: &Record) -> Result<Entity, String> {
     if kind == EntityKind::Individual {
         entity.name_parts.given = (!given.is_empty()).then_some(given);
         entity.name_parts.family = (!last.is_empty()).then_some(last);
+    }
+    if let Some(french) = french {
+        entity.push_alias(Alias {
+            kind: Some("translation".to_owned()),
+            lang: Some("fr".to_owned()),
+            ..Alias::new(french)
+        });
     }
     for name in aliases::split(record.fields.get("Aliases").map_or("", String::as_str)) {
         let script = script_of(&name).map(str::to_owned);
@@ -225,6 +232,30 @@ fn entity_of(record: &Record) -> Result<Entity, String> {
     add_regime(&mut entity, record);
     add_details(&mut entity, record);
     Ok(entity)
+}
+
+/// `English name/Nom français` (38 entries name themselves in both languages): the English
+/// name and the French one. Only one `/` outside parentheses splits, with words on both
+/// sides, so `MEC Steel Mills (Hmaw Bi/Pyi/Ywama)` or `A/S` stay whole.
+fn split_bilingual(name: &str) -> (String, Option<String>) {
+    let mut depth = 0i32;
+    let mut slashes = Vec::new();
+    for (i, c) in name.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '/' if depth == 0 => slashes.push(i),
+            _ => {}
+        }
+    }
+    if let [at] = slashes.as_slice() {
+        let (english, french) = (clean(&name[..*at]), clean(&name[at + 1..]));
+        let wordy = |s: &str| s.split(' ').filter(|w| w.chars().count() >= 2).count() >= 2;
+        if wordy(&english) && wordy(&french) {
+            return (english, Some(french));
+        }
+    }
+    (name.to_owned(), None)
 }
 
 /// The Country label names the regime; its English part is a country for most of them.

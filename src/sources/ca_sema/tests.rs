@@ -122,7 +122,7 @@ fn reads_the_real_file() {
     assert_eq!(count(EntityKind::Entity), 1316);
     assert_eq!(count(EntityKind::Vessel), 109);
     let names: usize = parsed.entities.iter().map(|e| e.all_names().count()).sum();
-    assert_eq!(names, 8445);
+    assert_eq!(names, 8445 + BILINGUAL);
 
     let atabekov = entry_by_id(&parsed, "Belarus/1,Part1/1");
     assert_eq!(atabekov.primary_name, "Khazalbek Bakhtibekovich Atabekov");
@@ -153,4 +153,31 @@ fn reads_the_real_file() {
     );
     let jvcfor = "Justice for Victims of Corrupt Foreign Officials Regulations (JVCFOR)//74";
     assert!(parsed.entities.iter().any(|e| e.source_id == jvcfor));
+
+    // Bilingual names become two: the English primary and the French alias.
+    let bilingual = parsed
+        .entities
+        .iter()
+        .filter(|e| e.aliases.iter().any(|a| a.lang.as_deref() == Some("fr")))
+        .count();
+    assert_eq!(bilingual, BILINGUAL);
+    let irgc = parsed
+        .entities
+        .iter()
+        .find(|e| e.primary_name == "Islamic Revolutionary Guard Corps")
+        .unwrap();
+    assert!(
+        alias_names(irgc).contains(&"Corps des Gardiens de la Révolution islamique"),
+        "{:?}",
+        irgc.aliases
+    );
+    assert!(
+        parsed
+            .entities
+            .iter()
+            .any(|e| e.primary_name == "MEC Steel Mills (Hmaw Bi/Pyi/Ywama)")
+    );
 }
+
+/// Entries named `English/Français` (the 38 such names less `MEC Steel Mills (Hmaw Bi/Pyi/Ywama)`).
+const BILINGUAL: usize = 37;

@@ -4,7 +4,7 @@
 
 pub(crate) mod node;
 
-use crate::sources::text::join_parts;
+use crate::sources::text::{is_latin, join_parts};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -86,7 +86,17 @@ fn new_entity(id: String, record: &Node) -> Entity {
         Some("person") => EntityKind::Individual,
         _ => EntityKind::Entity,
     };
-    let first = record.child("nameAlias");
+    // The first name in Latin script is shown (some entries list a Bulgarian or Russian
+    // name first); the others stay aliases.
+    let first = record
+        .children
+        .iter()
+        .filter(|c| c.name == "nameAlias")
+        .find(|a| {
+            let name = alias_name(a);
+            !name.is_empty() && is_latin(&name)
+        })
+        .or_else(|| record.child("nameAlias"));
     let primary = first.map(alias_name).unwrap_or_default();
     let mut entity = Entity::new(ListCode::Eu, id, kind, primary);
     if let Some(alias) = first {
@@ -412,6 +422,26 @@ mod tests {
             day: 28
         }));
         assert!(saddam.programs.contains(&"IRQ".to_owned()));
+
+        // Every entry with a name in Latin script is shown under one (24 were shown under a
+        // Bulgarian or Russian name, e.g. Al-Qaida as "Мрежа Осама бин Ладен").
+        let unreadable: Vec<&str> = parsed
+            .entities
+            .iter()
+            .filter(|e| !is_latin(&e.primary_name) && e.all_names().any(is_latin))
+            .map(|e| e.primary_name.as_str())
+            .collect();
+        assert!(unreadable.is_empty(), "{unreadable:?}");
+        let al_qaida = parsed
+            .entities
+            .iter()
+            .find(|e| e.aliases.iter().any(|a| a.name == "Мрежа Осама бин Ладен"))
+            .unwrap();
+        assert!(
+            is_latin(&al_qaida.primary_name),
+            "{}",
+            al_qaida.primary_name
+        );
     }
 
     #[test]

@@ -106,10 +106,6 @@ fn parse_dir(
         });
         note_skipped(&mut out, comments, main, skipped);
     }
-    for (i, entity) in book.entities.iter_mut().enumerate() {
-        finish_remarks(entity, remarks_extra.remove(&i));
-        entity.source_url = Some(main.url.to_owned());
-    }
     let rows = read_rows(&mut out, dir, add)?;
     let skipped = book.join(&rows, |_, _| {});
     for row in &rows {
@@ -126,6 +122,11 @@ fn parse_dir(
         }
     }
     note_skipped(&mut out, alt, main, skipped);
+    // After alt.csv, so that an a.k.a. listed there as strong is not taken for a weak one.
+    for (i, entity) in book.entities.iter_mut().enumerate() {
+        finish_remarks(entity, remarks_extra.remove(&i));
+        entity.source_url = Some(main.url.to_owned());
+    }
     out.entities = book.entities;
     Ok(out)
 }
@@ -256,6 +257,13 @@ fn read_rows(
         let line = lines.line_of(start);
         let bad =
             |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
+        if let Some(field) = record.iter().find(|f| f.contains(['\n', '\r'])) {
+            let end = line + field.matches('\n').count() as u64;
+            return Err(bad(format!(
+                "a quoted field runs on over lines {line}-{end} (an unclosed quote?); \
+                 OFAC fields never hold a line break"
+            )));
+        }
         if record.len() != width {
             return Err(bad(format!(
                 "{} columns where {width} are expected (not an OFAC CSV file?)",
@@ -271,6 +279,13 @@ fn read_rows(
             line,
             fields: record.iter().map(null_to_empty).collect(),
         });
+    }
+    if input.bytes.last() != Some(&0x1A) {
+        return Err(SourceError::parse(
+            &input.name,
+            format!("line {}", lines.line_of(input.bytes.len() as u64)),
+            "the file does not end with OFAC's end-of-file byte (0x1A): it is truncated",
+        ));
     }
     Ok(rows)
 }

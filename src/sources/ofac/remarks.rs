@@ -1,7 +1,7 @@
 //! OFAC's free-text Remarks field: birth dates and places, nationalities, identity
 //! documents, gender and other labelled facts, written as `; `-separated segments.
 
-use crate::model::{DateSpec, Entity, IdDocument, clean, to_iso2};
+use crate::model::{Alias, AliasQuality, DateSpec, Entity, IdDocument, clean, to_iso2};
 
 /// Labels of identity documents and registration numbers, longest first where one is a
 /// prefix of another.
@@ -111,8 +111,13 @@ fn apply_segment(entity: &mut Entity, segment: &str) {
         .or_else(|| body.strip_prefix("citizen "))
     {
         push_nationality(entity, country);
-    } else if let Some(name) = quoted_alias(body) {
-        append_attribute(entity, "remarks_aka", &name);
+    } else if let Some((kind, name)) = quoted_alias(body) {
+        // OFAC's weak a.k.a.s are published only here: screened as weak aliases.
+        entity.push_alias(Alias {
+            kind: Some(kind.to_owned()),
+            quality: AliasQuality::Weak,
+            ..Alias::new(name)
+        });
     } else if let Some(doc) = id_document(body) {
         if let Some(country) = &doc.country {
             entity.push_country(country);
@@ -151,13 +156,13 @@ fn push_nationality(entity: &mut Entity, country: &str) {
     }
 }
 
-/// `a.k.a. 'NAME'` (also f.k.a./n.k.a.): the name between the quotes.
-fn quoted_alias(segment: &str) -> Option<String> {
-    let rest = ["a.k.a. ", "f.k.a. ", "n.k.a. "]
+/// `a.k.a. 'NAME'` (also f.k.a./n.k.a.): the alias kind and the name between the quotes.
+fn quoted_alias(segment: &str) -> Option<(&'static str, String)> {
+    let (kind, rest) = [("a.k.a. ", "aka"), ("f.k.a. ", "fka"), ("n.k.a. ", "nka")]
         .iter()
-        .find_map(|p| segment.strip_prefix(p))?;
+        .find_map(|(p, kind)| Some((*kind, segment.strip_prefix(p)?)))?;
     let name = rest.trim().trim_matches(['\'', '"']).trim();
-    (!name.is_empty()).then(|| name.to_owned())
+    (!name.is_empty()).then(|| (kind, name.to_owned()))
 }
 
 /// `<type> <number> (<country>) <note>` for a known document type.
@@ -310,7 +315,10 @@ mod tests {
         assert_eq!(ids[3].note.as_deref(), Some("(Narnia)"));
         assert_eq!(ids[4].country.as_deref(), Some("MX"));
         assert_eq!(ids[4].note.as_deref(), Some("(Jalisco)"));
-        assert_eq!(e.attributes["remarks_aka"], "WEAK ONE");
+        assert_eq!(e.aliases.len(), 1);
+        assert_eq!(e.aliases[0].name, "WEAK ONE");
+        assert_eq!(e.aliases[0].quality, AliasQuality::Weak);
+        assert_eq!(e.aliases[0].kind.as_deref(), Some("aka"));
         assert_eq!(e.attributes["linked_to"], "BANK X");
     }
 }

@@ -1,10 +1,12 @@
-//! The UK list from either of its two formats: OFSI's consolidated list (ConList, 2022
-//! format, xlsx or csv, one row per name grouped by `Group ID`) and the FCDO UK Sanctions
-//! List csv (one row per name grouped by `Unique ID`), the only UK source since 28 January
-//! 2026. The format is chosen by the header row, not the file name.
+//! The UK list from its formats: the FCDO UK Sanctions List, the only UK source since 28
+//! January 2026, as XML (`UK-Sanctions-List.xml`, what `lists update` downloads; see [`xml`])
+//! or csv (one row per name grouped by `Unique ID`), and OFSI's former consolidated list
+//! (ConList, 2022 format, xlsx or csv, one row per name grouped by `Group ID`). A table's
+//! format is chosen by its header row, not the file name.
 
 mod build;
 mod table;
+pub mod xml;
 
 use std::path::Path;
 
@@ -20,13 +22,18 @@ const CONLIST_URL: &str =
 
 /// The files `lists update` downloads.
 pub const FILES: &[OfficialFile] = &[OfficialFile {
-    file_name: "UK-Sanctions-List.csv",
-    url: FCDO_CSV_URL,
+    file_name: "UK-Sanctions-List.xml",
+    url: xml::URL,
     optional: false,
 }];
 
-/// File names looked for, in order; any other .csv/.xlsx is tried after them.
-const NAMES: &[&str] = &["UK-Sanctions-List.csv", "ConList.xlsx", "ConList.csv"];
+/// File names looked for, in order; any other .xml/.csv/.xlsx is tried after them.
+const NAMES: &[&str] = &[
+    "UK-Sanctions-List.xml",
+    "UK-Sanctions-List.csv",
+    "ConList.xlsx",
+    "ConList.csv",
+];
 
 const CONLIST: Layout = Layout {
     id: "Group ID",
@@ -110,7 +117,7 @@ const FCDO: Layout = Layout {
 /// Parses the list from its folder.
 pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
     let path = find_file(dir, NAMES)
-        .or_else(|| find_by_extension(dir, &[".csv", ".xlsx"]))
+        .or_else(|| find_by_extension(dir, &[".xml", ".csv", ".xlsx"]))
         .ok_or_else(|| SourceError::Missing {
             list: ListCode::UkHmt,
             dir: dir.display().to_string(),
@@ -120,8 +127,12 @@ pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
     parse_input(&input)
 }
 
-/// Parses one file of either format.
+/// Parses one file of any of the formats.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
+    let lower = input.name.to_ascii_lowercase();
+    if lower.ends_with(".xml") || (!lower.ends_with(".xlsx") && xml::is_xml(&input.bytes)) {
+        return xml::parse_input(input);
+    }
     let table = if input.name.to_ascii_lowercase().ends_with(".xlsx") {
         table::read_xlsx(input, &is_header)?
     } else {

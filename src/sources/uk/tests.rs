@@ -132,3 +132,89 @@ fn fcdo_summary_export_is_read_too() {
     assert_eq!(person.kind, EntityKind::Individual);
     assert!(parsed.entities.iter().any(|e| e.kind == EntityKind::Vessel));
 }
+
+#[test]
+fn fcdo_xml_reads_every_designation() {
+    let parsed = fixture("fcdo_xml").unwrap();
+    assert_eq!(parsed.published.as_deref(), Some("2026-01-28"));
+    assert_eq!(parsed.entities.len(), 3);
+    assert_eq!(parsed.files[0].name, "UK-Sanctions-List.xml");
+
+    let ghazi = entry_by_id(&parsed, "IRQ0112");
+    assert_eq!(ghazi.kind, EntityKind::Individual);
+    assert_eq!(ghazi.primary_name, "Ghazi Hammud AL-UBAIDI");
+    assert_eq!(ghazi.name_parts.family.as_deref(), Some("AL-UBAIDI"));
+    assert_eq!(ghazi.name_parts.given.as_deref(), Some("Ghazi"));
+    let names: Vec<(&str, AliasQuality)> = ghazi
+        .aliases
+        .iter()
+        .map(|a| (a.name.as_str(), a.quality))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Ghazi AL-ADHARI", AliasQuality::Weak),
+            ("Ghazi Hamud AL-OBAIDI", AliasQuality::Strong),
+            ("غازي حمود العبيدي", AliasQuality::Unspecified),
+        ]
+    );
+    assert_eq!(ghazi.aliases[2].script.as_deref(), Some("Arabic"));
+    assert_eq!(
+        ghazi.birth_dates,
+        [DateSpec::Year { year: 1944 }, DateSpec::Year { year: 1945 }]
+    );
+    assert_eq!(ghazi.nationalities, ["IQ"]);
+    assert_eq!(ghazi.birth_places, ["Baghdad, Iraq"]);
+    assert_eq!(ghazi.listed_on.as_deref(), Some("2004-07-02"));
+    assert_eq!(ghazi.programs, ["Iraq"]);
+    assert_eq!(ghazi.identifiers.len(), 2);
+    assert_eq!(ghazi.identifiers[0].number, "A1234567");
+    assert_eq!(ghazi.identifiers[0].note.as_deref(), Some("Issued 2001"));
+    assert_eq!(ghazi.attributes["gender"], "Male");
+    assert_eq!(ghazi.attributes["position"], "Former Governor");
+    assert_eq!(ghazi.attributes["sanctions_imposed"], "Asset freeze");
+    assert_eq!(ghazi.attributes["last_updated"], "2025-10-15");
+    assert_eq!(
+        ghazi.addresses[0].full.as_deref(),
+        Some("Al Wasit Street, Kut, Iraq")
+    );
+
+    let bank = entry_by_id(&parsed, "RUS0250");
+    assert_eq!(bank.kind, EntityKind::Entity);
+    assert_eq!(bank.primary_name, "JOINT STOCK COMPANY ROSSIYA BANK");
+    assert!(bank.aliases.iter().any(|a| a.name == "АО \"АБ \"РОССИЯ\""));
+    assert_eq!(bank.identifiers[0].number, "1027800000084");
+    assert_eq!(bank.addresses[0].postal_code.as_deref(), Some("191124"));
+    assert_eq!(bank.countries, ["RU"]);
+    assert!(bank.remarks.as_deref().unwrap().starts_with("A bank"));
+
+    let ship = entry_by_id(&parsed, "RUS1900");
+    assert_eq!(ship.kind, EntityKind::Vessel);
+    assert_eq!(ship.attributes["imo_number"], "9321172");
+    assert_eq!(ship.attributes["flag"], "Panama");
+    assert_eq!(ship.countries, ["PA"]);
+
+    // An element the parser does not know is tolerated and noted, not a failure.
+    assert!(
+        parsed.notes.iter().any(|n| n.contains("FutureElement (1)")),
+        "{:?}",
+        parsed.notes
+    );
+}
+
+#[test]
+fn fcdo_xml_truncated_or_wrong_fails_with_the_line() {
+    let e = error_of("broken_fcdo_xml_truncated");
+    assert!(
+        e.starts_with("UK-Sanctions-List.xml, line ") && e.contains("truncated"),
+        "{e}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("UK-Sanctions-List.xml"),
+        "<html><body>Service unavailable</body></html>",
+    )
+    .unwrap();
+    let e = parse_error(parse_dir(dir.path()), "html");
+    assert!(e.contains("expected root element <Designations>"), "{e}");
+}

@@ -8,7 +8,9 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{Input, OfficialFile, ParsedList, SourceError, read_single_file};
-use crate::model::{Address, Entity, EntityKind, IdDocument, ListCode, clean, clean_opt, to_iso2};
+use crate::model::{
+    Address, DateSpec, Entity, EntityKind, IdDocument, ListCode, clean, clean_opt, to_iso2,
+};
 use names::{NameText, Piece};
 
 /// The files `lists update` downloads.
@@ -253,6 +255,14 @@ fn add_debarment(entity: &mut Entity, row: &Row) {
     set(entity, "debarred_from", from);
     let to = row.debar_to_date.as_deref().and_then(clean_opt);
     let open = to.as_deref() == Some(OPEN_ENDED);
+    if !open {
+        // A debarment with an end date: once past, the listing has ended.
+        entity.listing_ends = to
+            .as_deref()
+            .and_then(DateSpec::parse_loose)
+            .filter(|d| matches!(d, DateSpec::Day { .. }))
+            .map(|d| d.iso());
+    }
     set(
         entity,
         "debarred_to",

@@ -3,7 +3,7 @@
 //! `ADD_SUPP_INFO`.
 
 use crate::model::{Alias, clean};
-use crate::sources::text::{merge_legal_forms, script_of};
+use crate::sources::text::{merge_legal_forms, script_of, strip_prefix_lowercase};
 
 /// Leading titles removed from names (`MR. IYKE AMBROSE` -> `IYKE AMBROSE`).
 const TITLES: &[&str] = &["MRS.", "MR.", "MS.", "DR.", "ENGR."];
@@ -168,7 +168,7 @@ pub fn classify(text: &str) -> Piece {
         return Piece::Registration(text);
     }
     if let Some((marker, kind)) = MARKERS.iter().find(|(m, _)| starts_with_word(&lower, m)) {
-        let body = &text[marker.len()..];
+        let body = strip_prefix_lowercase(&text, marker).unwrap_or_default();
         return Piece::Aliases(split_names(body, kind, marker.contains("business")));
     }
     if text.chars().any(is_non_latin_letter) {
@@ -255,7 +255,9 @@ fn strip_marker(text: &str) -> String {
     let trimmed = text.trim();
     let lower = trimmed.to_lowercase();
     match MARKERS.iter().find(|(m, _)| starts_with_word(&lower, m)) {
-        Some((m, _)) => trimmed[m.len()..].to_owned(),
+        Some((m, _)) => strip_prefix_lowercase(trimmed, m)
+            .unwrap_or_default()
+            .to_owned(),
         None => trimmed.to_owned(),
     }
 }
@@ -284,12 +286,12 @@ pub fn strip_title(name: &str) -> (String, Option<String>) {
     {
         return (rest.trim().to_owned(), Some(title.to_owned()));
     }
-    let upper = name.to_uppercase();
     for title in TITLES {
-        if upper.starts_with(title) && name.is_char_boundary(title.len()) {
-            let rest = name[title.len()..].trim_start();
+        if let Some(rest) = strip_prefix_lowercase(name, &title.to_lowercase()) {
+            let title = &name[..name.len() - rest.len()];
+            let rest = rest.trim_start();
             if !rest.is_empty() {
-                return (rest.to_owned(), Some(name[..title.len()].to_owned()));
+                return (rest.to_owned(), Some(title.to_owned()));
             }
         }
     }

@@ -17,6 +17,7 @@ fn reads_the_fixture() {
     assert_eq!(person.name_parts.title.as_deref(), Some("MR."));
     assert_eq!(person.listed_on.as_deref(), Some("2017-01-24"));
     assert_eq!(person.attributes["debarred_to"], "open-ended");
+    assert_eq!(person.listing_ends, None);
     assert_eq!(person.attributes["footnotes"], "356");
     assert_eq!(person.countries, ["NG"]);
     assert_eq!(person.addresses[0].city.as_deref(), Some("LAGOS"));
@@ -40,6 +41,8 @@ fn reads_the_fixture() {
     assert_eq!(firm.aliases[0].quality, AliasQuality::Unspecified);
     assert_eq!(firm.identifiers[0].number, "1859937");
     assert_eq!(firm.attributes["debarred_to"], "2026-07-25");
+    assert_eq!(firm.listing_ends.as_deref(), Some("2026-07-25"));
+    assert!(firm.ended("2026-07-26") && !firm.ended("2026-07-25"));
     assert_eq!(firm.addresses[0].city.as_deref(), Some("Montréal"));
 
     let chinese = entry_by_id(&parsed, "321732");
@@ -109,8 +112,46 @@ fn reads_the_real_file() {
         "XINJIANG JIAOTONG LOGISTICS CO., LTD."
     );
     assert!(alias_names(xinjiang).contains(&"XCCG LOGISTICS CO., LTD."));
+    // Debarments with a real end date (686): none had ended on the file's date, and more
+    // end every month after it.
+    let ends = parsed.entities.iter().filter(|e| e.listing_ends.is_some());
+    assert_eq!(ends.clone().count(), 686);
+    assert_eq!(ends.clone().filter(|e| e.ended("2026-02-21")).count(), 0);
+    assert_eq!(
+        ends.filter(|e| e.ended("2026-11-22")).count(),
+        ENDED_BY_2026_11_22
+    );
     for e in &parsed.entities {
         assert!(!e.primary_name.contains('*'), "{}", e.primary_name);
         assert!(!e.primary_name.starts_with("MR. "), "{}", e.primary_name);
     }
+}
+
+/// The 161 World Bank debarments whose end date had passed on 22 November 2026.
+const ENDED_BY_2026_11_22: usize = 161;
+
+/// Found by the fuzz harness: a name holding a character whose lowercase form has another
+/// byte length (the Kelvin sign) was sliced at an offset of its lowercase form and panicked.
+#[test]
+fn names_with_case_changing_letters_do_not_panic() {
+    for name in [
+        "\u{212A}nown as X",
+        "ALSO KNOWN AS \u{212A}ELVIN",
+        "\u{212A}\u{212A}\u{212A} formerly known as Y",
+        "\u{0130}STANBUL LTD (also known as \u{0130}S)",
+        "MR.\u{212A} ANE",
+        "\u{212A}R. ANE",
+    ] {
+        let _ = names::split(name);
+        let _ = names::classify(name);
+        let _ = names::strip_title(name);
+    }
+    assert!(matches!(
+        names::classify("Also \u{212A}nown As XY Ltd"),
+        names::Piece::Aliases(a) if a[0].name == "XY Ltd"
+    ));
+    assert_eq!(
+        names::strip_title("MR.\u{212A} X"),
+        ("\u{212A} X".to_owned(), Some("MR.".to_owned()))
+    );
 }
