@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sanctions::api::screening::ScreenRequest;
 use sanctions::batch::{self, BatchItem};
-use sanctions::engine::{self, Index};
+use sanctions::engine::{self, Index, Request};
 use sanctions::model::ListCode;
 use sanctions::quality;
 use sanctions::store::Store;
@@ -59,7 +59,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("screen one name (development set, round robin)", |b| {
         b.iter(|| {
             next = (next + 1) % names.len();
-            engine::screen(&index, &ScreenRequest::new(names[next].as_str())).expect("screen")
+            engine::screen(&index, &Request::new(names[next].as_str())).expect("screen")
         })
     });
 
@@ -85,7 +85,7 @@ fn latency_distribution(index: &Index, names: &[String]) {
     for _ in 0..3 {
         for name in names {
             let started = Instant::now();
-            black_box(engine::screen(index, &ScreenRequest::new(name.as_str())).expect("screen"));
+            black_box(engine::screen(index, &Request::new(name.as_str())).expect("screen"));
             times.push(started.elapsed());
         }
     }

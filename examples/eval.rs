@@ -7,8 +7,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use sanctions::api::screening::ScreenRequest;
-use sanctions::engine::{self, DEFAULT_THRESHOLD};
+use sanctions::engine::{self, DEFAULT_THRESHOLD, Request};
 use sanctions::quality::{self, Report};
 
 fn main() -> color_eyre::Result<()> {
@@ -76,7 +75,7 @@ fn main() -> color_eyre::Result<()> {
             .iter()
             .map(|q| {
                 let started = std::time::Instant::now();
-                let _ = engine::screen(&index, &ScreenRequest::new(q.query.clone()));
+                let _ = engine::screen(&index, &Request::new(q.query.clone()));
                 started.elapsed()
             })
             .collect();
@@ -103,10 +102,10 @@ fn main() -> color_eyre::Result<()> {
                 o.qid, o.category, q.query, q.expected_entity_id, o.rank, o.target_score
             );
             if let Ok(result) = engine::screen(&index, &q.request(3)) {
-                for m in result.results {
+                for m in result.hits {
                     println!(
                         "    {:>3} {} | {} ({})",
-                        m.score, m.entity_id, m.matched_name, m.name
+                        m.score, m.entity_id, m.matched_name, m.primary_name
                     );
                 }
             }

@@ -6,6 +6,7 @@
 //! - [`sources`]: parsers of the eight official publication formats; files in, records out.
 //! - [`store`]: the SQLite store: lists, entities, names, update records; all SQL lives here.
 //! - [`engine`]: the in-memory screening index and scorer, built from records, never the store.
+//! - [`service`]: the service layer over engine, store and sources; maps engine results to wire types.
 //! - [`batch`]: batch inputs (CSV, lines, JSON) screened on all cores, in input order.
 //! - [`fetch`]: downloads of the official files (conditional, bounded, retried).
 //! - [`ingest`]: imports: parse each list's files, replace it in the store, report per list.
@@ -28,6 +29,7 @@ pub mod ingest;
 pub mod model;
 pub mod quality;
 pub mod sanitize;
+pub mod service;
 pub mod sources;
 pub mod store;
 #[cfg(test)]

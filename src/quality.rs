@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use crate::api::screening::{KindFilter, ScreenRequest};
-use crate::engine::{self, Index};
+use crate::engine::{self, Index, KindFilter, Request};
 
 /// One labelled query.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -25,17 +24,17 @@ pub struct LabelledQuery {
 impl LabelledQuery {
     /// The request that measures this query: its type hint, every result down to score 0,
     /// at most `limit` of them.
-    pub fn request(&self, limit: usize) -> ScreenRequest {
+    pub fn request(&self, limit: usize) -> Request {
         let kind = match self.type_hint.trim() {
             "individual" => Some(KindFilter::Individual),
             "entity" => Some(KindFilter::Entity),
             _ => None,
         };
-        ScreenRequest {
+        Request {
             kind,
             threshold: Some(0),
             limit: Some(limit),
-            ..ScreenRequest::new(self.query.clone())
+            ..Request::new(self.query.clone())
         }
     }
 
@@ -77,7 +76,7 @@ pub fn run(index: &Index, queries: &[LabelledQuery]) -> Vec<Outcome> {
         .par_iter()
         .map(|q| {
             let results = engine::screen(index, &q.request(10))
-                .map(|r| r.results)
+                .map(|r| r.hits)
                 .unwrap_or_default();
             let expected = q.expected();
             let target = results

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
 use crate::engine::normalize::{self, TokenKind};
 use crate::engine::{self, Index};
+use crate::service::mapping;
 
 pub use table::Layout;
 
@@ -260,10 +261,10 @@ pub fn screen_all(
                     kind: item.kind,
                     ..template.clone()
                 };
-                match engine::screen(index, &request) {
-                    Ok(result) => {
-                        line.total_matches = result.total_matches;
-                        line.results = result.results;
+                match engine::screen(index, &mapping::request(&request)) {
+                    Ok(screening) => {
+                        line.total_matches = screening.total;
+                        line.results = screening.hits.into_iter().map(mapping::match_of).collect();
                     }
                     Err(e) => line.error = Some(e.to_string()),
                 }

@@ -16,6 +16,7 @@ use crate::api::screening::{KindFilter, ScreenRequest};
 use crate::batch::check_name;
 use crate::engine::{self, Index};
 use crate::model::{EntityKind, EntityNames, ListCode};
+use crate::service::mapping;
 use crate::store::Store;
 
 /// What a screening runs on: the store, the index over it and the coverage of the request.
@@ -156,8 +157,9 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
     let prepared = Prepared::new(ctx, &args.options, json)?;
     let mut request = prepared.template(&args.options);
     request.name = name;
-    let mut result =
-        engine::screen(&prepared.index, &request).map_err(|e| exit::usage(e.to_string()))?;
+    let screening = engine::screen(&prepared.index, &mapping::request(&request))
+        .map_err(|e| exit::usage(e.to_string()))?;
+    let mut result = mapping::result(&request.name, screening);
     result.coverage = Some(prepared.coverage(kind));
     // Group one person's entries across lists; keep the best `--limit` groups.
     let ids: Vec<String> = result.results.iter().map(|m| m.entity_id.clone()).collect();

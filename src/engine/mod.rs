@@ -3,13 +3,14 @@
 //! [`Index::build`] turns every listed name into tokens ([`normalize`]); a query is
 //! normalised the same way, its tokens look up resembling listed tokens ([`similarity`]) in the
 //! index, the names those lead to are scored ([`score`]) and the best name of each entry is
-//! reported. The [`Screener`] holds the current index behind an `ArcSwap`: a new index (after
+//! reported as a domain [`Screening`] (wire shapes are `api`'s, mapped by `service`). The [`Screener`] holds the current index behind an `ArcSwap`: a new index (after
 //! an import) is swapped in at once while screenings in flight finish on the old one.
 
 mod index;
 mod legal;
 pub mod normalize;
 mod query;
+mod result;
 mod score;
 pub mod similarity;
 #[cfg(test)]
@@ -21,9 +22,11 @@ use arc_swap::ArcSwap;
 
 pub use index::Index;
 use query::Query;
+pub use result::{
+    Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
+};
 
-use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult, TokenMatch};
-use crate::model::{EntityKind, listing_ended};
+use crate::model::listing_ended;
 
 /// The default lowest score reported, chosen from the measurements on the labelled
 /// development set (see the README's quality table).
@@ -73,13 +76,13 @@ impl Screener {
     }
 
     /// Screens one name.
-    pub fn screen(&self, request: &ScreenRequest) -> Result<ScreenResult, ScreenError> {
+    pub fn screen(&self, request: &Request) -> Result<Screening, ScreenError> {
         screen(&self.index.load(), request)
     }
 }
 
 /// Screens one name against `index`.
-pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, ScreenError> {
+pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError> {
     let name = request.name.trim();
     if name.is_empty() {
         return Err(ScreenError::EmptyName);
@@ -100,13 +103,8 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
         let e = &index.entities[entity as usize];
-        let kind_ok = match request.kind {
-            None => true,
-            Some(KindFilter::Individual) => e.kind == EntityKind::Individual,
-            Some(KindFilter::Entity) => e.kind != EntityKind::Individual,
-        };
         let ended = || listing_ended(e.listing_ends.as_deref(), &today);
-        kind_ok
+        request.kind.is_none_or(|k| k.accepts(e.kind))
             && (request.include_ended || !ended())
             && request
                 .lists
@@ -128,44 +126,39 @@ pub fn screen(index: &Index, request: &ScreenRequest) -> Result<ScreenResult, Sc
             None => best.push((name.entity, name_id, scored)),
         }
     }
-    let mut results: Vec<Match> = best
+    let mut hits: Vec<Hit> = best
         .into_iter()
         .filter(|(_, _, scored)| percent(scored.score) >= threshold)
-        .map(|(entity, name_id, scored)| to_match(index, &query, entity, name_id, &scored, &today))
+        .map(|(entity, name_id, scored)| to_hit(index, &query, entity, name_id, &scored, &today))
         .collect();
-    results.sort_by(|a, b| {
+    hits.sort_by(|a, b| {
         b.score
             .cmp(&a.score)
             .then_with(|| a.entity_id.cmp(&b.entity_id))
     });
-    let total_matches = results.len();
-    results.truncate(limit);
-    Ok(ScreenResult {
-        query: request.name.clone(),
-        total_matches,
-        results,
-        coverage: None,
-    })
+    let total = hits.len();
+    hits.truncate(limit);
+    Ok(Screening { total, hits })
 }
 
-fn to_match(
+fn to_hit(
     index: &Index,
     query: &Query,
     entity: u32,
     name_id: u32,
     scored: &score::Scored,
     today: &str,
-) -> Match {
+) -> Hit {
     let e = &index.entities[entity as usize];
     let name = &index.names[name_id as usize];
     let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
-    let mut explanation: Vec<TokenMatch> = Vec::new();
+    let mut explanation: Vec<TokenPair> = Vec::new();
     if scored.compact {
-        explanation.push(TokenMatch {
-            query_token: Some(query.compact.clone()),
-            listed_token: Some(name.compact.clone()),
+        explanation.push(TokenPair {
+            query: Some(query.compact.clone()),
+            listed: Some(name.compact.clone()),
             similarity: percent(scored.score),
-            how: "joined".to_owned(),
+            kind: MatchKind::Joined,
         });
     } else {
         let query_text = |p: &score::Pair| {
@@ -182,44 +175,45 @@ fn to_match(
         };
         for (qi, q) in query.tokens.iter().enumerate() {
             match scored.pairs.iter().find(|p| p.covers_query(qi)) {
-                Some(p) if p.query == qi => explanation.push(TokenMatch {
-                    query_token: Some(query_text(p)),
-                    listed_token: Some(listed_span(p)),
+                Some(p) if p.query == qi => explanation.push(TokenPair {
+                    query: Some(query_text(p)),
+                    listed: Some(listed_span(p)),
                     similarity: percent(p.similarity),
-                    how: p.how.as_str().to_owned(),
+                    kind: p.how,
                 }),
                 Some(_) => {} // the second token of a joined pair, already explained
-                None => explanation.push(TokenMatch {
-                    query_token: Some(q.text.clone()),
-                    listed_token: None,
+                None => explanation.push(TokenPair {
+                    query: Some(q.text.clone()),
+                    listed: None,
                     similarity: 0,
-                    how: "unmatched".to_owned(),
+                    kind: MatchKind::Unmatched,
                 }),
             }
         }
         for li in 0..name.tokens.len() {
             if !scored.pairs.iter().any(|p| p.covers_listed(li)) {
-                explanation.push(TokenMatch {
-                    query_token: None,
-                    listed_token: Some(listed_text(li).to_owned()),
+                explanation.push(TokenPair {
+                    query: None,
+                    listed: Some(listed_text(li).to_owned()),
                     similarity: 0,
-                    how: "unmatched".to_owned(),
+                    kind: MatchKind::Unmatched,
                 });
             }
         }
     }
-    Match {
+    Hit {
+        entity,
         entity_id: e.entity_id.clone(),
-        name: e.primary_name.clone(),
-        matched_name: name.text.clone(),
-        list_code: e.list,
-        list_name: e.list.display_name().to_owned(),
-        score: percent(scored.score),
-        entity_type: KindFilter::of(e.kind),
+        list: e.list,
         kind: e.kind,
+        primary_name: e.primary_name.clone(),
+        matched_name: name.text.clone(),
         country: e.country.clone(),
-        explanation,
-        group: None,
+        score: percent(scored.score),
+        explanation: Explanation {
+            tokens: explanation,
+            evidence: Vec::new(),
+        },
         ended_on: e
             .listing_ends
             .clone()

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
 use super::normalize::{self, TokenKind};
-use super::similarity::{How, MIN_SIMILARITY, edit_similarity, phonetic_key, similarity};
+use super::similarity::{MIN_SIMILARITY, MatchKind, edit_similarity, phonetic_key, similarity};
 
 /// One token of the query.
 #[derive(Debug, Clone)]
@@ -17,20 +17,25 @@ pub(crate) struct QueryToken {
     pub kind: TokenKind,
     pub weight: f32,
     /// Listed tokens it resembles: (token id, similarity, how), best first.
-    pub matches: Vec<(u32, f32, How)>,
+    pub matches: Vec<(u32, f32, MatchKind)>,
     /// The same, by token id, for look-ups while scoring.
-    by_id: Vec<(u32, f32, How)>,
+    by_id: Vec<(u32, f32, MatchKind)>,
 }
 
 impl QueryToken {
     /// The similarity of this token to listed token `id`, if they are a pair.
-    pub fn similarity_to(&self, id: u32, kind: TokenKind, index: &Index) -> Option<(f32, How)> {
+    pub fn similarity_to(
+        &self,
+        id: u32,
+        kind: TokenKind,
+        index: &Index,
+    ) -> Option<(f32, MatchKind)> {
         match (self.kind, kind) {
             (TokenKind::Legal, TokenKind::Legal) => {
-                (self.text == index.vocab[id as usize].text).then_some((1.0, How::Exact))
+                (self.text == index.vocab[id as usize].text).then_some((1.0, MatchKind::Exact))
             }
             (TokenKind::Legal, _) => {
-                (self.raw == index.vocab[id as usize].text).then_some((1.0, How::Exact))
+                (self.raw == index.vocab[id as usize].text).then_some((1.0, MatchKind::Exact))
             }
             (TokenKind::Initial, _) | (_, TokenKind::Initial) => {
                 let listed = &index.vocab[id as usize];
@@ -48,7 +53,7 @@ impl QueryToken {
     /// Similarity to a listed word the look-up did not reach (two edits of different kinds,
     /// e.g. `consrrucion` / `construction`): long words of about the same length and the same
     /// first letter only, which keeps it cheap.
-    fn farther(&self, listed: &str) -> Option<(f32, How)> {
+    fn farther(&self, listed: &str) -> Option<(f32, MatchKind)> {
         let (q, l) = (self.text.as_bytes(), listed.as_bytes());
         if self.kind != TokenKind::Word
             || q.len() < 6
@@ -58,7 +63,7 @@ impl QueryToken {
             return None;
         }
         let s = edit_similarity(&self.text, listed);
-        (s >= MIN_SIMILARITY).then_some((s, How::Fuzzy))
+        (s >= MIN_SIMILARITY).then_some((s, MatchKind::Fuzzy))
     }
 }
 
@@ -96,7 +101,7 @@ impl Query {
                     TokenKind::Number | TokenKind::Particle => index
                         .token_ids
                         .get(&t.text)
-                        .map(|&id| vec![(id, 1.0, How::Exact)])
+                        .map(|&id| vec![(id, 1.0, MatchKind::Exact)])
                         .unwrap_or_default(),
                     TokenKind::Legal | TokenKind::Initial => Vec::new(),
                 };
@@ -190,7 +195,7 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 
 /// Listed tokens resembling `text`: itself, same phonetic key, or a deletion apart; with
 /// their similarity, best first.
-fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, How)> {
+fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, MatchKind)> {
     let mut ids: Vec<u32> = Vec::new();
     if let Some(&id) = index.token_ids.get(text) {
         ids.push(id);
@@ -208,7 +213,7 @@ fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, How)> {
     }
     ids.sort_unstable();
     ids.dedup();
-    let mut out: Vec<(u32, f32, How)> = ids
+    let mut out: Vec<(u32, f32, MatchKind)> = ids
         .into_iter()
         .filter_map(|id| {
             let listed = &index.vocab[id as usize];

@@ -13,7 +13,7 @@
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
 use super::query::Query;
-use super::similarity::{How, edit_similarity};
+use super::similarity::{MatchKind, edit_similarity};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -31,11 +31,11 @@ pub(crate) struct Pair {
     pub listed: usize,
     pub listed_len: usize,
     pub similarity: f32,
-    pub how: How,
+    pub how: MatchKind,
 }
 
 impl Pair {
-    fn single(query: usize, listed: usize, similarity: f32, how: How) -> Pair {
+    fn single(query: usize, listed: usize, similarity: f32, how: MatchKind) -> Pair {
         Pair {
             query,
             query_len: 1,
@@ -106,7 +106,7 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
             .map(|qi| query.tokens[qi].weight)
             .sum();
         // A query token met by an initial counts for no more than an initial.
-        let qw = if pair.how == How::Initial {
+        let qw = if pair.how == MatchKind::Initial {
             qw.min(lw)
         } else {
             qw
@@ -163,7 +163,7 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
                     listed: li,
                     listed_len: 1,
                     similarity,
-                    how: How::Joined,
+                    how: MatchKind::Joined,
                 });
             }
         }
@@ -188,7 +188,7 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
                     listed: li,
                     listed_len: 2,
                     similarity,
-                    how: How::Joined,
+                    how: MatchKind::Joined,
                 });
             }
         }

@@ -3,29 +3,7 @@
 //! initial of the other.
 
 use super::normalize::TokenKind;
-
-/// How two tokens met, for the explanation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum How {
-    Exact,
-    Fuzzy,
-    Phonetic,
-    Initial,
-    /// Two adjacent words of one side written as one word on the other.
-    Joined,
-}
-
-impl How {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            How::Exact => "exact",
-            How::Fuzzy => "fuzzy",
-            How::Phonetic => "phonetic",
-            How::Initial => "initial",
-            How::Joined => "joined",
-        }
-    }
-}
+pub use super::result::MatchKind;
 
 /// Similarity an initial earns against a word it abbreviates.
 pub const INITIAL_SIMILARITY: f32 = 0.9;
@@ -45,15 +23,15 @@ pub fn similarity(
     c: &str,
     c_kind: TokenKind,
     c_key: &str,
-) -> Option<(f32, How)> {
+) -> Option<(f32, MatchKind)> {
     if q == c {
-        return Some((1.0, How::Exact));
+        return Some((1.0, MatchKind::Exact));
     }
     if q_kind == TokenKind::Initial || c_kind == TokenKind::Initial {
         let (short, long) = if q.len() <= c.len() { (q, c) } else { (c, q) };
         let both_initials = q_kind == c_kind;
         return (!both_initials && short.len() == 1 && long.as_bytes()[0] == short.as_bytes()[0])
-            .then_some((INITIAL_SIMILARITY, How::Initial));
+            .then_some((INITIAL_SIMILARITY, MatchKind::Initial));
     }
     if q_kind == TokenKind::Number || c_kind == TokenKind::Number {
         return None;
@@ -64,9 +42,9 @@ pub fn similarity(
     let close_enough = if q_key.len() >= 3 { 0.6 } else { 0.75 };
     if q_key.len() >= 2 && q_key == c_key && fuzzy >= close_enough {
         let similarity = fuzzy.max((fuzzy + PHONETIC_BONUS).min(PHONETIC_CEILING));
-        return Some((similarity, How::Phonetic));
+        return Some((similarity, MatchKind::Phonetic));
     }
-    (fuzzy >= MIN_SIMILARITY).then_some((fuzzy, How::Fuzzy))
+    (fuzzy >= MIN_SIMILARITY).then_some((fuzzy, MatchKind::Fuzzy))
 }
 
 /// 1 - edits / length (so a three-letter word only meets a four-letter one with a letter

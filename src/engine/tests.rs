@@ -1,7 +1,7 @@
 //! The engine end to end on a small hand-made index.
 
 use super::*;
-use crate::model::{AliasQuality, EntityNames, ListCode};
+use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 fn entry(id: &str, kind: EntityKind, names: &[&str]) -> EntityNames {
     EntityNames {
@@ -42,15 +42,12 @@ fn index() -> Index {
 }
 
 fn top(index: &Index, name: &str) -> Option<(String, u8)> {
-    let request = ScreenRequest {
+    let request = Request {
         threshold: Some(0),
-        ..ScreenRequest::new(name)
+        ..Request::new(name)
     };
     let result = screen(index, &request).ok()?;
-    result
-        .results
-        .first()
-        .map(|m| (m.entity_id.clone(), m.score))
+    result.hits.first().map(|m| (m.entity_id.clone(), m.score))
 }
 
 fn assert_hit(index: &Index, name: &str, id: &str) {
@@ -108,58 +105,52 @@ fn stays_quiet_for_other_people() {
 #[test]
 fn explains_each_token() {
     let index = index();
-    let mut request = ScreenRequest {
+    let mut request = Request {
         kind: Some(KindFilter::Individual),
         limit: Some(1),
-        ..ScreenRequest::new("Vladimir Putin")
+        ..Request::new("Vladimir Putin")
     };
     let result = screen(&index, &request).unwrap();
-    let m = &result.results[0];
-    assert_eq!(m.name, "PUTIN, Vladimir Vladimirovich");
+    let m = &result.hits[0];
+    assert_eq!(m.primary_name, "PUTIN, Vladimir Vladimirovich");
     assert_eq!(m.matched_name, "Владимир Путин");
-    assert_eq!(m.entity_type, KindFilter::Individual);
+    assert_eq!(m.kind, EntityKind::Individual);
     assert_eq!(m.country.as_deref(), Some("RU"));
     let putin = m
         .explanation
+        .tokens
         .iter()
-        .find(|t| t.query_token.as_deref() == Some("putin"))
+        .find(|t| t.query.as_deref() == Some("putin"))
         .unwrap();
-    assert_eq!(putin.listed_token.as_deref(), Some("putin"));
-    assert_eq!(putin.how, "exact");
+    assert_eq!(putin.listed.as_deref(), Some("putin"));
+    assert_eq!(putin.kind, MatchKind::Exact);
     request.name = "V Putin".to_owned();
     request.threshold = Some(0);
     let result = screen(&index, &request).unwrap();
-    let how: Vec<_> = result.results[0]
+    let how: Vec<_> = result.hits[0]
         .explanation
+        .tokens
         .iter()
-        .map(|t| {
-            (
-                t.query_token.as_deref(),
-                t.listed_token.as_deref(),
-                t.how.as_str(),
-            )
-        })
+        .map(|t| (t.query.as_deref(), t.listed.as_deref(), t.kind))
         .collect();
     assert!(
-        how.contains(&(Some("v"), Some("vladimir"), "initial")),
+        how.contains(&(Some("v"), Some("vladimir"), MatchKind::Initial)),
         "{how:?}"
     );
     request.name = "Nasrallah Khan".to_owned();
     let result = screen(&index, &request).unwrap();
-    let how: Vec<_> = result.results[0]
+    let how: Vec<_> = result.hits[0]
         .explanation
+        .tokens
         .iter()
-        .map(|t| {
-            (
-                t.query_token.as_deref(),
-                t.listed_token.as_deref(),
-                t.how.as_str(),
-            )
-        })
+        .map(|t| (t.query.as_deref(), t.listed.as_deref(), t.kind))
         .collect();
-    assert!(how.contains(&(Some("khan"), None, "unmatched")), "{how:?}");
     assert!(
-        how.contains(&(None, Some("hassan"), "unmatched")),
+        how.contains(&(Some("khan"), None, MatchKind::Unmatched)),
+        "{how:?}"
+    );
+    assert!(
+        how.contains(&(None, Some("hassan"), MatchKind::Unmatched)),
         "{how:?}"
     );
 }
@@ -167,14 +158,14 @@ fn explains_each_token() {
 #[test]
 fn filters_and_bounds() {
     let index = index();
-    let mut request = ScreenRequest {
+    let mut request = Request {
         kind: Some(KindFilter::Individual),
-        ..ScreenRequest::new("Banco Nacional de Cuba")
+        ..Request::new("Banco Nacional de Cuba")
     };
-    assert!(screen(&index, &request).unwrap().results.is_empty());
+    assert!(screen(&index, &request).unwrap().hits.is_empty());
     request.kind = None;
     request.lists = Some(vec![ListCode::Un]);
-    assert!(screen(&index, &request).unwrap().results.is_empty());
+    assert!(screen(&index, &request).unwrap().hits.is_empty());
     request.lists = None;
     request.limit = Some(0);
     assert_eq!(screen(&index, &request), Err(ScreenError::Limit(0)));
@@ -189,10 +180,10 @@ fn filters_and_bounds() {
 #[test]
 fn a_new_index_is_swapped_in() {
     let screener = Screener::new(Index::default());
-    let request = ScreenRequest::new("Vladimir Putin");
-    assert_eq!(screener.screen(&request).unwrap().total_matches, 0);
+    let request = Request::new("Vladimir Putin");
+    assert_eq!(screener.screen(&request).unwrap().total, 0);
     let old = screener.index();
     screener.replace(index());
-    assert_eq!(screener.screen(&request).unwrap().total_matches, 1);
+    assert_eq!(screener.screen(&request).unwrap().total, 1);
     assert_eq!(old.entity_count(), 0);
 }

@@ -1,0 +1,116 @@
+//! Engine requests and results to and from the wire types of `api::screening`: the one place
+//! where the domain's [`engine::Screening`] becomes the JSON shape users see.
+
+use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult, TokenMatch};
+use crate::engine::{self, Hit, TokenPair};
+
+/// The engine request of a wire request.
+pub fn request(wire: &ScreenRequest) -> engine::Request {
+    engine::Request {
+        name: wire.name.clone(),
+        kind: wire.kind.map(kind_filter),
+        threshold: wire.threshold,
+        limit: wire.limit,
+        lists: wire.lists.clone(),
+        include_ended: wire.include_ended,
+    }
+}
+
+/// The engine's kind filter for the wire's.
+pub fn kind_filter(wire: KindFilter) -> engine::KindFilter {
+    match wire {
+        KindFilter::Individual => engine::KindFilter::Individual,
+        KindFilter::Entity => engine::KindFilter::Entity,
+    }
+}
+
+/// The wire result of screening `query`.
+pub fn result(query: &str, screening: engine::Screening) -> ScreenResult {
+    ScreenResult {
+        query: query.to_owned(),
+        total_matches: screening.total,
+        results: screening.hits.into_iter().map(match_of).collect(),
+        coverage: None,
+    }
+}
+
+/// The wire match of one hit.
+pub fn match_of(hit: Hit) -> Match {
+    Match {
+        name: hit.primary_name,
+        matched_name: hit.matched_name,
+        list_code: hit.list,
+        list_name: hit.list.display_name().to_owned(),
+        score: hit.score,
+        entity_type: KindFilter::of(hit.kind),
+        kind: hit.kind,
+        country: hit.country,
+        explanation: hit
+            .explanation
+            .tokens
+            .into_iter()
+            .map(token_match)
+            .collect(),
+        entity_id: hit.entity_id,
+        ended_on: hit.ended_on,
+        group: None,
+    }
+}
+
+fn token_match(pair: TokenPair) -> TokenMatch {
+    TokenMatch {
+        query_token: pair.query,
+        listed_token: pair.listed,
+        similarity: pair.similarity,
+        how: pair.kind.as_str().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Explanation, MatchKind};
+    use crate::model::{EntityKind, ListCode};
+
+    #[test]
+    fn a_hit_becomes_the_wire_match() {
+        let hit = Hit {
+            entity: 3,
+            entity_id: "un:1".to_owned(),
+            list: ListCode::Un,
+            kind: EntityKind::Vessel,
+            primary_name: "ARCTIC".to_owned(),
+            matched_name: "ARKTIK".to_owned(),
+            country: Some("RU".to_owned()),
+            score: 88,
+            explanation: Explanation {
+                tokens: vec![TokenPair {
+                    query: Some("arktik".to_owned()),
+                    listed: Some("arctic".to_owned()),
+                    similarity: 88,
+                    kind: MatchKind::Phonetic,
+                }],
+                evidence: Vec::new(),
+            },
+            ended_on: None,
+        };
+        let wire = result(
+            "Arktik",
+            engine::Screening {
+                total: 7,
+                hits: vec![hit],
+            },
+        );
+        assert_eq!(wire.total_matches, 7);
+        let m = &wire.results[0];
+        assert_eq!(m.entity_type, KindFilter::Entity);
+        assert_eq!(m.name, "ARCTIC");
+        assert_eq!(m.list_name, ListCode::Un.display_name());
+        assert_eq!(m.explanation[0].how, "phonetic");
+        let request = request(&ScreenRequest {
+            kind: Some(KindFilter::Individual),
+            ..ScreenRequest::new("x")
+        });
+        assert_eq!(request.kind, Some(engine::KindFilter::Individual));
+    }
+}
