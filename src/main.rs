@@ -63,7 +63,13 @@ fn clap_error(e: &clap::Error, json: bool) -> ExitCode {
             Exit::Usage.into()
         }
         _ => {
-            let _ = e.print();
+            // The message quotes what was typed: made terminal-safe like any input.
+            let message = e.render().to_string();
+            let _ = write!(
+                std::io::stderr(),
+                "{}",
+                sanctions::sanitize::multiline(&message)
+            );
             Exit::Usage.into()
         }
     }

@@ -379,6 +379,8 @@ fn escape_sequences_never_reach_the_terminal() {
             "name\n\x1b[2JEVIL TRADING\n",
         ),
         sanctions(data.path(), &["show", "world_bank:\x1b[2J"]),
+        sanctions(data.path(), &["screen", "x", "--threshold", "\x1b[2J"]),
+        sanctions(data.path(), &["screen", "x", "--type", "\x1b]0;t\x07"]),
         sanctions(data.path(), &["show", "world_bank:\x1b[2J", "--json"]),
     ];
     for out in &runs {
