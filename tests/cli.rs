@@ -467,6 +467,7 @@ fn a_read_only_folder_serves_the_read_commands() {
     )
     .unwrap();
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+    std::fs::set_permissions(ro.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     // The binary must be reachable by the unprivileged user.
     for args in [
         &["lists"][..],
@@ -478,6 +479,9 @@ fn a_read_only_folder_serves_the_read_commands() {
         let out = as_reader(&folder, args);
         assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
     }
+    let lists: Value =
+        serde_json::from_slice(&as_reader(&folder, &["lists", "--json"]).stdout).unwrap();
+    assert_eq!(lists[3]["count"], 3, "the data was read: {lists}");
     let import = as_reader(
         &folder,
         &[

@@ -29,7 +29,6 @@ pub use exit::{Exit, Failure};
 #[command(
     name = "sanctions",
     version,
-    about,
     propagate_version = true,
     after_help = "Exit codes: 0 success, 1 match found (with --fail-on-match), 2 usage error, \
                   3 data error (no data, unreadable input, rows not screened, failed import), \
