@@ -1,6 +1,7 @@
 //! `sanctions batch`: read a file of names (or refuse it with the reason), screen every row,
 //! report each row, the rows not screened, and what was checked.
 
+use std::collections::HashMap;
 use std::io::{IsTerminal, Read, Write};
 
 use color_eyre::eyre::{Context as _, Result};
@@ -13,6 +14,7 @@ use super::screen::Prepared;
 use super::{BatchArgs, Context};
 use crate::api::screening::KindFilter;
 use crate::batch::{self, InputOptions};
+use crate::model::Entity;
 
 /// Screens every name of a file.
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
@@ -54,10 +56,21 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     };
     let mut lines = batch::screen_all(&prepared.index, &input.items, &template, || bar.inc(1));
     bar.finish_and_clear();
-    let limit = usize::from(args.options.limit);
+    // One person's entries on several lists grouped (as in `screen`); the best `--limit`
+    // groups kept.
+    let limit = u32::from(args.options.limit);
+    let mut entities: HashMap<String, Entity> = HashMap::new();
     for line in &mut lines {
         line.coverage = Some(prepared.coverage(line.kind));
-        line.results.truncate(limit);
+        for m in &line.results {
+            if !entities.contains_key(&m.entity_id)
+                && let Some(e) = prepared.store.entity(&m.entity_id)?
+            {
+                entities.insert(m.entity_id.clone(), e);
+            }
+        }
+        crate::grouping::assign(&mut line.results, &entities);
+        line.results.retain(|m| m.group.is_some_and(|g| g <= limit));
     }
     let not_screened = lines.iter().filter(|l| l.error.is_some()).count();
     let matched = lines.iter().filter(|l| l.total_matches > 0).count();

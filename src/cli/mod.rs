@@ -160,7 +160,7 @@ pub struct ScreenOptions {
     /// instead of refusing with exit code 4.
     #[arg(long)]
     pub allow_partial: bool,
-    /// Days since its last import or update after which a list is reported as stale.
+    /// Days since its last import or update after which a list is reported as stale, 1-3650.
     #[arg(long, value_name = "DAYS", env = "SANCTIONS_MAX_AGE_DAYS",
           default_value_t = crate::coverage::DEFAULT_MAX_AGE_DAYS,
           value_parser = clap::value_parser!(u32).range(1..=3650))]
