@@ -122,7 +122,10 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
     let qids: Vec<&str> = lines.iter().map(|l| l["qid"].as_str().unwrap()).collect();
     assert_eq!(qids, ["c1", "c2", "c3"]);
     assert!(lines[0]["total_matches"].as_u64().unwrap() > 0);
-    assert_eq!(lines[0]["results"][0]["group"], 1, "entries grouped as in screen");
+    assert_eq!(
+        lines[0]["results"][0]["group"], 1,
+        "entries grouped as in screen"
+    );
     assert_eq!(lines[1]["total_matches"], 0);
     assert_eq!(lines[2]["results"][0]["type"], "entity");
 
