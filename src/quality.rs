@@ -34,6 +34,9 @@ impl LabelledQuery {
             kind,
             threshold: Some(0),
             limit: Some(limit),
+            // The set was made from every listed entry, ended World Bank debarments included:
+            // it measures name matching, not which listings are in force.
+            include_ended: true,
             ..Request::new(self.query.clone())
         }
     }

@@ -220,6 +220,19 @@ impl Index {
         self.entities.len()
     }
 
+    /// Number of entries that pass `keep`: what a screening with that filter searches (the
+    /// denominator of a "no match"). `keep` is given each entry's list, kind and the last day
+    /// of its listing, if any.
+    pub fn count_entries(
+        &self,
+        keep: impl Fn(ListCode, EntityKind, Option<&str>) -> bool,
+    ) -> usize {
+        self.entities
+            .iter()
+            .filter(|e| keep(e.list, e.kind, e.listing_ends.as_deref()))
+            .count()
+    }
+
     /// Number of names indexed (aliases and variants included).
     pub fn name_count(&self) -> usize {
         self.names.len()

@@ -158,6 +158,12 @@ fn drop_honorifics(words: Vec<String>) -> Vec<String> {
     if kept.is_empty() { words } else { kept }
 }
 
+/// True for a word ([`words`]) that is only a title or a name particle (`mr`, `al`, `bin`):
+/// a name made of these alone has nothing to screen.
+pub fn is_title_or_particle(word: &str) -> bool {
+    HONORIFICS.contains(&word) || PARTICLES.contains(&word)
+}
+
 /// Lower-case ASCII words of `name`, transliterated, split on anything that is not a letter or
 /// a digit (apostrophes excepted: they vanish).
 pub fn words(name: &str) -> Vec<String> {

@@ -30,6 +30,7 @@ pub fn result(query: &str, screening: engine::Screening) -> ScreenResult {
         query: query.to_owned(),
         total_matches: screening.total,
         results: screening.hits.into_iter().map(match_of).collect(),
+        coverage: None,
     }
 }
 
@@ -38,8 +39,8 @@ pub fn match_of(hit: Hit) -> Match {
     Match {
         name: hit.primary_name,
         matched_name: hit.matched_name,
-        list: hit.list.display_name().to_owned(),
         list_code: hit.list,
+        list_name: hit.list.display_name().to_owned(),
         score: hit.score,
         entity_type: KindFilter::of(hit.kind),
         kind: hit.kind,
@@ -52,6 +53,7 @@ pub fn match_of(hit: Hit) -> Match {
             .collect(),
         entity_id: hit.entity_id,
         ended_on: hit.ended_on,
+        group: None,
     }
 }
 
@@ -103,7 +105,7 @@ mod tests {
         let m = &wire.results[0];
         assert_eq!(m.entity_type, KindFilter::Entity);
         assert_eq!(m.name, "ARCTIC");
-        assert_eq!(m.list, ListCode::Un.display_name());
+        assert_eq!(m.list_name, ListCode::Un.display_name());
         assert_eq!(m.explanation[0].how, "phonetic");
         let request = request(&ScreenRequest {
             kind: Some(KindFilter::Individual),

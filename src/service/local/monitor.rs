@@ -397,7 +397,7 @@ fn screen_favorite(
             .map(|m| {
                 format!(
                     "{} ({}, {}, score {})",
-                    m.name, m.list, m.entity_id, m.score
+                    m.name, m.list_name, m.entity_id, m.score
                 )
             })
             .collect();

@@ -80,7 +80,7 @@ pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, chang
         ),
         message: format!(
             "best: {} ({}, {}, score {})",
-            best.name, best.list, best.entity_id, best.score
+            best.name, best.list_name, best.entity_id, best.score
         ),
         created_at: record.created_at,
         status: AlertStatus::Open,

@@ -105,7 +105,7 @@ fn prepare(
         ),
         message: format!(
             "best: {} ({}, {}, score {})",
-            best.name, best.list, best.entity_id, best.score
+            best.name, best.list_name, best.entity_id, best.score
         ),
         created_at: record.created_at,
         status: AlertStatus::Open,
