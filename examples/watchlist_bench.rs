@@ -206,7 +206,30 @@ const LAST: &[&str] = &[
     "Kovac",
 ];
 
-/// A deterministic stream of names: first, middle, last, occasionally a company.
+const TRADE: &[&str] = &[
+    "Trading",
+    "Logistics",
+    "Textiles",
+    "Foods",
+    "Motors",
+    "Software",
+    "Shipping",
+    "Metals",
+    "Pharma",
+    "Energy",
+    "Farms",
+    "Holdings",
+    "Construction",
+    "Media",
+    "Chemicals",
+    "Imports",
+    "Exports",
+    "Marine",
+    "Fashion",
+    "Electronics",
+];
+
+/// A deterministic stream of names: two given names and two surnames, one in ten a company.
 fn names(n: usize) -> Vec<String> {
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
     let mut next = |m: usize| {
@@ -219,16 +242,18 @@ fn names(n: usize) -> Vec<String> {
         .map(|i| {
             if i % 10 == 0 {
                 format!(
-                    "{} {} Trading {}",
+                    "{} {} {} {}",
                     LAST[next(LAST.len())],
                     LAST[next(LAST.len())],
+                    TRADE[next(TRADE.len())],
                     ["Ltd", "LLC", "GmbH", "SA", "Co"][next(5)]
                 )
             } else {
                 format!(
-                    "{} {} {}",
+                    "{} {} {} {}",
                     FIRST[next(FIRST.len())],
                     FIRST[next(FIRST.len())],
+                    LAST[next(LAST.len())],
                     LAST[next(LAST.len())]
                 )
             }

@@ -36,6 +36,8 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)
                 .map_err(|e| exit::data(e.to_string()))?;
             let code = report(&outcomes, json)?;
+            drop(store);
+            super::watch::monitor_after_import(ctx, json)?;
             if !json {
                 writeln!(
                     std::io::stdout(),
@@ -57,7 +59,10 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             let outcomes = runtime.block_on(ingest::update_lists_with(
                 &mut store, &fetcher, &downloads, &list, &options,
             ));
-            report(&outcomes, json)
+            let code = report(&outcomes, json)?;
+            drop(store);
+            super::watch::monitor_after_import(ctx, json)?;
+            Ok(code)
         }
         Some(ListsCommand::Updates { code, limit }) => updates(ctx, code, usize::from(limit), json),
     }
@@ -266,10 +271,30 @@ pub fn normalise_entity_id(entity_id: &str) -> String {
 }
 
 /// Prints one entry with every field.
-pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<Exit> {
+pub fn show(ctx: &Context, entity_id: &str, at: Option<i64>, json: bool) -> Result<Exit> {
     let store = ctx.open_read()?;
     let id = normalise_entity_id(entity_id);
-    let Some(entity) = store.entity(&id)? else {
+    if let Some(update) = at
+        && !store.update_exists(update)?
+    {
+        return Err(exit::data(format!(
+            "no list update {update} (`sanctions lists updates CODE` lists them)"
+        )));
+    }
+    let found = match at {
+        None => store.entity(&id)?,
+        Some(update) => store.entity_at(&id, update)?,
+    };
+    if found.is_none()
+        && let Some(update) = at
+        && !store.entity_history(&id)?.is_empty()
+    {
+        return Err(exit::data(format!(
+            "{} was not listed right after update {update}",
+            safe(entity_id)
+        )));
+    }
+    let Some(entity) = found else {
         if store.entity_count()? == 0 {
             return Err(exit::data(format!(
                 "no entry {}: the store is empty.\n\n{NO_DATA_HINT}",

@@ -65,6 +65,10 @@ pub enum Command {
     Show {
         /// `<list_code>:<id>`, e.g. `ofac_sdn:306` (the list code in any case).
         entity_id: String,
+        /// Show it as it stood right after this list update (an id of `lists updates`), e.g.
+        /// the version a stored screening ran against.
+        #[arg(long, value_name = "UPDATE_ID")]
+        at: Option<i64>,
     },
     /// Screen one name against the lists.
     Screen(ScreenArgs),
@@ -212,7 +216,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
     let json = cli.json;
     match command {
         Command::Lists(args) => lists::run(&ctx, args, json),
-        Command::Show { entity_id } => lists::show(&ctx, &entity_id, json),
+        Command::Show { entity_id, at } => lists::show(&ctx, &entity_id, at, json),
         Command::Screen(args) => screen::run(&ctx, args, json),
         Command::Batch(args) => batch::run(&ctx, args, json),
         Command::Screenings(args) => review::run_screenings(&ctx, args, json),

@@ -226,3 +226,25 @@ fn print_alerts(alerts: &[Alert]) -> Result<()> {
     }
     Ok(())
 }
+
+/// After `lists import` or `lists update`: `list.updated` alerts and a re-screen of the
+/// watchlist (a line on standard error says what it found; nothing is printed with `--json`).
+pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
+    let svc = local_service(ctx)?;
+    let summary = runtime()?.block_on(svc.monitor())?;
+    if !json && summary.run_id.is_some() && summary.favorites > 0 {
+        eprintln!(
+            "watchlist: {} names re-screened ({}), {} changed, {} new alert{}",
+            summary.favorites,
+            summary.mode,
+            summary.changed,
+            summary.alert_ids.len(),
+            if summary.alert_ids.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
+    Ok(())
+}

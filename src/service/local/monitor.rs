@@ -126,11 +126,21 @@ impl LocalService {
     }
 
     fn monitor_blocking(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
-        let loaded = self.current()?;
         let repo = self.repo();
         let marker = repo.marker(MARKER)?.unwrap_or(0);
+        let favorites = repo.favorite_count()?;
+        // The index is built only when there is a watchlist to re-screen.
+        let loaded = if favorites > 0 {
+            self.current()?
+        } else {
+            Arc::new(Loaded {
+                index: Index::default(),
+                latest_update: repo.latest_update_id()?,
+                versions: repo.list_versions()?,
+            })
+        };
         if loaded.latest_update <= marker {
-            return Ok(nothing(repo.favorite_count()?));
+            return Ok(nothing(favorites));
         }
         let mut changes = Changes::default();
         let mut changed: Vec<(String, ChangeKind)> = Vec::new();
