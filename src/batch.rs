@@ -18,6 +18,9 @@ pub struct BatchItem {
     pub name: String,
     /// The row's own `type`, overriding the batch's.
     pub kind: Option<KindFilter>,
+    /// The row's `dob` and `country` columns.
+    pub date_of_birth: Option<String>,
+    pub country: Option<String>,
 }
 
 /// Why a batch input cannot be read.
@@ -60,6 +63,8 @@ pub fn parse_input(bytes: &[u8]) -> Result<Vec<BatchItem>, BatchError> {
             qid: Qid::Row(i as u64 + 1),
             name: line.to_owned(),
             kind: None,
+            date_of_birth: None,
+            country: None,
         })
         .collect())
 }
@@ -81,6 +86,8 @@ fn parse_json(text: &str) -> Result<Vec<BatchItem>, BatchError> {
             qid: Qid::Row(i as u64 + 1),
             name,
             kind: None,
+            date_of_birth: None,
+            country: None,
         })
         .collect())
 }
@@ -90,6 +97,8 @@ struct Columns {
     name: usize,
     kind: Option<usize>,
     qid: Option<usize>,
+    dob: Option<usize>,
+    country: Option<usize>,
 }
 
 fn csv_columns(header: &str) -> Option<Columns> {
@@ -106,6 +115,8 @@ fn csv_columns(header: &str) -> Option<Columns> {
         name: find(&["name", "query"])?,
         kind: find(&["type", "type_hint"]),
         qid: find(&["qid", "id"]),
+        dob: find(&["dob", "date_of_birth"]),
+        country: find(&["country"]),
     })
 }
 
@@ -141,10 +152,18 @@ fn parse_csv(text: &str, columns: Columns) -> Result<Vec<BatchItem>, BatchError>
             Some(q) if !q.is_empty() => Qid::Text(q.to_owned()),
             _ => Qid::Row(row),
         };
+        let cell = |c: Option<usize>| {
+            c.and_then(|c| record.get(c))
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
         items.push(BatchItem {
             qid,
             name: name.to_owned(),
             kind,
+            date_of_birth: cell(columns.dob),
+            country: cell(columns.country),
         });
     }
     Ok(items)
@@ -164,6 +183,8 @@ pub fn screen_all(
             let request = ScreenRequest {
                 name: item.name.clone(),
                 kind: item.kind.or(template.kind),
+                date_of_birth: item.date_of_birth.clone(),
+                country: item.country.clone(),
                 ..template.clone()
             };
             let line = match engine::screen(index, &mapping::request(&request)) {
@@ -215,6 +236,9 @@ mod tests {
         assert_eq!(csv[0].qid, Qid::Text("q1".to_owned()));
         assert_eq!(csv[0].kind, Some(KindFilter::Individual));
         assert_eq!(csv[1].kind, None);
+        let facts = parse_input(b"name,dob,country\nVladimir Putin,1952-10-07,RU\n").unwrap();
+        assert_eq!(facts[0].date_of_birth.as_deref(), Some("1952-10-07"));
+        assert_eq!(facts[0].country.as_deref(), Some("RU"));
     }
 
     #[test]

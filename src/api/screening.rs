@@ -38,6 +38,12 @@ pub struct ScreenRequest {
     /// Only these lists; all when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lists: Option<Vec<ListCode>>,
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_of_birth: Option<String>,
+    /// ISO 3166-1 alpha-2, or a country's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
 }
 
 impl ScreenRequest {
@@ -49,6 +55,8 @@ impl ScreenRequest {
             threshold: None,
             limit: None,
             lists: None,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -81,8 +89,21 @@ pub struct Match {
     pub kind: EntityKind,
     /// ISO 3166-1 alpha-2, or null.
     pub country: Option<String>,
-    /// Which query token met which listed token, and how similar they were.
+    /// Which query token met which listed token, and how similar they were; then the date
+    /// of birth and country weighed, when the request gave them (`how`: `date_of_birth` or
+    /// `country`; `similarity`: 100 agrees, 50 close, 0 conflicts or unknown).
     pub explanation: Vec<TokenMatch>,
+    /// The listed dates of birth (`YYYY[-MM[-DD]]`, a range as `FROM/TO`).
+    #[serde(default)]
+    pub dates_of_birth: Vec<String>,
+    /// ISO 3166-1 alpha-2.
+    #[serde(default)]
+    pub nationalities: Vec<String>,
+    #[serde(default)]
+    pub programmes: Vec<String>,
+    /// When the entry was listed, as the list gives it.
+    #[serde(default)]
+    pub listed_on: Option<String>,
 }
 
 /// One step of a match's explanation.

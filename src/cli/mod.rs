@@ -92,6 +92,12 @@ pub struct ScreenArgs {
     /// Only these lists (comma-separated codes).
     #[arg(long, value_delimiter = ',')]
     pub lists: Vec<ListCode>,
+    /// Date of birth (YYYY, YYYY-MM or YYYY-MM-DD), weighed against the listed ones.
+    #[arg(long)]
+    pub dob: Option<String>,
+    /// Country (ISO 3166-1 alpha-2 or name), weighed against nationalities and countries.
+    #[arg(long)]
+    pub country: Option<String>,
     /// JSON output (the `data` of the HTTP interface's answer).
     #[arg(long)]
     pub json: bool,

@@ -21,6 +21,8 @@ pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
     };
     let mut request = request(&args.options);
     request.name = args.name;
+    request.date_of_birth = args.dob;
+    request.country = args.country;
     if !args.lists.is_empty() {
         request.lists = Some(args.lists);
     }
@@ -178,6 +180,8 @@ fn request(options: &ScreenOptions) -> ScreenRequest {
         threshold: options.threshold,
         limit: options.limit,
         lists: None,
+        date_of_birth: None,
+        country: None,
     }
 }
 

@@ -2,7 +2,7 @@
 //! [`Screening`] (every [`Hit`] with a typed [`Explanation`]). Wire shapes live in `api`;
 //! `service::mapping` converts.
 
-use crate::model::{EntityKind, ListCode};
+use crate::model::{EntityFacts, EntityKind, ListCode};
 
 /// Which kinds of entry a request wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +34,10 @@ pub struct Request {
     pub limit: Option<usize>,
     /// Only these lists; all when absent.
     pub lists: Option<Vec<ListCode>>,
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: weighed against the listed dates of birth.
+    pub date_of_birth: Option<String>,
+    /// ISO 3166-1 alpha-2 or a country's name: weighed against nationalities and countries.
+    pub country: Option<String>,
 }
 
 impl Request {
@@ -45,6 +49,8 @@ impl Request {
             threshold: None,
             limit: None,
             lists: None,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -73,9 +79,12 @@ pub struct Hit {
     pub matched_name: String,
     /// ISO 3166-1 alpha-2 of the entry's main country, when known.
     pub country: Option<String>,
-    /// 0-100.
+    /// 0-100: the name's score with the date of birth's and country's points.
     pub score: u8,
     pub explanation: Explanation,
+    /// Dates of birth, nationalities, programmes and listing date: what tells two
+    /// same-named people apart.
+    pub facts: EntityFacts,
 }
 
 /// Why an entry matched: the token alignment, and the secondary facts weighed.
@@ -112,6 +121,8 @@ pub enum MatchKind {
     /// Adjacent words of one side written as one word on the other (or the whole names
     /// compared as one string).
     Joined,
+    /// Written in different scripts, with the same consonant skeleton (`محمد` / `Muhammad`).
+    Skeleton,
     /// No partner.
     Unmatched,
 }
@@ -125,6 +136,7 @@ impl MatchKind {
             MatchKind::Phonetic => "phonetic",
             MatchKind::Initial => "initial",
             MatchKind::Joined => "joined",
+            MatchKind::Skeleton => "skeleton",
             MatchKind::Unmatched => "unmatched",
         }
     }

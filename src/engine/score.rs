@@ -252,6 +252,7 @@ mod tests {
                 primary_name: n.to_string(),
                 country: None,
                 names: vec![(n.to_string(), AliasQuality::Strong)],
+                facts: Default::default(),
             })
             .collect();
         let index = Index::build(&entries);

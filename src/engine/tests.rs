@@ -14,6 +14,7 @@ fn entry(id: &str, kind: EntityKind, names: &[&str]) -> EntityNames {
             .iter()
             .map(|n| (n.to_string(), AliasQuality::Unspecified))
             .collect(),
+        facts: Default::default(),
     }
 }
 

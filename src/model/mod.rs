@@ -14,7 +14,7 @@ pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
 };
 pub use list::{ListCode, UnknownListCode};
-pub use names::EntityNames;
+pub use names::{EntityFacts, EntityNames};
 pub use update::{ChangeKind, SourceFile, UpdateRecord};
 
 /// Collapses every run of whitespace (including no-break spaces and newlines) to one

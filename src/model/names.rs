@@ -1,7 +1,7 @@
 //! The names of one entry with just enough about it to report a match: what the screening
 //! index is built from.
 
-use super::{AliasQuality, Entity, EntityKind, ListCode};
+use super::{AliasQuality, DateSpec, Entity, EntityKind, ListCode};
 
 /// One entry's names and the fields a screening result shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +14,22 @@ pub struct EntityNames {
     pub country: Option<String>,
     /// The primary name first, then every alias, with the list's quality flag.
     pub names: Vec<(String, AliasQuality)>,
+    /// What tells two same-named people apart.
+    pub facts: EntityFacts,
+}
+
+/// The facts besides the name that a screening weighs and shows: dates of birth,
+/// nationalities, other countries, programmes, listing date.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub struct EntityFacts {
+    pub birth_dates: Vec<DateSpec>,
+    /// ISO 3166-1 alpha-2: nationality or citizenship.
+    pub nationalities: Vec<String>,
+    /// ISO 3166-1 alpha-2: registration, address and other countries.
+    pub countries: Vec<String>,
+    pub programs: Vec<String>,
+    pub listed_on: Option<String>,
 }
 
 impl EntityNames {
@@ -28,6 +44,13 @@ impl EntityNames {
             primary_name: entity.primary_name.clone(),
             country: entity.country().map(str::to_owned),
             names,
+            facts: EntityFacts {
+                birth_dates: entity.birth_dates.clone(),
+                nationalities: entity.nationalities.clone(),
+                countries: entity.countries.clone(),
+                programs: entity.programs.clone(),
+                listed_on: entity.listed_on.clone(),
+            },
         }
     }
 }
