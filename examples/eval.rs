@@ -89,6 +89,18 @@ fn main() -> color_eyre::Result<()> {
         times.sort();
         let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
         eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
+        // Every query at once on all cores, at the default options: names per second.
+        use rayon::prelude::*;
+        let started = std::time::Instant::now();
+        queries.par_iter().for_each(|q| {
+            let _ = engine::screen(&index, &Request::new(q.query.clone()));
+        });
+        let elapsed = started.elapsed();
+        eprintln!(
+            "batch: {} names in {elapsed:.2?} on all cores, {:.0} names/s",
+            queries.len(),
+            queries.len() as f64 / elapsed.as_secs_f64()
+        );
     }
 
     if misses {
@@ -144,6 +156,40 @@ fn print_sets(
             100.0 * r.positives.recall,
             r.negatives.queries,
             100.0 * r.negatives.false_positive_rate,
+        );
+    }
+    println!("\n| typed query | first result | score |\n|---|---|---:|");
+    for (query, _) in quality::sets::TYPED_CASES
+        .iter()
+        .chain(quality::sets::TYPED_CASES_MISSED)
+    {
+        let request = engine::Request {
+            threshold: Some(0),
+            ..engine::Request::new(*query)
+        };
+        let first = engine::screen(index, &request).ok().and_then(|r| r.hits.into_iter().next());
+        match first {
+            Some(h) => println!("| {query} | {} ({}) | {} |", h.primary_name, h.entity_id, h.score),
+            None => println!("| {query} | none | |"),
+        }
+    }
+    let with = quality::sets::with_facts(entries, queries);
+    let mut dob_only = with.clone();
+    dob_only.iter_mut().for_each(|q| q.country.clear());
+    let mut without = with.clone();
+    without.iter_mut().for_each(|q| {
+        q.date_of_birth.clear();
+        q.country.clear();
+    });
+    println!("\n| development set | positives | recall at {threshold} | negatives | false positives at {threshold} |\n|---|---:|---:|---:|---:|");
+    for (label, set) in [("name only", &without), ("with date of birth", &dob_only), ("with date of birth and country", &with)] {
+        let r = Report::new(&quality::run(index, set), threshold);
+        println!(
+            "| {label} | {} | {:.1} | {} | {:.1} |",
+            r.positives.queries,
+            100.0 * r.positives.recall,
+            r.negatives.queries,
+            100.0 * r.negatives.false_positive_rate
         );
     }
     let cross = quality::sets::cross_script(entries);

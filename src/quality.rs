@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::engine::{self, Index, KindFilter, Request};
 
 /// One labelled query.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Deserialize)]
 pub struct LabelledQuery {
     pub qid: String,
     pub query: String,
@@ -21,6 +21,12 @@ pub struct LabelledQuery {
     /// Acceptable entity ids joined by `|`; empty for a name on no list.
     #[serde(default)]
     pub expected_entity_id: String,
+    /// A date of birth to screen with (`YYYY[-MM[-DD]]`), or empty.
+    #[serde(default)]
+    pub date_of_birth: String,
+    /// A country to screen with, or empty.
+    #[serde(default)]
+    pub country: String,
 }
 
 impl LabelledQuery {
@@ -36,6 +42,8 @@ impl LabelledQuery {
             kind,
             threshold: Some(0),
             limit: Some(limit),
+            date_of_birth: Some(self.date_of_birth.clone()).filter(|d| !d.is_empty()),
+            country: Some(self.country.clone()).filter(|c| !c.is_empty()),
             ..Request::new(self.query.clone())
         }
     }

@@ -57,13 +57,18 @@ fn starts_with_vowel(word: &str) -> bool {
     )
 }
 
-/// 1 - edits / length. Words of three letters or fewer have no typo to spare: they meet only
-/// a word of their own length (where one changed letter already falls under
-/// [`MIN_SIMILARITY`]), so `ali` never meets `mali` or `alu`.
+/// 1 - edits / length. Words of three letters or fewer have no typo to spare: a changed
+/// letter already falls under [`MIN_SIMILARITY`] (`ali` / `alu`), and the only difference
+/// allowed is a letter missing after the first of a four-letter word (`azi` / `aziz`,
+/// `wag` / `wang`, measured on the development set's typos), never one added in front
+/// (`ali` never meets `mali`).
 pub fn edit_similarity(a: &str, b: &str) -> f32 {
     let longest = a.len().max(b.len());
     let shortest = a.len().min(b.len());
-    if shortest < 3 || (shortest <= 3 && longest != shortest) || longest - shortest > 3 {
+    if shortest < 3 || longest - shortest > 3 {
+        return 0.0;
+    }
+    if shortest == 3 && longest != shortest && a.as_bytes()[0] != b.as_bytes()[0] {
         return 0.0;
     }
     let edits = strsim::osa_distance(a, b);
@@ -174,7 +179,7 @@ mod tests {
             0.0,
             "short words must not differ by a letter"
         );
-        assert_eq!(sim("azi", "aziz"), 0.0, "nor miss one");
+        assert_eq!(sim("azi", "aziz"), 0.75, "but may miss one after the first");
         assert_eq!(sim("ali", "mali"), 0.0);
         assert!(sim("ahmed", "hameed") < MIN_SIMILARITY);
         assert!(sim("ahmed", "ahmad") >= 0.85);
