@@ -78,15 +78,19 @@ fn main() -> color_eyre::Result<()> {
     }
     if latency {
         // One thread, each query on its own, at the default options.
-        let mut times: Vec<std::time::Duration> = queries
+        let mut timed: Vec<(std::time::Duration, &str)> = queries
             .iter()
             .map(|q| {
                 let started = std::time::Instant::now();
                 let _ = engine::screen(&index, &Request::new(q.query.clone()));
-                started.elapsed()
+                (started.elapsed(), q.query.as_str())
             })
             .collect();
-        times.sort();
+        timed.sort();
+        for (t, q) in timed.iter().rev().take(5) {
+            eprintln!("slowest: {t:?} {q:?}");
+        }
+        let times: Vec<std::time::Duration> = timed.iter().map(|(t, _)| *t).collect();
         let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
         eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
         // Every query at once on all cores, at the default options: names per second.
@@ -167,9 +171,14 @@ fn print_sets(
             threshold: Some(0),
             ..engine::Request::new(*query)
         };
-        let first = engine::screen(index, &request).ok().and_then(|r| r.hits.into_iter().next());
+        let first = engine::screen(index, &request)
+            .ok()
+            .and_then(|r| r.hits.into_iter().next());
         match first {
-            Some(h) => println!("| {query} | {} ({}) | {} |", h.primary_name, h.entity_id, h.score),
+            Some(h) => println!(
+                "| {query} | {} ({}) | {} |",
+                h.primary_name, h.entity_id, h.score
+            ),
             None => println!("| {query} | none | |"),
         }
     }
@@ -181,8 +190,14 @@ fn print_sets(
         q.date_of_birth.clear();
         q.country.clear();
     });
-    println!("\n| development set | positives | recall at {threshold} | negatives | false positives at {threshold} |\n|---|---:|---:|---:|---:|");
-    for (label, set) in [("name only", &without), ("with date of birth", &dob_only), ("with date of birth and country", &with)] {
+    println!(
+        "\n| development set | positives | recall at {threshold} | negatives | false positives at {threshold} |\n|---|---:|---:|---:|---:|"
+    );
+    for (label, set) in [
+        ("name only", &without),
+        ("with date of birth", &dob_only),
+        ("with date of birth and country", &with),
+    ] {
         let r = Report::new(&quality::run(index, set), threshold);
         println!(
             "| {label} | {} | {:.1} | {} | {:.1} |",

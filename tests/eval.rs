@@ -17,12 +17,13 @@ use sanctions::quality::{self, LabelledQuery, Report, sets};
 /// fails the build.
 const MIN_RECALL_AT_1: f64 = 0.96;
 const MIN_RECALL_AT_10: f64 = 0.985;
-const MIN_RECALL: f64 = 0.97;
+const MIN_RECALL: f64 = 0.98;
 const MAX_FALSE_POSITIVE_RATE: f64 = 0.015;
-/// Cross-script, Arabic script against Latin listings, measure-only half.
-const MIN_ARABIC_RECALL: f64 = 0.0;
-/// Combined changes (two and three at once), measure-only half.
-const MIN_COMBINED_RECALL: f64 = 0.0;
+/// Cross-script, Arabic script against Latin listings, measure-only half (42.9% in full; a
+/// quarter is sampled here).
+const MIN_ARABIC_RECALL: f64 = 0.37;
+/// Combined changes (two and three at once), measure-only half (91.0% in full; sampled).
+const MIN_COMBINED_RECALL: f64 = 0.87;
 
 struct Lists {
     entries: Vec<EntityNames>,
@@ -126,7 +127,9 @@ fn typed_queries_find_the_listed_name_first() {
     for (query, expect) in sets::TYPED_CASES {
         let result = engine::screen(&lists.index, &Request::new(*query)).unwrap();
         let first = result.hits.first();
-        let name = first.map(|h| h.primary_name.to_uppercase()).unwrap_or_default();
+        let name = first
+            .map(|h| h.primary_name.to_uppercase())
+            .unwrap_or_default();
         assert!(
             expect.split('|').any(|e| name.contains(e)),
             "{query}: first {first:?}"
@@ -196,12 +199,18 @@ fn a_date_of_birth_and_a_country_are_weighed_and_shown() {
             country: Some(country.to_owned()),
             ..Request::new("Vladimir Putin")
         };
-        engine::screen(&lists.index, &request).unwrap().hits.remove(0)
+        engine::screen(&lists.index, &request)
+            .unwrap()
+            .hits
+            .remove(0)
     };
     let agrees = screen("1952-10-07", "RU");
     let conflicts = screen("1990-01-01", "FR");
     assert!(agrees.primary_name.to_uppercase().contains("PUTIN"));
     assert!(agrees.score > conflicts.score, "{agrees:?} {conflicts:?}");
-    assert!(conflicts.score >= DEFAULT_THRESHOLD, "an exact name stays above");
+    assert!(
+        conflicts.score >= DEFAULT_THRESHOLD,
+        "an exact name stays above"
+    );
     assert_eq!(agrees.explanation.evidence.len(), 2);
 }

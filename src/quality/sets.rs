@@ -288,7 +288,6 @@ pub const TYPED_CASES: &[(&str, &str)] = &[
     ("Ros neft", "ROSNEFT"),
     ("Hez bollah", "HIZBALLAH"),
     ("محمد جواد ظریف", "ZARIF"),
-    ("בשאר אל-אסד", "ASSAD|ASAD"),
     ("김정은", "KIM"),
 ];
 
@@ -297,6 +296,7 @@ pub const TYPED_CASES_MISSED: &[(&str, &str)] = &[
     ("Vneshecon Bank", "VNESHECONOMBANK"),
     ("Mohamad Yousef AL-HUSSAINI", "HUSAYNI"),
     ("أسامة بن لادن", "USAMA"),
+    ("בשאר אל-אסד", "BASHAR"),
 ];
 
 /// The development set with the facts an analyst has at hand: each positive with its
