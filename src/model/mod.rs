@@ -15,7 +15,7 @@ pub use entity::{
     listing_ended, today_utc,
 };
 pub use list::{ListCode, UnknownListCode};
-pub use names::EntityNames;
+pub use names::{EntityFacts, EntityNames};
 pub use update::{ChangeKind, SourceFile, UpdateRecord};
 
 /// Collapses every run of whitespace (including no-break spaces and newlines) to one
