@@ -253,3 +253,31 @@ fn an_empty_store_explains_how_to_get_data() {
     assert!(err.contains("lists import"), "{err}");
     assert!(err.contains("lists update"), "{err}");
 }
+
+#[test]
+fn date_of_birth_and_country_are_weighed_and_shown() {
+    let Some(data) = imported() else { return };
+    let result = screen(
+        data,
+        "Vladimir Putin",
+        &["--dob", "1952-10-07", "--country", "RU"],
+    );
+    let first = &result["results"][0];
+    assert!(first_name(&result).contains("PUTIN"), "{result}");
+    assert!(
+        !first["dates_of_birth"].as_array().unwrap().is_empty(),
+        "{first}"
+    );
+    let hows: Vec<&str> = first["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["how"].as_str())
+        .collect();
+    assert!(
+        hows.iter().any(|h| h.starts_with("date_of_birth agrees")),
+        "{hows:?}"
+    );
+    let bad = sanctions(data, &["screen", "Vladimir Putin", "--dob", "soon"]);
+    assert!(!bad.status.success());
+}

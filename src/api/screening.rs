@@ -42,6 +42,12 @@ pub struct ScreenRequest {
     /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub include_ended: bool,
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_of_birth: Option<String>,
+    /// ISO 3166-1 alpha-2, or a country's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
 }
 
 impl ScreenRequest {
@@ -54,6 +60,8 @@ impl ScreenRequest {
             limit: None,
             lists: None,
             include_ended: false,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -89,7 +97,9 @@ pub struct Match {
     pub kind: EntityKind,
     /// ISO 3166-1 alpha-2, or null.
     pub country: Option<String>,
-    /// Which query token met which listed token, and how similar they were.
+    /// Which query token met which listed token, and how similar they were; then the date
+    /// of birth and country weighed, when the request gave them (`how`: `date_of_birth` or
+    /// `country`; `similarity`: 100 agrees, 50 close, 0 conflicts or unknown).
     pub explanation: Vec<TokenMatch>,
     /// Matches of one group are entries of several lists for the same person or
     /// organisation (same names, same dates of birth): numbered from 1 in rank order.
@@ -98,6 +108,17 @@ pub struct Match {
     /// The last day of a listing that has ended (reported only with `include_ended`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended_on: Option<String>,
+    /// The listed dates of birth (`YYYY[-MM[-DD]]`, a range as `FROM/TO`).
+    #[serde(default)]
+    pub dates_of_birth: Vec<String>,
+    /// ISO 3166-1 alpha-2.
+    #[serde(default)]
+    pub nationalities: Vec<String>,
+    #[serde(default)]
+    pub programmes: Vec<String>,
+    /// When the entry was listed, as the list gives it.
+    #[serde(default)]
+    pub listed_on: Option<String>,
 }
 
 /// One step of a match's explanation.

@@ -77,6 +77,9 @@ fn element_row(i: usize, element: Value) -> RawRow {
                 name,
                 qid: scalar(object.get("qid")).or_else(|| scalar(object.get("id"))),
                 kind: scalar(object.get("type")),
+                date_of_birth: scalar(object.get("dob"))
+                    .or_else(|| scalar(object.get("date_of_birth"))),
+                country: scalar(object.get("country")),
                 error,
                 ..RawRow::default()
             }

@@ -38,6 +38,9 @@ pub struct RawRow {
     pub qid: Option<String>,
     /// The row's own type, as written.
     pub kind: Option<String>,
+    /// The row's `dob` and `country` cells, as written.
+    pub date_of_birth: Option<String>,
+    pub country: Option<String>,
     pub error: Option<String>,
 }
 
@@ -51,6 +54,9 @@ pub struct BatchItem {
     pub name: String,
     /// The type screened: the row's own type narrowing the batch's `--type`.
     pub kind: Option<KindFilter>,
+    /// The row's date of birth and country, weighed as evidence.
+    pub date_of_birth: Option<String>,
+    pub country: Option<String>,
     /// Why this row is not screened.
     pub error: Option<String>,
 }
@@ -169,6 +175,8 @@ fn item(row: RawRow, batch_kind: Option<KindFilter>) -> BatchItem {
         position: row.position,
         name,
         kind,
+        date_of_birth: row.date_of_birth,
+        country: row.country,
         error,
     }
 }
@@ -259,6 +267,8 @@ pub fn screen_all(
                 let request = ScreenRequest {
                     name: item.name.clone(),
                     kind: item.kind,
+                    date_of_birth: item.date_of_birth.clone(),
+                    country: item.country.clone(),
                     ..template.clone()
                 };
                 match engine::screen(index, &mapping::request(&request)) {

@@ -43,6 +43,10 @@ const QID_COLUMNS: &[&str] = &[
 ];
 /// Header cells that hold the row's type.
 const TYPE_COLUMNS: &[&str] = &["type", "type_hint", "entity_type", "kind"];
+/// Header cells that hold the row's date of birth.
+const DOB_COLUMNS: &[&str] = &["dob", "date_of_birth", "birth_date", "birthdate"];
+/// Header cells that hold the row's country.
+const COUNTRY_COLUMNS: &[&str] = &["country", "nationality", "country_code"];
 /// Other words a header is made of (a first line made of these is a header, not a name).
 const OTHER_HEADER_WORDS: &[&str] = &[
     "country",
@@ -133,6 +137,8 @@ pub struct Table {
     pub name: usize,
     pub qid: Option<usize>,
     pub kind: Option<usize>,
+    pub dob: Option<usize>,
+    pub country: Option<usize>,
 }
 
 impl Layout {
@@ -255,12 +261,16 @@ fn table(delimiter: u8, header: Option<Vec<String>>, name: usize) -> Table {
     };
     let qid = find(QID_COLUMNS).filter(|&c| c != name);
     let kind = find(TYPE_COLUMNS).filter(|&c| c != name);
+    let dob = find(DOB_COLUMNS).filter(|&c| c != name);
+    let country = find(COUNTRY_COLUMNS).filter(|&c| c != name);
     Table {
         delimiter,
         header,
         name,
         qid,
         kind,
+        dob,
+        country,
     }
 }
 
@@ -358,6 +368,8 @@ fn table_rows(text: &str, t: &Table) -> Vec<RawRow> {
             name,
             qid: cell(t.qid),
             kind: cell(t.kind),
+            date_of_birth: cell(t.dob),
+            country: cell(t.country),
             error,
             position: None,
         });

@@ -132,6 +132,12 @@ pub struct ScreenArgs {
     pub name: Vec<String>,
     #[command(flatten)]
     pub options: ScreenOptions,
+    /// Date of birth (YYYY, YYYY-MM or YYYY-MM-DD), weighed against the listed ones.
+    #[arg(long)]
+    pub dob: Option<String>,
+    /// Country (ISO 3166-1 alpha-2 or name), weighed against nationalities and countries.
+    #[arg(long)]
+    pub country: Option<String>,
 }
 
 /// `sanctions batch ...`.

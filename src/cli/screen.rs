@@ -136,6 +136,8 @@ impl Prepared {
             limit: Some((usize::from(options.limit) * ListCode::ALL.len()).min(engine::MAX_LIMIT)),
             lists: Some(self.searchable.clone()),
             include_ended: options.include_ended,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -157,6 +159,8 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
     let prepared = Prepared::new(ctx, &args.options, json)?;
     let mut request = prepared.template(&args.options);
     request.name = name;
+    request.date_of_birth = args.dob;
+    request.country = args.country;
     let screening = engine::screen(&prepared.index, &mapping::request(&request))
         .map_err(|e| exit::usage(e.to_string()))?;
     let mut result = mapping::result(&request.name, screening);

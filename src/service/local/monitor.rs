@@ -284,6 +284,7 @@ pub(crate) fn build_watch(favorites: &[(String, String, Option<EntityKind>)]) ->
             country: None,
             names: vec![(name.clone(), crate::model::AliasQuality::Strong)],
             listing_ends: None,
+            facts: Default::default(),
         })
         .collect();
     Watch {

@@ -111,6 +111,8 @@ pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
         ScreenError::EmptyName | ScreenError::NameTooLong => "name",
         ScreenError::Threshold(_) => "threshold",
         ScreenError::Limit(_) => "limit",
+        ScreenError::DateOfBirth(_) => "date_of_birth",
+        ScreenError::Country(_) => "country",
     };
     ServiceError::validation(field, error.to_string())
 }
