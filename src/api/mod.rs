@@ -4,6 +4,7 @@
 pub mod alerts;
 pub mod batch;
 pub mod briefs;
+pub mod coverage;
 pub mod entities;
 pub mod envelope;
 pub mod favorites;

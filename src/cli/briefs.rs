@@ -1,11 +1,10 @@
 //! `sanctions briefs [show ID | refresh]`: risk briefs from list updates and feeds.
 
-use std::process::ExitCode;
-
 use clap::{Args, Subcommand};
 use color_eyre::eyre::Result;
 
 use super::Context;
+use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{local_service, runtime, safe};
 use crate::api::briefs::BriefQuery;
@@ -34,28 +33,19 @@ pub struct BriefsArgs {
     /// Words that must all appear.
     #[arg(long)]
     pub q: Option<String>,
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// The brief subcommands.
 #[derive(Debug, Subcommand)]
 pub enum BriefsCommand {
     /// One brief in full.
-    Show {
-        id: String,
-        #[arg(long)]
-        json: bool,
-    },
+    Show { id: String },
     /// Brief new list updates and read the feeds of `[briefs]` now.
-    Refresh {
-        #[arg(long)]
-        json: bool,
-    },
+    Refresh,
 }
 
 /// Runs `sanctions briefs ...`.
-pub fn run(ctx: &Context, args: BriefsArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Context, args: BriefsArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
     svc.configure(&ctx.config)?;
     let rt = runtime()?;
@@ -69,9 +59,9 @@ pub fn run(ctx: &Context, args: BriefsArgs) -> Result<ExitCode> {
                 since: args.since,
                 q: args.q,
             }))?;
-            if args.json {
+            if json {
                 print_json(&page)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Exit::Success);
             }
             if page.items.is_empty() {
                 println!("No briefs.");
@@ -90,7 +80,7 @@ pub fn run(ctx: &Context, args: BriefsArgs) -> Result<ExitCode> {
                 println!("more: --cursor {next}");
             }
         }
-        Some(BriefsCommand::Show { id, json }) => {
+        Some(BriefsCommand::Show { id }) => {
             let b = rt.block_on(svc.brief(&id))?;
             if json {
                 print_json(&b)?;
@@ -112,7 +102,7 @@ pub fn run(ctx: &Context, args: BriefsArgs) -> Result<ExitCode> {
                 }
             }
         }
-        Some(BriefsCommand::Refresh { json }) => {
+        Some(BriefsCommand::Refresh) => {
             let report = rt.block_on(svc.refresh_briefs())?;
             if json {
                 print_json(&report)?;
@@ -126,9 +116,9 @@ pub fn run(ctx: &Context, args: BriefsArgs) -> Result<ExitCode> {
                 }
             }
             if report.feeds.iter().any(|f| f.error.is_some()) {
-                return Ok(ExitCode::FAILURE);
+                return Ok(Exit::Data);
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

@@ -1,11 +1,10 @@
 //! `sanctions webhooks create|list|show|update|delete|test|deliveries|deliver`.
 
-use std::process::ExitCode;
-
 use clap::{Args, Subcommand};
 use color_eyre::eyre::{Context as _, Result};
 
 use super::Context;
+use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{local_service, runtime, safe};
 use crate::api::webhooks::{Webhook, WebhookCreate, WebhookUpdate};
@@ -16,9 +15,6 @@ use crate::service::{LocalService, Service};
 pub struct WebhooksArgs {
     #[command(subcommand)]
     pub command: Option<WebhooksCommand>,
-    /// JSON output.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// The webhook subcommands.
@@ -33,20 +29,11 @@ pub enum WebhooksCommand {
         events: Vec<String>,
         #[arg(long)]
         description: Option<String>,
-        #[arg(long)]
-        json: bool,
     },
     /// List the registered endpoints.
-    List {
-        #[arg(long)]
-        json: bool,
-    },
+    List,
     /// Show one endpoint.
-    Show {
-        id: String,
-        #[arg(long)]
-        json: bool,
-    },
+    Show { id: String },
     /// Change an endpoint (`--active true` re-enables a disabled one).
     Update {
         id: String,
@@ -58,24 +45,16 @@ pub enum WebhooksCommand {
         description: Option<String>,
         #[arg(long)]
         active: Option<bool>,
-        #[arg(long)]
-        json: bool,
     },
     /// Delete an endpoint.
     Delete { id: String },
     /// Send a signed `webhook.test` event now and show the outcome.
-    Test {
-        id: String,
-        #[arg(long)]
-        json: bool,
-    },
+    Test { id: String },
     /// The delivery attempts of an endpoint, newest first.
     Deliveries {
         id: String,
         #[arg(long, default_value_t = 50)]
         limit: usize,
-        #[arg(long)]
-        json: bool,
     },
     /// Run the delivery worker: deliver pending events, with retries, until stopped.
     Deliver {
@@ -92,18 +71,15 @@ fn service(ctx: &Context) -> Result<LocalService> {
 }
 
 /// Runs `sanctions webhooks ...`.
-pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
     let svc = service(ctx)?;
     let rt = runtime()?;
-    let command = args
-        .command
-        .unwrap_or(WebhooksCommand::List { json: args.json });
+    let command = args.command.unwrap_or(WebhooksCommand::List);
     match command {
         WebhooksCommand::Create {
             url,
             events,
             description,
-            json,
         } => {
             let w = rt.block_on(svc.create_webhook(WebhookCreate {
                 url,
@@ -120,7 +96,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
                 );
             }
         }
-        WebhooksCommand::List { json } => {
+        WebhooksCommand::List => {
             let all = rt.block_on(svc.webhooks())?;
             if json {
                 print_json(&all)?;
@@ -132,7 +108,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
                 }
             }
         }
-        WebhooksCommand::Show { id, json } => {
+        WebhooksCommand::Show { id } => {
             let w = rt.block_on(svc.webhook(&id))?;
             if json {
                 print_json(&w)?;
@@ -146,7 +122,6 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
             events,
             description,
             active,
-            json,
         } => {
             let w = rt.block_on(svc.update_webhook(
                 &id,
@@ -167,7 +142,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
             let w = rt.block_on(svc.delete_webhook(&id))?;
             println!("Deleted {} ({}).", w.id, safe(&w.url));
         }
-        WebhooksCommand::Test { id, json } => {
+        WebhooksCommand::Test { id } => {
             let r = rt.block_on(svc.test_webhook(&id))?;
             if json {
                 print_json(&r)?;
@@ -187,10 +162,10 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
                 );
             }
             if !r.delivered {
-                return Ok(ExitCode::FAILURE);
+                return Ok(Exit::Data);
             }
         }
-        WebhooksCommand::Deliveries { id, limit, json } => {
+        WebhooksCommand::Deliveries { id, limit } => {
             let log = rt.block_on(svc.webhook_deliveries(&id, limit))?;
             if json {
                 print_json(&log)?;
@@ -216,7 +191,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs) -> Result<ExitCode> {
             .wrap_err("the delivery worker stopped")?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 fn print_one(w: &Webhook) {
