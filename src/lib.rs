@@ -15,6 +15,7 @@
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
+//! - [`tui`]: the terminal UI (seven tabs), opened by `sanctions` with no subcommand.
 
 pub mod api;
 pub mod batch;
@@ -30,3 +31,4 @@ pub mod sources;
 pub mod store;
 #[cfg(test)]
 mod testutil;
+pub mod tui;

@@ -17,6 +17,14 @@ fn main() -> color_eyre::Result<ExitCode> {
         .display_env_section(false)
         .install()?;
     let cli = sanctions::cli::Cli::parse();
+    if cli.command.is_none() && std::io::stdout().is_terminal() {
+        // The terminal UI runs: a panic puts the terminal back before the report is printed.
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            sanctions::tui::restore();
+            report(info);
+        }));
+    }
     match sanctions::cli::run(cli) {
         // The reader went away (`sanctions screen X | head`): not an error.
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),

@@ -164,6 +164,11 @@ impl From<KindArg> for KindFilter {
 pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
     let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
     match cli.command {
+        // No subcommand: the terminal UI, or the lists overview when not on a terminal.
+        None if std::io::IsTerminal::is_terminal(&std::io::stdout()) => {
+            crate::tui::start_local(workflow::local_service(&ctx)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => lists::overview(&ctx, false),
         Some(Command::Lists(args)) => lists::run(&ctx, args),
         Some(Command::Show { entity_id, json }) => lists::show(&ctx, &entity_id, json),
