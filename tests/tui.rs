@@ -162,6 +162,9 @@ async fn other_tabs_with_the_real_lists() {
     ui.key(KeyCode::Esc).await;
     ui.key(KeyCode::Char('4')).await;
     ui.snap("lists");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("lists_update_history");
+    ui.key(KeyCode::Esc).await;
     ui.key(KeyCode::Char('5')).await;
     ui.snap("watchlist_empty");
     ui.key(KeyCode::Char('a')).await;

@@ -118,6 +118,7 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
         env!("CARGO_BIN_EXE_sanctions"),
         data.path().display()
     );
+    let started = Instant::now();
     tmux.run(&[
         "new-session",
         "-d",
@@ -133,12 +134,51 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     ]);
     tmux.run(&["set-option", "-g", "escape-time", "0"]);
     tmux.run(&["set-option", "-g", "remain-on-exit", "on"]);
-    tmux.wait_for("1:Screen", 10);
+    while !tmux.pane().contains("1:Screen") {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no first frame:\n{}",
+            tmux.pane()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Includes tmux start-up and the debug build; the index is built after this frame.
+    let first = started.elapsed().as_millis();
+    eprintln!("first frame after {first} ms (debug build, tmux start included)");
+    assert!(first < 3000, "first frame after {first} ms");
 
     tmux.text("Vladimir Putin");
     tmux.keys(&["Enter"]);
     let pane = tmux.wait_for("matches for", 60);
     assert!(pane.to_uppercase().contains("PUTIN"), "{pane}");
+
+    // Idle: no redraw without input, so the process uses (almost) no CPU.
+    let shell = tmux.run(&["list-panes", "-t", "t", "-F", "#{pane_pid}"]);
+    let ui = String::from_utf8(
+        Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let ticks = |pid: &str| -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    let pid = ui.trim();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = ticks(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let used = ticks(pid) - before;
+    eprintln!("idle CPU: {used} clock ticks (1/100 s) in 3 s");
+    assert!(used <= 6, "the idle UI used {used} ticks in 3 s");
 
     tmux.keys(&["Escape"]);
     for (key, needle) in [

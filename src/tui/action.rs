@@ -7,11 +7,12 @@ use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::{Favorite, FavoritePage, FavoriteRequest, RescreenSummary};
-use crate::api::lists::ListInfo;
+use crate::api::lists::{ListInfo, UpdateRecord};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     DecisionRequest, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
 };
+use crate::model::ListCode;
 use crate::service::ServiceError;
 
 /// A request id: results of an older request for the same [`Slot`] are dropped.
@@ -43,6 +44,7 @@ pub enum Outcome {
     Entity(Result<Box<EntityDetail>, ServiceError>),
     Decided(Result<DecisionResponse, ServiceError>),
     Lists(Result<Vec<ListInfo>, ServiceError>),
+    ListUpdates(Result<Vec<UpdateRecord>, ServiceError>),
     Favorites(Result<FavoritePage, ServiceError>),
     FavoriteAdded(Result<Favorite, ServiceError>),
     FavoriteRemoved(Result<Favorite, ServiceError>),
@@ -64,6 +66,7 @@ pub enum Call {
     Entity(String),
     Decide(String, DecisionRequest),
     Lists,
+    ListUpdates(ListCode),
     Favorites,
     AddFavorite(FavoriteRequest),
     RemoveFavorite(String),
@@ -85,6 +88,7 @@ pub enum Slot {
     Entity,
     Decide,
     Lists,
+    ListUpdates,
     Favorites,
     FavoriteChange,
     Rescreen,
@@ -104,6 +108,7 @@ impl Call {
             Call::Entity(_) => Slot::Entity,
             Call::Decide(..) => Slot::Decide,
             Call::Lists => Slot::Lists,
+            Call::ListUpdates(_) => Slot::ListUpdates,
             Call::Favorites => Slot::Favorites,
             Call::AddFavorite(_) | Call::RemoveFavorite(_) => Slot::FavoriteChange,
             Call::Rescreen => Slot::Rescreen,
@@ -123,6 +128,7 @@ impl Call {
                 | Call::History
                 | Call::Entity(_)
                 | Call::Lists
+                | Call::ListUpdates(_)
                 | Call::Favorites
                 | Call::Alerts(_)
                 | Call::OpenAlerts

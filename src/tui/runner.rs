@@ -93,6 +93,7 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         Call::Entity(id) => Outcome::Entity(service.entity(&id, None).await.map(Box::new)),
         Call::Decide(id, request) => Outcome::Decided(service.decide(&id, request).await),
         Call::Lists => Outcome::Lists(service.lists().await),
+        Call::ListUpdates(code) => Outcome::ListUpdates(service.list_updates(code, 50).await),
         Call::Favorites => Outcome::Favorites(service.favorites(None, Some(500)).await),
         Call::AddFavorite(request) => Outcome::FavoriteAdded(service.add_favorite(request).await),
         Call::RemoveFavorite(id) => Outcome::FavoriteRemoved(service.remove_favorite(&id).await),

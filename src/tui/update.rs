@@ -64,6 +64,7 @@ fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
             state.error(e);
             Vec::new()
         }
+        Outcome::ListUpdates(_) => pages::lists::on_done(state, outcome),
         Outcome::Favorites(_) | Outcome::FavoriteRemoved(_) | Outcome::Rescreened(_) => {
             pages::watchlist::on_done(state, outcome)
         }
@@ -86,6 +87,7 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::Entity(_) => Slot::Entity,
         Outcome::Decided(_) => Slot::Decide,
         Outcome::Lists(_) => Slot::Lists,
+        Outcome::ListUpdates(_) => Slot::ListUpdates,
         Outcome::Favorites(_) => Slot::Favorites,
         Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) => Slot::FavoriteChange,
         Outcome::Rescreened(_) => Slot::Rescreen,

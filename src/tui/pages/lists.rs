@@ -5,8 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::api::lists::ListInfo;
-use crate::tui::action::{Call, Effect, Slot};
+use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::model::ListCode;
+use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
 use crate::tui::state::State;
 use crate::tui::update::call;
@@ -22,6 +23,8 @@ pub struct ListsState {
     pub loaded: bool,
     pub selected: usize,
     pub error: Option<String>,
+    /// The update history shown (Enter on a list), newest first.
+    pub updates: Option<(ListCode, Vec<UpdateRecord>)>,
 }
 
 impl ListsState {
@@ -41,9 +44,87 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Up => l.selected = l.selected.saturating_sub(1),
         Command::Down if l.selected + 1 < l.lists.len() => l.selected += 1,
         Command::Refresh => return vec![call(state, Call::Lists)],
+        Command::Activate => {
+            if let Some(code) = l.lists.get(l.selected).map(|x| x.code) {
+                l.updates = Some((code, Vec::new()));
+                return vec![call(state, Call::ListUpdates(code))];
+            }
+        }
+        Command::Back => l.updates = None,
         _ => {}
     }
     Vec::new()
+}
+
+/// Applies a list's update history.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::ListUpdates(Ok(records)) => {
+            if let Some((_, shown)) = state.lists.updates.as_mut() {
+                *shown = records;
+            }
+        }
+        Outcome::ListUpdates(Err(e)) => {
+            state.lists.updates = None;
+            state.error(e);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn draw_updates(
+    frame: &mut Frame,
+    area: Rect,
+    state: &State,
+    code: ListCode,
+    records: &[UpdateRecord],
+) {
+    let block = Block::bordered().title(format!(
+        " Update history of {} · newest first · Esc back ",
+        code.code()
+    ));
+    if records.is_empty() {
+        let text = if state.requests.pending(Slot::ListUpdates) {
+            "Loading…"
+        } else {
+            "No update recorded."
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let rows = records
+        .iter()
+        .map(|r| {
+            vec![
+                r.at.get(..16).unwrap_or(&r.at).replace('T', " "),
+                r.origin.clone(),
+                r.published.clone().unwrap_or_else(|| "-".into()),
+                format!("+{} -{} ~{}", r.added, r.removed, r.changed),
+                r.total.to_string(),
+                r.failed
+                    .clone()
+                    .map_or("ok".into(), |f| format!("FAILED: {f}")),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(8),
+        Constraint::Length(10),
+        Constraint::Length(18),
+        Constraint::Length(7),
+        Constraint::Fill(1),
+    ];
+    let header = [
+        "When (UTC)",
+        "Origin",
+        "Published",
+        "Changes",
+        "Total",
+        "Outcome",
+    ];
+    table::draw(frame, area, block, &header, &widths, rows, None);
 }
 
 /// Age in whole days of an RFC 3339 time, relative to `now`.
@@ -55,6 +136,10 @@ pub fn age_days(at: &str, now: jiff::Timestamp) -> Option<i64> {
 /// Draws the Lists tab.
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let l = &state.lists;
+    if let Some((code, records)) = &l.updates {
+        draw_updates(frame, area, state, *code, records);
+        return;
+    }
     let empty = l.loaded && l.lists.iter().all(|x| x.count == 0);
     let [top, help] = Layout::vertical([
         Constraint::Min(0),
@@ -113,7 +198,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let text = if empty {
         "No list has been imported yet. Leave the UI (q) and run:\n  sanctions lists import DIR   (offline: the official files, one folder per list code)\n  sanctions lists update       (download from the publishers)\nThen start `sanctions` again."
     } else {
-        "Update from the publishers: `sanctions lists update`; from files: `sanctions lists import DIR`.\nUpdating from inside the UI and the update history (Enter) are not there yet."
+        "Update from the publishers: `sanctions lists update`; from files: `sanctions lists import DIR`.\nEnter shows a list's update history. Updating from inside the UI is not there yet."
     };
     frame.render_widget(
         Paragraph::new(text)
