@@ -29,6 +29,10 @@ pub enum Command {
     FalsePositive,
     TrueMatch,
     Escalate,
+    /// The same three for the whole screening rather than one match.
+    FalsePositiveAll,
+    TrueMatchAll,
+    EscalateAll,
     AddToWatchlist,
     Refresh,
     Add,
@@ -190,6 +194,27 @@ pub const BINDINGS: &[Binding] = &[
         S::Tab(Tab::Screen),
         C::Escalate,
         "decide: escalate (note)",
+    ),
+    bind(
+        K::Char('F'),
+        SHIFT,
+        S::Tab(Tab::Screen),
+        C::FalsePositiveAll,
+        "decide for the whole screening: false positive",
+    ),
+    bind(
+        K::Char('T'),
+        SHIFT,
+        S::Tab(Tab::Screen),
+        C::TrueMatchAll,
+        "decide for the whole screening: true match",
+    ),
+    bind(
+        K::Char('E'),
+        SHIFT,
+        S::Tab(Tab::Screen),
+        C::EscalateAll,
+        "decide for the whole screening: escalate",
     ),
     bind(
         K::Char('w'),

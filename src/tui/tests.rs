@@ -202,3 +202,26 @@ fn summary(query: &str) -> crate::api::screenings::ScreeningSummary {
         status: crate::model::ReviewStatus::NoMatch,
     }
 }
+
+#[test]
+fn shift_f_decides_for_the_whole_screening() {
+    let mut s = state();
+    typed(&mut s, "a");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(&mut s, Action::Done(id, Box::new(screened("scr_1", "a"))));
+    key(&mut s, KeyCode::Esc);
+    update(
+        &mut s,
+        Action::Key(KeyEvent::new(KeyCode::Char('F'), KeyModifiers::SHIFT)),
+    );
+    assert!(matches!(
+        s.prompt.as_ref().map(|p| &p.kind),
+        Some(PromptKind::Decide {
+            entity_id: None,
+            decision: Decision::FalsePositive,
+            ..
+        })
+    ));
+}

@@ -195,6 +195,15 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             }
             None => Vec::new(),
         },
+        (View::Results | View::Detail, Command::FalsePositiveAll) => {
+            decide_all(state, Decision::FalsePositive)
+        }
+        (View::Results | View::Detail, Command::TrueMatchAll) => {
+            decide_all(state, Decision::TrueMatch)
+        }
+        (View::Results | View::Detail, Command::EscalateAll) => {
+            decide_all(state, Decision::Escalated)
+        }
         (View::Results | View::Detail, Command::FalsePositive) => {
             decide(state, Decision::FalsePositive)
         }
@@ -214,6 +223,26 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Opens the note prompt for a decision on the whole screening.
+fn decide_all(state: &mut State, decision: Decision) -> Vec<Effect> {
+    let Some(shown) = &state.screen.shown else {
+        state.error("screen a name first (Enter): decisions are recorded on a stored screening");
+        return Vec::new();
+    };
+    state.prompt = Some(Prompt::new(
+        format!(
+            "{decision} for the whole screening of {:?}: note (required)",
+            crate::tui::text::sanitize(&shown.query)
+        ),
+        PromptKind::Decide {
+            screening_id: shown.id.clone(),
+            entity_id: None,
+            decision,
+        },
+    ));
+    Vec::new()
 }
 
 /// Opens the note prompt for a decision on the selected match.
