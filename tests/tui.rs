@@ -148,6 +148,7 @@ async fn screen_tab_from_first_frame_to_a_recorded_decision() {
     ui.key(KeyCode::Esc).await;
     ui.key_with(KeyCode::Char('r'), KeyModifiers::CONTROL).await;
     ui.snap("screen_history");
+    ui.key(KeyCode::Esc).await;
     ui.key(KeyCode::F(1)).await;
     ui.snap("screen_help");
 }
