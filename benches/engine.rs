@@ -65,8 +65,14 @@ fn benches(c: &mut Criterion) {
 
     latency_distribution(&index, &names);
 
+    let one_per_line = batch::InputOptions {
+        lines: true,
+        ..Default::default()
+    };
     let items: Vec<BatchItem> =
-        batch::parse_input(names[..500].join("\n").as_bytes()).expect("batch");
+        batch::parse_input(names[..500].join("\n").as_bytes(), &one_per_line)
+            .expect("batch")
+            .items;
     c.bench_function("batch of 500 names (all cores)", |b| {
         b.iter(|| batch::screen_all(&index, &items, &ScreenRequest::new(""), || {}))
     });

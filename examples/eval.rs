@@ -2,7 +2,9 @@
 //! `../shared/eval/dev.csv`) screened against the real lists (default `../shared/data/lists`).
 //!
 //! `cargo run --release --example eval [-- [--threshold N] [--misses] [CSV] [LISTS_DIR]]`;
-//! `--latency` also times each query alone on one thread; `--misses` also lists the positives not ranked first and the negatives that alerted.
+//! `--latency` also times each query alone on one thread; `--misses` also lists the positives not ranked first and the negatives that alerted;
+//! `--sets` also prints the development set by half (tune / measure), the cross-script set
+//! and the combined-changes set built from the lists (`quality::sets`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,6 +16,7 @@ fn main() -> color_eyre::Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let misses = take_flag(&mut args, "--misses");
     let latency = take_flag(&mut args, "--latency");
+    let sets = take_flag(&mut args, "--sets");
     let threshold = match args.iter().position(|a| a == "--threshold") {
         Some(i) if i + 1 < args.len() => {
             let t = args.remove(i + 1).parse()?;
@@ -33,7 +36,8 @@ fn main() -> color_eyre::Result<()> {
         .unwrap_or_else(|| root.join("data/lists"));
 
     let started = std::time::Instant::now();
-    let (index, problems) = quality::index_from_dir(&lists);
+    let (entries, problems) = quality::names_from_dir(&lists);
+    let index = sanctions::engine::Index::build(&entries);
     for p in &problems {
         eprintln!("warning: {p}");
     }
@@ -69,19 +73,38 @@ fn main() -> color_eyre::Result<()> {
         started.elapsed()
     );
     println!("{}", Report::new(&outcomes, threshold).markdown());
+    if sets {
+        print_sets(&index, &entries, &queries, &outcomes, threshold);
+    }
     if latency {
         // One thread, each query on its own, at the default options.
-        let mut times: Vec<std::time::Duration> = queries
+        let mut timed: Vec<(std::time::Duration, &str)> = queries
             .iter()
             .map(|q| {
                 let started = std::time::Instant::now();
                 let _ = engine::screen(&index, &Request::new(q.query.clone()));
-                started.elapsed()
+                (started.elapsed(), q.query.as_str())
             })
             .collect();
-        times.sort();
+        timed.sort();
+        for (t, q) in timed.iter().rev().take(5) {
+            eprintln!("slowest: {t:?} {q:?}");
+        }
+        let times: Vec<std::time::Duration> = timed.iter().map(|(t, _)| *t).collect();
         let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
         eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
+        // Every query at once on all cores, at the default options: names per second.
+        use rayon::prelude::*;
+        let started = std::time::Instant::now();
+        queries.par_iter().for_each(|q| {
+            let _ = engine::screen(&index, &Request::new(q.query.clone()));
+        });
+        let elapsed = started.elapsed();
+        eprintln!(
+            "batch: {} names in {elapsed:.2?} on all cores, {:.0} names/s",
+            queries.len(),
+            queries.len() as f64 / elapsed.as_secs_f64()
+        );
     }
 
     if misses {
@@ -112,6 +135,112 @@ fn main() -> color_eyre::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The development set by half, the cross-script set and the combined-changes set.
+fn print_sets(
+    index: &engine::Index,
+    entries: &[sanctions::model::EntityNames],
+    queries: &[quality::LabelledQuery],
+    outcomes: &[quality::Outcome],
+    threshold: u8,
+) {
+    for half in ["tune", "measure"] {
+        let part: Vec<quality::Outcome> = outcomes
+            .iter()
+            .filter(|o| quality::half_of(&o.qid) == half)
+            .cloned()
+            .collect();
+        let r = Report::new(&part, threshold);
+        println!(
+            "dev {half}: {} positives, recall@1 {:.1}, recall@10 {:.1}, recall at {threshold} {:.1}; {} negatives, false positives {:.1}",
+            r.positives.queries,
+            100.0 * r.positives.recall_at_1,
+            100.0 * r.positives.recall_at_10,
+            100.0 * r.positives.recall,
+            r.negatives.queries,
+            100.0 * r.negatives.false_positive_rate,
+        );
+    }
+    println!("\n| typed query | first result | score |\n|---|---|---:|");
+    for (query, _) in quality::sets::TYPED_CASES
+        .iter()
+        .chain(quality::sets::TYPED_CASES_MISSED)
+    {
+        let request = engine::Request {
+            threshold: Some(0),
+            ..engine::Request::new(*query)
+        };
+        let first = engine::screen(index, &request)
+            .ok()
+            .and_then(|r| r.hits.into_iter().next());
+        match first {
+            Some(h) => println!(
+                "| {query} | {} ({}) | {} |",
+                h.primary_name, h.entity_id, h.score
+            ),
+            None => println!("| {query} | none | |"),
+        }
+    }
+    let with = quality::sets::with_facts(entries, queries);
+    let mut dob_only = with.clone();
+    dob_only.iter_mut().for_each(|q| q.country.clear());
+    let mut without = with.clone();
+    without.iter_mut().for_each(|q| {
+        q.date_of_birth.clear();
+        q.country.clear();
+    });
+    println!(
+        "\n| development set | positives | recall at {threshold} | negatives | false positives at {threshold} |\n|---|---:|---:|---:|---:|"
+    );
+    for (label, set) in [
+        ("name only", &without),
+        ("with date of birth", &dob_only),
+        ("with date of birth and country", &with),
+    ] {
+        let r = Report::new(&quality::run(index, set), threshold);
+        println!(
+            "| {label} | {} | {:.1} | {} | {:.1} |",
+            r.positives.queries,
+            100.0 * r.positives.recall,
+            r.negatives.queries,
+            100.0 * r.negatives.false_positive_rate
+        );
+    }
+    let cross = quality::sets::cross_script(entries);
+    let forward = engine::Index::build(&cross.forward);
+    let reverse = engine::Index::build(&cross.reverse);
+    let mut cross_outcomes = quality::run(&forward, &cross.forward_queries);
+    cross_outcomes.extend(quality::run(&reverse, &cross.reverse_queries));
+    println!(
+        "\ncross-script\n{}",
+        Report::new(&cross_outcomes, threshold).markdown()
+    );
+    let positives: Vec<quality::LabelledQuery> = queries
+        .iter()
+        .filter(|q| !q.expected_entity_id.is_empty())
+        .cloned()
+        .collect();
+    let combined = quality::sets::combined(entries, &positives);
+    let combined_outcomes = quality::run(index, &combined);
+    println!(
+        "\ncombined changes\n{}",
+        Report::new(&combined_outcomes, threshold).markdown()
+    );
+    if std::env::var_os("EVAL_SHOW").is_some() {
+        for (q, o) in combined
+            .iter()
+            .chain(&cross.forward_queries)
+            .zip(combined_outcomes.iter().chain(&cross_outcomes))
+        {
+            if o.target_score.is_none_or(|s| s < threshold) {
+                println!(
+                    "MISS [{}] {:?} -> {} ({:?})",
+                    q.category, q.query, q.expected_entity_id, o.target_score
+                );
+            }
+        }
+    }
 }
 
 fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {

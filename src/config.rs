@@ -35,6 +35,27 @@ pub struct Config {
     pub import: ImportConfig,
     #[serde(default)]
     pub screening: ScreeningConfig,
+    #[serde(default)]
+    pub watchlist: WatchlistConfig,
+}
+
+/// `[watchlist]`: how a running `serve` or UI monitors the watchlist.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WatchlistConfig {
+    /// Hours between scheduled full re-screens (besides the one after every list update).
+    pub rescreen_every_hours: u64,
+    /// Seconds between checks for list updates imported by another process (a cron job).
+    pub poll_secs: u64,
+}
+
+impl Default for WatchlistConfig {
+    fn default() -> Self {
+        WatchlistConfig {
+            rescreen_every_hours: 24,
+            poll_secs: 60,
+        }
+    }
 }
 
 /// `[import]`: the guards of `lists import` and `lists update`.

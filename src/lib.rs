@@ -12,6 +12,8 @@
 //! - [`ingest`]: imports: parse each list's files, replace it in the store, report per list.
 //! - [`quality`]: match quality measured on a labelled query set (recall, false positives).
 //! - [`service`]: the one async interface every face uses, and its local implementation.
+//! - [`coverage`]: what a screening was checked against, from the store's list summaries.
+//! - [`sanitize`]: terminal-safe text from lists and inputs.
 //! - [`api`]: wire types of the HTTP interface, shared by every face that speaks JSON.
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
@@ -21,11 +23,14 @@ pub mod api;
 pub mod batch;
 pub mod cli;
 pub mod config;
+pub mod coverage;
 pub mod engine;
 pub mod fetch;
+pub mod grouping;
 pub mod ingest;
 pub mod model;
 pub mod quality;
+pub mod sanitize;
 pub mod service;
 pub mod sources;
 pub mod store;

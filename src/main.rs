@@ -1,22 +1,34 @@
-//! The `sanctions` binary: parses the command line and hands it to [`sanctions::cli`].
+//! The `sanctions` binary: parses the command line, hands it to [`sanctions::cli`], and turns
+//! the outcome into an exit code. User errors print a message (or `{"error": ...}` on standard
+//! error with `--json`), never a backtrace; `--debug` prints the full report. A closed pipe
+//! (`sanctions lists | head`) ends the program quietly.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 use color_eyre::config::{HookBuilder, Theme};
+use sanctions::cli::{Cli, Exit, Failure};
 
-fn main() -> color_eyre::Result<ExitCode> {
+fn main() -> ExitCode {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let json = args.iter().any(|a| a == "--json");
+    let debug = args.iter().any(|a| a == "--debug");
     let theme = if std::io::stderr().is_terminal() {
         Theme::dark()
     } else {
         Theme::new()
     };
-    HookBuilder::default()
+    // The hook formats `--debug` reports and panics (real bugs keep their backtraces).
+    let _ = HookBuilder::default()
         .theme(theme)
         .display_env_section(false)
-        .install()?;
-    let cli = sanctions::cli::Cli::parse();
+        .install();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(&e, json),
+    };
     if cli.command.is_none() && std::io::stdout().is_terminal() {
         // The terminal UI runs: a panic puts the terminal back before the report is printed.
         let report = std::panic::take_hook();
@@ -26,10 +38,69 @@ fn main() -> color_eyre::Result<ExitCode> {
         }));
     }
     match sanctions::cli::run(cli) {
-        // The reader went away (`sanctions screen X | head`): not an error.
-        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
-        other => other,
+        Ok(exit) => exit.into(),
+        Err(report) if is_broken_pipe(&report) => ExitCode::SUCCESS,
+        Err(report) => {
+            let exit = report
+                .chain()
+                .find_map(|c| c.downcast_ref::<Failure>())
+                .map(|f| f.exit)
+                .unwrap_or(Exit::Data);
+            let message = report
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            print_error(&message, exit, json, debug.then_some(&report));
+            exit.into()
+        }
     }
+}
+
+fn clap_error(e: &clap::Error, json: bool) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        _ if json => {
+            let message = e.render().to_string();
+            print_error(message.trim(), Exit::Usage, true, None);
+            Exit::Usage.into()
+        }
+        _ => {
+            // The message quotes what was typed: made terminal-safe like any input.
+            let message = e.render().to_string();
+            let _ = write!(
+                std::io::stderr(),
+                "{}",
+                sanctions::sanitize::multiline(&message)
+            );
+            Exit::Usage.into()
+        }
+    }
+}
+
+fn print_error(message: &str, exit: Exit, json: bool, debug: Option<&color_eyre::Report>) {
+    let mut err = std::io::stderr().lock();
+    let _ = match (debug, json) {
+        (Some(report), _) => writeln!(err, "{report:?}"),
+        (None, true) => writeln!(
+            err,
+            "{}",
+            sanctions::sanitize::json(
+                serde_json::json!({
+                    "error": message,
+                    "kind": exit.kind(),
+                    "exit_code": exit as u8,
+                })
+                .to_string()
+            )
+        ),
+        (None, false) => writeln!(err, "error: {}", sanctions::sanitize::multiline(message)),
+    };
 }
 
 fn is_broken_pipe(e: &color_eyre::Report) -> bool {

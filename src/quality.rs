@@ -2,6 +2,8 @@
 //! expected_entity_id`, as `../shared/eval/dev.csv`): recall@1, recall@10, recall and
 //! false-positive rate at a threshold, overall and per category.
 
+pub mod sets;
+
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -9,7 +11,7 @@ use rayon::prelude::*;
 use crate::engine::{self, Index, KindFilter, Request};
 
 /// One labelled query.
-#[derive(Debug, Clone, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Deserialize)]
 pub struct LabelledQuery {
     pub qid: String,
     pub query: String,
@@ -19,6 +21,12 @@ pub struct LabelledQuery {
     /// Acceptable entity ids joined by `|`; empty for a name on no list.
     #[serde(default)]
     pub expected_entity_id: String,
+    /// A date of birth to screen with (`YYYY[-MM[-DD]]`), or empty.
+    #[serde(default)]
+    pub date_of_birth: String,
+    /// A country to screen with, or empty.
+    #[serde(default)]
+    pub country: String,
 }
 
 impl LabelledQuery {
@@ -34,6 +42,11 @@ impl LabelledQuery {
             kind,
             threshold: Some(0),
             limit: Some(limit),
+            // The set was made from every listed entry, ended World Bank debarments included:
+            // it measures name matching, not which listings are in force.
+            include_ended: true,
+            date_of_birth: Some(self.date_of_birth.clone()).filter(|d| !d.is_empty()),
+            country: Some(self.country.clone()).filter(|c| !c.is_empty()),
             ..Request::new(self.query.clone())
         }
     }
@@ -44,6 +57,16 @@ impl LabelledQuery {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect()
+    }
+}
+
+/// The half of the development set a query belongs to (`tune` or `measure`), by a stable
+/// hash of its id: rules are tuned on one half and the other is only measured.
+pub fn half_of(qid: &str) -> &'static str {
+    if engine::hash_text(qid).is_multiple_of(2) {
+        "tune"
+    } else {
+        "measure"
     }
 }
 
@@ -218,6 +241,13 @@ fn recall_at_fpr(pos: &[&Outcome], neg: &[&Outcome], max_fpr: f64) -> f64 {
 /// Builds an index straight from the official files under `dir` (`dir/<code>/...`, all eight
 /// lists), for measurements; returns the lists that could not be read alongside.
 pub fn index_from_dir(dir: &std::path::Path) -> (Index, Vec<String>) {
+    let (names, problems) = names_from_dir(dir);
+    (Index::build(&names), problems)
+}
+
+/// The names of every entry of the official files under `dir`, and the lists that could
+/// not be read.
+pub fn names_from_dir(dir: &std::path::Path) -> (Vec<crate::model::EntityNames>, Vec<String>) {
     let mut names = Vec::new();
     let mut problems = Vec::new();
     for (list, parsed) in crate::ingest::parse_lists(dir, &crate::model::ListCode::ALL) {
@@ -226,5 +256,5 @@ pub fn index_from_dir(dir: &std::path::Path) -> (Index, Vec<String>) {
             Err(e) => problems.push(format!("{list}: {e}")),
         }
     }
-    (Index::build(&names), problems)
+    (names, problems)
 }

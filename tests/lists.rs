@@ -14,7 +14,7 @@ fn counts(data_dir: &Path) -> Vec<(String, u64)> {
         .iter()
         .map(|l| {
             (
-                l["code"].as_str().unwrap().to_owned(),
+                l["list_code"].as_str().unwrap().to_owned(),
                 l["count"].as_u64().unwrap(),
             )
         })
@@ -84,7 +84,7 @@ fn imports_all_eight_real_lists_with_the_published_counts() {
     let updates = updates.as_array().unwrap();
     assert_eq!(updates.len(), 2);
     assert!(
-        updates[0]["id"].as_i64() > updates[1]["id"].as_i64(),
+        updates[0]["update_id"].as_i64() > updates[1]["update_id"].as_i64(),
         "newest first"
     );
     assert_eq!(

@@ -122,6 +122,10 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
     let qids: Vec<&str> = lines.iter().map(|l| l["qid"].as_str().unwrap()).collect();
     assert_eq!(qids, ["c1", "c2", "c3"]);
     assert!(lines[0]["total_matches"].as_u64().unwrap() > 0);
+    assert_eq!(
+        lines[0]["results"][0]["group"], 1,
+        "entries grouped as in screen"
+    );
     assert_eq!(lines[1]["total_matches"], 0);
     assert_eq!(lines[2]["results"][0]["type"], "entity");
 
@@ -136,16 +140,108 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[1]["qid"], 2);
+    assert_eq!(
+        lines[1]["qid"], "3",
+        "the file line, blank lines counted, as a string"
+    );
+    assert_eq!(lines[1]["line"], 3);
     assert_eq!(lines[1]["query"], "V. Putin");
 
     // A JSON array, human output.
     let out = sanctions_with_stdin(data, &["batch", "-"], r#"["Vladimir Putin", "John Smith"]"#);
     assert!(
-        stdout(&out).contains("1 of 2 names matched"),
+        stdout(&out).contains("2 rows: 1 matched, 1 no match, 0 not screened."),
         "{}",
         stdout(&out)
     );
+}
+
+#[test]
+fn batch_shapes_that_were_misread_are_read() {
+    let Some(data) = imported() else { return };
+    for input in [
+        "full_name,country\nVladimir Putin,RU\nJohn Smith,GB\n",
+        "full_name\tcountry\nVladimir Putin\tRU\nJohn Smith\tGB\n",
+        "id;name\n1;Vladimir Putin\n2;John Smith\n",
+    ] {
+        let out = sanctions_with_stdin(data, &["batch", "-", "--json"], input);
+        assert!(out.status.success(), "{input}");
+        let lines: Vec<Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{input}: the header is not a name");
+        assert_eq!(lines[0]["query"], "Vladimir Putin", "{input}");
+        assert!(lines[0]["total_matches"].as_u64().unwrap() > 0, "{input}");
+        assert_eq!(lines[1]["total_matches"], 0);
+    }
+}
+
+#[test]
+fn one_person_on_several_lists_is_one_line_in_text_and_one_group_in_json() {
+    let Some(data) = imported() else { return };
+    let result = screen(data, "Vladimir Putin", &[]);
+    let first = &result["results"][0];
+    assert_eq!(first["group"], 1);
+    let group_one: Vec<&str> = result["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["group"] == 1)
+        .map(|m| m["list_code"].as_str().unwrap())
+        .collect();
+    assert!(group_one.len() >= 3, "{group_one:?}");
+    assert!(
+        group_one.contains(&"ofac_sdn") && group_one.contains(&"uk_hmt"),
+        "{group_one:?}"
+    );
+    let text = stdout(&sanctions(data, &["screen", "Vladimir", "Putin"]));
+    let heads = text
+        .lines()
+        .filter(|l| l.starts_with(" 1. ") || l.starts_with(" 2. "))
+        .count();
+    assert!(heads >= 1, "{text}");
+    assert_eq!(text.matches(" 1. ").count(), 1, "{text}");
+    assert!(text.contains("born 1952-10-07"), "{text}");
+    assert!(text.contains("nationality RU"), "{text}");
+    assert!(text.contains("programmes:"), "{text}");
+    assert!(text.contains("Checked against:"), "{text}");
+}
+
+#[test]
+fn a_second_import_waits_for_the_first() {
+    let Some(shared) = common::shared_data() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let lists = shared.join("lists");
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sanctions"))
+            .arg("--data-dir")
+            .arg(data.path())
+            .args(["lists", "import", lists.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = spawn();
+    // Let the first take the lock (it holds it for the whole import, seconds).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let second = spawn();
+    let first = first.wait_with_output().unwrap();
+    let second = second.wait_with_output().unwrap();
+    for out in [&first, &second] {
+        assert!(
+            out.status.success(),
+            "{}{}",
+            stdout(out),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!stdout(out).contains("locked"), "{}", stdout(out));
+    }
+    let waited = String::from_utf8_lossy(&second.stderr);
+    assert!(waited.contains("waiting for it to finish"), "{waited}");
 }
 
 #[test]
@@ -156,4 +252,32 @@ fn an_empty_store_explains_how_to_get_data() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("lists import"), "{err}");
     assert!(err.contains("lists update"), "{err}");
+}
+
+#[test]
+fn date_of_birth_and_country_are_weighed_and_shown() {
+    let Some(data) = imported() else { return };
+    let result = screen(
+        data,
+        "Vladimir Putin",
+        &["--dob", "1952-10-07", "--country", "RU"],
+    );
+    let first = &result["results"][0];
+    assert!(first_name(&result).contains("PUTIN"), "{result}");
+    assert!(
+        !first["dates_of_birth"].as_array().unwrap().is_empty(),
+        "{first}"
+    );
+    let hows: Vec<&str> = first["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["how"].as_str())
+        .collect();
+    assert!(
+        hows.iter().any(|h| h.starts_with("date_of_birth agrees")),
+        "{hows:?}"
+    );
+    let bad = sanctions(data, &["screen", "Vladimir Putin", "--dob", "soon"]);
+    assert!(!bad.status.success());
 }

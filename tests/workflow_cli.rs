@@ -223,6 +223,21 @@ fn watchlist_alerts_and_review_from_the_command_line() {
         stderr(&bad_date)
     );
 
+    // An entry as it stood at a list update.
+    let updates = json(&sanctions(d, &["lists", "updates", "ofac_sdn", "--json"]));
+    let update = updates[0]["update_id"].as_i64().unwrap().to_string();
+    let at = json(&sanctions(
+        d,
+        &["show", "ofac_sdn:306", "--at", &update, "--json"],
+    ));
+    assert_eq!(at["entity_id"], "ofac_sdn:306");
+    let none = sanctions(d, &["show", "ofac_sdn:306", "--at", "99999"]);
+    assert!(
+        stderr(&none).contains("no list update 99999"),
+        "{}",
+        stderr(&none)
+    );
+
     // Remove.
     let fav = cuba["id"].as_str().unwrap();
     assert!(sanctions(d, &["watchlist", "remove", fav]).status.success());

@@ -3,6 +3,7 @@
 
 pub mod alerts;
 pub mod batch;
+pub mod coverage;
 pub mod entities;
 pub mod envelope;
 pub mod favorites;

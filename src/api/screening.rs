@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::coverage::Coverage;
 use crate::model::{EntityKind, ListCode};
 
 /// The two types of the interface: the `type` filter of a request and the `type` of a match
@@ -41,6 +42,12 @@ pub struct ScreenRequest {
     /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub include_ended: bool,
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_of_birth: Option<String>,
+    /// ISO 3166-1 alpha-2, or a country's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
 }
 
 impl ScreenRequest {
@@ -53,6 +60,8 @@ impl ScreenRequest {
             limit: None,
             lists: None,
             include_ended: false,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -63,6 +72,9 @@ pub struct ScreenResult {
     pub query: String,
     pub total_matches: usize,
     pub results: Vec<Match>,
+    /// What the name was checked against: set by every face (CLI, server), not the engine.
+    #[serde(default)]
+    pub coverage: Option<Coverage>,
 }
 
 /// One listed entry that matched, with the reason it matched.
@@ -73,9 +85,9 @@ pub struct Match {
     pub name: String,
     /// The primary name or alias that matched best.
     pub matched_name: String,
-    /// Display name of the list.
-    pub list: String,
     pub list_code: ListCode,
+    /// Display name of the list.
+    pub list_name: String,
     /// 0-100.
     pub score: u8,
     /// `individual` or `entity`.
@@ -85,11 +97,28 @@ pub struct Match {
     pub kind: EntityKind,
     /// ISO 3166-1 alpha-2, or null.
     pub country: Option<String>,
-    /// Which query token met which listed token, and how similar they were.
+    /// Which query token met which listed token, and how similar they were; then the date
+    /// of birth and country weighed, when the request gave them (`how`: `date_of_birth` or
+    /// `country`; `similarity`: 100 agrees, 50 close, 0 conflicts or unknown).
     pub explanation: Vec<TokenMatch>,
+    /// Matches of one group are entries of several lists for the same person or
+    /// organisation (same names, same dates of birth): numbered from 1 in rank order.
+    #[serde(default)]
+    pub group: Option<u32>,
     /// The last day of a listing that has ended (reported only with `include_ended`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended_on: Option<String>,
+    /// The listed dates of birth (`YYYY[-MM[-DD]]`, a range as `FROM/TO`).
+    #[serde(default)]
+    pub dates_of_birth: Vec<String>,
+    /// ISO 3166-1 alpha-2.
+    #[serde(default)]
+    pub nationalities: Vec<String>,
+    #[serde(default)]
+    pub programmes: Vec<String>,
+    /// When the entry was listed, as the list gives it.
+    #[serde(default)]
+    pub listed_on: Option<String>,
 }
 
 /// One step of a match's explanation.
@@ -105,22 +134,24 @@ pub struct TokenMatch {
     pub how: String,
 }
 
-/// The identifier of a batch line: the input's `qid` column, or else its row number (from 1).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Qid {
-    Row(u64),
-    Text(String),
-}
-
-/// One line of `sanctions batch --json`: the result of one input name, in input order.
+/// One line of `sanctions batch --json`: the result of one input row, in input order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BatchLine {
-    pub qid: Qid,
+    /// The row's `qid` (or `id`) column; else its line in the file (text, CSV) or its
+    /// position in the array (JSON), as a string.
+    pub qid: String,
+    /// The row's 1-based line in the file (text and CSV input; blank lines counted).
+    pub line: Option<u64>,
+    /// The row's 1-based position in the array (JSON input).
+    pub position: Option<u64>,
     pub query: String,
+    /// The type screened: the row's own `type` narrowing the batch's `--type`; null for both.
+    #[serde(rename = "type")]
+    pub kind: Option<KindFilter>,
     pub total_matches: usize,
     pub results: Vec<Match>,
-    /// Why this name could not be screened (empty, too long), when it could not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Why this row was not screened, when it was not.
     pub error: Option<String>,
+    /// What the row was checked against.
+    pub coverage: Option<Coverage>,
 }

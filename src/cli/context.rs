@@ -1,11 +1,13 @@
-//! What every command needs: the data directory, the configuration, logging and the store.
+//! What every command needs: the data directory, the configuration, logging and the store,
+//! opened read-only for the commands that only read, and the import lock for those that write.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use color_eyre::eyre::{Context as _, Result};
 
 use crate::config::{self, Config};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// Resolved global options.
 #[derive(Debug)]
@@ -15,15 +17,18 @@ pub struct Context {
 }
 
 impl Context {
-    /// Resolves the data directory and configuration, creates the directory and starts
-    /// logging to `<data dir>/sanctions.log` (never to the terminal).
+    /// Resolves the data directory and configuration, creates the directory if it is missing
+    /// and starts logging to `<data dir>/sanctions.log` (never to the terminal; skipped when
+    /// the folder is read-only).
     pub fn new(data_dir: Option<&Path>, config_file: Option<&Path>) -> Result<Context> {
         let data_dir = match data_dir {
             Some(dir) => dir.to_path_buf(),
             None => config::default_data_dir()?,
         };
-        std::fs::create_dir_all(&data_dir)
-            .wrap_err_with(|| format!("cannot create data directory {}", data_dir.display()))?;
+        if !data_dir.is_dir() {
+            std::fs::create_dir_all(&data_dir)
+                .wrap_err_with(|| format!("cannot create data directory {}", data_dir.display()))?;
+        }
         init_logging(&data_dir);
         let mut config = Config::load(config_file)?;
         if let Ok(mirror) = std::env::var("SANCTIONS_MIRROR")
@@ -34,10 +39,51 @@ impl Context {
         Ok(Context { data_dir, config })
     }
 
-    /// Opens (creating and migrating as needed) the store in the data directory.
+    /// Opens (creating and migrating as needed) the store for writing.
     pub fn open_store(&self) -> Result<Store> {
         let path = config::database_path(&self.data_dir);
         Store::open(&path).wrap_err_with(|| format!("cannot open the database {}", path.display()))
+    }
+
+    /// Opens the store for reading only: nothing is created or written, so a read-only data
+    /// folder works. No database yet reads as an empty store.
+    pub fn open_read(&self) -> Result<Store> {
+        let path = config::database_path(&self.data_dir);
+        if !path.exists() {
+            return Ok(Store::open_in_memory()?);
+        }
+        match Store::open_read_only(&path) {
+            // An older schema: migrate it if the folder allows (a newer program was installed).
+            Err(StoreError::NeedsUpgrade { .. }) => self.open_store(),
+            other => other.wrap_err_with(|| format!("cannot open the database {}", path.display())),
+        }
+    }
+
+    /// Takes the data folder's write lock (`sanctions.lock`), waiting with a message while
+    /// another import or update holds it. Released when the returned file is dropped.
+    pub fn write_lock(&self, json: bool) -> Result<File> {
+        let path = self.data_dir.join("sanctions.lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .wrap_err_with(|| format!("cannot create the lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                super::output::warn(
+                    "another import or update is running in this data folder; waiting for it to finish...",
+                    json,
+                );
+                file.lock()
+                    .wrap_err_with(|| format!("cannot lock {}", path.display()))?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).wrap_err_with(|| format!("cannot lock {}", path.display()));
+            }
+        }
+        Ok(file)
     }
 }
 

@@ -1,12 +1,13 @@
 //! `sanctions lists ...` and `sanctions show`.
 
-use std::process::ExitCode;
+use std::io::Write;
 
-use color_eyre::eyre::{Result, bail};
+use color_eyre::eyre::Result;
 
-use super::output::{print_json, thousands};
+use super::exit::{self, Exit};
+use super::output::{print_json, safe, thousands};
 use super::{Context, ListsArgs, ListsCommand};
-use crate::api::lists::{EntityRecord, ListInfo};
+use crate::api::lists::{EntityRecord, ImportOutcome, ListInfo, UpdateInfo};
 use crate::fetch::Fetcher;
 use crate::ingest::{self, ListOutcome, Outcome};
 use crate::model::{ListCode, country_name};
@@ -20,23 +21,34 @@ pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them wi
                                     such as ../shared/data/lists";
 
 /// Runs `lists` and its subcommands.
-pub fn run(ctx: &Context, args: ListsArgs) -> Result<ExitCode> {
+pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
     match args.command {
-        None => overview(ctx, args.json),
+        None => overview(ctx, json),
         Some(ListsCommand::Import {
             dir,
             list,
             allow_shrink,
         }) => {
             let started = std::time::Instant::now();
+            let _lock = ctx.write_lock(json)?;
             let mut store = ctx.open_store()?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
-            let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)?;
-            let code = report(&outcomes);
-            println!("done in {:.1} s", started.elapsed().as_secs_f64());
+            let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)
+                .map_err(|e| exit::data(e.to_string()))?;
+            let code = report(&outcomes, json)?;
+            drop(store);
+            super::watch::monitor_after_import(ctx, json)?;
+            if !json {
+                writeln!(
+                    std::io::stdout(),
+                    "done in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                )?;
+            }
             Ok(code)
         }
         Some(ListsCommand::Update { list, allow_shrink }) => {
+            let _lock = ctx.write_lock(json)?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let mut store = ctx.open_store()?;
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
@@ -47,43 +59,54 @@ pub fn run(ctx: &Context, args: ListsArgs) -> Result<ExitCode> {
             let outcomes = runtime.block_on(ingest::update_lists_with(
                 &mut store, &fetcher, &downloads, &list, &options,
             ));
-            Ok(report(&outcomes))
+            let code = report(&outcomes, json)?;
+            drop(store);
+            super::watch::monitor_after_import(ctx, json)?;
+            Ok(code)
         }
-        Some(ListsCommand::Updates { code, json }) => updates(ctx, code, json),
+        Some(ListsCommand::Updates { code, limit }) => updates(ctx, code, usize::from(limit), json),
     }
 }
 
 /// Prints the eight lists with their counts and last update.
-pub fn overview(ctx: &Context, json: bool) -> Result<ExitCode> {
-    let store = ctx.open_store()?;
+pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
+    let store = ctx.open_read()?;
     let infos = list_infos(&store)?;
     if json {
         print_json(&infos)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{:<11} {:<20} {:>8}  {:<21} published",
         "code", "name", "entities", "updated"
-    );
+    )?;
     for info in &infos {
-        println!(
+        writeln!(
+            out,
             "{:<11} {:<20} {:>8}  {:<21} {}",
-            info.code.code(),
-            info.name,
+            info.list_code.code(),
+            info.list_name,
             thousands(info.count),
-            info.updated_at.as_deref().unwrap_or("never"),
-            info.published.as_deref().unwrap_or("-"),
-        );
+            safe(info.updated_at.as_deref().unwrap_or("never")),
+            safe(info.published.as_deref().unwrap_or("-")),
+        )?;
     }
     let total: u64 = infos.iter().map(|i| i.count).sum();
-    println!("{:<32} {:>8}", "total", thousands(total));
+    writeln!(out, "{:<32} {:>8}", "total", thousands(total))?;
     let db = crate::config::database_path(&ctx.data_dir);
     let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
-    println!("\ndatabase: {} ({:.1} MB)", db.display(), size as f64 / 1e6);
+    writeln!(
+        out,
+        "\ndatabase: {} ({:.1} MB)",
+        safe(&db.display().to_string()),
+        size as f64 / 1e6
+    )?;
     if total == 0 {
-        println!("\n{NO_DATA_HINT}");
+        writeln!(out, "\n{NO_DATA_HINT}")?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 fn list_infos(store: &Store) -> Result<Vec<ListInfo>> {
@@ -91,122 +114,209 @@ fn list_infos(store: &Store) -> Result<Vec<ListInfo>> {
         .lists()?
         .into_iter()
         .map(|s| ListInfo {
-            code: s.list,
-            name: s.list.display_name().to_owned(),
+            list_code: s.list,
+            list_name: s.list.display_name().to_owned(),
             count: s.count,
             updated_at: s.updated_at,
             published: s.published,
+            update_id: s.last_update,
         })
         .collect())
 }
 
-fn updates(ctx: &Context, list: ListCode, json: bool) -> Result<ExitCode> {
-    let store = ctx.open_store()?;
-    let records = store.updates(list, 100)?;
+fn updates(ctx: &Context, list: ListCode, limit: usize, json: bool) -> Result<Exit> {
+    let store = ctx.open_read()?;
+    let records: Vec<UpdateInfo> = store
+        .updates(list, limit)?
+        .into_iter()
+        .map(UpdateInfo::from)
+        .collect();
     if json {
         print_json(&records)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
+    let mut out = std::io::stdout().lock();
     if records.is_empty() {
-        println!(
+        writeln!(
+            out,
             "{} ({}) has never been imported.\n\n{NO_DATA_HINT}",
             list.display_name(),
             list
-        );
-        return Ok(ExitCode::SUCCESS);
+        )?;
+        return Ok(Exit::Success);
     }
     for r in &records {
         if let Some(why) = &r.failed {
-            println!("#{:<5} {}  FAILED: {why}", r.id, r.at);
-            println!("       {}", r.origin);
+            writeln!(
+                out,
+                "#{:<5} {}  FAILED: {}",
+                r.update_id,
+                safe(&r.at),
+                safe(why)
+            )?;
+            writeln!(out, "       {}", safe(&r.origin))?;
             for f in &r.files {
-                println!(
+                writeln!(
+                    out,
                     "       {}  {} bytes  sha256 {}",
-                    f.name,
+                    safe(&f.name),
                     thousands(f.bytes),
-                    f.sha256
-                );
+                    safe(&f.sha256)
+                )?;
             }
             continue;
         }
-        println!(
+        writeln!(
+            out,
             "#{:<5} {}  +{} added  -{} removed  ~{} changed  = {} entities  (published {})",
-            r.id,
-            r.at,
+            r.update_id,
+            safe(&r.at),
             thousands(r.added),
             thousands(r.removed),
             thousands(r.changed),
             thousands(r.total),
-            r.published.as_deref().unwrap_or("-"),
-        );
-        println!("       {}", r.origin);
+            safe(r.published.as_deref().unwrap_or("-")),
+        )?;
+        writeln!(out, "       {}", safe(&r.origin))?;
         for f in &r.files {
-            println!(
+            writeln!(
+                out,
                 "       {}  {} bytes  sha256 {}",
-                f.name,
+                safe(&f.name),
                 thousands(f.bytes),
-                f.sha256
-            );
+                safe(&f.sha256)
+            )?;
         }
         for note in &r.notes {
-            println!("       note: {note}");
+            writeln!(out, "       note: {}", safe(note))?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
-/// Prints one line per list and returns failure when any list failed.
-fn report(outcomes: &[ListOutcome]) -> ExitCode {
+/// Prints one line (or, with `--json`, one object) per list; data error when any list failed.
+fn report(outcomes: &[ListOutcome], json: bool) -> Result<Exit> {
+    let failed = outcomes.iter().filter(|o| o.failed()).count();
+    let code = if failed > 0 {
+        Exit::Data
+    } else {
+        Exit::Success
+    };
+    if json {
+        let wire: Vec<ImportOutcome> = outcomes
+            .iter()
+            .map(|o| {
+                let (outcome, reason, update) = match &o.outcome {
+                    Outcome::Imported(r) => ("imported", None, Some(UpdateInfo::from(r.clone()))),
+                    Outcome::Unchanged => ("unchanged", None, None),
+                    Outcome::Skipped(why) => ("skipped", Some(why.clone()), None),
+                    Outcome::Failed(why) => ("failed", Some(why.clone()), None),
+                };
+                ImportOutcome {
+                    list_code: o.list,
+                    list_name: o.list.display_name().to_owned(),
+                    outcome: outcome.to_owned(),
+                    reason,
+                    update,
+                }
+            })
+            .collect();
+        print_json(&wire)?;
+        return Ok(code);
+    }
+    let mut out = std::io::stdout().lock();
     for o in outcomes {
         let code = o.list.code();
         match &o.outcome {
             Outcome::Imported(r) => {
-                println!(
+                writeln!(
+                    out,
                     "{code:<11} imported   {:>6} entities (+{} added, -{} removed, ~{} changed)",
                     thousands(r.total),
                     thousands(r.added),
                     thousands(r.removed),
                     thousands(r.changed),
-                );
+                )?;
                 for note in &r.notes {
-                    println!("{:<11} note:      {note}", "");
+                    writeln!(out, "{:<11} note:      {}", "", safe(note))?;
                 }
             }
-            Outcome::Unchanged => {
-                println!("{code:<11} unchanged  the publisher's files have not changed")
-            }
-            Outcome::Skipped(why) => println!("{code:<11} skipped    {why}"),
-            Outcome::Failed(why) => println!("{code:<11} FAILED     {why}"),
+            Outcome::Unchanged => writeln!(
+                out,
+                "{code:<11} unchanged  the publisher's files have not changed"
+            )?,
+            Outcome::Skipped(why) => writeln!(out, "{code:<11} skipped    {}", safe(why))?,
+            Outcome::Failed(why) => writeln!(out, "{code:<11} FAILED     {}", safe(why))?,
         }
     }
-    let failed = outcomes.iter().filter(|o| o.failed()).count();
     if failed > 0 {
-        eprintln!("{failed} list(s) failed; they keep their previous data.");
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+        writeln!(
+            std::io::stderr(),
+            "{failed} list(s) failed; they keep their previous data."
+        )?;
+    }
+    Ok(code)
+}
+
+/// `OFAC_SDN:306` -> `ofac_sdn:306`: the list code in any case.
+pub fn normalise_entity_id(entity_id: &str) -> String {
+    let entity_id = entity_id.trim();
+    match entity_id.split_once(':') {
+        Some((code, id)) => match code.parse::<ListCode>() {
+            Ok(list) => list.entity_id(id.trim()),
+            Err(_) => entity_id.to_owned(),
+        },
+        None => entity_id.to_owned(),
     }
 }
 
 /// Prints one entry with every field.
-pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
-    let store = ctx.open_store()?;
-    let Some(entity) = store.entity(entity_id.trim())? else {
+pub fn show(ctx: &Context, entity_id: &str, at: Option<i64>, json: bool) -> Result<Exit> {
+    let store = ctx.open_read()?;
+    let id = normalise_entity_id(entity_id);
+    if let Some(update) = at
+        && !store.update_exists(update)?
+    {
+        return Err(exit::data(format!(
+            "no list update {update} (`sanctions lists updates CODE` lists them)"
+        )));
+    }
+    let found = match at {
+        None => store.entity(&id)?,
+        Some(update) => store.entity_at(&id, update)?,
+    };
+    if found.is_none()
+        && let Some(update) = at
+        && !store.entity_history(&id)?.is_empty()
+    {
+        return Err(exit::data(format!(
+            "{} was not listed right after update {update}",
+            safe(entity_id)
+        )));
+    }
+    let Some(entity) = found else {
         if store.entity_count()? == 0 {
-            bail!("no entry {entity_id}: the store is empty.\n\n{NO_DATA_HINT}");
+            return Err(exit::data(format!(
+                "no entry {}: the store is empty.\n\n{NO_DATA_HINT}",
+                safe(entity_id)
+            )));
         }
-        bail!("no entry {entity_id} (ids look like ofac_sdn:306 or un:6908575)");
+        return Err(exit::data(format!(
+            "no entry {} (ids look like ofac_sdn:306 or un:6908575; `sanctions screen NAME` finds them)",
+            safe(entity_id)
+        )));
     };
     let record = EntityRecord::from(entity);
     if json {
         print_json(&record)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
-    let e = &record.entity;
-    let line = |label: &str, value: &str| {
-        if !value.is_empty() {
-            println!("{label:<14} {value}");
+    let mut out = std::io::stdout().lock();
+    let mut line = |label: &str, value: &str| -> std::io::Result<()> {
+        if value.is_empty() {
+            return Ok(());
         }
+        writeln!(out, "{:<14} {}", safe(label), safe(value))
     };
     let countries = |codes: &[String]| {
         codes
@@ -218,10 +328,11 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    line("entity id", &record.entity_id);
-    line("list", &record.list_name);
-    line("type", e.kind.as_str());
-    line("name", &e.primary_name);
+    let e = &record;
+    line("entity id", &e.entity_id)?;
+    line("list", &e.list_name)?;
+    line("type", e.kind.as_str())?;
+    line("name", &e.primary_name)?;
     for alias in &e.aliases {
         let mut tags: Vec<String> = alias.kind.iter().cloned().collect();
         if alias.quality == crate::model::AliasQuality::Weak {
@@ -234,13 +345,13 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
         } else {
             format!("  [{}]", tags.join(", "))
         };
-        line("alias", &format!("{}{tags}", alias.name));
+        line("alias", &format!("{}{tags}", alias.name))?;
     }
     let dates: Vec<String> = e.birth_dates.iter().map(|d| d.iso()).collect();
-    line("born", &dates.join("; "));
-    line("birthplace", &e.birth_places.join("; "));
-    line("nationality", &countries(&e.nationalities));
-    line("countries", &countries(&e.countries));
+    line("born", &dates.join("; "))?;
+    line("birthplace", &e.birth_places.join("; "))?;
+    line("nationality", &countries(&e.nationalities))?;
+    line("countries", &countries(&e.countries))?;
     for a in &e.addresses {
         // The one-line form when the list gives it (it holds the parts), else the parts.
         let text = a.full.clone().unwrap_or_else(|| {
@@ -250,7 +361,7 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join(", ")
         });
-        line("address", &text);
+        line("address", &text)?;
     }
     for d in &e.identifiers {
         let mut text = format!("{} {}", d.doc_type, d.number);
@@ -260,19 +371,33 @@ pub fn show(ctx: &Context, entity_id: &str, json: bool) -> Result<ExitCode> {
         if let Some(n) = &d.note {
             text.push_str(&format!("; {n}"));
         }
-        line("document", &text);
+        line("document", &text)?;
     }
-    line("programmes", &e.programs.join(", "));
-    line("listed on", e.listed_on.as_deref().unwrap_or(""));
+    line("programmes", &e.programmes.join(", "))?;
+    line("listed on", e.listed_on.as_deref().unwrap_or(""))?;
     if let Some(ends) = &e.listing_ends {
         let today = crate::model::today_utc();
-        let status = if e.ended(&today) { "ENDED" } else { "in force" };
-        line("listing ends", &format!("{ends} ({status} on {today})"));
+        let status = if crate::model::listing_ended(Some(ends), &today) {
+            "ENDED"
+        } else {
+            "in force"
+        };
+        line("listing ends", &format!("{ends} ({status} on {today})"))?;
     }
     for (key, value) in &e.attributes {
-        line(key, value);
+        line(key, value)?;
     }
-    line("remarks", e.remarks.as_deref().unwrap_or(""));
-    line("source", e.source_url.as_deref().unwrap_or(""));
-    Ok(ExitCode::SUCCESS)
+    line("remarks", e.remarks.as_deref().unwrap_or(""))?;
+    line("source", e.source_url.as_deref().unwrap_or(""))?;
+    Ok(Exit::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn entity_ids_take_any_case_in_the_list_code() {
+        assert_eq!(super::normalise_entity_id(" OFAC_SDN:306 "), "ofac_sdn:306");
+        assert_eq!(super::normalise_entity_id("Un:QDi.001"), "un:QDi.001");
+        assert_eq!(super::normalise_entity_id("nope:1"), "nope:1");
+    }
 }

@@ -1,12 +1,50 @@
-//! Small output helpers shared by the commands.
+//! Output helpers shared by the commands: JSON and text on standard output, terminal-safe.
+//! Every write goes through `write!`, so a closed pipe is an error `main` ends quietly on,
+//! never a panic.
+
+use std::io::Write;
 
 use color_eyre::eyre::Result;
 use serde::Serialize;
 
-/// Prints `value` as pretty JSON on standard output.
+pub use crate::sanitize::field as safe;
+
+/// Prints `value` as pretty JSON on standard output (bidi controls escaped).
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    let text = crate::sanitize::json(serde_json::to_string_pretty(value)?);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()?;
     Ok(())
+}
+
+/// Writes `value` as one JSON line (bidi controls escaped).
+pub fn write_json_line<T: Serialize + ?Sized>(out: &mut impl Write, value: &T) -> Result<()> {
+    let text = crate::sanitize::json(serde_json::to_string(value)?);
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+/// Writes text already made safe on standard output.
+pub fn write_text(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// A warning on standard error: `warning: ...`, or `{"warning": ...}` with `--json`.
+pub fn warn(message: &str, json: bool) {
+    let mut err = std::io::stderr().lock();
+    let _ = if json {
+        writeln!(
+            err,
+            "{}",
+            crate::sanitize::json(serde_json::json!({ "warning": message }).to_string())
+        )
+    } else {
+        writeln!(err, "warning: {}", crate::sanitize::multiline(message))
+    };
 }
 
 /// `31313` -> `31,313`.

@@ -1,11 +1,11 @@
 //! `sanctions screenings [show|decide]` and `sanctions audit export`, through the service.
 
 use std::io::Write;
-use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
 use super::Context;
+use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{
     AuditArgs, AuditCommand, DecisionArg, FormatArg, ScreeningsArgs, ScreeningsCommand, StatusArg,
@@ -16,7 +16,7 @@ use crate::model::ReviewStatus;
 use crate::service::Service;
 
 /// `sanctions screenings ...`.
-pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
+pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
     let rt = runtime()?;
     match args.command {
@@ -27,9 +27,9 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
                 limit: Some(args.limit),
                 cursor: None,
             }))?;
-            if args.json {
+            if json {
                 print_json(&page)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Exit::Success);
             }
             let mut out = std::io::stdout().lock();
             writeln!(
@@ -57,11 +57,11 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
                 )?;
             }
         }
-        Some(ScreeningsCommand::Show { id, json }) => {
+        Some(ScreeningsCommand::Show { id }) => {
             let s = rt.block_on(svc.screening(&id))?;
             if json {
                 print_json(&s)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Exit::Success);
             }
             let mut out = std::io::stdout().lock();
             writeln!(out, "{}  {:?}", s.id, safe(&s.query))?;
@@ -88,7 +88,7 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
                     i + 1,
                     m.score,
                     safe(&m.name),
-                    m.list,
+                    m.list_name,
                     m.entity_id
                 )?;
             }
@@ -113,7 +113,6 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
             entity,
             decision,
             note,
-            json,
         }) => {
             let response = rt.block_on(svc.decide(
                 &id,
@@ -145,7 +144,7 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs) -> Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 fn status_of(arg: StatusArg) -> ReviewStatus {
@@ -159,12 +158,13 @@ fn status_of(arg: StatusArg) -> ReviewStatus {
 }
 
 /// `sanctions audit export`.
-pub fn run_audit(ctx: &Context, args: AuditArgs) -> Result<ExitCode> {
+pub fn run_audit(ctx: &Context, args: AuditArgs, json: bool) -> Result<Exit> {
     let AuditCommand::Export {
         since,
         until,
         format,
     } = args.command;
+    let format = if json { FormatArg::Json } else { format };
     let svc = local_service(ctx)?;
     let export = runtime()?.block_on(svc.audit(AuditQuery {
         since: opt_since(since.as_deref())?,
@@ -172,7 +172,7 @@ pub fn run_audit(ctx: &Context, args: AuditArgs) -> Result<ExitCode> {
     }))?;
     if format == FormatArg::Json {
         print_json(&export)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
     // CSV: one row per screening (with its list versions) and one per decision.
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
@@ -249,5 +249,5 @@ pub fn run_audit(ctx: &Context, args: AuditArgs) -> Result<ExitCode> {
         ])?;
     }
     w.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

@@ -1,216 +1,194 @@
-//! `sanctions screen` and `sanctions batch`.
+//! `sanctions screen`, and what `screen` and `batch` share: checking coverage before
+//! screening (refusing partial coverage unless `--allow-partial`) and building the index.
 
-use std::io::{IsTerminal, Read, Write};
-use std::process::ExitCode;
+use std::collections::HashMap;
+use std::io::Write;
 
-use color_eyre::eyre::{Context as _, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use color_eyre::eyre::Result;
 
+use super::exit::{self, Exit};
 use super::lists::NO_DATA_HINT;
-use super::output::print_json;
-use super::{BatchArgs, Context, ScreenArgs, ScreenOptions};
-use crate::api::screening::{Match, ScreenRequest};
-use crate::batch;
+use super::matches;
+use super::output::{print_json, warn};
+use super::{Context, ScreenArgs, ScreenOptions};
+use crate::api::coverage::Coverage;
+use crate::api::screening::{KindFilter, ScreenRequest};
+use crate::batch::check_name;
 use crate::engine::{self, Index};
-use crate::model::EntityNames;
+use crate::model::{EntityKind, EntityNames, ListCode};
 use crate::service::mapping;
+use crate::store::Store;
 
-/// Screens one name and prints the matches.
-pub fn run_screen(ctx: &Context, args: ScreenArgs) -> Result<ExitCode> {
-    let Some(index) = load_index(ctx)? else {
-        return Ok(ExitCode::FAILURE);
-    };
-    let mut request = request(&args.options);
-    request.name = args.name;
-    if !args.lists.is_empty() {
-        request.lists = Some(args.lists);
-    }
-    let result = mapping::result(
-        &request.name,
-        engine::screen(&index, &mapping::request(&request))?,
-    );
-    if args.json {
-        print_json(&result)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut out = std::io::stdout().lock();
-    let threshold = request.threshold.unwrap_or(engine::DEFAULT_THRESHOLD);
-    if result.results.is_empty() {
-        writeln!(
-            out,
-            "No match for {:?} at score {threshold} or above (of {} entries).",
-            result.query,
-            index.entity_count()
-        )?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        out,
-        "{} match{} for {:?} at score {threshold} or above{}:\n",
-        result.total_matches,
-        if result.total_matches == 1 { "" } else { "es" },
-        result.query,
-        if result.results.len() < result.total_matches {
-            format!(", best {} shown", result.results.len())
-        } else {
-            String::new()
+/// What a screening runs on: the store, the index over it and the coverage of the request.
+pub struct Prepared {
+    pub store: Store,
+    pub index: Index,
+    coverage: Coverage,
+    searchable: Vec<ListCode>,
+    include_ended: bool,
+}
+
+impl Prepared {
+    /// Checks what the requested lists hold, refuses partial coverage (exit 4) unless
+    /// `--allow-partial`, refuses an empty store (exit 3), and builds the index.
+    pub fn new(ctx: &Context, options: &ScreenOptions, json: bool) -> Result<Prepared> {
+        let store = ctx.open_read()?;
+        let summaries = store.lists()?;
+        if summaries.iter().all(|s| s.count == 0) {
+            return Err(exit::data(NO_DATA_HINT));
         }
-    )?;
-    for (rank, m) in result.results.iter().enumerate() {
-        print_match(&mut out, rank + 1, m)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn print_match(out: &mut impl Write, rank: usize, m: &Match) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{rank:>2}. {:>3}  {}  [{}, {}{}]  {}",
-        m.score,
-        m.name,
-        m.list,
-        m.kind,
-        m.country
-            .as_deref()
-            .map(|c| format!(", {c}"))
-            .unwrap_or_default(),
-        m.entity_id
-    )?;
-    if let Some(ended) = &m.ended_on {
-        writeln!(
-            out,
-            "         listing ENDED on {ended} (shown because of --include-ended)"
-        )?;
-    }
-    if m.matched_name != m.name {
-        writeln!(out, "         matched alias: {}", m.matched_name)?;
-    }
-    writeln!(out, "         why: {}", explain(m))
-}
-
-/// `putin = putin (exact 100), v ~ vladimir (initial 90), - vladimirovich`.
-fn explain(m: &Match) -> String {
-    m.explanation
-        .iter()
-        .map(|t| match (&t.query_token, &t.listed_token) {
-            (Some(q), Some(l)) if t.how == "exact" => format!("{q} = {l}"),
-            (Some(q), Some(l)) => format!("{q} ~ {l} ({} {})", t.how, t.similarity),
-            (Some(q), None) => format!("{q} not on the list"),
-            (None, Some(l)) => format!("{l} not in the query"),
-            (None, None) => String::new(),
+        let coverage = crate::coverage::build(
+            &summaries,
+            &options.lists,
+            options.max_age,
+            jiff::Timestamp::now(),
+        );
+        let searchable = crate::coverage::searchable(&coverage);
+        if !coverage.missing.is_empty() {
+            let names = list_names(&coverage.missing);
+            if searchable.is_empty() {
+                return Err(exit::partial(format!(
+                    "none of the requested lists has data ({names}); import them with `sanctions lists import DIR` or `sanctions lists update`"
+                )));
+            }
+            if !options.allow_partial {
+                return Err(exit::partial(format!(
+                    "not screened: {names} {} no data, so a \"no match\" would not be true of {}. Import {} (`sanctions lists import DIR` or `lists update`), name the lists to check with --lists, or pass --allow-partial to screen against the others",
+                    if coverage.missing.len() == 1 {
+                        "has"
+                    } else {
+                        "have"
+                    },
+                    if coverage.missing.len() == 1 {
+                        "it"
+                    } else {
+                        "them"
+                    },
+                    if coverage.missing.len() == 1 {
+                        "it"
+                    } else {
+                        "them"
+                    },
+                )));
+            }
+            warn(
+                &format!("partial coverage: not checked against {names} (no data)"),
+                json,
+            );
+        }
+        if !coverage.stale.is_empty() {
+            warn(
+                &format!(
+                    "stale: {} not updated for more than {} days (`sanctions lists update`)",
+                    list_names(&coverage.stale),
+                    coverage.max_age_days
+                ),
+                json,
+            );
+        }
+        let mut names = store.entity_names()?;
+        if !ctx.config.screening.weak_aliases {
+            names.iter_mut().for_each(EntityNames::drop_weak_aliases);
+        }
+        let started = std::time::Instant::now();
+        let index = Index::build(&names);
+        tracing::info!(
+            entities = index.entity_count(),
+            names = index.name_count(),
+            ms = started.elapsed().as_millis() as u64,
+            "screening index built"
+        );
+        Ok(Prepared {
+            store,
+            index,
+            coverage,
+            searchable,
+            include_ended: options.include_ended,
         })
+    }
+
+    /// The coverage of a screening of type `kind`, with what was really searched.
+    pub fn coverage(&self, kind: Option<KindFilter>) -> Coverage {
+        let today = crate::model::today_utc();
+        let searched = self.index.count_entries(|list, k, ends| {
+            self.searchable.contains(&list)
+                && (self.include_ended || !crate::model::listing_ended(ends, &today))
+                && match kind {
+                    None => true,
+                    Some(KindFilter::Individual) => k == EntityKind::Individual,
+                    Some(KindFilter::Entity) => k != EntityKind::Individual,
+                }
+        });
+        Coverage {
+            entries_searched: searched as u64,
+            ..self.coverage.clone()
+        }
+    }
+
+    /// The request for `options` (name empty), limited to the lists that hold data. The
+    /// engine is asked for more entries than `--limit` so that the limit counts people and
+    /// organisations, not their entries on several lists.
+    pub fn template(&self, options: &ScreenOptions) -> ScreenRequest {
+        ScreenRequest {
+            name: String::new(),
+            kind: options.kind.map(Into::into),
+            threshold: Some(options.threshold),
+            limit: Some((usize::from(options.limit) * ListCode::ALL.len()).min(engine::MAX_LIMIT)),
+            lists: Some(self.searchable.clone()),
+            include_ended: options.include_ended,
+            date_of_birth: None,
+            country: None,
+        }
+    }
+}
+
+/// `OFAC SDN (ofac_sdn), EU Consolidated (eu)`.
+pub fn list_names(lists: &[ListCode]) -> String {
+    lists
+        .iter()
+        .map(|l| format!("{} ({l})", l.display_name()))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Screens every name of a file.
-pub fn run_batch(ctx: &Context, args: BatchArgs) -> Result<ExitCode> {
-    let bytes = read_input(&args.file)?;
-    let items = batch::parse_input(&bytes)
-        .wrap_err_with(|| format!("cannot read the batch {}", args.file.display()))?;
-    let Some(index) = load_index(ctx)? else {
-        return Ok(ExitCode::FAILURE);
-    };
-    let template = request(&args.options);
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(items.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} names {eta}") {
-            bar.set_style(style);
+/// Screens one name and prints the matches.
+pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
+    let name = args.name.join(" ");
+    let kind: Option<KindFilter> = args.options.kind.map(Into::into);
+    check_name(&name, kind).map_err(|e| exit::usage(format!("cannot screen: {e}")))?;
+    let prepared = Prepared::new(ctx, &args.options, json)?;
+    let mut request = prepared.template(&args.options);
+    request.name = name;
+    request.date_of_birth = args.dob;
+    request.country = args.country;
+    let screening = engine::screen(&prepared.index, &mapping::request(&request))
+        .map_err(|e| exit::usage(e.to_string()))?;
+    let mut result = mapping::result(&request.name, screening);
+    result.coverage = Some(prepared.coverage(kind));
+    // Group one person's entries across lists; keep the best `--limit` groups.
+    let ids: Vec<String> = result.results.iter().map(|m| m.entity_id.clone()).collect();
+    let mut entities = HashMap::new();
+    for id in ids {
+        if let Some(e) = prepared.store.entity(&id)? {
+            entities.insert(id, e);
         }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let lines = batch::screen_all(&index, &items, &template, || bar.inc(1));
-    bar.finish_and_clear();
-
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
-        for line in &lines {
-            serde_json::to_writer(&mut out, line)?;
-            writeln!(out)?;
-        }
-    } else {
-        let flagged = lines.iter().filter(|l| l.total_matches > 0).count();
-        writeln!(
-            out,
-            "{:>6}  {:>7}  {:>5}  name / best match",
-            "row", "matches", "score"
-        )?;
-        for line in &lines {
-            let qid = match &line.qid {
-                crate::api::screening::Qid::Row(n) => n.to_string(),
-                crate::api::screening::Qid::Text(t) => t.clone(),
-            };
-            let best = line.results.first();
-            writeln!(
-                out,
-                "{qid:>6}  {:>7}  {:>5}  {}{}",
-                line.total_matches,
-                best.map(|m| m.score.to_string()).unwrap_or_default(),
-                line.query,
-                match (best, &line.error) {
-                    (_, Some(e)) => format!("  (not screened: {e})"),
-                    (Some(m), None) => format!("  ->  {} [{}] {}", m.name, m.list, m.entity_id),
-                    (None, None) => String::new(),
-                }
-            )?;
-        }
-        writeln!(out, "\n{} of {} names matched.", flagged, lines.len())?;
     }
+    crate::grouping::assign(&mut result.results, &entities);
+    let limit = u32::from(args.options.limit);
+    result
+        .results
+        .retain(|m| m.group.is_some_and(|g| g <= limit));
+    let code = if args.options.fail_on_match && result.total_matches > 0 {
+        Exit::MatchFound
+    } else {
+        Exit::Success
+    };
+    if json {
+        print_json(&result)?;
+        return Ok(code);
+    }
+    let mut out = std::io::stdout().lock();
+    matches::print_result(&mut out, &result, args.options.threshold, &entities)?;
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
-    let limit = batch::MAX_INPUT_BYTES as u64 + 1;
-    let mut bytes = Vec::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin().take(limit).read_to_end(&mut bytes)?;
-    } else {
-        std::fs::File::open(path)
-            .wrap_err_with(|| format!("cannot open {}", path.display()))?
-            .take(limit)
-            .read_to_end(&mut bytes)
-            .wrap_err_with(|| format!("cannot read {}", path.display()))?;
-    }
-    Ok(bytes)
-}
-
-fn request(options: &ScreenOptions) -> ScreenRequest {
-    ScreenRequest {
-        name: String::new(),
-        kind: options.kind.map(Into::into),
-        threshold: options.threshold,
-        limit: options.limit,
-        lists: None,
-        include_ended: options.include_ended,
-    }
-}
-
-/// The index over the store's lists, or `None` (after printing how to get data) when the
-/// store is empty.
-pub fn load_index(ctx: &Context) -> Result<Option<Index>> {
-    let store = ctx.open_store()?;
-    let mut names = store.entity_names()?;
-    if !ctx.config.screening.weak_aliases {
-        names.iter_mut().for_each(EntityNames::drop_weak_aliases);
-    }
-    if names.is_empty() {
-        eprintln!("{NO_DATA_HINT}");
-        return Ok(None);
-    }
-    let started = std::time::Instant::now();
-    let index = Index::build(&names);
-    tracing::info!(
-        entities = index.entity_count(),
-        names = index.name_count(),
-        ms = started.elapsed().as_millis() as u64,
-        "screening index built"
-    );
-    if index.entity_count() == 0 {
-        bail!("the store holds names but no entries could be indexed");
-    }
-    Ok(Some(index))
+    Ok(code)
 }

@@ -1,11 +1,11 @@
 //! `sanctions watchlist ...` and `sanctions alerts ...`, through the service.
 
 use std::io::Write;
-use std::process::ExitCode;
 
 use color_eyre::eyre::{Context as _, Result, eyre};
 
 use super::Context;
+use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{
     AlertStatusArg, AlertsArgs, AlertsCommand, WatchlistArgs, WatchlistCommand, local_service,
@@ -17,16 +17,11 @@ use crate::batch;
 use crate::service::Service;
 
 /// `sanctions watchlist ...`.
-pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
+pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
     let rt = runtime()?;
     match args.command {
-        WatchlistCommand::Add {
-            name,
-            kind,
-            note,
-            json,
-        } => {
+        WatchlistCommand::Add { name, kind, note } => {
             let favorite = rt.block_on(svc.add_favorite(FavoriteRequest {
                 name,
                 kind: kind.map(Into::into),
@@ -53,7 +48,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
                 );
             }
         }
-        WatchlistCommand::List { json } => {
+        WatchlistCommand::List => {
             let mut all = Vec::new();
             let mut cursor = None;
             loop {
@@ -66,7 +61,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
             }
             if json {
                 print_json(&all)?;
-                return Ok(ExitCode::SUCCESS);
+                return Ok(Exit::Success);
             }
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             writeln!(
@@ -96,11 +91,25 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
             let removed = rt.block_on(svc.remove_favorite(&id))?;
             println!("Removed {} {:?}.", removed.id, safe(&removed.name));
         }
-        WatchlistCommand::Import { file, json } => {
+        WatchlistCommand::Import { file } => {
             let bytes =
                 std::fs::read(&file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
-            let items = batch::parse_input(&bytes)
+            let read = batch::parse_input(&bytes, &batch::InputOptions::default())
                 .wrap_err_with(|| format!("cannot read the watchlist file {}", file.display()))?;
+            let bad: Vec<String> = read
+                .items
+                .iter()
+                .filter_map(|i| i.error.as_ref().map(|e| format!("{}: {e}", i.place())))
+                .take(10)
+                .collect();
+            if !bad.is_empty() {
+                return Err(super::exit::data(format!(
+                    "{}: bad rows, nothing imported: {}",
+                    file.display(),
+                    bad.join("; ")
+                )));
+            }
+            let items = read.items;
             let started = std::time::Instant::now();
             let summary = rt.block_on(
                 svc.import_favorites(FavoriteImport {
@@ -128,7 +137,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
                 );
             }
         }
-        WatchlistCommand::Rescreen { json } => {
+        WatchlistCommand::Rescreen => {
             let summary = rt.block_on(svc.rescreen())?;
             if json {
                 print_json(&summary)?;
@@ -149,11 +158,11 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs) -> Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 /// `sanctions alerts ...`.
-pub fn run_alerts(ctx: &Context, args: AlertsArgs) -> Result<ExitCode> {
+pub fn run_alerts(ctx: &Context, args: AlertsArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
     let rt = runtime()?;
     let (id, status, note) = match args.command {
@@ -180,17 +189,17 @@ pub fn run_alerts(ctx: &Context, args: AlertsArgs) -> Result<ExitCode> {
                 limit: Some(args.limit),
                 cursor: None,
             }))?;
-            if args.json {
+            if json {
                 print_json(&page)?;
             } else {
                 print_alerts(&page.items)?;
             }
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Exit::Success);
         }
     };
     let alert = rt.block_on(svc.set_alert_status(&id, AlertStatusRequest { status, note }))?;
     println!("Alert {} is now {}.", alert.id, alert.status);
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 fn print_alerts(alerts: &[Alert]) -> Result<()> {
@@ -214,6 +223,28 @@ fn print_alerts(alerts: &[Alert]) -> Result<()> {
     }
     if alerts.is_empty() {
         writeln!(out, "No alert.")?;
+    }
+    Ok(())
+}
+
+/// After `lists import` or `lists update`: `list.updated` alerts and a re-screen of the
+/// watchlist (a line on standard error says what it found; nothing is printed with `--json`).
+pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
+    let svc = local_service(ctx)?;
+    let summary = runtime()?.block_on(svc.monitor())?;
+    if !json && summary.run_id.is_some() && summary.favorites > 0 {
+        eprintln!(
+            "watchlist: {} names re-screened ({}), {} changed, {} new alert{}",
+            summary.favorites,
+            summary.mode,
+            summary.changed,
+            summary.alert_ids.len(),
+            if summary.alert_ids.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
     }
     Ok(())
 }

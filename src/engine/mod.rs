@@ -6,16 +6,20 @@
 //! reported as a domain [`Screening`] (wire shapes are `api`'s, mapped by `service`). The [`Screener`] holds the current index behind an `ArcSwap`: a new index (after
 //! an import) is swapped in at once while screenings in flight finish on the old one.
 
+mod facts;
 mod index;
 mod legal;
 pub mod normalize;
 mod query;
 mod result;
 mod score;
+pub mod script;
 pub mod similarity;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
@@ -51,6 +55,10 @@ pub enum ScreenError {
     Threshold(u8),
     #[error("limit must be between 1 and {MAX_LIMIT}, not {0}")]
     Limit(usize),
+    #[error("date of birth must be YYYY, YYYY-MM or YYYY-MM-DD, not {0:?}")]
+    DateOfBirth(String),
+    #[error("unknown country {0:?} (an ISO 3166-1 alpha-2 code or a country's name)")]
+    Country(String),
 }
 
 /// The engine as the rest of the program uses it: the current index, replaceable at any time.
@@ -98,8 +106,18 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
     if limit == 0 || limit > MAX_LIMIT {
         return Err(ScreenError::Limit(limit));
     }
+    let mut facts = facts::parse(request.date_of_birth.as_deref(), request.country.as_deref())?;
+    // A date or a country typed into the name counts as the request's own when it has none.
+    let (extracted, typed) = facts::extract(name);
+    let name = if extracted.trim().is_empty() {
+        name.to_owned()
+    } else {
+        extracted
+    };
+    facts.date_of_birth = facts.date_of_birth.or(typed.date_of_birth);
+    facts.country = facts.country.or(typed.country);
     let organisation = request.kind != Some(KindFilter::Individual);
-    let query = Query::new(index, name, organisation);
+    let query = Query::new(index, &name, organisation);
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
         let e = &index.entities[entity as usize];
@@ -112,30 +130,69 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 .is_none_or(|lists| lists.contains(&e.list))
     };
 
-    // Best name per entity.
+    // Best name per entity. When the last places of the candidate list still held entries
+    // at or above the threshold, more may lie beyond it: look further (four times as far each
+    // round) until a round's tail finds none or the candidates run out, so that the total
+    // counts every entry that reaches the threshold and the limit can be met.
     let mut best: Vec<(u32, u32, score::Scored)> = Vec::new();
-    for name_id in query.candidates(index, CANDIDATES, accept) {
-        let name = &index.names[name_id as usize];
-        let scored = score::score(index, &query, name);
-        match best
-            .iter_mut()
-            .find(|(entity, _, _)| *entity == name.entity)
-        {
-            Some(slot) if slot.2.score < scored.score => *slot = (name.entity, name_id, scored),
-            Some(_) => {}
-            None => best.push((name.entity, name_id, scored)),
+    let mut slots: HashMap<u32, usize> = HashMap::new();
+    let mut max = CANDIDATES.max(limit.saturating_mul(2));
+    let mut scored_up_to = 0;
+    loop {
+        let candidates = query.candidates(index, max, accept);
+        let mut tail_hit = false;
+        let tail_from = candidates.len() * 3 / 4;
+        for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
+            let name = &index.names[name_id as usize];
+            let scored = score::score(index, &query, name);
+            if rank >= tail_from && percent(scored.score) >= threshold {
+                tail_hit = true;
+            }
+            match slots.entry(name.entity) {
+                Entry::Occupied(slot) => {
+                    let slot = &mut best[*slot.get()];
+                    if slot.2.score < scored.score {
+                        *slot = (name.entity, name_id, scored);
+                    }
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(best.len());
+                    best.push((name.entity, name_id, scored));
+                }
+            }
         }
+        if !tail_hit || candidates.len() < max {
+            break;
+        }
+        scored_up_to = candidates.len();
+        max = max.saturating_mul(4);
     }
-    let mut hits: Vec<Hit> = best
+    let mut hits: Vec<(f32, Hit)> = best
         .into_iter()
-        .filter(|(_, _, scored)| percent(scored.score) >= threshold)
-        .map(|(entity, name_id, scored)| to_hit(index, &query, entity, name_id, &scored, &today))
+        .filter_map(|(entity, name_id, scored)| {
+            let (evidence, points) = if facts.is_empty() {
+                (Vec::new(), 0)
+            } else {
+                facts::weigh(&facts, &index.entities[entity as usize].facts)
+            };
+            let score = (i16::from(percent(scored.score)) + i16::from(points)).clamp(0, 100) as u8;
+            (score >= threshold).then(|| {
+                let mut hit = to_hit(index, &query, entity, name_id, &scored, &today);
+                hit.score = score;
+                hit.explanation.evidence = evidence;
+                (scored.score, hit)
+            })
+        })
         .collect();
-    hits.sort_by(|a, b| {
+    // Highest score first; at equal scores the closer name (the finer name score), then the
+    // entry id for a stable order.
+    hits.sort_by(|(a_name, a), (b_name, b)| {
         b.score
             .cmp(&a.score)
+            .then_with(|| b_name.total_cmp(a_name))
             .then_with(|| a.entity_id.cmp(&b.entity_id))
     });
+    let mut hits: Vec<Hit> = hits.into_iter().map(|(_, hit)| hit).collect();
     let total = hits.len();
     hits.truncate(limit);
     Ok(Screening { total, hits })
@@ -218,7 +275,13 @@ fn to_hit(
             .listing_ends
             .clone()
             .filter(|ends| listing_ended(Some(ends), today)),
+        facts: e.facts.clone(),
     }
+}
+
+/// A stable hash of a text (FNV-1a), for splits that must not change between runs.
+pub fn hash_text(text: &str) -> u64 {
+    index::hash(text.as_bytes())
 }
 
 fn percent(x: f32) -> u8 {

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
 
 use super::legal::LegalForms;
+use super::script::{self, Script};
 
 /// What a token is, which decides how much it weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,6 +36,8 @@ pub struct Token {
     /// For a legal form, the words it was read from (`ooo`), in case it was a name after all.
     pub raw: String,
     pub kind: TokenKind,
+    /// Written in an abjad (Arabic, Hebrew): compared by consonant skeleton too.
+    pub abjad: bool,
 }
 
 /// Titles and honorifics that say nothing about who someone is.
@@ -85,12 +88,54 @@ const PARTICLES: &[&str] = &[
     "mac", "mc", "st", "zu",
 ];
 
+/// Titles, positions and generational suffixes: like honorifics they say nothing about who
+/// someone is, but some are also words of organisations' names (`General Dynamics`, `Prince
+/// Group`), so they are dropped only at either end of a name and only while at least two
+/// other words remain (a name of one word and a title is likelier an organisation's name).
+const TITLES: &[&str] = &[
+    "president",
+    "vice",
+    "prime",
+    "minister",
+    "deputy",
+    "secretary",
+    "chairman",
+    "general",
+    "colonel",
+    "captain",
+    "major",
+    "lieutenant",
+    "admiral",
+    "marshal",
+    "commander",
+    "brigadier",
+    "ambassador",
+    "governor",
+    "senator",
+    "king",
+    "queen",
+    "prince",
+    "princess",
+    "emir",
+    "imam",
+    "mufti",
+    "jr",
+    "sr",
+    "junior",
+    "senior",
+    "ii",
+    "iii",
+];
+
 static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 
 /// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
 /// names known to be people's, so that a surname such as "Ao" stays a name).
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
-    let words = drop_honorifics(words(name));
+    let (words, scripts): (Vec<String>, Vec<Script>) =
+        drop_titles(drop_honorifics(scripted_words(name)))
+            .into_iter()
+            .unzip();
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
@@ -99,17 +144,27 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
                 text: canonical.to_string(),
                 raw: words[i..i + len].join(""),
                 kind: TokenKind::Legal,
+                abjad: false,
             });
             i += len;
             continue;
         }
-        let particle = words.len() > 1 && PARTICLES.contains(&words[i].as_str());
-        let text = if particle {
-            canonical_particle(&words[i]).to_owned()
+        let abjad = scripts[i] == Script::Abjad;
+        let abjad_particle = if abjad && words.len() > 1 {
+            script::abjad_particle(&words[i])
         } else {
-            words[i].clone()
+            None
         };
-        out.push(word_token(text, particle));
+        let particle =
+            abjad_particle.is_some() || words.len() > 1 && PARTICLES.contains(&words[i].as_str());
+        let text = match abjad_particle {
+            Some(p) => p.to_owned(),
+            None if particle => canonical_particle(&words[i]).to_owned(),
+            None => words[i].clone(),
+        };
+        let mut token = word_token(text, particle);
+        token.abjad = abjad && !particle;
+        out.push(token);
         i += 1;
     }
     out
@@ -142,28 +197,56 @@ fn word_token(text: String, particle: bool) -> Token {
         raw: String::new(),
         text,
         kind,
+        abjad: false,
     }
 }
 
 /// Removes honorifics, unless that would leave nothing.
-fn drop_honorifics(words: Vec<String>) -> Vec<String> {
+fn drop_honorifics(words: Vec<(String, Script)>) -> Vec<(String, Script)> {
     if words.len() < 2 {
         return words;
     }
-    let kept: Vec<String> = words
+    let kept: Vec<(String, Script)> = words
         .iter()
-        .filter(|w| !HONORIFICS.contains(&w.as_str()))
+        .filter(|w| !HONORIFICS.contains(&w.0.as_str()))
         .cloned()
         .collect();
     if kept.is_empty() { words } else { kept }
 }
 
+/// True for a word ([`words`]) that is only a title or a name particle (`mr`, `al`, `bin`):
+/// a name made of these alone has nothing to screen.
+pub fn is_title_or_particle(word: &str) -> bool {
+    HONORIFICS.contains(&word) || TITLES.contains(&word) || PARTICLES.contains(&word)
+}
+
+/// Removes [`TITLES`] from both ends while at least two other words remain.
+fn drop_titles(mut words: Vec<(String, Script)>) -> Vec<(String, Script)> {
+    let is_title = |w: &(String, Script)| TITLES.contains(&w.0.as_str());
+    while words.len() > 2 && words.first().is_some_and(is_title) {
+        words.remove(0);
+    }
+    while words.len() > 2 && words.last().is_some_and(is_title) {
+        words.pop();
+    }
+    words
+}
+
 /// Lower-case ASCII words of `name`, transliterated, split on anything that is not a letter or
 /// a digit (apostrophes excepted: they vanish).
 pub fn words(name: &str) -> Vec<String> {
+    scripted_words(name).into_iter().map(|(w, _)| w).collect()
+}
+
+/// [`words`], each with the script it was written in (the script of its last non-Latin
+/// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
+/// begins with the article (`الرحمن`) gives the article as a word of its own.
+fn scripted_words(name: &str) -> Vec<(String, Script)> {
+    let chars: Vec<char> = name.nfkc().collect();
     let mut words = Vec::new();
     let mut current = String::new();
-    for c in name.nfkc() {
+    let mut script = Script::Latin;
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
             current.push(c.to_ascii_lowercase());
         } else if is_apostrophe(c) {
@@ -172,32 +255,59 @@ pub fn words(name: &str) -> Vec<String> {
             if is_combining(c) {
                 continue;
             }
-            push_word(&mut words, &mut current);
+            push_word(&mut words, &mut current, &mut script);
         } else {
             let syllabic = is_syllabic(c);
             if syllabic {
-                push_word(&mut words, &mut current);
+                push_word(&mut words, &mut current, &mut script);
             }
-            for l in any_ascii::any_ascii_char(c).chars() {
+            script = script::script_of(c);
+            // The Arabic article written onto a word of three letters or more.
+            let article = current.is_empty()
+                && c == '\u{0627}'
+                && chars.get(i + 1) == Some(&'\u{0644}')
+                && chars[i + 2..]
+                    .iter()
+                    .take_while(|c| c.is_alphabetic())
+                    .count()
+                    >= 3;
+            if article {
+                words.push(("al".to_owned(), Script::Abjad));
+                continue;
+            }
+            if script == Script::Abjad
+                && c == '\u{0644}'
+                && current.is_empty()
+                && words.last().is_some_and(|(w, _)| w == "al")
+                && i > 0
+                && chars[i - 1] == '\u{0627}'
+            {
+                continue; // the lam of the article just split off
+            }
+            let latin = script::hebrew_letter(c)
+                .map(str::to_owned)
+                .unwrap_or_else(|| any_ascii::any_ascii_char(c).to_owned());
+            for l in latin.chars() {
                 if l.is_ascii_alphanumeric() {
                     current.push(l.to_ascii_lowercase());
                 } else if l == ' ' {
-                    push_word(&mut words, &mut current);
+                    push_word(&mut words, &mut current, &mut script);
                 }
             }
             if syllabic {
-                push_word(&mut words, &mut current);
+                push_word(&mut words, &mut current, &mut script);
             }
         }
     }
-    push_word(&mut words, &mut current);
+    push_word(&mut words, &mut current, &mut script);
     words
 }
 
-fn push_word(words: &mut Vec<String>, current: &mut String) {
+fn push_word(words: &mut Vec<(String, Script)>, current: &mut String, script: &mut Script) {
     if !current.is_empty() {
-        words.push(std::mem::take(current));
+        words.push((script::fold(std::mem::take(current), *script), *script));
     }
+    *script = Script::Latin;
 }
 
 fn is_apostrophe(c: char) -> bool {
@@ -277,9 +387,14 @@ mod tests {
         assert_eq!(texts("Владимир Путин", false), ["vladimir", "putin"]);
         assert_eq!(texts("Ильич", false), ["ilich"]);
         assert_eq!(texts("金正恩", false), ["jin", "zheng", "en"]);
-        assert_eq!(texts("김정은", false), ["gim", "jeong", "eun"]);
+        // Hangul folded to the lists' spelling of Korean names.
+        assert_eq!(texts("김정은", false), ["kim", "jong", "un"]);
         assert_eq!(texts("Ελληνικά", false), ["ellinika"]);
-        assert!(!texts("أسامة بن لادن", false).is_empty());
+        // Arabic script: consonant skeletons, particles and the article read as such.
+        assert_eq!(texts("أسامة بن لادن", false), ["smh", "bin", "ldn"]);
+        assert_eq!(texts("عبد الرحمن", false), ["abdul", "al", "rhmn"]);
+        assert!(tokens("أسامة بن لادن", false)[0].abjad);
+        assert_eq!(texts("בשאר אל-אסד", false), ["bsr", "al", "sd"]);
     }
 
     #[test]

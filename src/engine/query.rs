@@ -6,6 +6,7 @@ use std::cell::RefCell;
 
 use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
 use super::normalize::{self, TokenKind};
+use super::script;
 use super::similarity::{MIN_SIMILARITY, MatchKind, edit_similarity, phonetic_key, similarity};
 
 /// One token of the query.
@@ -86,7 +87,13 @@ impl Query {
             .windows(2)
             .map(|pair| {
                 let joined = format!("{}{}", pair[0].text, pair[1].text);
-                let id = normalize::joinable(&pair[0], &pair[1])
+                let words = |t: &normalize::Token| {
+                    matches!(
+                        t.kind,
+                        TokenKind::Word | TokenKind::Particle | TokenKind::Initial
+                    )
+                };
+                let id = (words(&pair[0]) && words(&pair[1]))
                     .then(|| index.token_ids.get(&joined).copied())
                     .flatten();
                 (joined, id)
@@ -97,7 +104,7 @@ impl Query {
             .map(|t| {
                 let key = phonetic_key(&t.text);
                 let matches = match t.kind {
-                    TokenKind::Word => resembling(index, &t.text, &key),
+                    TokenKind::Word => resembling(index, &t.text, &key, t.abjad),
                     TokenKind::Number | TokenKind::Particle => index
                         .token_ids
                         .get(&t.text)
@@ -180,23 +187,62 @@ impl Query {
                 .collect();
             scratch.clear();
             let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-            if found.len() > max {
-                found.select_nth_unstable_by(max, order);
-                found.truncate(max);
+            // Room for the names an entry holds beyond its cap, so that the cap below still
+            // leaves `max` places.
+            let keep = max.saturating_mul(2);
+            if found.len() > keep {
+                found.select_nth_unstable_by(keep, order);
+                found.truncate(keep);
             }
             found.sort_unstable_by(order);
-            found.into_iter().map(|(_, name)| name).collect()
+            let mut per_entity: Vec<(u32, u8)> = Vec::new();
+            let mut out = Vec::with_capacity(max.min(found.len()));
+            for (_, name) in found {
+                let entity = index.names[name as usize].entity;
+                let seen = match per_entity.iter_mut().find(|(e, _)| *e == entity) {
+                    Some(slot) => {
+                        slot.1 += 1;
+                        slot.1
+                    }
+                    None => {
+                        per_entity.push((entity, 1));
+                        1
+                    }
+                };
+                if seen <= NAMES_PER_ENTITY {
+                    out.push(name);
+                    if out.len() == max {
+                        break;
+                    }
+                }
+            }
+            out
         })
     }
 }
 
+/// At most this many names of one entry are scored: its best guesses. An entry with dozens
+/// of aliases (transliterations of one name) must not take every place from other entries;
+/// two leaves room for a primary name and an alias spelt differently.
+const NAMES_PER_ENTITY: u8 = 2;
+
 /// A name needs at least this share of the query's weight from its retrieved tokens.
 const CANDIDATE_FLOOR: f32 = 0.3;
 
-/// Listed tokens resembling `text`: itself, same phonetic key, or a deletion apart; with
-/// their similarity, best first.
-fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, MatchKind)> {
+/// Listed tokens resembling `text`: itself, same phonetic key, or a deletion apart, or
+/// across scripts the same consonant skeleton (a query word written in an abjad against
+/// every listed word; a Latin one against the listed words written in an abjad); with their
+/// similarity, best first.
+fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
     let mut ids: Vec<u32> = Vec::new();
+    let skeleton = script::skeleton(text);
+    let mut by_skeleton: Vec<u32> = if skeleton.len() >= 2 {
+        index.tokens_with_skeleton(&skeleton, !abjad).collect()
+    } else {
+        Vec::new()
+    };
+    by_skeleton.sort_unstable();
+    ids.extend(&by_skeleton);
     if let Some(&id) = index.token_ids.get(text) {
         ids.push(id);
     }
@@ -217,14 +263,22 @@ fn resembling(index: &Index, text: &str, key: &str) -> Vec<(u32, f32, MatchKind)
         .into_iter()
         .filter_map(|id| {
             let listed = &index.vocab[id as usize];
-            similarity(
+            let spelt = similarity(
                 text,
                 TokenKind::Word,
                 key,
                 &listed.text,
                 TokenKind::Word,
                 &listed.key,
-            )
+            );
+            let across = (by_skeleton.binary_search(&id).is_ok() && (abjad || listed.abjad))
+                .then(|| script::skeleton_similarity(&skeleton, &script::skeleton(&listed.text)))
+                .flatten()
+                .map(|s| (s, MatchKind::Skeleton));
+            match (spelt, across) {
+                (Some(a), Some(b)) => Some(if b.0 > a.0 { b } else { a }),
+                (a, b) => a.or(b),
+            }
             .map(|(s, how)| (id, s, how))
         })
         .collect();

@@ -2,7 +2,7 @@
 //! [`Screening`] (every [`Hit`] with a typed [`Explanation`]). Wire shapes live in `api`;
 //! `service::mapping` converts.
 
-use crate::model::{EntityKind, ListCode};
+use crate::model::{EntityFacts, EntityKind, ListCode};
 
 /// Which kinds of entry a request wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +36,10 @@ pub struct Request {
     pub lists: Option<Vec<ListCode>>,
     /// Also report entries whose listing has ended (a past debarment end date).
     pub include_ended: bool,
+    /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: weighed against the listed dates of birth.
+    pub date_of_birth: Option<String>,
+    /// ISO 3166-1 alpha-2 or a country's name: weighed against nationalities and countries.
+    pub country: Option<String>,
 }
 
 impl Request {
@@ -48,6 +52,8 @@ impl Request {
             limit: None,
             lists: None,
             include_ended: false,
+            date_of_birth: None,
+            country: None,
         }
     }
 }
@@ -76,11 +82,14 @@ pub struct Hit {
     pub matched_name: String,
     /// ISO 3166-1 alpha-2 of the entry's main country, when known.
     pub country: Option<String>,
-    /// 0-100.
+    /// 0-100: the name's score with the date of birth's and country's points.
     pub score: u8,
     pub explanation: Explanation,
     /// The last day of a listing that has ended (only with [`Request::include_ended`]).
     pub ended_on: Option<String>,
+    /// Dates of birth, nationalities, programmes and listing date: what tells two
+    /// same-named people apart.
+    pub facts: EntityFacts,
 }
 
 /// Why an entry matched: the token alignment, and the secondary facts weighed.
@@ -117,6 +126,8 @@ pub enum MatchKind {
     /// Adjacent words of one side written as one word on the other (or the whole names
     /// compared as one string).
     Joined,
+    /// Written in different scripts, with the same consonant skeleton (`محمد` / `Muhammad`).
+    Skeleton,
     /// No partner.
     Unmatched,
 }
@@ -130,6 +141,7 @@ impl MatchKind {
             MatchKind::Phonetic => "phonetic",
             MatchKind::Initial => "initial",
             MatchKind::Joined => "joined",
+            MatchKind::Skeleton => "skeleton",
             MatchKind::Unmatched => "unmatched",
         }
     }

@@ -253,6 +253,7 @@ mod tests {
                 country: None,
                 names: vec![(n.to_string(), AliasQuality::Strong)],
                 listing_ends: None,
+                facts: Default::default(),
             })
             .collect();
         let index = Index::build(&entries);

@@ -15,6 +15,7 @@ fn entry(id: &str, kind: EntityKind, names: &[&str]) -> EntityNames {
             .map(|n| (n.to_string(), AliasQuality::Unspecified))
             .collect(),
         listing_ends: None,
+        facts: Default::default(),
     }
 }
 

@@ -20,7 +20,7 @@ pub use entity::{
 };
 pub use history::EntityVersion;
 pub use list::{ListCode, UnknownListCode};
-pub use names::EntityNames;
+pub use names::{EntityFacts, EntityNames};
 pub use review::{Decision, ReviewStatus};
 pub use screening::{
     DecisionRecord, ListVersions, MatchedEntity, ScreeningFilter, ScreeningOrigin, ScreeningRecord,

@@ -1,7 +1,7 @@
 //! The names of one entry with just enough about it to report a match: what the screening
 //! index is built from.
 
-use super::{AliasQuality, Entity, EntityKind, ListCode};
+use super::{AliasQuality, DateSpec, Entity, EntityKind, ListCode};
 
 /// One entry's names and the fields a screening result shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +17,22 @@ pub struct EntityNames {
     /// The last day of the listing (`YYYY-MM-DD`) where the list gives one: an entry whose
     /// listing has ended is not reported unless the request asks for ended listings.
     pub listing_ends: Option<String>,
+    /// What tells two same-named people apart.
+    pub facts: EntityFacts,
+}
+
+/// The facts besides the name that a screening weighs and shows: dates of birth,
+/// nationalities, other countries, programmes, listing date.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default)]
+pub struct EntityFacts {
+    pub birth_dates: Vec<DateSpec>,
+    /// ISO 3166-1 alpha-2: nationality or citizenship.
+    pub nationalities: Vec<String>,
+    /// ISO 3166-1 alpha-2: registration, address and other countries.
+    pub countries: Vec<String>,
+    pub programs: Vec<String>,
+    pub listed_on: Option<String>,
 }
 
 impl EntityNames {
@@ -32,6 +48,13 @@ impl EntityNames {
             country: entity.country().map(str::to_owned),
             names,
             listing_ends: entity.listing_ends.clone(),
+            facts: EntityFacts {
+                birth_dates: entity.birth_dates.clone(),
+                nationalities: entity.nationalities.clone(),
+                countries: entity.countries.clone(),
+                programs: entity.programs.clone(),
+                listed_on: entity.listed_on.clone(),
+            },
         }
     }
 

@@ -10,7 +10,7 @@ use crate::api::entities::EntityDetail;
 use crate::api::favorites::{
     Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
 };
-use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
@@ -55,7 +55,7 @@ pub trait Service: Send + Sync {
         &self,
         list: ListCode,
         limit: usize,
-    ) -> Result<Vec<UpdateRecord>, ServiceError>;
+    ) -> Result<Vec<UpdateInfo>, ServiceError>;
     /// `GET /v1/entities/{id}[?at=UPDATE]` (extension): one entry, now or after an update.
     async fn entity(&self, entity_id: &str, at: Option<i64>) -> Result<EntityDetail, ServiceError>;
 

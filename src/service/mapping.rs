@@ -2,7 +2,7 @@
 //! where the domain's [`engine::Screening`] becomes the JSON shape users see.
 
 use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult, TokenMatch};
-use crate::engine::{self, Hit, TokenPair};
+use crate::engine::{self, Evidence, Fact, Hit, TokenPair, Verdict};
 
 /// The engine request of a wire request.
 pub fn request(wire: &ScreenRequest) -> engine::Request {
@@ -13,6 +13,8 @@ pub fn request(wire: &ScreenRequest) -> engine::Request {
         limit: wire.limit,
         lists: wire.lists.clone(),
         include_ended: wire.include_ended,
+        date_of_birth: wire.date_of_birth.clone(),
+        country: wire.country.clone(),
     }
 }
 
@@ -30,6 +32,7 @@ pub fn result(query: &str, screening: engine::Screening) -> ScreenResult {
         query: query.to_owned(),
         total_matches: screening.total,
         results: screening.hits.into_iter().map(match_of).collect(),
+        coverage: None,
     }
 }
 
@@ -38,8 +41,8 @@ pub fn match_of(hit: Hit) -> Match {
     Match {
         name: hit.primary_name,
         matched_name: hit.matched_name,
-        list: hit.list.display_name().to_owned(),
         list_code: hit.list,
+        list_name: hit.list.display_name().to_owned(),
         score: hit.score,
         entity_type: KindFilter::of(hit.kind),
         kind: hit.kind,
@@ -49,9 +52,36 @@ pub fn match_of(hit: Hit) -> Match {
             .tokens
             .into_iter()
             .map(token_match)
+            .chain(hit.explanation.evidence.into_iter().map(evidence_match))
             .collect(),
         entity_id: hit.entity_id,
         ended_on: hit.ended_on,
+        group: None,
+        dates_of_birth: hit.facts.birth_dates.iter().map(|d| d.iso()).collect(),
+        nationalities: hit.facts.nationalities,
+        programmes: hit.facts.programs,
+        listed_on: hit.facts.listed_on,
+    }
+}
+
+/// A fact weighed, as a step of the wire explanation: the query's value, the list's, and
+/// `how` naming the fact, the verdict and the points (`date_of_birth agrees +3`).
+fn evidence_match(e: Evidence) -> TokenMatch {
+    let fact = match e.fact {
+        Fact::DateOfBirth => "date_of_birth",
+        Fact::Country => "country",
+    };
+    let (verdict, similarity) = match e.verdict {
+        Verdict::Agrees => ("agrees", 100),
+        Verdict::Close => ("close", 50),
+        Verdict::Conflicts => ("conflicts", 0),
+        Verdict::Unknown => ("not listed", 0),
+    };
+    TokenMatch {
+        query_token: Some(e.query),
+        listed_token: e.listed,
+        similarity,
+        how: format!("{fact} {verdict} {:+}", e.points),
     }
 }
 
@@ -81,6 +111,7 @@ mod tests {
             matched_name: "ARKTIK".to_owned(),
             country: Some("RU".to_owned()),
             score: 88,
+            facts: Default::default(),
             explanation: Explanation {
                 tokens: vec![TokenPair {
                     query: Some("arktik".to_owned()),
@@ -103,7 +134,7 @@ mod tests {
         let m = &wire.results[0];
         assert_eq!(m.entity_type, KindFilter::Entity);
         assert_eq!(m.name, "ARCTIC");
-        assert_eq!(m.list, ListCode::Un.display_name());
+        assert_eq!(m.list_name, ListCode::Un.display_name());
         assert_eq!(m.explanation[0].how, "phonetic");
         let request = request(&ScreenRequest {
             kind: Some(KindFilter::Individual),

@@ -18,6 +18,8 @@ pub struct ListSummary {
     pub updated_at: Option<String>,
     /// The publication date of the files last imported.
     pub published: Option<String>,
+    /// The id of the list's last update record; `None` if never imported.
+    pub last_update: Option<i64>,
 }
 
 /// One entity added, removed or changed by an update.
@@ -112,23 +114,25 @@ impl Store {
 
     /// The eight lists with their counts, in the specification's order.
     pub fn lists(&self) -> Result<Vec<ListSummary>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT entity_count, updated_at, published FROM lists WHERE code = ?1")?;
+        let mut stmt = self.conn.prepare(
+            "SELECT entity_count, updated_at, published, last_update FROM lists WHERE code = ?1",
+        )?;
         ListCode::ALL
             .into_iter()
             .map(|list| {
                 let row = stmt
                     .query_row([list.code()], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?))
+                        Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                     })
                     .optional()?;
-                let (count, updated_at, published) = row.unwrap_or((0, None, None));
+                let (count, updated_at, published, last_update) =
+                    row.unwrap_or((0, None, None, None));
                 Ok(ListSummary {
                     list,
                     count: count as u64,
                     updated_at,
                     published,
+                    last_update,
                 })
             })
             .collect()

@@ -19,7 +19,7 @@ mod screenings;
 use std::path::Path;
 use std::time::Duration;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
 pub use lists::{EntityChange, ListSummary};
@@ -47,6 +47,10 @@ pub enum StoreError {
         "the database was written by a newer version of sanctions (schema {found}, this program knows {known})"
     )]
     TooNew { found: i64, known: i64 },
+    #[error(
+        "the database is at schema {found} and needs upgrading to {known}, which a read-only open cannot do; run `sanctions lists import` or `lists update` once with write access"
+    )]
+    NeedsUpgrade { found: i64, known: i64 },
     #[error("stored record {entity_id} is invalid: {message}")]
     Invalid { entity_id: String, message: String },
     #[error(
@@ -118,6 +122,42 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database for reading only: nothing is created or written, so a
+    /// read-only data folder serves the commands that only read. When SQLite cannot set up
+    /// its shared-memory file beside the database (a read-only folder in WAL mode), the file
+    /// is opened as immutable.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let usable = |conn: Connection| -> Result<Store, StoreError> {
+            conn.busy_timeout(Duration::from_secs(10))?;
+            let store = Store { conn };
+            store.schema_version()?; // the first read: fails here if the file cannot be read
+            Ok(store)
+        };
+        let store = match Connection::open_with_flags(path, flags).map_err(StoreError::from) {
+            Ok(conn) => usable(conn),
+            Err(e) => Err(e),
+        };
+        let store = match store {
+            Ok(store) => store,
+            Err(_) => {
+                let uri = format!("file:{}?immutable=1", uri_path(path));
+                usable(Connection::open_with_flags(uri, flags)?)?
+            }
+        };
+        let known = schema::MIGRATIONS.len() as i64;
+        let found = store.schema_version()?;
+        if found > known {
+            return Err(StoreError::TooNew { found, known });
+        }
+        if found < known {
+            return Err(StoreError::NeedsUpgrade { found, known });
+        }
+        Ok(store)
+    }
+
     /// A private in-memory database (tests, benchmarks).
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let conn = Connection::open_in_memory()?;
@@ -174,6 +214,18 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// `path` escaped for an SQLite URI (`%`, `?` and `#` would end or change it).
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' | '?' | '#' => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

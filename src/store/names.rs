@@ -8,7 +8,12 @@ impl Store {
     pub fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT e.entity_id, e.list_code, e.kind, e.primary_name, e.country,
-                    n.name, n.quality, e.listing_ends
+                    n.name, n.quality, e.listing_ends,
+                    json_object('birth_dates', json_extract(e.data, '$.birth_dates'),
+                                'nationalities', json_extract(e.data, '$.nationalities'),
+                                'countries', json_extract(e.data, '$.countries'),
+                                'programs', json_extract(e.data, '$.programs'),
+                                'listed_on', json_extract(e.data, '$.listed_on'))
              FROM entities e JOIN names n ON n.entity_id = e.entity_id
              ORDER BY e.entity_id, n.position",
         )?;
@@ -46,6 +51,8 @@ impl Store {
                 country: row.get(4)?,
                 names: vec![(name, quality)],
                 listing_ends: row.get(7)?,
+                facts: serde_json::from_str(row.get_ref(8)?.as_str().unwrap_or("{}"))
+                    .map_err(|e| corrupt(&format!("unreadable facts: {e}")))?,
             });
         }
         Ok(out)

@@ -7,7 +7,7 @@ use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::{Favorite, FavoritePage, FavoriteRequest, RescreenSummary};
-use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     DecisionRequest, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
@@ -44,7 +44,7 @@ pub enum Outcome {
     Entity(Result<Box<EntityDetail>, ServiceError>),
     Decided(Result<DecisionResponse, ServiceError>),
     Lists(Result<Vec<ListInfo>, ServiceError>),
-    ListUpdates(Result<Vec<UpdateRecord>, ServiceError>),
+    ListUpdates(Result<Vec<UpdateInfo>, ServiceError>),
     Favorites(Result<FavoritePage, ServiceError>),
     FavoriteAdded(Result<Favorite, ServiceError>),
     FavoriteRemoved(Result<Favorite, ServiceError>),

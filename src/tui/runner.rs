@@ -132,7 +132,15 @@ async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {
     let bytes = tokio::fs::read(path)
         .await
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let items = crate::batch::parse_input(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+    let batch = crate::batch::parse_input(&bytes, &crate::batch::InputOptions::default())
+        .map_err(|e| format!("{shown}: {e}"))?;
+    // All or nothing, like the service: a bad row is named rather than skipped.
+    if let Some(bad) = batch.items.iter().find(|i| i.error.is_some()) {
+        let line = bad.line.map_or(String::new(), |l| format!(" line {l}"));
+        let why = bad.error.as_deref().unwrap_or("");
+        return Err(format!("{shown}{line}: {why}"));
+    }
+    let items = batch.items;
     if items.is_empty() {
         return Err(format!("{shown} holds no name"));
     }

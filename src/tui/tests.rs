@@ -32,6 +32,7 @@ fn screened(id: &str, query: &str) -> Outcome {
             query: query.into(),
             total_matches: 0,
             results: Vec::new(),
+            coverage: None,
         },
     }))
 }

@@ -74,39 +74,58 @@ fn watchlist_names() -> Vec<String> {
     names
 }
 
-/// A copy of the imported store whose OFAC SDN is the older edition, monitored, with the
-/// watchlist loaded.
+/// A store whose OFAC SDN is the older edition, monitored, with the watchlist loaded: made
+/// once, copied for each test.
 async fn before_update() -> Option<(tempfile::TempDir, LocalService)> {
-    let (dir, svc) = service().await?;
+    static TEMPLATE: tokio::sync::OnceCell<(tempfile::TempDir, LocalService)> =
+        tokio::sync::OnceCell::const_new();
     let shared = shared()?;
-    let older = layout(&[(
-        ListCode::OfacSdn,
-        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-    )]);
-    let (outcomes, _) = svc
-        .import_lists(
-            older.path().to_path_buf(),
-            vec![ListCode::OfacSdn],
-            permissive(),
-        )
-        .await
-        .unwrap();
-    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
-    let names = watchlist_names();
-    let summary = svc
-        .import_favorites(FavoriteImport {
-            names: names
-                .iter()
-                .map(|n| FavoriteRequest {
-                    name: n.clone(),
-                    kind: None,
-                    note: None,
+    let (template, _keep) = TEMPLATE
+        .get_or_init(|| async {
+            let (dir, svc) = service().await.unwrap();
+            let older = layout(&[(
+                ListCode::OfacSdn,
+                shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+            )]);
+            let (outcomes, _) = svc
+                .import_lists(
+                    older.path().to_path_buf(),
+                    vec![ListCode::OfacSdn],
+                    permissive(),
+                )
+                .await
+                .unwrap();
+            assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+            let names = watchlist_names();
+            let summary = svc
+                .import_favorites(FavoriteImport {
+                    names: names
+                        .iter()
+                        .map(|n| FavoriteRequest {
+                            name: n.clone(),
+                            kind: None,
+                            note: None,
+                        })
+                        .collect(),
                 })
-                .collect(),
+                .await
+                .unwrap();
+            assert!(summary.added > 250, "{summary:?}");
+            (dir, svc)
         })
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["sanctions.db", "sanctions.db-wal"] {
+        let from = template.path().join(file);
+        if from.exists() {
+            std::fs::copy(&from, dir.path().join(file)).unwrap();
+        }
+    }
+    let db = dir.path().join("sanctions.db");
+    let svc = tokio::task::spawn_blocking(move || LocalService::open(&db, "analyst1"))
         .await
+        .unwrap()
         .unwrap();
-    assert!(summary.added > 250, "{summary:?}");
     Some((dir, svc))
 }
 

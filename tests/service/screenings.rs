@@ -43,8 +43,12 @@ async fn a_screening_is_stored_with_its_list_versions_and_read_back() {
     assert_eq!(stored.list_versions.len(), 8, "{:?}", stored.list_versions);
     let lists = svc.lists().await.unwrap();
     for list in lists {
-        let latest = svc.list_updates(list.code, 1).await.unwrap();
-        assert_eq!(stored.list_versions.get(&list.code), Some(&latest[0].id));
+        let latest = svc.list_updates(list.list_code, 1).await.unwrap();
+        assert_eq!(
+            stored.list_versions.get(&list.list_code),
+            Some(&latest[0].update_id)
+        );
+        assert_eq!(list.update_id, Some(latest[0].update_id));
     }
 
     // A name on no list is stored as no_match.
@@ -237,9 +241,10 @@ async fn a_batch_is_screened_in_order_and_every_name_stored() {
 
 /// A batch request from a file's bytes, read by the batch reader the CLI uses.
 fn batch_request(bytes: &[u8]) -> BatchRequest {
-    let items = batch::parse_input(bytes).unwrap();
+    let read = batch::parse_input(bytes, &batch::InputOptions::default()).unwrap();
     BatchRequest {
-        names: items
+        names: read
+            .items
             .into_iter()
             .map(|i| BatchName::Typed {
                 name: i.name,

@@ -52,7 +52,7 @@ async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
         return;
     };
     let shared = shared().unwrap();
-    let current_update = svc.list_updates(ListCode::OfacSdn, 1).await.unwrap()[0].id;
+    let current_update = svc.list_updates(ListCode::OfacSdn, 1).await.unwrap()[0].update_id;
     let older = layout(&[(
         ListCode::OfacSdn,
         shared.join("editions/ofac_sdn/consistent_2023-12-28"),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::LocalService;
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::RescreenSummary;
-use crate::api::lists::{EntityRecord, ListInfo, UpdateRecord};
+use crate::api::lists::{EntityRecord, ListInfo, UpdateInfo};
 use crate::ingest::{self, ImportOptions, ListOutcome};
 use crate::model::ListCode;
 use crate::service::ServiceError;
@@ -16,16 +16,18 @@ use crate::store::Repository;
 impl LocalService {
     pub(crate) async fn lists_local(&self) -> Result<Vec<ListInfo>, ServiceError> {
         self.blocking(|this| {
-            Ok(this
-                .repo()
+            let repo = this.repo();
+            let versions = repo.list_versions()?;
+            Ok(repo
                 .lists()?
                 .into_iter()
                 .map(|l| ListInfo {
-                    code: l.list,
-                    name: l.list.display_name().to_owned(),
+                    list_code: l.list,
+                    list_name: l.list.display_name().to_owned(),
                     count: l.count,
                     updated_at: l.updated_at,
                     published: l.published,
+                    update_id: versions.get(&l.list).copied(),
                 })
                 .collect())
         })
@@ -36,15 +38,22 @@ impl LocalService {
         &self,
         list: ListCode,
         limit: usize,
-    ) -> Result<Vec<UpdateRecord>, ServiceError> {
+    ) -> Result<Vec<UpdateInfo>, ServiceError> {
         if limit == 0 || limit > 1000 {
             return Err(ServiceError::validation(
                 "limit",
                 "must be between 1 and 1000",
             ));
         }
-        self.blocking(move |this| Ok(this.repo().updates(list, limit)?))
-            .await
+        self.blocking(move |this| {
+            Ok(this
+                .repo()
+                .updates(list, limit)?
+                .into_iter()
+                .map(UpdateInfo::from)
+                .collect())
+        })
+        .await
     }
 
     pub(crate) async fn entity_local(

@@ -69,6 +69,46 @@ impl LocalService {
         self.blocking(move |this| this.monitor_blocking(mode)).await
     }
 
+    /// Starts the watchlist monitoring of a long-running face (`serve`, the UI): every
+    /// `config.poll_secs` it monitors list updates made by any process, and every
+    /// `config.rescreen_every_hours` it re-screens the whole watchlist. Errors are logged and
+    /// retried at the next tick; abort the handle to stop.
+    pub fn spawn_monitoring(
+        &self,
+        config: &crate::config::WatchlistConfig,
+    ) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        let poll = std::time::Duration::from_secs(config.poll_secs.max(1));
+        let every = std::time::Duration::from_secs(config.rescreen_every_hours.max(1) * 3600);
+        tokio::spawn(async move {
+            let mut last_full = Instant::now();
+            loop {
+                tokio::time::sleep(poll).await;
+                if let Err(e) = this.monitor().await {
+                    tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
+                }
+                if last_full.elapsed() >= every {
+                    match this.rescreen_local().await {
+                        Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
+                        Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
+                    }
+                    last_full = Instant::now();
+                }
+            }
+        })
+    }
+
+    /// Builds the index of the watchlist ahead of the next incremental re-screen (a server
+    /// or the UI does it after the watchlist changes, off the critical path). Returns the
+    /// number of favorites indexed.
+    pub async fn warm_watchlist(&self) -> Result<usize, ServiceError> {
+        self.blocking(|this| {
+            let favorites = this.repo().favorite_names()?;
+            Ok(this.watch(&favorites).ids.len())
+        })
+        .await
+    }
+
     pub(crate) async fn rescreen_local(&self) -> Result<RescreenSummary, ServiceError> {
         let _one_at_a_time = self.inner.monitor.lock().await;
         self.blocking(|this| {
@@ -86,11 +126,21 @@ impl LocalService {
     }
 
     fn monitor_blocking(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
-        let loaded = self.current()?;
         let repo = self.repo();
         let marker = repo.marker(MARKER)?.unwrap_or(0);
+        let favorites = repo.favorite_count()?;
+        // The index is built only when there is a watchlist to re-screen.
+        let loaded = if favorites > 0 {
+            self.current()?
+        } else {
+            Arc::new(Loaded {
+                index: Index::default(),
+                latest_update: repo.latest_update_id()?,
+                versions: repo.list_versions()?,
+            })
+        };
         if loaded.latest_update <= marker {
-            return Ok(nothing(repo.favorite_count()?));
+            return Ok(nothing(favorites));
         }
         let mut changes = Changes::default();
         let mut changed: Vec<(String, ChangeKind)> = Vec::new();
@@ -234,6 +284,7 @@ pub(crate) fn build_watch(favorites: &[(String, String, Option<EntityKind>)]) ->
             country: None,
             names: vec![(name.clone(), crate::model::AliasQuality::Strong)],
             listing_ends: None,
+            facts: Default::default(),
         })
         .collect();
     Watch {
@@ -357,7 +408,7 @@ fn screen_favorite(
             .map(|m| {
                 format!(
                     "{} ({}, {}, score {})",
-                    m.name, m.list, m.entity_id, m.score
+                    m.name, m.list_name, m.entity_id, m.score
                 )
             })
             .collect();

@@ -80,7 +80,7 @@ pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, chang
         ),
         message: format!(
             "best: {} ({}, {}, score {})",
-            best.name, best.list, best.entity_id, best.score
+            best.name, best.list_name, best.entity_id, best.score
         ),
         created_at: record.created_at,
         status: AlertStatus::Open,
@@ -111,6 +111,8 @@ pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
         ScreenError::EmptyName | ScreenError::NameTooLong => "name",
         ScreenError::Threshold(_) => "threshold",
         ScreenError::Limit(_) => "limit",
+        ScreenError::DateOfBirth(_) => "date_of_birth",
+        ScreenError::Country(_) => "country",
     };
     ServiceError::validation(field, error.to_string())
 }

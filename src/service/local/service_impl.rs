@@ -9,7 +9,7 @@ use crate::api::entities::EntityDetail;
 use crate::api::favorites::{
     Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
 };
-use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
@@ -52,7 +52,7 @@ impl Service for LocalService {
         &self,
         list: ListCode,
         limit: usize,
-    ) -> Result<Vec<UpdateRecord>, ServiceError> {
+    ) -> Result<Vec<UpdateInfo>, ServiceError> {
         self.list_updates_local(list, limit).await
     }
     async fn entity(&self, entity_id: &str, at: Option<i64>) -> Result<EntityDetail, ServiceError> {

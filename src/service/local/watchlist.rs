@@ -21,6 +21,9 @@ use crate::model::{
 use crate::service::ServiceError;
 use crate::store::{Changes, FavoriteInsert, Repository, StoreError};
 
+/// Names screened and stored per transaction by an import.
+const IMPORT_CHUNK: usize = 20_000;
+
 /// The longest note kept on a favorite.
 const MAX_NOTE_CHARS: usize = 2000;
 
@@ -102,7 +105,7 @@ fn prepare(
         ),
         message: format!(
             "best: {} ({}, {}, score {})",
-            best.name, best.list, best.entity_id, best.score
+            best.name, best.list_name, best.entity_id, best.score
         ),
         created_at: record.created_at,
         status: AlertStatus::Open,
@@ -220,35 +223,37 @@ impl LocalService {
         self.blocking(move |this| {
             let loaded = this.ready()?;
             let total = import.names.len();
-            let prepared: Vec<(FavoriteInsert, Option<ScreeningRecord>, Option<Alert>)> = import
-                .names
-                .par_iter()
-                .map(|request| prepare(&this, &loaded, request))
-                .collect::<Result<_, _>>()?;
-            let mut items = Vec::with_capacity(prepared.len());
-            for (insert, screening, alert) in prepared {
-                let mut changes = Changes::default();
-                changes.screenings.extend(screening);
-                if let Some(alert) = alert {
-                    changes.events.push(alert_event(&alert));
-                    changes.alerts.push(alert);
+            let (mut added, mut matched, mut alerts) = (0, 0, 0);
+            // Chunks bound the memory of a million-name import; each is one transaction.
+            for chunk in import.names.chunks(IMPORT_CHUNK) {
+                let prepared: Vec<(FavoriteInsert, Option<ScreeningRecord>, Option<Alert>)> = chunk
+                    .par_iter()
+                    .map(|request| prepare(&this, &loaded, request))
+                    .collect::<Result<_, _>>()?;
+                let mut items = Vec::with_capacity(prepared.len());
+                for (insert, screening, alert) in prepared {
+                    let mut changes = Changes::default();
+                    changes.screenings.extend(screening);
+                    if let Some(alert) = alert {
+                        changes.events.push(alert_event(&alert));
+                        changes.alerts.push(alert);
+                    }
+                    items.push((insert, changes));
                 }
-                items.push((insert, changes));
-            }
-            let inserted = this.repo().import_favorites(&items)?;
-            let inserted: std::collections::HashSet<String> = inserted.into_iter().collect();
-            let kept = items
-                .iter()
-                .filter(|(insert, _)| inserted.contains(&insert.favorite.id));
-            let (mut matched, mut alerts) = (0, 0);
-            for (insert, changes) in kept {
-                matched += usize::from(!insert.matches.is_empty());
-                alerts += changes.alerts.len();
+                let inserted = this.repo().import_favorites(&items)?;
+                added += inserted.len();
+                let inserted: std::collections::HashSet<String> = inserted.into_iter().collect();
+                for (insert, changes) in &items {
+                    if inserted.contains(&insert.favorite.id) {
+                        matched += usize::from(!insert.matches.is_empty());
+                        alerts += changes.alerts.len();
+                    }
+                }
             }
             Ok(ImportSummary {
                 total,
-                added: inserted.len(),
-                duplicates: total - inserted.len(),
+                added,
+                duplicates: total - added,
                 matched,
                 alerts,
             })

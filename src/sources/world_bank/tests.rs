@@ -135,6 +135,9 @@ const ENDED_BY_2026_11_22: usize = 161;
 #[test]
 fn names_with_case_changing_letters_do_not_panic() {
     for name in [
+        "A\u{212A}A ACME TRADING",
+        "(f\u{212A}a ACME OLD; a.k.a. ACME GROUP)",
+        "ACME LTD (a\u{212A}a ACME TRADING)",
         "\u{212A}nown as X",
         "ALSO KNOWN AS \u{212A}ELVIN",
         "\u{212A}\u{212A}\u{212A} formerly known as Y",
@@ -146,6 +149,12 @@ fn names_with_case_changing_letters_do_not_panic() {
         let _ = names::classify(name);
         let _ = names::strip_title(name);
     }
+    // The case that panicked: the Kelvin sign in a marker (`aKa`), sliced at the offset of
+    // its lowercase form.
+    assert!(matches!(
+        names::classify("a\u{212A}a ACME TRADING"),
+        names::Piece::Aliases(a) if a[0].name == "ACME TRADING"
+    ));
     assert!(matches!(
         names::classify("Also \u{212A}nown As XY Ltd"),
         names::Piece::Aliases(a) if a[0].name == "XY Ltd"

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::api::lists::{ListInfo, UpdateRecord};
+use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::model::ListCode;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
@@ -24,7 +24,7 @@ pub struct ListsState {
     pub selected: usize,
     pub error: Option<String>,
     /// The update history shown (Enter on a list), newest first.
-    pub updates: Option<(ListCode, Vec<UpdateRecord>)>,
+    pub updates: Option<(ListCode, Vec<UpdateInfo>)>,
 }
 
 impl ListsState {
@@ -45,7 +45,7 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Down if l.selected + 1 < l.lists.len() => l.selected += 1,
         Command::Refresh => return vec![call(state, Call::Lists)],
         Command::Activate => {
-            if let Some(code) = l.lists.get(l.selected).map(|x| x.code) {
+            if let Some(code) = l.lists.get(l.selected).map(|x| x.list_code) {
                 l.updates = Some((code, Vec::new()));
                 return vec![call(state, Call::ListUpdates(code))];
             }
@@ -78,7 +78,7 @@ fn draw_updates(
     area: Rect,
     state: &State,
     code: ListCode,
-    records: &[UpdateRecord],
+    records: &[UpdateInfo],
 ) {
     let block = Block::bordered().title(format!(
         " Update history of {} · newest first · Esc back ",
@@ -166,8 +166,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     Some(d) => format!("{d} d"),
                 };
                 vec![
-                    x.code.code().to_owned(),
-                    x.name.clone(),
+                    x.list_code.code().to_owned(),
+                    x.list_name.clone(),
                     x.count.to_string(),
                     x.updated_at
                         .as_deref()

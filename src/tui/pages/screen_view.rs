@@ -200,7 +200,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
         )),
         Some(d) => {
             let r = &d.record;
-            let e = &r.entity;
+            let e = r;
             lines.push(Line::styled("The listed entry", theme::accent()));
             field(&mut lines, "entity id", &r.entity_id);
             field(&mut lines, "list", &r.list_name);
@@ -231,7 +231,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
                 }
                 field(&mut lines, "document", &text);
             }
-            field(&mut lines, "programmes", &e.programs.join(", "));
+            field(&mut lines, "programmes", &e.programmes.join(", "));
             field(
                 &mut lines,
                 "listed on",

@@ -1,0 +1,255 @@
+//! Date of birth and country: what a request says besides the name, read from its fields or
+//! from the name itself (`PUTIN VLADIMIR 07.10.1952`, `Vladimir Putin (Russia)`), weighed
+//! against what the list says about an entry, each effect shown as [`Evidence`].
+//!
+//! A listed fact that agrees adds a little, one that clearly conflicts takes away more (a
+//! same-named different person is the false alarm these facts exist to silence), an absent
+//! one changes nothing. The largest total penalty, [`MAX_PENALTY`], keeps an exact full-name
+//! match (100) above the default threshold on its own.
+
+use super::result::{Evidence, Fact, Verdict};
+use super::{DEFAULT_THRESHOLD, ScreenError};
+use crate::model::{DateSpec, EntityFacts, to_iso2};
+
+/// Points for a date of birth that agrees (same year, and month and day where both give
+/// them). Small: agreement confirms a name match, it cannot make one.
+const DOB_AGREES: i8 = 3;
+/// A year one apart (a listed approximate year, a date read differently): neutral.
+const DOB_CLOSE: i8 = 0;
+/// A clear conflict (years two or more apart, or same year and a different day): enough to
+/// take a name that scores in the low 80s, a namesake, under the default threshold of 78.
+const DOB_CONFLICTS: i8 = -8;
+/// A country that agrees with the entry's nationality or other countries.
+const COUNTRY_AGREES: i8 = 2;
+/// A country the entry has no tie to. Weaker than a date: people move and lists give few.
+const COUNTRY_CONFLICTS: i8 = -4;
+/// Never more than this, so that an exact full-name match (100) stays above the threshold.
+pub const MAX_PENALTY: i8 = 100 - DEFAULT_THRESHOLD as i8 - 1;
+
+/// The facts of a request, parsed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct QueryFacts {
+    pub date_of_birth: Option<DateSpec>,
+    pub country: Option<&'static str>,
+}
+
+impl QueryFacts {
+    pub fn is_empty(&self) -> bool {
+        self.date_of_birth.is_none() && self.country.is_none()
+    }
+}
+
+/// Reads a request's `date_of_birth` (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`) and `country`
+/// (ISO 3166-1 alpha-2, or a country name the model's table knows).
+pub(crate) fn parse(dob: Option<&str>, country: Option<&str>) -> Result<QueryFacts, ScreenError> {
+    let date_of_birth = match dob.map(str::trim).filter(|d| !d.is_empty()) {
+        None => None,
+        Some(d) => Some(parse_date(d).ok_or_else(|| ScreenError::DateOfBirth(d.to_owned()))?),
+    };
+    let country = match country.map(str::trim).filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(to_iso2(c).ok_or_else(|| ScreenError::Country(c.to_owned()))?),
+    };
+    Ok(QueryFacts {
+        date_of_birth,
+        country,
+    })
+}
+
+fn parse_date(text: &str) -> Option<DateSpec> {
+    match DateSpec::parse_loose(text)? {
+        d @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }) => {
+            d.year().filter(|y| (1850..=2100).contains(y)).map(|_| d)
+        }
+        _ => None,
+    }
+}
+
+/// Splits the dates and the country in parentheses off a typed name: a word that reads as
+/// a date of birth (a year 1900-2029 alone, or a full date such as `07.10.1952`) when the
+/// name keeps at least two other words, and a parenthesised part that is a country's name.
+/// Returns the name left, and what was found.
+pub(crate) fn extract(name: &str) -> (String, QueryFacts) {
+    let mut facts = QueryFacts::default();
+    let mut rest = String::with_capacity(name.len());
+    let mut chars = name.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '('
+            && let Some(end) = name[i..].find(')')
+        {
+            let inner = &name[i + 1..i + end];
+            if facts.country.is_none()
+                && let Some(iso) = to_iso2(inner)
+            {
+                facts.country = Some(iso);
+                while chars.peek().is_some_and(|(j, _)| *j <= i + end) {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        rest.push(c);
+    }
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let is_date = |w: &str| {
+        let w = w.trim_matches(|c: char| c == ',' || c == ';');
+        let digits = w.bytes().filter(u8::is_ascii_digit).count();
+        let date_like = w
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'/'));
+        let plausible_year = |d: &DateSpec| d.year().is_some_and(|y| (1900..2030).contains(&y));
+        (digits == 4 || digits >= 6) && date_like && parse_date(w).filter(plausible_year).is_some()
+    };
+    let names = words.iter().filter(|w| !is_date(w)).count();
+    if names >= 2 && names < words.len() {
+        let mut kept = Vec::with_capacity(names);
+        for w in words {
+            if is_date(w) && facts.date_of_birth.is_none() {
+                facts.date_of_birth = parse_date(w.trim_matches(|c: char| c == ',' || c == ';'));
+            } else if !is_date(w) {
+                kept.push(w);
+            }
+        }
+        rest = kept.join(" ");
+    }
+    (rest, facts)
+}
+
+/// The evidence of `query`'s facts against an entry's, and the points they add up to.
+pub(crate) fn weigh(query: &QueryFacts, listed: &EntityFacts) -> (Vec<Evidence>, i8) {
+    let mut out = Vec::new();
+    if let Some(dob) = &query.date_of_birth {
+        let best = listed
+            .birth_dates
+            .iter()
+            .filter_map(|l| compare_dates(dob, l).map(|v| (v, l)))
+            .max_by_key(|(v, _)| rank(*v));
+        let (verdict, listed_text, points) = match best {
+            Some((Verdict::Agrees, l)) => (Verdict::Agrees, Some(l.iso()), DOB_AGREES),
+            Some((Verdict::Close, l)) => (Verdict::Close, Some(l.iso()), DOB_CLOSE),
+            Some((v, l)) => (v, Some(l.iso()), DOB_CONFLICTS),
+            None => (Verdict::Unknown, None, 0),
+        };
+        out.push(Evidence {
+            fact: Fact::DateOfBirth,
+            query: dob.iso(),
+            listed: listed_text,
+            verdict,
+            points,
+        });
+    }
+    if let Some(country) = query.country {
+        let ties: Vec<&String> = listed
+            .nationalities
+            .iter()
+            .chain(&listed.countries)
+            .collect();
+        let (verdict, points) = if ties.is_empty() {
+            (Verdict::Unknown, 0)
+        } else if ties.iter().any(|c| c.eq_ignore_ascii_case(country)) {
+            (Verdict::Agrees, COUNTRY_AGREES)
+        } else {
+            (Verdict::Conflicts, COUNTRY_CONFLICTS)
+        };
+        let shown = ties
+            .iter()
+            .find(|c| c.eq_ignore_ascii_case(country))
+            .or(ties.first())
+            .map(|c| (*c).clone());
+        out.push(Evidence {
+            fact: Fact::Country,
+            query: country.to_owned(),
+            listed: shown,
+            verdict,
+            points,
+        });
+    }
+    let total: i32 = out.iter().map(|e| i32::from(e.points)).sum();
+    (out, total.max(-i32::from(MAX_PENALTY)) as i8)
+}
+
+fn rank(v: Verdict) -> u8 {
+    match v {
+        Verdict::Agrees => 3,
+        Verdict::Close => 2,
+        Verdict::Conflicts => 1,
+        Verdict::Unknown => 0,
+    }
+}
+
+/// A listed date against the query's: `None` when the list's date cannot be read.
+fn compare_dates(query: &DateSpec, listed: &DateSpec) -> Option<Verdict> {
+    let parts = |d: &DateSpec| match d {
+        DateSpec::Day { year, month, day } => Some((*year, Some(*month), Some(*day))),
+        DateSpec::Month { year, month } => Some((*year, Some(*month), None)),
+        DateSpec::Year { year } => Some((*year, None, None)),
+        _ => None,
+    };
+    let q = parts(query)?;
+    if let DateSpec::Range { from, to } = listed {
+        let (from, to) = (parse_date(from)?, parse_date(to)?);
+        let (lo, hi) = (from.year()?, to.year()?);
+        return Some(if (lo..=hi).contains(&q.0) {
+            Verdict::Agrees
+        } else if (lo - 1..=hi + 1).contains(&q.0) {
+            Verdict::Close
+        } else {
+            Verdict::Conflicts
+        });
+    }
+    let l = parts(listed)?;
+    let differ = |a: Option<u8>, b: Option<u8>| matches!((a, b), (Some(a), Some(b)) if a != b);
+    Some(match (q.0 - l.0).abs() {
+        0 if differ(q.1, l.1) || differ(q.2, l.2) => Verdict::Close,
+        0 => Verdict::Agrees,
+        1 => Verdict::Close,
+        _ => Verdict::Conflicts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_countries_are_read_off_a_typed_name() {
+        let (name, f) = extract("PUTIN VLADIMIR VLADIMIROVICH 07.10.1952");
+        assert_eq!(name, "PUTIN VLADIMIR VLADIMIROVICH");
+        assert_eq!(
+            f.date_of_birth.map(|d| d.iso()).as_deref(),
+            Some("1952-10-07")
+        );
+        let (name, f) = extract("Vladimir Putin (Russia)");
+        assert_eq!(name.trim(), "Vladimir Putin");
+        assert_eq!(f.country, Some("RU"));
+        let (name, f) = extract("Vladimir Putin 1952");
+        assert_eq!(name, "Vladimir Putin");
+        assert_eq!(f.date_of_birth, Some(DateSpec::Year { year: 1952 }));
+        // A number that is part of a name stays.
+        assert_eq!(extract("Arctic LNG 2").0, "Arctic LNG 2");
+        assert_eq!(extract("Vessel 1984").0, "Vessel 1984");
+    }
+
+    #[test]
+    fn facts_agree_conflict_or_say_nothing() {
+        let listed = EntityFacts {
+            birth_dates: vec![DateSpec::Day {
+                year: 1952,
+                month: 10,
+                day: 7,
+            }],
+            nationalities: vec!["RU".to_owned()],
+            ..EntityFacts::default()
+        };
+        let q = parse(Some("1952"), Some("Russia")).unwrap();
+        assert_eq!(weigh(&q, &listed).1, DOB_AGREES + COUNTRY_AGREES);
+        let q = parse(Some("1953-01-01"), None).unwrap();
+        assert_eq!(weigh(&q, &listed).0[0].verdict, Verdict::Close);
+        let q = parse(Some("1970-01-01"), Some("FR")).unwrap();
+        assert_eq!(weigh(&q, &listed).1, DOB_CONFLICTS + COUNTRY_CONFLICTS);
+        let q = parse(Some("1970"), None).unwrap();
+        assert_eq!(weigh(&q, &EntityFacts::default()).1, 0);
+        assert!(parse(Some("yesterday"), None).is_err());
+        assert!(parse(None, Some("Atlantis")).is_err());
+    }
+}

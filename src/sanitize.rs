@@ -1,0 +1,103 @@
+//! Terminal-safe text: what a list or an input says, made harmless before it reaches a terminal.
+//!
+//! Control characters (escape sequences, OSC titles, bells, backspaces), C1 controls and bidi
+//! controls never reach the terminal raw: C0 controls become their visible Unicode "control
+//! pictures" (`ESC` -> `␛`), a newline inside a field becomes `⏎`, C1 controls become `�`,
+//! and bidi embedding, override and isolate controls are dropped. JSON output keeps the data
+//! exact but escapes the bidi controls and line separators (`\u202e`), which JSON allows.
+
+use std::borrow::Cow;
+
+/// The symbol a line break inside a field is shown as.
+pub const NEWLINE_SYMBOL: char = '⏎';
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn needs_care(c: char) -> bool {
+    c.is_control() || is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// One field on one line: every line break shown as [`NEWLINE_SYMBOL`].
+pub fn field(text: &str) -> Cow<'_, str> {
+    clean(text, false)
+}
+
+/// A message that may span lines (errors, hints): line breaks kept, everything else as
+/// [`field`].
+pub fn multiline(text: &str) -> Cow<'_, str> {
+    clean(text, true)
+}
+
+fn clean(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    if !text.chars().any(needs_care) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {} // CRLF: one break
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' if keep_newlines => out.push('\n'),
+            '\n' | '\r' | '\u{2028}' | '\u{2029}' => out.push(NEWLINE_SYMBOL),
+            '\t' => out.push(' '),
+            c if is_bidi_control(c) => {}
+            // C0 controls: the control picture of the same code (U+2400 + code).
+            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
+            '\u{7F}' => out.push('␡'),
+            c if c.is_control() => out.push('�'),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// JSON text (as serde_json writes it) with bidi controls and line separators escaped, so that
+/// printing it cannot reorder or split what a terminal shows. The JSON value is unchanged.
+pub fn json(text: String) -> String {
+    if !text
+        .chars()
+        .any(|c| is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}') {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neutralises_escape_sequences_and_controls() {
+        assert_eq!(field("Acme\x1b[2J Ltd"), "Acme␛[2J Ltd");
+        assert_eq!(field("\x1b]0;owned\x07x"), "␛]0;owned␇x");
+        assert_eq!(field("a\r\nb\nc"), "a⏎b⏎c");
+        assert_eq!(multiline("a\nb\x1b"), "a\nb␛");
+        assert_eq!(field("evil\u{202E}txt.exe"), "eviltxt.exe");
+        assert_eq!(field("x\u{9b}31m"), "x�31m");
+        assert_eq!(field("Путин, Vladimir"), "Путин, Vladimir");
+        assert!(matches!(field("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_stays_valid_and_exact() {
+        let raw = serde_json::to_string("a\u{202E}b\x1b").unwrap();
+        let safe = json(raw);
+        assert!(
+            !safe.contains('\u{202E}') && !safe.contains('\x1b'),
+            "{safe}"
+        );
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, "a\u{202E}b\x1b");
+    }
+}
