@@ -19,6 +19,7 @@
 //! - [`webhooks`]: Standard Webhooks signing, URL safety, retry schedule, the delivery worker.
 //! - [`briefs`]: risk briefs from list updates and from the publishers' RSS/Atom feeds.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
+//! - [`tui`]: the terminal UI (seven tabs), opened by `sanctions` with no subcommand.
 
 pub mod api;
 pub mod batch;
@@ -39,3 +40,4 @@ pub mod store;
 #[cfg(test)]
 mod testutil;
 pub mod webhooks;
+pub mod tui;

@@ -29,6 +29,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_error(&e, json),
     };
+    if cli.command.is_none() && std::io::stdout().is_terminal() {
+        // The terminal UI runs: a panic puts the terminal back before the report is printed.
+        let report = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            sanctions::tui::restore();
+            report(info);
+        }));
+    }
     match sanctions::cli::run(cli) {
         Ok(exit) => exit.into(),
         Err(report) if is_broken_pipe(&report) => ExitCode::SUCCESS,

@@ -219,7 +219,12 @@ impl From<KindArg> for KindFilter {
 /// Runs a parsed command line; the exit code says whether everything asked for succeeded.
 pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
     let Some(command) = cli.command else {
-        // The terminal UI will open here; until it exists, the help.
+        // No subcommand: the terminal UI on a terminal; the help otherwise.
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
+            crate::tui::start_local(workflow::local_service(&ctx)?)?;
+            return Ok(Exit::Success);
+        }
         let help = Cli::command().render_long_help().to_string();
         output::write_text(&help)?;
         return Ok(Exit::Success);

@@ -1,0 +1,147 @@
+//! What flows through the core: [`Action`]s in (keys, paste, service results tagged with
+//! their request id) and [`Effect`]s out (service calls for the runner to make).
+
+use crossterm::event::KeyEvent;
+
+use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::entities::EntityDetail;
+use crate::api::favorites::{Favorite, FavoritePage, FavoriteRequest, RescreenSummary};
+use crate::api::lists::{ListInfo, UpdateInfo};
+use crate::api::screening::ScreenRequest;
+use crate::api::screenings::{
+    DecisionRequest, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
+};
+use crate::model::ListCode;
+use crate::service::ServiceError;
+
+/// A request id: results of an older request for the same [`Slot`] are dropped.
+pub type ReqId = u64;
+
+/// An input to [`super::update::update`].
+#[derive(Debug)]
+pub enum Action {
+    /// A key press (never a release or repeat-release).
+    Key(KeyEvent),
+    /// Bracketed paste: the whole pasted text at once.
+    Paste(String),
+    /// The terminal changed size; only a redraw is needed.
+    Resize,
+    /// The spinner advances (sent only while work runs).
+    Tick,
+    /// The screening index finished building in the background.
+    IndexReady(Result<(), String>),
+    /// A service call finished.
+    Done(ReqId, Box<Outcome>),
+}
+
+/// The result of one service call.
+#[derive(Debug)]
+pub enum Outcome {
+    Screened(Result<ScreeningResponse, ServiceError>),
+    Screening(Result<StoredScreening, ServiceError>),
+    History(Result<Page<ScreeningSummary>, ServiceError>),
+    Entity(Result<Box<EntityDetail>, ServiceError>),
+    Decided(Result<DecisionResponse, ServiceError>),
+    Lists(Result<Vec<ListInfo>, ServiceError>),
+    ListUpdates(Result<Vec<UpdateInfo>, ServiceError>),
+    Favorites(Result<FavoritePage, ServiceError>),
+    FavoriteAdded(Result<Favorite, ServiceError>),
+    FavoriteRemoved(Result<Favorite, ServiceError>),
+    Rescreened(Result<RescreenSummary, ServiceError>),
+    Alerts(Result<Page<Alert>, ServiceError>),
+    OpenAlerts(Result<Page<Alert>, ServiceError>),
+    AlertSet(Result<Alert, ServiceError>),
+    BatchLoaded(Result<BatchRequest, String>),
+    Batch(Result<BatchResponse, ServiceError>),
+}
+
+/// A service call to make. Reads of the same slot supersede each other: the runner aborts
+/// the older one and `update` drops its result if it still arrives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Screen(ScreenRequest),
+    Screening(String),
+    History,
+    Entity(String),
+    Decide(String, DecisionRequest),
+    Lists,
+    ListUpdates(ListCode),
+    Favorites,
+    AddFavorite(FavoriteRequest),
+    RemoveFavorite(String),
+    Rescreen,
+    Alerts(AlertQuery),
+    OpenAlerts,
+    SetAlert(String, AlertStatusRequest),
+    /// Read and parse a batch file (CSV, lines or JSON).
+    ReadBatch(std::path::PathBuf),
+    Batch(BatchRequest),
+}
+
+/// Which in-flight request a result belongs to; one current request per slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Slot {
+    Screen,
+    Screening,
+    History,
+    Entity,
+    Decide,
+    Lists,
+    ListUpdates,
+    Favorites,
+    FavoriteChange,
+    Rescreen,
+    Alerts,
+    OpenAlerts,
+    AlertChange,
+    Batch,
+}
+
+impl Call {
+    /// The slot of this call.
+    pub fn slot(&self) -> Slot {
+        match self {
+            Call::Screen(_) => Slot::Screen,
+            Call::Screening(_) => Slot::Screening,
+            Call::History => Slot::History,
+            Call::Entity(_) => Slot::Entity,
+            Call::Decide(..) => Slot::Decide,
+            Call::Lists => Slot::Lists,
+            Call::ListUpdates(_) => Slot::ListUpdates,
+            Call::Favorites => Slot::Favorites,
+            Call::AddFavorite(_) | Call::RemoveFavorite(_) => Slot::FavoriteChange,
+            Call::Rescreen => Slot::Rescreen,
+            Call::Alerts(_) => Slot::Alerts,
+            Call::OpenAlerts => Slot::OpenAlerts,
+            Call::SetAlert(..) => Slot::AlertChange,
+            Call::ReadBatch(_) | Call::Batch(_) => Slot::Batch,
+        }
+    }
+
+    /// Whether an older call of the same slot may be aborted (reads only: a write that was
+    /// sent is never cancelled half-way).
+    pub fn abortable(&self) -> bool {
+        matches!(
+            self,
+            Call::Screening(_)
+                | Call::History
+                | Call::Entity(_)
+                | Call::Lists
+                | Call::ListUpdates(_)
+                | Call::Favorites
+                | Call::Alerts(_)
+                | Call::OpenAlerts
+                | Call::ReadBatch(_)
+        )
+    }
+}
+
+/// What `update` asks the runner to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Make a service call; its result comes back as [`Action::Done`] with this id.
+    Call(ReqId, Call),
+    /// Build the screening index in the background ([`Action::IndexReady`] when done).
+    Warmup,
+}

@@ -1,0 +1,197 @@
+//! The Batch tab: load a file of names (CSV, one per line, or JSON), screen it in chunks of
+//! at most 500 with a progress bar, then browse the results (hits only, sorted by score) and
+//! open any row's stored screening.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::widgets::{Block, Gauge, Paragraph, Wrap};
+
+use crate::api::batch::{BatchName, BatchRequest, BatchResult, MAX_BATCH};
+use crate::tui::action::{Call, Effect, Outcome};
+use crate::tui::keymap::Command;
+use crate::tui::state::{Prompt, PromptKind, State, Tab};
+use crate::tui::update::call;
+use crate::tui::widgets::{score_bar::score_bar, table};
+
+/// The Batch tab's state.
+#[derive(Debug, Default)]
+pub struct BatchState {
+    pub names: Vec<BatchName>,
+    /// Names sent so far.
+    pub sent: usize,
+    pub results: Vec<BatchResult>,
+    pub running: bool,
+    pub hits_only: bool,
+    pub by_score: bool,
+    pub selected: usize,
+    pub error: Option<String>,
+}
+
+impl BatchState {
+    /// The rows shown, after the filter and sort.
+    pub fn rows(&self) -> Vec<&BatchResult> {
+        let mut rows: Vec<&BatchResult> = self
+            .results
+            .iter()
+            .filter(|r| !self.hits_only || r.matches > 0)
+            .collect();
+        if self.by_score {
+            rows.sort_by_key(|r| std::cmp::Reverse(r.best_score.unwrap_or(0)));
+        }
+        rows
+    }
+}
+
+fn next_chunk(state: &mut State) -> Vec<Effect> {
+    let b = &mut state.batch;
+    if b.sent >= b.names.len() {
+        b.running = false;
+        let hits = b.results.iter().filter(|r| r.matches > 0).count();
+        let total = b.results.len();
+        state.info(format!(
+            "batch done: {total} name(s) screened and stored, {hits} with matches"
+        ));
+        return vec![call(state, Call::OpenAlerts)];
+    }
+    let end = (b.sent + MAX_BATCH).min(b.names.len());
+    let request = BatchRequest {
+        names: b.names[b.sent..end].to_vec(),
+        options: None,
+    };
+    b.sent = end;
+    vec![call(state, Call::Batch(request))]
+}
+
+/// Handles a command on the Batch tab.
+pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
+    let b = &mut state.batch;
+    let len = b.rows().len();
+    match command {
+        Command::Load if !b.running => {
+            state.prompt = Some(Prompt::new(
+                "Batch file (CSV, text or JSON): path",
+                PromptKind::BatchPath,
+            ));
+        }
+        Command::Load => state.error("a batch is running; wait for it to finish"),
+        Command::ToggleHits => {
+            b.hits_only = !b.hits_only;
+            b.selected = 0;
+        }
+        Command::Sort => b.by_score = !b.by_score,
+        Command::Up => b.selected = b.selected.saturating_sub(1),
+        Command::Down if b.selected + 1 < len => b.selected += 1,
+        Command::Activate => {
+            if let Some(id) = b.rows().get(b.selected).map(|r| r.screening_id.clone()) {
+                state.tab = Tab::Screen;
+                return vec![call(state, Call::Screening(id))];
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Applies a result for the Batch tab.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::BatchLoaded(Ok(request)) => {
+            let b = &mut state.batch;
+            *b = BatchState {
+                hits_only: b.hits_only,
+                by_score: b.by_score,
+                names: request.names,
+                running: true,
+                ..BatchState::default()
+            };
+            next_chunk(state)
+        }
+        Outcome::Batch(Ok(response)) => {
+            state.batch.results.extend(response.results);
+            next_chunk(state)
+        }
+        Outcome::BatchLoaded(Err(e)) => {
+            state.batch.error = Some(e.clone());
+            state.error(e);
+            Vec::new()
+        }
+        Outcome::Batch(Err(e)) => {
+            state.batch.running = false;
+            state.batch.error = Some(e.to_string());
+            state.error(e);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Draws the Batch tab.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let b = &state.batch;
+    let [gauge, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
+    let total = b.names.len().max(1);
+    let done = b.results.len();
+    let label = if b.names.is_empty() {
+        "no batch loaded".to_owned()
+    } else {
+        format!("{done} / {} screened", b.names.len())
+    };
+    frame.render_widget(
+        Gauge::default()
+            .block(Block::bordered().title(" Progress "))
+            .ratio((done as f64 / total as f64).clamp(0.0, 1.0))
+            .label(label),
+        gauge,
+    );
+    let title = format!(
+        " Results · {} · {} · l load · h hits · s sort · Enter open ",
+        if b.hits_only { "hits only" } else { "all rows" },
+        if b.by_score {
+            "by score"
+        } else {
+            "input order"
+        }
+    );
+    let block = Block::bordered().title(title);
+    let rows = b.rows();
+    if rows.is_empty() {
+        let text = match &b.error {
+            Some(e) => format!("✗ {e}"),
+            None if b.running => "Screening…".to_owned(),
+            None if !b.results.is_empty() => "No row with a match.".to_owned(),
+            None => "Press l and type the path of a file: CSV with a name column (and optional type), one name per line, or JSON. Each name is screened and stored; batches over 500 names go in chunks of 500.".to_owned(),
+        };
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
+            body,
+        );
+        return;
+    }
+    let cells = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.best_score.map_or("-".into(), |s| score_bar(s, 5)),
+                r.name.clone(),
+                r.matches.to_string(),
+                r.screening_id.clone(),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(9),
+        Constraint::Fill(1),
+        Constraint::Length(7),
+        Constraint::Length(30),
+    ];
+    let header = ["Best", "Name", "Matches", "Screening"];
+    table::draw(
+        frame,
+        body,
+        block,
+        &header,
+        &widths,
+        cells,
+        Some(b.selected),
+    );
+}

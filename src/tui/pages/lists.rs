@@ -1,0 +1,209 @@
+//! The Lists tab: the eight lists with their entry count, last import and age (stale data
+//! stands out), and how to import or update when there is no data.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use crate::api::lists::{ListInfo, UpdateInfo};
+use crate::model::ListCode;
+use crate::tui::action::{Call, Effect, Outcome, Slot};
+use crate::tui::keymap::Command;
+use crate::tui::state::State;
+use crate::tui::update::call;
+use crate::tui::widgets::table;
+
+/// Data older than this many days is flagged.
+pub const STALE_DAYS: i64 = 7;
+
+/// The Lists tab's state.
+#[derive(Debug, Default)]
+pub struct ListsState {
+    pub lists: Vec<ListInfo>,
+    pub loaded: bool,
+    pub selected: usize,
+    pub error: Option<String>,
+    /// The update history shown (Enter on a list), newest first.
+    pub updates: Option<(ListCode, Vec<UpdateInfo>)>,
+}
+
+impl ListsState {
+    /// Replaces the lists.
+    pub fn set(&mut self, lists: Vec<ListInfo>) {
+        self.lists = lists;
+        self.loaded = true;
+        self.error = None;
+        self.selected = self.selected.min(self.lists.len().saturating_sub(1));
+    }
+}
+
+/// Handles a command on the Lists tab.
+pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
+    let l = &mut state.lists;
+    match command {
+        Command::Up => l.selected = l.selected.saturating_sub(1),
+        Command::Down if l.selected + 1 < l.lists.len() => l.selected += 1,
+        Command::Refresh => return vec![call(state, Call::Lists)],
+        Command::Activate => {
+            if let Some(code) = l.lists.get(l.selected).map(|x| x.list_code) {
+                l.updates = Some((code, Vec::new()));
+                return vec![call(state, Call::ListUpdates(code))];
+            }
+        }
+        Command::Back => l.updates = None,
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Applies a list's update history.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::ListUpdates(Ok(records)) => {
+            if let Some((_, shown)) = state.lists.updates.as_mut() {
+                *shown = records;
+            }
+        }
+        Outcome::ListUpdates(Err(e)) => {
+            state.lists.updates = None;
+            state.error(e);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn draw_updates(
+    frame: &mut Frame,
+    area: Rect,
+    state: &State,
+    code: ListCode,
+    records: &[UpdateInfo],
+) {
+    let block = Block::bordered().title(format!(
+        " Update history of {} · newest first · Esc back ",
+        code.code()
+    ));
+    if records.is_empty() {
+        let text = if state.requests.pending(Slot::ListUpdates) {
+            "Loading…"
+        } else {
+            "No update recorded."
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let rows = records
+        .iter()
+        .map(|r| {
+            vec![
+                r.at.get(..16).unwrap_or(&r.at).replace('T', " "),
+                r.origin.clone(),
+                r.published.clone().unwrap_or_else(|| "-".into()),
+                format!("+{} -{} ~{}", r.added, r.removed, r.changed),
+                r.total.to_string(),
+                r.failed
+                    .clone()
+                    .map_or("ok".into(), |f| format!("FAILED: {f}")),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(8),
+        Constraint::Length(10),
+        Constraint::Length(18),
+        Constraint::Length(7),
+        Constraint::Fill(1),
+    ];
+    let header = [
+        "When (UTC)",
+        "Origin",
+        "Published",
+        "Changes",
+        "Total",
+        "Outcome",
+    ];
+    table::draw(frame, area, block, &header, &widths, rows, None);
+}
+
+/// Age in whole days of an RFC 3339 time, relative to `now`.
+pub fn age_days(at: &str, now: jiff::Timestamp) -> Option<i64> {
+    let at: jiff::Timestamp = at.parse().ok()?;
+    Some(now.duration_since(at).as_secs() / 86_400)
+}
+
+/// Draws the Lists tab.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let l = &state.lists;
+    if let Some((code, records)) = &l.updates {
+        draw_updates(frame, area, state, *code, records);
+        return;
+    }
+    let empty = l.loaded && l.lists.iter().all(|x| x.count == 0);
+    let [top, help] = Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(if empty { 7 } else { 4 }),
+    ])
+    .areas(area);
+    let block = Block::bordered().title(" Lists ");
+    if !l.loaded {
+        let text = match &l.error {
+            Some(e) => format!("✗ {e}"),
+            None if state.requests.pending(Slot::Lists) => "Loading…".to_owned(),
+            None => "Not loaded: r reloads.".to_owned(),
+        };
+        frame.render_widget(Paragraph::new(text).block(block), top);
+    } else {
+        let rows = l
+            .lists
+            .iter()
+            .map(|x| {
+                let age = x.updated_at.as_deref().and_then(|u| age_days(u, state.now));
+                let age_text = match age {
+                    None => "never".to_owned(),
+                    Some(d) if d > STALE_DAYS => format!("{d} d  STALE"),
+                    Some(d) => format!("{d} d"),
+                };
+                vec![
+                    x.list_code.code().to_owned(),
+                    x.list_name.clone(),
+                    x.count.to_string(),
+                    x.updated_at
+                        .as_deref()
+                        .map_or("-".into(), |u| u.get(..16).unwrap_or(u).replace('T', " ")),
+                    x.published.clone().unwrap_or_else(|| "-".into()),
+                    age_text,
+                ]
+            })
+            .collect();
+        let widths = [
+            Constraint::Length(10),
+            Constraint::Fill(1),
+            Constraint::Length(7),
+            Constraint::Length(16),
+            Constraint::Length(10),
+            Constraint::Length(11),
+        ];
+        let header = [
+            "Code",
+            "List",
+            "Entries",
+            "Imported (UTC)",
+            "Published",
+            "Age",
+        ];
+        table::draw(frame, top, block, &header, &widths, rows, Some(l.selected));
+    }
+    let text = if empty {
+        "No list has been imported yet. Leave the UI (q) and run:\n  sanctions lists import DIR   (offline: the official files, one folder per list code)\n  sanctions lists update       (download from the publishers)\nThen start `sanctions` again."
+    } else {
+        "Update from the publishers: `sanctions lists update`; from files: `sanctions lists import DIR`.\nEnter shows a list's update history. Updating from inside the UI is not there yet."
+    };
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered()),
+        help,
+    );
+}

@@ -1,0 +1,9 @@
+//! One module per tab: its state, its keys and results, and its drawing.
+
+pub mod alerts;
+pub mod batch;
+pub mod lists;
+pub mod pending;
+pub mod screen;
+pub mod screen_view;
+pub mod watchlist;

@@ -1,0 +1,348 @@
+//! The Screen tab's state and behaviour: the name field, type and threshold, the stored
+//! screening's results, a match's detail, decisions and the history of screenings.
+//! Drawing is in [`super::screen_view`].
+
+use tui_input::Input;
+
+use crate::api::entities::EntityDetail;
+use crate::api::screening::{KindFilter, Match, ScreenRequest};
+use crate::api::screenings::{ScreeningSummary, StoredScreening};
+use crate::model::{Decision, ReviewStatus};
+
+use crate::tui::action::{Call, Effect, Outcome};
+use crate::tui::keymap::Command;
+use crate::tui::state::{Prompt, PromptKind, State};
+use crate::tui::update::call;
+
+/// Where the keyboard is on the Screen tab.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Focus {
+    #[default]
+    Name,
+    Results,
+}
+
+/// What the lower part of the tab shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    Results,
+    Detail,
+    History,
+}
+
+/// The stored screening shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    pub id: String,
+    pub query: String,
+    pub total: u64,
+    pub results: Vec<Match>,
+    pub status: Option<ReviewStatus>,
+}
+
+/// The Screen tab's state.
+#[derive(Debug, Default)]
+pub struct ScreenState {
+    pub name: Input,
+    pub kind: Option<KindFilter>,
+    /// Lowest score shown; the engine's default when `None`.
+    pub threshold: Option<u8>,
+    pub focus: Focus,
+    pub view: View,
+    pub shown: Option<Shown>,
+    pub selected: usize,
+    pub detail: Option<EntityDetail>,
+    pub scroll: u16,
+    pub history: Vec<ScreeningSummary>,
+    pub history_selected: usize,
+    pub error: Option<String>,
+}
+
+impl ScreenState {
+    /// Whether the name field has the keyboard.
+    pub fn in_text(&self) -> bool {
+        self.focus == Focus::Name && self.view == View::Results
+    }
+
+    /// Whether `Esc` has something to back out of.
+    pub fn can_back(&self) -> bool {
+        self.view != View::Results || self.focus == Focus::Name
+    }
+
+    /// The match under the cursor.
+    pub fn current(&self) -> Option<&Match> {
+        self.shown.as_ref()?.results.get(self.selected)
+    }
+
+    fn request(&self) -> ScreenRequest {
+        let mut request = ScreenRequest::new(self.name.value().trim());
+        request.kind = self.kind;
+        request.threshold = self.threshold;
+        request
+    }
+}
+
+/// Handles a command on the Screen tab.
+pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
+    let s = &mut state.screen;
+    match (s.view, command) {
+        (_, Command::ToggleType) => {
+            s.kind = match s.kind {
+                None => Some(KindFilter::Individual),
+                Some(KindFilter::Individual) => Some(KindFilter::Entity),
+                Some(KindFilter::Entity) => None,
+            };
+            Vec::new()
+        }
+        (_, Command::ThresholdUp) => {
+            s.threshold = Some(s.threshold.unwrap_or(75).saturating_add(5).min(100));
+            Vec::new()
+        }
+        (_, Command::ThresholdDown) => {
+            s.threshold = Some(s.threshold.unwrap_or(80).saturating_sub(5).max(50));
+            Vec::new()
+        }
+        (_, Command::History) => {
+            s.view = View::History;
+            s.history_selected = 0;
+            vec![call(state, Call::History)]
+        }
+        (View::Results, Command::FocusNext | Command::FocusPrev) => {
+            s.focus = match s.focus {
+                Focus::Name => Focus::Results,
+                Focus::Results => Focus::Name,
+            };
+            Vec::new()
+        }
+        (View::Results, Command::Activate) if s.focus == Focus::Name => {
+            if s.name.value().trim().is_empty() {
+                s.error = Some("type a name to screen".into());
+                return Vec::new();
+            }
+            s.error = None;
+            let request = s.request();
+            vec![call(state, Call::Screen(request))]
+        }
+        (View::Results, Command::Activate) => match s.current() {
+            Some(m) => {
+                let id = m.entity_id.clone();
+                s.view = View::Detail;
+                s.scroll = 0;
+                s.detail = None;
+                vec![call(state, Call::Entity(id))]
+            }
+            None => Vec::new(),
+        },
+        (View::Results, Command::Up) if s.focus == Focus::Results => {
+            if s.selected == 0 {
+                s.focus = Focus::Name; // up from the first row: back to the name field
+            }
+            s.selected = s.selected.saturating_sub(1);
+            Vec::new()
+        }
+        (View::Results, Command::Down) => {
+            let len = s.shown.as_ref().map_or(0, |x| x.results.len());
+            if s.focus == Focus::Name && len > 0 {
+                s.focus = Focus::Results;
+            } else if s.selected + 1 < len {
+                s.selected += 1;
+            }
+            Vec::new()
+        }
+        (View::Results, Command::Top) => {
+            s.selected = 0;
+            Vec::new()
+        }
+        (View::Results, Command::Bottom) => {
+            s.selected = s
+                .shown
+                .as_ref()
+                .map_or(0, |x| x.results.len().saturating_sub(1));
+            Vec::new()
+        }
+        (View::Results, Command::Back) => {
+            // Out of the name field, so that number keys switch tabs.
+            s.focus = Focus::Results;
+            Vec::new()
+        }
+        (View::Detail, Command::Up) => {
+            s.scroll = s.scroll.saturating_sub(1);
+            Vec::new()
+        }
+        (View::Detail, Command::Down) => {
+            s.scroll = s.scroll.saturating_add(1).min(500);
+            Vec::new()
+        }
+        (View::Detail | View::History, Command::Back) => {
+            s.view = View::Results;
+            Vec::new()
+        }
+        (View::History, Command::Up) => {
+            s.history_selected = s.history_selected.saturating_sub(1);
+            Vec::new()
+        }
+        (View::History, Command::Down) => {
+            if s.history_selected + 1 < s.history.len() {
+                s.history_selected += 1;
+            }
+            Vec::new()
+        }
+        (View::History, Command::Activate) => match s.history.get(s.history_selected) {
+            Some(summary) => {
+                let id = summary.id.clone();
+                vec![call(state, Call::Screening(id))]
+            }
+            None => Vec::new(),
+        },
+        (View::Results | View::Detail, Command::FalsePositiveAll) => {
+            decide_all(state, Decision::FalsePositive)
+        }
+        (View::Results | View::Detail, Command::TrueMatchAll) => {
+            decide_all(state, Decision::TrueMatch)
+        }
+        (View::Results | View::Detail, Command::EscalateAll) => {
+            decide_all(state, Decision::Escalated)
+        }
+        (View::Results | View::Detail, Command::FalsePositive) => {
+            decide(state, Decision::FalsePositive)
+        }
+        (View::Results | View::Detail, Command::TrueMatch) => decide(state, Decision::TrueMatch),
+        (View::Results | View::Detail, Command::Escalate) => decide(state, Decision::Escalated),
+        (View::Results | View::Detail, Command::AddToWatchlist) => {
+            let Some(shown) = &s.shown else {
+                state.error("screen a name first (Enter), then add it to the watchlist");
+                return Vec::new();
+            };
+            let request = crate::api::favorites::FavoriteRequest {
+                name: shown.query.clone(),
+                kind: s.kind,
+                note: None,
+            };
+            vec![call(state, Call::AddFavorite(request))]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Opens the note prompt for a decision on the whole screening.
+fn decide_all(state: &mut State, decision: Decision) -> Vec<Effect> {
+    let Some(shown) = &state.screen.shown else {
+        state.error("screen a name first (Enter): decisions are recorded on a stored screening");
+        return Vec::new();
+    };
+    state.prompt = Some(Prompt::new(
+        format!(
+            "{decision} for the whole screening of {:?}: note (required)",
+            crate::tui::text::sanitize(&shown.query)
+        ),
+        PromptKind::Decide {
+            screening_id: shown.id.clone(),
+            entity_id: None,
+            decision,
+        },
+    ));
+    Vec::new()
+}
+
+/// Opens the note prompt for a decision on the selected match.
+fn decide(state: &mut State, decision: Decision) -> Vec<Effect> {
+    let s = &state.screen;
+    let Some(shown) = &s.shown else {
+        state.error("screen a name first (Enter): decisions are recorded on a stored screening");
+        return Vec::new();
+    };
+    let entity = s.current().map(|m| (m.entity_id.clone(), m.name.clone()));
+    let target = match &entity {
+        Some((id, name)) => format!("{name} ({id})"),
+        None => format!("the screening of {:?}", shown.query),
+    };
+    state.prompt = Some(Prompt::new(
+        format!("{decision} for {target}: note (required)"),
+        PromptKind::Decide {
+            screening_id: shown.id.clone(),
+            entity_id: entity.map(|(id, _)| id),
+            decision,
+        },
+    ));
+    Vec::new()
+}
+
+fn show_stored(state: &mut State, stored: StoredScreening) {
+    let s = &mut state.screen;
+    s.name = Input::new(stored.query.clone());
+    s.kind = stored.kind;
+    s.shown = Some(Shown {
+        id: stored.id,
+        query: stored.query,
+        total: stored.total_matches,
+        results: stored.results,
+        status: Some(stored.status),
+    });
+    s.selected = 0;
+    s.view = View::Results;
+    s.focus = Focus::Results;
+}
+
+/// Applies a result for the Screen tab.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::Screened(Ok(response)) => {
+            let s = &mut state.screen;
+            let status = if response.result.results.is_empty() {
+                ReviewStatus::NoMatch
+            } else {
+                ReviewStatus::PendingReview
+            };
+            s.shown = Some(Shown {
+                id: response.id,
+                query: response.result.query,
+                total: response.result.total_matches as u64,
+                results: response.result.results,
+                status: Some(status),
+            });
+            s.selected = 0;
+            s.error = None;
+            if s.shown.as_ref().is_some_and(|x| !x.results.is_empty()) {
+                s.focus = Focus::Results;
+            }
+            // A stored match may raise an alert.
+            vec![call(state, Call::OpenAlerts)]
+        }
+        Outcome::Screening(Ok(stored)) => {
+            show_stored(state, stored);
+            Vec::new()
+        }
+        Outcome::History(Ok(page)) => {
+            state.screen.history = page.items;
+            Vec::new()
+        }
+        Outcome::Entity(Ok(detail)) => {
+            state.screen.detail = Some(*detail);
+            Vec::new()
+        }
+        Outcome::Decided(Ok(response)) => {
+            if let Some(shown) = state.screen.shown.as_mut() {
+                shown.status = Some(response.status);
+            }
+            state.info(format!(
+                "recorded: {} (screening now {})",
+                response.decision.to, response.status
+            ));
+            Vec::new()
+        }
+        Outcome::Screened(Err(e)) => {
+            state.screen.error = Some(e.to_string());
+            state.error(e);
+            Vec::new()
+        }
+        Outcome::Screening(Err(e))
+        | Outcome::History(Err(e))
+        | Outcome::Entity(Err(e))
+        | Outcome::Decided(Err(e)) => {
+            state.error(e);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,298 @@
+//! Drawing of the Screen tab: the name field with type and threshold, then the results
+//! table, a match's detail with its explanation, or the history of screenings.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use super::screen::{Focus, View};
+use crate::api::screening::KindFilter;
+use crate::tui::action::Slot;
+use crate::tui::state::{IndexState, State};
+use crate::tui::text::{fit, sanitize};
+use crate::tui::theme;
+use crate::tui::widgets::{score_bar::score_bar, table};
+
+/// Draws the Screen tab into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let [field, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
+    draw_field(frame, field, state);
+    match state.screen.view {
+        View::Results => draw_results(frame, body, state),
+        View::Detail => draw_detail(frame, body, state),
+        View::History => draw_history(frame, body, state),
+    }
+}
+
+fn draw_field(frame: &mut Frame, area: Rect, state: &State) {
+    let s = &state.screen;
+    let kind = match s.kind {
+        None => "any",
+        Some(KindFilter::Individual) => "individual",
+        Some(KindFilter::Entity) => "entity",
+    };
+    let threshold = s.threshold.map_or("default".to_owned(), |t| t.to_string());
+    let focused = s.in_text() && state.prompt.is_none();
+    let title = format!(
+        " Name{} · type {kind} (Ctrl-T) · threshold {threshold} (PgUp/PgDn) ",
+        if focused { " ✎" } else { "" }
+    );
+    let block = Block::bordered().title(fit(&title, area.width.saturating_sub(2) as usize));
+    let inner = block.inner(area);
+    let width = inner.width.max(1) as usize;
+    let scroll = s.name.visual_scroll(width);
+    let text = sanitize(s.name.value());
+    let visible: String = text.chars().skip(scroll).collect();
+    frame.render_widget(Paragraph::new(fit(&visible, width)).block(block), area);
+    if focused {
+        let x = (s.name.visual_cursor().saturating_sub(scroll)) as u16;
+        frame.set_cursor_position(Position::new(inner.x + x.min(inner.width), inner.y));
+    }
+}
+
+fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
+    let s = &state.screen;
+    let block = Block::bordered();
+    let message = if state.requests.pending(Slot::Screen) {
+        Some(match state.status.index {
+            IndexState::Building => {
+                "Screening… (the index is still being built; it runs as soon as it is ready)"
+                    .to_owned()
+            }
+            _ => "Screening…".to_owned(),
+        })
+    } else if let Some(e) = &s.error {
+        Some(format!("✗ {e}"))
+    } else if s.shown.is_none() {
+        Some(
+            if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) {
+                "No list has been imported yet, so there is nothing to screen against.\nSee the Lists tab (4) for how to import or update the lists.".to_owned()
+            } else {
+                "Type a name and press Enter: the screening is run and stored for the audit trail.\nThen ↓ to the results, Enter for a match's detail and why it matched.".to_owned()
+            },
+        )
+    } else {
+        None
+    };
+    if let Some(message) = message {
+        let block = block.title(" Results ");
+        frame.render_widget(
+            Paragraph::new(message)
+                .wrap(Wrap { trim: false })
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let Some(shown) = &s.shown else { return };
+    let status = shown.status.map_or(String::new(), |st| format!(" · {st}"));
+    // The id only where it fits whole (a cut id is worse than none).
+    let id = if area.width >= 100 {
+        format!("· {} ", shown.id)
+    } else {
+        String::new()
+    };
+    let title = format!(
+        " {} match{} for {:?}{status} {id}",
+        shown.total,
+        if shown.total == 1 { "" } else { "es" },
+        sanitize(&shown.query),
+    );
+    let block = block.title(fit(&title, area.width.saturating_sub(2) as usize));
+    if shown.results.is_empty() {
+        let text = "No match at this threshold. The screening is stored (no review needed).";
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let wide = area.width >= 100;
+    let rows = shown
+        .results
+        .iter()
+        .map(|m| {
+            let mut row = vec![
+                score_bar(m.score, if wide { 10 } else { 5 }),
+                m.name.clone(),
+                m.matched_name.clone(),
+                m.list_code.code().to_owned(),
+            ];
+            if wide {
+                row.push(m.kind.to_string());
+                row.push(m.country.clone().unwrap_or_default());
+            }
+            row
+        })
+        .collect();
+    let selected = (s.focus == Focus::Results).then_some(s.selected);
+    if wide {
+        let widths = [
+            Constraint::Length(14),
+            Constraint::Fill(3),
+            Constraint::Fill(2),
+            Constraint::Length(10),
+            Constraint::Length(10),
+            Constraint::Length(4),
+        ];
+        let header = [
+            "Score",
+            "Listed name",
+            "Matched name",
+            "List",
+            "Type",
+            "Ctry",
+        ];
+        table::draw(frame, area, block, &header, &widths, rows, selected);
+    } else {
+        let widths = [
+            Constraint::Length(9),
+            Constraint::Fill(3),
+            Constraint::Fill(2),
+            Constraint::Length(9),
+        ];
+        let header = ["Score", "Listed name", "Matched name", "List"];
+        table::draw(frame, area, block, &header, &widths, rows, selected);
+    }
+}
+
+fn field(lines: &mut Vec<Line<'static>>, label: &str, value: &str) {
+    if !value.trim().is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{label:<13}"), theme::accent()),
+            Span::raw(sanitize(value)),
+        ]));
+    }
+}
+
+fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
+    let s = &state.screen;
+    let block = Block::bordered().title(" Detail · ↑↓ scroll · f/t/e decide · w watch · Esc back ");
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    if let Some(m) = s.current() {
+        lines.push(Line::styled("Why it matched", theme::accent()));
+        lines.push(Line::from(format!(
+            "  score {} · query {:?} ↔ listed {:?}",
+            m.score,
+            sanitize(&s.shown.as_ref().map_or(String::new(), |x| x.query.clone())),
+            sanitize(&m.matched_name)
+        )));
+        for t in &m.explanation {
+            let q = t.query_token.as_deref().unwrap_or("—");
+            let l = t.listed_token.as_deref().unwrap_or("—");
+            lines.push(Line::from(format!(
+                "  {:<16} ↔ {:<16} {:>3}  {}",
+                fit(q, 16),
+                fit(l, 16),
+                t.similarity,
+                sanitize(&t.how)
+            )));
+        }
+        if let Some(ended) = &m.ended_on {
+            field(&mut lines, "ended on", ended);
+        }
+        lines.push(Line::from(""));
+    }
+    match &s.detail {
+        None if state.requests.pending(Slot::Entity) => {
+            lines.push(Line::from("Loading the entry…"))
+        }
+        None => lines.push(Line::from(
+            "The entry could not be loaded (see the status bar).",
+        )),
+        Some(d) => {
+            let r = &d.record;
+            let e = r;
+            lines.push(Line::styled("The listed entry", theme::accent()));
+            field(&mut lines, "entity id", &r.entity_id);
+            field(&mut lines, "list", &r.list_name);
+            field(&mut lines, "type", e.kind.as_str());
+            field(&mut lines, "name", &e.primary_name);
+            for a in &e.aliases {
+                field(&mut lines, "alias", &a.name);
+            }
+            let born: Vec<String> = e.birth_dates.iter().map(|d| d.iso()).collect();
+            field(&mut lines, "born", &born.join("; "));
+            field(&mut lines, "birthplace", &e.birth_places.join("; "));
+            field(&mut lines, "nationality", &e.nationalities.join(", "));
+            field(&mut lines, "countries", &e.countries.join(", "));
+            for a in &e.addresses {
+                let text = a.full.clone().unwrap_or_else(|| {
+                    [&a.street, &a.city, &a.region, &a.postal_code, &a.country]
+                        .into_iter()
+                        .filter_map(|p| p.as_deref())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                });
+                field(&mut lines, "address", &text);
+            }
+            for doc in &e.identifiers {
+                let mut text = format!("{} {}", doc.doc_type, doc.number);
+                if let Some(c) = &doc.country {
+                    text.push_str(&format!(" ({c})"));
+                }
+                field(&mut lines, "document", &text);
+            }
+            field(&mut lines, "programmes", &e.programmes.join(", "));
+            field(
+                &mut lines,
+                "listed on",
+                e.listed_on.as_deref().unwrap_or(""),
+            );
+            field(
+                &mut lines,
+                "listing ends",
+                e.listing_ends.as_deref().unwrap_or(""),
+            );
+            field(&mut lines, "remarks", e.remarks.as_deref().unwrap_or(""));
+            field(&mut lines, "source", e.source_url.as_deref().unwrap_or(""));
+        }
+    }
+    let paragraph = Paragraph::new(lines)
+        .block(block)
+        .wrap(Wrap { trim: false })
+        .scroll((s.scroll, 0));
+    frame.render_widget(paragraph, area);
+}
+
+fn draw_history(frame: &mut Frame, area: Rect, state: &State) {
+    let s = &state.screen;
+    let block = Block::bordered().title(" History · Enter reopens · Esc back ");
+    if s.history.is_empty() {
+        let text = if state.requests.pending(Slot::History) {
+            "Loading…"
+        } else {
+            "No screening stored yet."
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let rows = s
+        .history
+        .iter()
+        .map(|h| {
+            vec![
+                h.created_at.strftime("%Y-%m-%d %H:%M").to_string(),
+                h.query.clone(),
+                h.total_matches.to_string(),
+                h.best_score.map_or("-".into(), |b| b.to_string()),
+                h.status.to_string(),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Fill(1),
+        Constraint::Length(7),
+        Constraint::Length(5),
+        Constraint::Length(14),
+    ];
+    let header = ["When (UTC)", "Query", "Matches", "Best", "Review"];
+    table::draw(
+        frame,
+        area,
+        block,
+        &header,
+        &widths,
+        rows,
+        Some(s.history_selected),
+    );
+}

@@ -1,0 +1,152 @@
+//! The Watchlist tab: names re-screened after every list change, with when they were last
+//! screened and how many entries they match; add, remove (asks first), re-screen now.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::api::favorites::Favorite;
+use crate::tui::action::{Call, Effect, Outcome, Slot};
+use crate::tui::keymap::Command;
+use crate::tui::state::{Prompt, PromptKind, State};
+use crate::tui::update::call;
+use crate::tui::widgets::table;
+
+/// The Watchlist tab's state.
+#[derive(Debug, Default)]
+pub struct WatchlistState {
+    pub items: Vec<Favorite>,
+    pub total: u64,
+    pub loaded: bool,
+    pub selected: usize,
+    pub error: Option<String>,
+}
+
+/// Handles a command on the Watchlist tab.
+pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
+    let w = &mut state.watchlist;
+    match command {
+        Command::Up => w.selected = w.selected.saturating_sub(1),
+        Command::Down if w.selected + 1 < w.items.len() => w.selected += 1,
+        Command::Top => w.selected = 0,
+        Command::Bottom => w.selected = w.items.len().saturating_sub(1),
+        Command::Refresh => return vec![call(state, Call::Favorites)],
+        Command::Rescreen => return vec![call(state, Call::Rescreen)],
+        Command::Add => {
+            state.prompt = Some(Prompt::new(
+                "Add to the watchlist: name",
+                PromptKind::AddFavorite,
+            ));
+        }
+        Command::Remove => {
+            if let Some(f) = w.items.get(w.selected) {
+                let (favorite_id, name) = (f.id.clone(), f.name.clone());
+                state.prompt = Some(Prompt::new(
+                    format!(
+                        "Remove {:?} from the watchlist? (y/n)",
+                        crate::tui::text::sanitize(&name)
+                    ),
+                    PromptKind::ConfirmRemove { favorite_id, name },
+                ));
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Applies a result for the Watchlist tab.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    match outcome {
+        Outcome::Favorites(Ok(page)) => {
+            let w = &mut state.watchlist;
+            w.items = page.items;
+            w.total = page.total;
+            w.loaded = true;
+            w.error = None;
+            w.selected = w.selected.min(w.items.len().saturating_sub(1));
+            Vec::new()
+        }
+        Outcome::FavoriteAdded(Ok(f)) => {
+            state.info(format!(
+                "added {:?} to the watchlist ({} match{})",
+                f.name,
+                f.last_match_count,
+                if f.last_match_count == 1 { "" } else { "es" }
+            ));
+            vec![call(state, Call::Favorites)]
+        }
+        Outcome::FavoriteRemoved(Ok(f)) => {
+            state.info(format!("removed {:?} from the watchlist", f.name));
+            vec![call(state, Call::Favorites)]
+        }
+        Outcome::Rescreened(Ok(r)) => {
+            state.info(format!(
+                "re-screened {} name(s): {} changed, {} new alert(s)",
+                r.screened,
+                r.changed,
+                r.alert_ids.len()
+            ));
+            vec![call(state, Call::Favorites), call(state, Call::OpenAlerts)]
+        }
+        Outcome::Favorites(Err(e)) => {
+            state.watchlist.error = Some(e.to_string());
+            state.error(e);
+            Vec::new()
+        }
+        Outcome::FavoriteAdded(Err(e))
+        | Outcome::FavoriteRemoved(Err(e))
+        | Outcome::Rescreened(Err(e)) => {
+            state.error(e);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Draws the Watchlist tab.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let w = &state.watchlist;
+    let block = Block::bordered().title(format!(
+        " Watchlist · {} name(s) · a add · d remove · s re-screen ",
+        w.total
+    ));
+    if !w.loaded || w.items.is_empty() {
+        let text = match &w.error {
+            Some(e) => format!("✗ {e}"),
+            None if state.requests.pending(Slot::Favorites) => "Loading…".to_owned(),
+            None if !w.loaded => "Not loaded: r reloads.".to_owned(),
+            None => "The watchlist is empty. Press a to add a name, or w on the Screen tab to add the screened name.\nWatched names are re-screened after every list update, and new matches raise alerts.".to_owned(),
+        };
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let rows = w
+        .items
+        .iter()
+        .map(|f| {
+            vec![
+                f.name.clone(),
+                f.kind.map_or("any".to_owned(), |k| k.to_string()),
+                f.last_screened_at
+                    .map_or("never".into(), |t| t.strftime("%Y-%m-%d %H:%M").to_string()),
+                f.last_match_count.to_string(),
+                f.note.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Fill(2),
+        Constraint::Length(10),
+        Constraint::Length(16),
+        Constraint::Length(7),
+        Constraint::Fill(1),
+    ];
+    let header = ["Name", "Type", "Screened (UTC)", "Matches", "Note"];
+    table::draw(frame, area, block, &header, &widths, rows, Some(w.selected));
+}

@@ -1,0 +1,100 @@
+//! The terminal side: raw mode, alternate screen and bracketed paste on and off, and the one
+//! `tokio::select!` loop over key events, service results and (only while work runs) the
+//! spinner tick. A frame is drawn only after something changed.
+
+use std::io::{self, Stdout};
+use std::time::Duration;
+
+use crossterm::event::{
+    DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
+};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use super::action::Action;
+use super::app::App;
+use super::view;
+
+/// Puts the terminal back as it was (also called by the panic hook); harmless when the UI
+/// never started.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+}
+
+/// Runs the UI on the real terminal until the user quits.
+pub async fn run(mut app: App) -> io::Result<()> {
+    enable_raw_mode()?;
+    let mut terminal = match setup() {
+        Ok(t) => t,
+        Err(e) => {
+            restore();
+            return Err(e);
+        }
+    };
+    let result = event_loop(&mut terminal, &mut app).await;
+    restore();
+    result
+}
+
+fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+    let mut stdout = io::stdout();
+    execute!(stdout, EnterAlternateScreen, EnableBracketedPaste)?;
+    Terminal::new(CrosstermBackend::new(stdout))
+}
+
+async fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+) -> io::Result<()> {
+    let mut events = EventStream::new();
+    let mut tick = tokio::time::interval(Duration::from_millis(120));
+    let mut dirty = true;
+    loop {
+        if dirty {
+            terminal.draw(|frame| view::render(frame, &app.state))?;
+            dirty = false;
+        }
+        if app.state.quit {
+            return Ok(());
+        }
+        let busy = app.state.busy();
+        tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(Event::Key(key))) if key.kind == KeyEventKind::Press => {
+                    app.handle(Action::Key(key));
+                    dirty = true;
+                }
+                Some(Ok(Event::Paste(text))) => {
+                    app.handle(Action::Paste(text));
+                    dirty = true;
+                }
+                Some(Ok(Event::Resize(..))) => {
+                    terminal.autoresize()?;
+                    dirty = true;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e),
+                None => return Ok(()),
+            },
+            Some(action) = app.next() => {
+                app.handle(action);
+                dirty = true;
+            }
+            _ = tick.tick(), if busy => {
+                app.handle(Action::Tick);
+                dirty = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The effect runner: performs [`Effect`]s against the [`Service`] on tokio and sends each
+//! result back as an [`Action`] tagged with its request id. A newer read of the same slot
+//! aborts the older one (writes are never aborted once sent).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::AbortHandle;
+
+use super::action::{Action, Call, Effect, Outcome, Slot};
+use crate::api::batch::{BatchName, BatchRequest};
+use crate::api::screenings::ScreeningQuery;
+use crate::service::Service;
+
+/// Builds the screening index in the background (blocking work), or says why it cannot.
+pub type Warmup = Box<dyn FnOnce() -> Result<(), String> + Send>;
+
+/// Largest batch file read (the batch reader's own limit applies too).
+const MAX_FILE: u64 = 64 * 1024 * 1024;
+
+/// Runs effects; results arrive on the channel given to [`Runner::new`].
+pub struct Runner {
+    service: Arc<dyn Service>,
+    tx: UnboundedSender<Action>,
+    reads: HashMap<Slot, AbortHandle>,
+    warmup: Option<Warmup>,
+}
+
+impl Runner {
+    /// A runner calling `service`, sending results to `tx`.
+    pub fn new(
+        service: Arc<dyn Service>,
+        tx: UnboundedSender<Action>,
+        warmup: Option<Warmup>,
+    ) -> Runner {
+        Runner {
+            service,
+            tx,
+            reads: HashMap::new(),
+            warmup,
+        }
+    }
+
+    /// Starts `effect` (must be called inside a tokio runtime).
+    pub fn run(&mut self, effect: Effect) {
+        match effect {
+            Effect::Warmup => {
+                let tx = self.tx.clone();
+                match self.warmup.take() {
+                    Some(warmup) => {
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Action::IndexReady(warmup()));
+                        });
+                    }
+                    None => {
+                        let _ = tx.send(Action::IndexReady(Ok(())));
+                    }
+                }
+            }
+            Effect::Call(id, call) => {
+                let slot = call.slot();
+                let abortable = call.abortable();
+                if abortable && let Some(old) = self.reads.remove(&slot) {
+                    old.abort();
+                }
+                let service = self.service.clone();
+                let tx = self.tx.clone();
+                let handle = tokio::spawn(async move {
+                    let outcome = perform(service.as_ref(), call).await;
+                    let _ = tx.send(Action::Done(id, Box::new(outcome)));
+                });
+                if abortable {
+                    self.reads.insert(slot, handle.abort_handle());
+                }
+            }
+        }
+    }
+}
+
+async fn perform(service: &dyn Service, call: Call) -> Outcome {
+    match call {
+        Call::Screen(request) => Outcome::Screened(service.screen(request).await),
+        Call::Screening(id) => Outcome::Screening(service.screening(&id).await),
+        Call::History => Outcome::History(
+            service
+                .screenings(ScreeningQuery {
+                    limit: Some(200),
+                    ..ScreeningQuery::default()
+                })
+                .await,
+        ),
+        Call::Entity(id) => Outcome::Entity(service.entity(&id, None).await.map(Box::new)),
+        Call::Decide(id, request) => Outcome::Decided(service.decide(&id, request).await),
+        Call::Lists => Outcome::Lists(service.lists().await),
+        Call::ListUpdates(code) => Outcome::ListUpdates(service.list_updates(code, 50).await),
+        Call::Favorites => Outcome::Favorites(service.favorites(None, Some(500)).await),
+        Call::AddFavorite(request) => Outcome::FavoriteAdded(service.add_favorite(request).await),
+        Call::RemoveFavorite(id) => Outcome::FavoriteRemoved(service.remove_favorite(&id).await),
+        Call::Rescreen => Outcome::Rescreened(service.rescreen().await),
+        Call::Alerts(query) => Outcome::Alerts(service.alerts(query).await),
+        Call::OpenAlerts => Outcome::OpenAlerts(
+            service
+                .alerts(crate::api::alerts::AlertQuery {
+                    status: Some(crate::api::alerts::AlertStatus::Open),
+                    kind: None,
+                    since: None,
+                    limit: Some(100),
+                    cursor: None,
+                })
+                .await,
+        ),
+        Call::SetAlert(id, request) => {
+            Outcome::AlertSet(service.set_alert_status(&id, request).await)
+        }
+        Call::ReadBatch(path) => Outcome::BatchLoaded(read_batch(&path).await),
+        Call::Batch(request) => Outcome::Batch(service.screen_batch(request).await),
+    }
+}
+
+async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {
+    let shown = path.display();
+    let meta = tokio::fs::metadata(path)
+        .await
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if meta.len() > MAX_FILE {
+        return Err(format!(
+            "{shown} is larger than {} MiB",
+            MAX_FILE / 1024 / 1024
+        ));
+    }
+    let bytes = tokio::fs::read(path)
+        .await
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let batch = crate::batch::parse_input(&bytes, &crate::batch::InputOptions::default())
+        .map_err(|e| format!("{shown}: {e}"))?;
+    // All or nothing, like the service: a bad row is named rather than skipped.
+    if let Some(bad) = batch.items.iter().find(|i| i.error.is_some()) {
+        let line = bad.line.map_or(String::new(), |l| format!(" line {l}"));
+        let why = bad.error.as_deref().unwrap_or("");
+        return Err(format!("{shown}{line}: {why}"));
+    }
+    let items = batch.items;
+    if items.is_empty() {
+        return Err(format!("{shown} holds no name"));
+    }
+    let names = items
+        .into_iter()
+        .map(|item| BatchName::Typed {
+            name: item.name,
+            kind: item.kind,
+        })
+        .collect();
+    Ok(BatchRequest {
+        names,
+        options: None,
+    })
+}

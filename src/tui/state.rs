@@ -1,0 +1,238 @@
+//! The one [`State`] of the UI: which tab, each tab's state, the prompt, requests in flight
+//! and the status bar. Render functions only read it; only `update` writes it.
+
+use std::collections::HashMap;
+
+use tui_input::Input;
+
+use super::action::{ReqId, Slot};
+use super::pages;
+
+/// The seven tabs, in the order of their number keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Screen,
+    Batch,
+    Briefs,
+    Lists,
+    Watchlist,
+    Alerts,
+    Webhooks,
+}
+
+impl Tab {
+    /// Every tab in order.
+    pub const ALL: [Tab; 7] = [
+        Tab::Screen,
+        Tab::Batch,
+        Tab::Briefs,
+        Tab::Lists,
+        Tab::Watchlist,
+        Tab::Alerts,
+        Tab::Webhooks,
+    ];
+
+    /// The tab's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Screen => "Screen",
+            Tab::Batch => "Batch",
+            Tab::Briefs => "Briefs",
+            Tab::Lists => "Lists",
+            Tab::Watchlist => "Watchlist",
+            Tab::Alerts => "Alerts",
+            Tab::Webhooks => "Webhooks",
+        }
+    }
+
+    /// Position in [`Tab::ALL`].
+    pub fn index(self) -> usize {
+        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+}
+
+/// The current request of each slot.
+#[derive(Debug, Default)]
+pub struct Requests {
+    next: ReqId,
+    current: HashMap<Slot, ReqId>,
+}
+
+impl Requests {
+    /// A new id that becomes the current request of `slot`.
+    pub fn start(&mut self, slot: Slot) -> ReqId {
+        self.next += 1;
+        self.current.insert(slot, self.next);
+        self.next
+    }
+
+    /// Whether `id` is the current request of `slot`; if so it is finished.
+    pub fn finish(&mut self, slot: Slot, id: ReqId) -> bool {
+        if self.current.get(&slot) == Some(&id) {
+            self.current.remove(&slot);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether `slot` has a request in flight.
+    pub fn pending(&self, slot: Slot) -> bool {
+        self.current.contains_key(&slot)
+    }
+
+    /// Number of requests in flight.
+    pub fn count(&self) -> usize {
+        self.current.len()
+    }
+}
+
+/// The screening index, built in the background at start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndexState {
+    Building,
+    Ready,
+    Failed(String),
+}
+
+/// A message of the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    Info(String),
+    Error(String),
+}
+
+/// What the status bar shows besides the message.
+#[derive(Debug)]
+pub struct Status {
+    /// `LOCAL`, or `REMOTE host`.
+    pub mode: String,
+    pub index: IndexState,
+    /// The newest list import (RFC 3339), once known.
+    pub freshness: Option<String>,
+    /// Open alerts, and whether there are more than counted.
+    pub open_alerts: Option<(usize, bool)>,
+    pub message: Option<Message>,
+    pub spinner: usize,
+}
+
+/// What a confirmed prompt does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PromptKind {
+    /// A review decision with its note, for one match or the whole screening.
+    Decide {
+        screening_id: String,
+        entity_id: Option<String>,
+        decision: crate::model::Decision,
+    },
+    /// Acknowledge or resolve an alert with a note.
+    AlertStatus {
+        alert_id: String,
+        status: crate::model::AlertStatus,
+    },
+    /// A name to add to the watchlist.
+    AddFavorite,
+    /// Remove a watchlist name (y/n, no text).
+    ConfirmRemove { favorite_id: String, name: String },
+    /// The path of a batch file.
+    BatchPath,
+    /// Quit although work is running (y/n).
+    ConfirmQuit,
+}
+
+/// A modal one-line prompt (or a yes/no question when `kind` needs no text).
+#[derive(Debug)]
+pub struct Prompt {
+    pub title: String,
+    pub kind: PromptKind,
+    pub input: Input,
+    pub error: Option<String>,
+}
+
+impl Prompt {
+    /// A prompt titled `title`.
+    pub fn new(title: impl Into<String>, kind: PromptKind) -> Prompt {
+        Prompt {
+            title: title.into(),
+            kind,
+            input: Input::default(),
+            error: None,
+        }
+    }
+
+    /// Whether this is a yes/no question.
+    pub fn yes_no(&self) -> bool {
+        matches!(
+            self.kind,
+            PromptKind::ConfirmRemove { .. } | PromptKind::ConfirmQuit
+        )
+    }
+}
+
+/// The whole UI state.
+#[derive(Debug)]
+pub struct State {
+    pub tab: Tab,
+    /// The time ages are measured against (given at start, so that drawing stays pure).
+    pub now: jiff::Timestamp,
+    pub help: bool,
+    pub quit: bool,
+    pub prompt: Option<Prompt>,
+    pub requests: Requests,
+    pub status: Status,
+    pub screen: pages::screen::ScreenState,
+    pub batch: pages::batch::BatchState,
+    pub lists: pages::lists::ListsState,
+    pub watchlist: pages::watchlist::WatchlistState,
+    pub alerts: pages::alerts::AlertsState,
+}
+
+impl State {
+    /// The state at start, in `mode` (`LOCAL` or `REMOTE host`).
+    pub fn new(mode: &str, now: jiff::Timestamp) -> State {
+        State {
+            tab: Tab::Screen,
+            now,
+            help: false,
+            quit: false,
+            prompt: None,
+            requests: Requests::default(),
+            status: Status {
+                mode: mode.to_owned(),
+                index: IndexState::Building,
+                freshness: None,
+                open_alerts: None,
+                message: None,
+                spinner: 0,
+            },
+            screen: Default::default(),
+            batch: Default::default(),
+            lists: Default::default(),
+            watchlist: Default::default(),
+            alerts: Default::default(),
+        }
+    }
+
+    /// Whether any work runs (the spinner turns, quitting asks first).
+    pub fn busy(&self) -> bool {
+        self.requests.count() > 0 || self.status.index == IndexState::Building
+    }
+
+    /// Whether a text field has the keyboard.
+    pub fn in_text(&self) -> bool {
+        match &self.prompt {
+            Some(p) => !p.yes_no(),
+            None => self.tab == Tab::Screen && self.screen.in_text(),
+        }
+    }
+
+    /// Shows an error in the status bar.
+    pub fn error(&mut self, message: impl std::fmt::Display) {
+        self.status.message = Some(Message::Error(super::text::sanitize(&message.to_string())));
+    }
+
+    /// Shows a notice in the status bar.
+    pub fn info(&mut self, message: impl Into<String>) {
+        self.status.message = Some(Message::Info(message.into()));
+    }
+}

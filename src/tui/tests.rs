@@ -1,0 +1,228 @@
+//! `update` tests: no runtime, no database, no terminal.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::{Action, Call, Effect, Outcome};
+use super::state::{PromptKind, State, Tab};
+use super::update::{init, update};
+use crate::api::screening::{ScreenRequest, ScreenResult};
+use crate::api::screenings::{Page, ScreeningResponse};
+use crate::model::Decision;
+
+fn state() -> State {
+    let mut s = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
+    init(&mut s);
+    s
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    update(s, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn typed(s: &mut State, text: &str) {
+    for c in text.chars() {
+        key(s, KeyCode::Char(c));
+    }
+}
+
+fn screened(id: &str, query: &str) -> Outcome {
+    Outcome::Screened(Ok(ScreeningResponse {
+        id: id.into(),
+        result: ScreenResult {
+            query: query.into(),
+            total_matches: 0,
+            results: Vec::new(),
+            coverage: None,
+        },
+    }))
+}
+
+#[test]
+fn enter_in_the_name_field_screens_what_was_typed_and_q_is_typed_not_quit() {
+    let mut s = state();
+    typed(&mut s, "Qasim 1");
+    assert!(!s.quit);
+    let effects = key(&mut s, KeyCode::Enter);
+    let [Effect::Call(_, Call::Screen(request))] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(request, &ScreenRequest::new("Qasim 1"));
+}
+
+#[test]
+fn an_empty_name_is_not_sent() {
+    let mut s = state();
+    assert!(key(&mut s, KeyCode::Enter).is_empty());
+    assert!(s.screen.error.is_some());
+}
+
+#[test]
+fn a_stale_result_is_dropped() {
+    let mut s = state();
+    typed(&mut s, "a");
+    let Effect::Call(first, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    let Effect::Call(second, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(
+        &mut s,
+        Action::Done(first, Box::new(screened("scr_old", "old"))),
+    );
+    assert!(s.screen.shown.is_none(), "the older result must be dropped");
+    update(
+        &mut s,
+        Action::Done(second, Box::new(screened("scr_new", "a"))),
+    );
+    assert_eq!(
+        s.screen.shown.as_ref().map(|x| x.id.as_str()),
+        Some("scr_new")
+    );
+}
+
+#[test]
+fn a_decision_needs_a_note() {
+    let mut s = state();
+    typed(&mut s, "a");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(&mut s, Action::Done(id, Box::new(screened("scr_1", "a"))));
+    key(&mut s, KeyCode::Esc); // leave the name field
+    assert!(!s.in_text());
+    key(&mut s, KeyCode::Char('f'));
+    assert!(matches!(
+        s.prompt.as_ref().map(|p| &p.kind),
+        Some(PromptKind::Decide {
+            decision: Decision::FalsePositive,
+            ..
+        })
+    ));
+    assert!(key(&mut s, KeyCode::Enter).is_empty());
+    assert!(s.prompt.as_ref().is_some_and(|p| p.error.is_some()));
+    typed(&mut s, "different birth date");
+    let effects = key(&mut s, KeyCode::Enter);
+    let [Effect::Call(_, Call::Decide(screening, request))] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(screening, "scr_1");
+    assert_eq!(request.note, "different birth date");
+    assert!(s.prompt.is_none());
+}
+
+#[test]
+fn esc_never_quits_and_tabs_switch_by_number_and_brackets() {
+    let mut s = state();
+    for _ in 0..5 {
+        key(&mut s, KeyCode::Esc);
+    }
+    assert!(!s.quit);
+    key(&mut s, KeyCode::Char('4'));
+    assert_eq!(s.tab, Tab::Lists);
+    key(&mut s, KeyCode::Char(']'));
+    assert_eq!(s.tab, Tab::Watchlist);
+    key(&mut s, KeyCode::Char('['));
+    key(&mut s, KeyCode::Char('['));
+    assert_eq!(s.tab, Tab::Briefs);
+    key(&mut s, KeyCode::Char('7'));
+    key(&mut s, KeyCode::Char(']'));
+    assert_eq!(s.tab, Tab::Screen);
+}
+
+#[test]
+fn quitting_while_work_runs_asks_first() {
+    let mut s = state(); // lists and alerts are loading
+    key(&mut s, KeyCode::Esc);
+    key(&mut s, KeyCode::Char('4'));
+    key(&mut s, KeyCode::Char('q'));
+    assert!(!s.quit);
+    assert!(matches!(
+        s.prompt.as_ref().map(|p| &p.kind),
+        Some(PromptKind::ConfirmQuit)
+    ));
+    key(&mut s, KeyCode::Char('y'));
+    assert!(s.quit);
+}
+
+#[test]
+fn paste_arrives_whole_and_sanitised_in_the_focused_field() {
+    let mut s = state();
+    update(
+        &mut s,
+        Action::Paste("Vladimir\u{1b}[2J \u{202E}Putin\n".into()),
+    );
+    assert_eq!(s.screen.name.value(), "Vladimir[2J Putin ");
+}
+
+#[test]
+fn help_opens_and_closes_without_leaving_the_tab() {
+    let mut s = state();
+    update(
+        &mut s,
+        Action::Key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE)),
+    );
+    assert!(s.help);
+    key(&mut s, KeyCode::Esc);
+    assert!(!s.help);
+    assert_eq!(s.tab, Tab::Screen);
+}
+
+#[test]
+fn history_results_of_a_superseded_request_do_not_land() {
+    let mut s = state();
+    key(&mut s, KeyCode::Esc);
+    let ctrl_r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let Effect::Call(first, Call::History) = update(&mut s, Action::Key(ctrl_r)).remove(0) else {
+        panic!()
+    };
+    let Effect::Call(second, Call::History) = update(&mut s, Action::Key(ctrl_r)).remove(0) else {
+        panic!()
+    };
+    let page = |q: &str| {
+        Outcome::History(Ok(Page {
+            items: vec![summary(q)],
+            next_cursor: None,
+        }))
+    };
+    update(&mut s, Action::Done(second, Box::new(page("new"))));
+    update(&mut s, Action::Done(first, Box::new(page("old"))));
+    assert_eq!(s.screen.history[0].query, "new");
+}
+
+fn summary(query: &str) -> crate::api::screenings::ScreeningSummary {
+    crate::api::screenings::ScreeningSummary {
+        id: format!("scr_{query}"),
+        query: query.into(),
+        kind: None,
+        created_at: jiff::Timestamp::UNIX_EPOCH,
+        total_matches: 0,
+        best_score: None,
+        created_by: "a".into(),
+        origin: crate::model::ScreeningOrigin::Single,
+        status: crate::model::ReviewStatus::NoMatch,
+    }
+}
+
+#[test]
+fn shift_f_decides_for_the_whole_screening() {
+    let mut s = state();
+    typed(&mut s, "a");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(&mut s, Action::Done(id, Box::new(screened("scr_1", "a"))));
+    key(&mut s, KeyCode::Esc);
+    update(
+        &mut s,
+        Action::Key(KeyEvent::new(KeyCode::Char('F'), KeyModifiers::SHIFT)),
+    );
+    assert!(matches!(
+        s.prompt.as_ref().map(|p| &p.kind),
+        Some(PromptKind::Decide {
+            entity_id: None,
+            decision: Decision::FalsePositive,
+            ..
+        })
+    ));
+}

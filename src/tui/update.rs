@@ -1,0 +1,325 @@
+//! `update(&mut State, Action) -> Vec<Effect>`: every change of the UI state, with no I/O.
+//! Global keys and the prompt are handled here; each tab's keys and results in its page.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui_input::{Input, InputRequest};
+
+use super::action::{Action, Call, Effect, Outcome, Slot};
+use super::keymap::{self, Command};
+use super::pages;
+use super::state::{IndexState, Message, Prompt, PromptKind, State, Tab};
+
+/// The effects to run at start: build the index and load what the status bar shows.
+pub fn init(state: &mut State) -> Vec<Effect> {
+    let mut effects = vec![Effect::Warmup];
+    effects.push(call(state, Call::Lists));
+    effects.push(call(state, Call::OpenAlerts));
+    effects
+}
+
+/// Starts `call` as the current request of its slot.
+pub fn call(state: &mut State, call: Call) -> Effect {
+    let id = state.requests.start(call.slot());
+    Effect::Call(id, call)
+}
+
+/// Applies one action.
+pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Key(key) => on_key(state, key),
+        Action::Paste(text) => on_paste(state, &text),
+        Action::Resize => Vec::new(),
+        Action::Tick => {
+            state.status.spinner = state.status.spinner.wrapping_add(1);
+            Vec::new()
+        }
+        Action::IndexReady(result) => {
+            state.status.index = match result {
+                Ok(()) => IndexState::Ready,
+                Err(e) => IndexState::Failed(super::text::sanitize(&e)),
+            };
+            Vec::new()
+        }
+        Action::Done(id, outcome) => on_done(state, id, *outcome),
+    }
+}
+
+fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
+    let slot = slot_of(&outcome);
+    if !state.requests.finish(slot, id) {
+        return Vec::new(); // superseded: a newer request of this slot is current
+    }
+    match outcome {
+        Outcome::Lists(Ok(lists)) => {
+            state.status.freshness = lists.iter().filter_map(|l| l.updated_at.clone()).max();
+            state.lists.set(lists);
+            Vec::new()
+        }
+        Outcome::OpenAlerts(Ok(page)) => {
+            state.status.open_alerts = Some((page.items.len(), page.next_cursor.is_some()));
+            Vec::new()
+        }
+        Outcome::Lists(Err(e)) | Outcome::OpenAlerts(Err(e)) => {
+            state.lists.error = Some(e.to_string());
+            state.error(e);
+            Vec::new()
+        }
+        Outcome::ListUpdates(_) => pages::lists::on_done(state, outcome),
+        Outcome::Favorites(_) | Outcome::FavoriteRemoved(_) | Outcome::Rescreened(_) => {
+            pages::watchlist::on_done(state, outcome)
+        }
+        Outcome::FavoriteAdded(_) => {
+            let mut effects = pages::watchlist::on_done(state, outcome);
+            effects.push(call(state, Call::OpenAlerts));
+            effects
+        }
+        Outcome::Alerts(_) | Outcome::AlertSet(_) => pages::alerts::on_done(state, outcome),
+        Outcome::BatchLoaded(_) | Outcome::Batch(_) => pages::batch::on_done(state, outcome),
+        other => pages::screen::on_done(state, other),
+    }
+}
+
+fn slot_of(outcome: &Outcome) -> Slot {
+    match outcome {
+        Outcome::Screened(_) => Slot::Screen,
+        Outcome::Screening(_) => Slot::Screening,
+        Outcome::History(_) => Slot::History,
+        Outcome::Entity(_) => Slot::Entity,
+        Outcome::Decided(_) => Slot::Decide,
+        Outcome::Lists(_) => Slot::Lists,
+        Outcome::ListUpdates(_) => Slot::ListUpdates,
+        Outcome::Favorites(_) => Slot::Favorites,
+        Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) => Slot::FavoriteChange,
+        Outcome::Rescreened(_) => Slot::Rescreen,
+        Outcome::Alerts(_) => Slot::Alerts,
+        Outcome::OpenAlerts(_) => Slot::OpenAlerts,
+        Outcome::AlertSet(_) => Slot::AlertChange,
+        Outcome::BatchLoaded(_) | Outcome::Batch(_) => Slot::Batch,
+    }
+}
+
+fn on_paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let clean = super::text::sanitize(text);
+    if let Some(prompt) = state.prompt.as_mut().filter(|p| !p.yes_no()) {
+        insert(&mut prompt.input, &clean);
+    } else if state.tab == Tab::Screen && state.screen.in_text() {
+        insert(&mut state.screen.name, &clean);
+    }
+    Vec::new()
+}
+
+/// Inserts `text` at the cursor of `input`, bounded to 500 characters in all.
+fn insert(input: &mut Input, text: &str) {
+    for c in text.chars() {
+        if input.value().chars().count() >= 500 {
+            break;
+        }
+        input.handle(InputRequest::InsertChar(c));
+    }
+}
+
+/// Edits `input` with `key` (typing, deletion, cursor moves); false if the key is not an edit.
+pub fn edit(input: &mut Input, key: KeyEvent) -> bool {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let request = match key.code {
+        KeyCode::Char('u') if ctrl => InputRequest::DeleteLine,
+        KeyCode::Char('w') if ctrl => InputRequest::DeletePrevWord,
+        KeyCode::Char('a') if ctrl => InputRequest::GoToStart,
+        KeyCode::Char('e') if ctrl => InputRequest::GoToEnd,
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(KeyModifiers::ALT) => {
+            if input.value().chars().count() >= 500 || c.is_control() {
+                return true;
+            }
+            InputRequest::InsertChar(c)
+        }
+        KeyCode::Backspace => InputRequest::DeletePrevChar,
+        KeyCode::Delete => InputRequest::DeleteNextChar,
+        KeyCode::Left => InputRequest::GoToPrevChar,
+        KeyCode::Right => InputRequest::GoToNextChar,
+        KeyCode::Home => InputRequest::GoToStart,
+        KeyCode::End => InputRequest::GoToEnd,
+        _ => return false,
+    };
+    input.handle(request);
+    true
+}
+
+fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if state.prompt.is_some() {
+        return on_prompt_key(state, key);
+    }
+    let command = keymap::lookup(key, state.tab, state.in_text());
+    if state.help {
+        if matches!(command, Some(Command::Help | Command::Back)) {
+            state.help = false;
+        } else if command == Some(Command::Quit) {
+            return quit(state);
+        }
+        return Vec::new();
+    }
+    let Some(command) = command else {
+        if state.tab == Tab::Screen && state.screen.in_text() {
+            edit(&mut state.screen.name, key);
+        }
+        return Vec::new();
+    };
+    let count = Tab::ALL.len();
+    let current = state.tab.index();
+    match command {
+        Command::Quit => quit(state),
+        Command::Help => {
+            state.help = true;
+            Vec::new()
+        }
+        Command::NextTab => switch(state, (current + 1) % count),
+        Command::PrevTab => switch(state, (current + count - 1) % count),
+        Command::GoTab(i) => switch(state, i),
+        Command::Back if state.status.message.is_some() && !page_can_back(state) => {
+            state.status.message = None;
+            Vec::new()
+        }
+        other => match state.tab {
+            Tab::Screen => pages::screen::on_command(state, other),
+            Tab::Batch => pages::batch::on_command(state, other),
+            Tab::Lists => pages::lists::on_command(state, other),
+            Tab::Watchlist => pages::watchlist::on_command(state, other),
+            Tab::Alerts => pages::alerts::on_command(state, other),
+            Tab::Briefs | Tab::Webhooks => Vec::new(),
+        },
+    }
+}
+
+fn page_can_back(state: &State) -> bool {
+    state.tab == Tab::Screen && state.screen.can_back()
+}
+
+fn quit(state: &mut State) -> Vec<Effect> {
+    if state.requests.count() > 0 {
+        state.prompt = Some(Prompt::new(
+            "Work is still running. Quit anyway? (y/n)",
+            PromptKind::ConfirmQuit,
+        ));
+    } else {
+        state.quit = true;
+    }
+    Vec::new()
+}
+
+fn switch(state: &mut State, index: usize) -> Vec<Effect> {
+    let Some(&tab) = Tab::ALL.get(index) else {
+        return Vec::new();
+    };
+    state.tab = tab;
+    state.help = false;
+    match tab {
+        Tab::Lists if !state.requests.pending(Slot::Lists) => vec![call(state, Call::Lists)],
+        Tab::Watchlist => vec![call(state, Call::Favorites)],
+        Tab::Alerts => {
+            let query = state.alerts.query();
+            vec![
+                call(state, Call::Alerts(query)),
+                call(state, Call::OpenAlerts),
+            ]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn on_prompt_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(prompt) = state.prompt.as_mut() else {
+        return Vec::new();
+    };
+    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+    if prompt.yes_no() {
+        let yes = matches!(key.code, KeyCode::Char('y' | 'Y'));
+        let Some(prompt) = state.prompt.take() else {
+            return Vec::new();
+        };
+        if !yes {
+            if ctrl_c && prompt.kind == PromptKind::ConfirmQuit {
+                state.quit = true;
+            }
+            return Vec::new();
+        }
+        return match prompt.kind {
+            PromptKind::ConfirmQuit => {
+                state.quit = true;
+                Vec::new()
+            }
+            PromptKind::ConfirmRemove { favorite_id, .. } => {
+                vec![call(state, Call::RemoveFavorite(favorite_id))]
+            }
+            _ => Vec::new(),
+        };
+    }
+    match key.code {
+        KeyCode::Esc => {
+            state.prompt = None;
+            Vec::new()
+        }
+        _ if ctrl_c => quit(state),
+        KeyCode::Enter => submit_prompt(state),
+        _ => {
+            edit(&mut prompt.input, key);
+            prompt.error = None;
+            Vec::new()
+        }
+    }
+}
+
+fn submit_prompt(state: &mut State) -> Vec<Effect> {
+    let Some(prompt) = state.prompt.as_mut() else {
+        return Vec::new();
+    };
+    let value = prompt.input.value().trim().to_owned();
+    if value.is_empty() {
+        prompt.error = Some(match prompt.kind {
+            PromptKind::Decide { .. } | PromptKind::AlertStatus { .. } => {
+                "a note is required: say why".to_owned()
+            }
+            PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
+            _ => "type a name".to_owned(),
+        });
+        return Vec::new();
+    }
+    let Some(prompt) = state.prompt.take() else {
+        return Vec::new();
+    };
+    state.status.message = None;
+    match prompt.kind {
+        PromptKind::Decide {
+            screening_id,
+            entity_id,
+            decision,
+        } => {
+            let request = crate::api::screenings::DecisionRequest {
+                entity_id,
+                decision,
+                note: value,
+            };
+            vec![call(state, Call::Decide(screening_id, request))]
+        }
+        PromptKind::AlertStatus { alert_id, status } => {
+            let request = crate::api::alerts::AlertStatusRequest {
+                status,
+                note: value,
+            };
+            vec![call(state, Call::SetAlert(alert_id, request))]
+        }
+        PromptKind::AddFavorite => {
+            let request = crate::api::favorites::FavoriteRequest {
+                name: value,
+                kind: None,
+                note: None,
+            };
+            vec![call(state, Call::AddFavorite(request))]
+        }
+        PromptKind::BatchPath => vec![call(state, Call::ReadBatch(value.into()))],
+        PromptKind::ConfirmRemove { .. } | PromptKind::ConfirmQuit => Vec::new(),
+    }
+}
+
+/// Whether the status bar shows an error.
+pub fn has_error(state: &State) -> bool {
+    matches!(state.status.message, Some(Message::Error(_)))
+}

@@ -1,0 +1,5 @@
+//! Widgets shared by the tabs.
+
+pub mod score_bar;
+pub mod status_bar;
+pub mod table;

@@ -1,0 +1,61 @@
+//! The status bar: mode, data freshness, open alerts, index and spinner on the first line;
+//! the latest message (errors never block) or the tab's key hints on the second.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::keymap;
+use crate::tui::state::{IndexState, Message, State};
+use crate::tui::text::fit;
+use crate::tui::theme;
+
+const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// Draws the two status lines into `area`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let st = &state.status;
+    let mut spans = vec![Span::styled(format!(" {} ", st.mode), theme::badge())];
+    let data = match &st.freshness {
+        Some(at) => format!(" data {} ", at.get(..10).unwrap_or(at)),
+        None if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) => {
+            " NO DATA: see Lists (4) ".to_owned()
+        }
+        None => " data … ".to_owned(),
+    };
+    spans.push(Span::raw(data));
+    match st.open_alerts {
+        Some((0, _)) => spans.push(Span::raw("│ no open alerts ")),
+        Some((n, more)) => spans.push(Span::styled(
+            format!("│ {n}{} OPEN ALERTS ", if more { "+" } else { "" }),
+            theme::warn(),
+        )),
+        None => {}
+    }
+    match &st.index {
+        IndexState::Building => spans.push(Span::raw("│ index building… ")),
+        IndexState::Ready => {}
+        IndexState::Failed(e) => spans.push(Span::styled(format!("│ index: {e} "), theme::error())),
+    }
+    if state.busy() {
+        spans.push(Span::raw(format!(
+            "│ {} working ",
+            SPINNER[st.spinner % SPINNER.len()]
+        )));
+    }
+    let width = area.width as usize;
+    let second = match &st.message {
+        Some(Message::Error(e)) => Line::from(Span::styled(
+            fit(&format!(" ✗ {e}  (Esc hides)"), width),
+            theme::error(),
+        )),
+        Some(Message::Info(m)) => Line::from(Span::raw(fit(&format!(" ✓ {m}"), width))),
+        None => Line::from(Span::styled(
+            fit(&format!(" {}", keymap::hints(state.tab)), width),
+            Style::default().add_modifier(Modifier::DIM),
+        )),
+    };
+    frame.render_widget(Paragraph::new(vec![Line::from(spans), second]), area);
+}

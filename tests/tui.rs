@@ -1,0 +1,256 @@
+//! The terminal UI drawn on ratatui's TestBackend at 80x24 and 120x40, driven by real key
+//! events against the local service over a temporary store with the real lists imported.
+//! Snapshots (insta) are committed; dates and ids are redacted.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use sanctions::service::LocalService;
+use sanctions::store::Store;
+use sanctions::tui::App;
+use sanctions::tui::action::Action;
+
+fn shared() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none_or(|v| v.is_empty()),
+        "{} is missing: the real list files are needed under CI",
+        dir.display()
+    );
+    eprintln!("skipped: {} is absent", dir.display());
+    None
+}
+
+/// A database with the eight real lists, imported once per run and copied for each test.
+fn template() -> &'static Path {
+    static TEMPLATE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, path) = TEMPLATE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("template.db");
+        let lists = shared().unwrap().join("lists");
+        let mut store = Store::open(&path).unwrap();
+        let outcomes = sanctions::ingest::import_dir(&mut store, &lists, &[]).unwrap();
+        assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+        drop(store);
+        (dir, path)
+    });
+    path
+}
+
+struct Ui {
+    app: App,
+    _dir: tempfile::TempDir,
+}
+
+async fn open(with_lists: bool) -> Ui {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sanctions.db");
+    if with_lists {
+        let template = template().to_path_buf();
+        let copy = db.clone();
+        tokio::task::spawn_blocking(move || std::fs::copy(template, copy).unwrap())
+            .await
+            .unwrap();
+    }
+    let service = LocalService::open(&db, "analyst1").unwrap();
+    let warmup = sanctions::tui::local_warmup(&service);
+    let app = App::start(
+        Arc::new(service),
+        "LOCAL",
+        Some(warmup),
+        jiff::Timestamp::now(),
+    );
+    Ui { app, _dir: dir }
+}
+
+impl Ui {
+    async fn settle(&mut self) {
+        self.app.settle(Duration::from_secs(60)).await;
+    }
+
+    async fn key(&mut self, code: KeyCode) {
+        self.key_with(code, KeyModifiers::NONE).await;
+    }
+
+    async fn key_with(&mut self, code: KeyCode, mods: KeyModifiers) {
+        self.app.handle(Action::Key(KeyEvent::new(code, mods)));
+        self.settle().await;
+    }
+
+    async fn typed(&mut self, text: &str) {
+        for c in text.chars() {
+            self.app.handle(Action::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )));
+        }
+        self.settle().await;
+    }
+
+    fn screen(&self, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        terminal
+            .draw(|frame| sanctions::tui::view::render(frame, &self.app.state))
+            .unwrap();
+        terminal.backend().to_string()
+    }
+
+    /// Snapshots at 80x24 and 120x40.
+    fn snap(&self, name: &str) {
+        let mut settings = insta::Settings::clone_current();
+        settings.add_filter(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d", "[date time     ]");
+        settings.add_filter(r"data \d{4}-\d\d-\d\d", "data [date    ]");
+        settings.add_filter(r"\b(scr|alr|fav)_[0-9A-Z]{26}\b", "${1}_[id]");
+        settings.bind(|| {
+            insta::assert_snapshot!(format!("{name}_80x24"), self.screen(80, 24));
+            insta::assert_snapshot!(format!("{name}_120x40"), self.screen(120, 40));
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screen_tab_from_first_frame_to_a_recorded_decision() {
+    if shared().is_none() {
+        return;
+    }
+    let mut ui = open(true).await;
+    ui.snap("screen_first_frame"); // before anything loaded: index building
+    ui.settle().await;
+    ui.snap("screen_ready");
+    ui.typed("Vladimir Putin").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_results");
+    let shown = ui.app.state.screen.shown.as_ref().unwrap();
+    assert!(
+        shown
+            .results
+            .iter()
+            .any(|m| m.name.to_uppercase().contains("PUTIN")),
+        "{:?}",
+        shown.results
+    );
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_detail");
+    ui.key(KeyCode::Char('f')).await;
+    ui.key(KeyCode::Enter).await; // empty note: refused
+    ui.snap("screen_decision_note_required");
+    ui.typed("different person: date of birth differs").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_decision_recorded");
+    ui.key(KeyCode::Esc).await;
+    ui.key_with(KeyCode::Char('r'), KeyModifiers::CONTROL).await;
+    ui.snap("screen_history");
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::F(1)).await;
+    ui.snap("screen_help");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_tabs_with_the_real_lists() {
+    if shared().is_none() {
+        return;
+    }
+    let mut ui = open(true).await;
+    ui.settle().await;
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('4')).await;
+    ui.snap("lists");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("lists_update_history");
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('5')).await;
+    ui.snap("watchlist_empty");
+    ui.key(KeyCode::Char('a')).await;
+    ui.typed("Kim Jong Un").await;
+    ui.snap("watchlist_add_prompt");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("watchlist_one_name");
+    assert_eq!(ui.app.state.watchlist.items.len(), 1);
+    ui.key(KeyCode::Char('d')).await;
+    ui.snap("watchlist_remove_confirm");
+    ui.key(KeyCode::Char('y')).await;
+    assert!(ui.app.state.watchlist.items.is_empty());
+    ui.key(KeyCode::Char('6')).await;
+    ui.snap("alerts_open");
+    assert!(
+        !ui.app.state.alerts.items.is_empty(),
+        "adding a matching name raises an alert"
+    );
+    ui.key(KeyCode::Char('2')).await;
+    ui.snap("batch_empty");
+    ui.key(KeyCode::Char('l')).await;
+    ui.typed("/nonexistent/names.csv").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("batch_error");
+    ui.key(KeyCode::Char('3')).await;
+    ui.snap("briefs");
+    ui.key(KeyCode::Char('7')).await;
+    ui.snap("webhooks");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_file_is_screened_with_progress_and_results() {
+    if shared().is_none() {
+        return;
+    }
+    let mut ui = open(true).await;
+    ui.settle().await;
+    let file = ui._dir.path().join("names.csv");
+    std::fs::write(&file, "name\nVladimir Putin\nJohn Q Nobody\nKim Jong Un\n").unwrap();
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('2')).await;
+    ui.key(KeyCode::Char('l')).await;
+    ui.typed(file.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    assert_eq!(ui.app.state.batch.results.len(), 3);
+    ui.key(KeyCode::Char('h')).await;
+    ui.key(KeyCode::Char('s')).await;
+    ui.snap("batch_hits_by_score");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_empty_store_says_how_to_get_data() {
+    let mut ui = open(false).await;
+    ui.settle().await;
+    ui.snap("screen_no_data");
+    ui.typed("Vladimir Putin").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_error_no_data");
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('4')).await;
+    ui.snap("lists_no_data");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_terminal_gets_the_too_small_screen() {
+    let ui = open(false).await;
+    insta::assert_snapshot!("too_small_40x10", ui.screen(40, 10));
+}
+
+#[test]
+fn the_readme_key_table_is_the_keymap() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let start = "<!-- keys:start (generated from src/tui/keymap.rs; a test compares) -->\n";
+    let end = "<!-- keys:end -->";
+    let from = readme
+        .find(start)
+        .expect("README has the key-table markers")
+        + start.len();
+    let to = readme[from..].find(end).unwrap() + from;
+    let table = sanctions::tui::keymap::markdown_table();
+    assert_eq!(
+        readme[from..to],
+        table,
+        "README key table differs from the keymap; replace it with:\n{table}"
+    );
+}

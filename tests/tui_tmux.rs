@@ -1,0 +1,222 @@
+//! End to end: the real binary in tmux (its own socket, `escape-time 0`), driven by keys and
+//! read back with `capture-pane`: screen a name and see the entry, switch every tab, add
+//! and remove a watchlist name, resize, quit with the terminal restored.
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn shared() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none_or(|v| v.is_empty()),
+        "{} is missing: the real list files are needed under CI",
+        dir.display()
+    );
+    eprintln!("skipped: {} is absent", dir.display());
+    None
+}
+
+/// One tmux server on its own socket, killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn new(name: &str) -> Tmux {
+        let has = Command::new("tmux").arg("-V").output();
+        assert!(
+            has.is_ok_and(|o| o.status.success()),
+            "tmux is needed for the end-to-end UI tests (apt-get install -y tmux)"
+        );
+        Tmux {
+            socket: format!("sanctions-{name}-{}", std::process::id()),
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    fn text(&self, text: &str) {
+        self.run(&["send-keys", "-t", "t", "-l", text]);
+    }
+
+    fn pane(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "t"])
+    }
+
+    /// Waits until the pane shows `needle`, failing with the pane after `secs`.
+    fn wait_for(&self, needle: &str, secs: u64) -> String {
+        let start = Instant::now();
+        loop {
+            let pane = self.pane();
+            if pane.contains(needle) {
+                return pane;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "{needle:?} did not appear; the pane shows:\n{pane}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+fn import(data: &Path, lists: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(["lists", "import"])
+        .arg(lists)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
+    let Some(shared) = shared() else { return };
+    let data = tempfile::tempdir().unwrap();
+    import(data.path(), &shared.join("lists"));
+    let tmux = Tmux::new("e2e");
+    // The shell reports the terminal mode after the UI exits: `icanon` means raw mode is off.
+    let command = format!(
+        "{} --data-dir {} ; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; echo EXITED $?",
+        env!("CARGO_BIN_EXE_sanctions"),
+        data.path().display()
+    );
+    let started = Instant::now();
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &command,
+    ]);
+    tmux.run(&["set-option", "-g", "escape-time", "0"]);
+    tmux.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    while !tmux.pane().contains("1:Screen") {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no first frame:\n{}",
+            tmux.pane()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Includes tmux start-up and the debug build; the index is built after this frame.
+    let first = started.elapsed().as_millis();
+    eprintln!("first frame after {first} ms (debug build, tmux start included)");
+    assert!(first < 3000, "first frame after {first} ms");
+
+    tmux.text("Vladimir Putin");
+    tmux.keys(&["Enter"]);
+    let pane = tmux.wait_for("matches for", 60);
+    assert!(pane.to_uppercase().contains("PUTIN"), "{pane}");
+
+    // Idle: no redraw without input, so the process uses (almost) no CPU.
+    let shell = tmux.run(&["list-panes", "-t", "t", "-F", "#{pane_pid}"]);
+    let ui = String::from_utf8(
+        Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let ticks = |pid: &str| -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    let pid = ui.trim();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = ticks(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let used = ticks(pid) - before;
+    eprintln!("idle CPU: {used} clock ticks (1/100 s) in 3 s");
+    assert!(used <= 6, "the idle UI used {used} ticks in 3 s");
+
+    tmux.keys(&["Escape"]);
+    for (key, needle) in [
+        ("2", "Progress"),
+        ("3", "Briefs"),
+        ("4", "Entries"),
+        ("5", "Watchlist ·"),
+        ("6", "Alerts ·"),
+        ("7", "Webhooks · not available"),
+        ("1", "Name"),
+    ] {
+        tmux.keys(&[key]);
+        tmux.wait_for(needle, 10);
+    }
+
+    tmux.keys(&["5", "a"]);
+    tmux.wait_for("Add to the watchlist", 10);
+    tmux.text("Kim Jong Un");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("added \"Kim Jong Un\"", 30);
+    tmux.keys(&["d"]);
+    tmux.wait_for("(y/n)", 10);
+    tmux.keys(&["y"]);
+    tmux.wait_for("The watchlist is empty", 30);
+
+    tmux.run(&["resize-window", "-t", "t", "-x", "50", "-y", "12"]);
+    tmux.wait_for("too small", 10);
+    tmux.run(&["resize-window", "-t", "t", "-x", "120", "-y", "36"]);
+    tmux.wait_for("Watchlist ·", 10);
+
+    tmux.keys(&["q"]);
+    let pane = tmux.wait_for("EXITED", 20);
+    assert!(
+        pane.lines().any(|l| l.trim() == "icanon"),
+        "raw mode left on:\n{pane}"
+    );
+    assert!(
+        !pane.contains("Watchlist ·"),
+        "the alternate screen was not left:\n{pane}"
+    );
+}
