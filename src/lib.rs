@@ -39,5 +39,5 @@ pub mod sources;
 pub mod store;
 #[cfg(test)]
 mod testutil;
-pub mod webhooks;
 pub mod tui;
+pub mod webhooks;
