@@ -154,16 +154,7 @@ fn updates(ctx: &Context, list: ListCode, limit: usize, json: bool) -> Result<Ex
                 safe(&r.at),
                 safe(why)
             )?;
-            writeln!(out, "       {}", safe(&r.origin))?;
-            for f in &r.files {
-                writeln!(
-                    out,
-                    "       {}  {} bytes  sha256 {}",
-                    safe(&f.name),
-                    thousands(f.bytes),
-                    safe(&f.sha256)
-                )?;
-            }
+            write_origin_and_files(&mut out, r)?;
             continue;
         }
         writeln!(
@@ -177,21 +168,27 @@ fn updates(ctx: &Context, list: ListCode, limit: usize, json: bool) -> Result<Ex
             thousands(r.total),
             safe(r.published.as_deref().unwrap_or("-")),
         )?;
-        writeln!(out, "       {}", safe(&r.origin))?;
-        for f in &r.files {
-            writeln!(
-                out,
-                "       {}  {} bytes  sha256 {}",
-                safe(&f.name),
-                thousands(f.bytes),
-                safe(&f.sha256)
-            )?;
-        }
+        write_origin_and_files(&mut out, r)?;
         for note in &r.notes {
             writeln!(out, "       note: {}", safe(note))?;
         }
     }
     Ok(Exit::Success)
+}
+
+/// The origin of an update record and each of its files with size and sha256, indented.
+fn write_origin_and_files(out: &mut impl Write, r: &UpdateInfo) -> std::io::Result<()> {
+    writeln!(out, "       {}", safe(&r.origin))?;
+    for f in &r.files {
+        writeln!(
+            out,
+            "       {}  {} bytes  sha256 {}",
+            safe(&f.name),
+            thousands(f.bytes),
+            safe(&f.sha256)
+        )?;
+    }
+    Ok(())
 }
 
 /// Prints one line (or, with `--json`, one object) per list; data error when any list failed.

@@ -223,7 +223,8 @@ fn add_facts(e: &mut Entity, t: &Table, l: &Layout, row: &[String]) {
     }
 }
 
-fn add_document(e: &mut Entity, doc_type: &str, number: &str, details: &str) {
+/// Adds a document (`doc_type`, `number`) unless it is empty or already there.
+pub(super) fn add_document(e: &mut Entity, doc_type: &str, number: &str, details: &str) {
     let Some(number) = clean_opt(number) else {
         return;
     };

@@ -8,10 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use super::build::iso_day;
+use super::build::{add_document, iso_day};
 use crate::model::{
-    Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, ListCode, NameParts,
-    clean, clean_opt, to_iso2,
+    Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, ListCode, NameParts, clean,
+    clean_opt, to_iso2,
 };
 use crate::sources::eu::node::{self, Node};
 use crate::sources::text::script_of;
@@ -367,22 +367,4 @@ fn add_individual(e: &mut Entity, i: &Node) {
             n.text_of("NationalIdentifierAdditionalInformation"),
         );
     }
-}
-
-fn add_document(e: &mut Entity, doc_type: &str, number: &str, details: &str) {
-    let Some(number) = clean_opt(number) else {
-        return;
-    };
-    if e.identifiers
-        .iter()
-        .any(|d| d.doc_type == doc_type && d.number == number)
-    {
-        return;
-    }
-    e.identifiers.push(IdDocument {
-        doc_type: doc_type.to_owned(),
-        number,
-        country: None,
-        note: clean_opt(details),
-    });
 }
