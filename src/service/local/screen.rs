@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::convert::{check_name, check_request, entity_kind};
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
-use crate::api::screening::{ScreenRequest, ScreenResult};
+use crate::api::screening::{Match, ScreenRequest, ScreenResult};
 use crate::api::screenings::ScreeningResponse;
 use crate::engine::{self, ScreenError};
 use crate::model::{
@@ -59,6 +59,14 @@ pub(crate) fn run(
     Ok((record, result))
 }
 
+/// An alert's message naming the best match: `best: NAME (LIST, ID, score N)`.
+pub(crate) fn best_match_message(best: &Match) -> String {
+    format!(
+        "best: {} ({}, {}, score {})",
+        best.name, best.list_name, best.entity_id, best.score
+    )
+}
+
 /// The `screening.match` alert and event of a screening that matched something.
 pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, changes: &mut Changes) {
     let Some(best) = result.results.first() else {
@@ -78,10 +86,7 @@ pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, chang
                 "ies"
             }
         ),
-        message: format!(
-            "best: {} ({}, {}, score {})",
-            best.name, best.list_name, best.entity_id, best.score
-        ),
+        message: best_match_message(best),
         created_at: record.created_at,
         status: AlertStatus::Open,
         screening_id: Some(record.id.clone()),

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::convert::{check_name, entity_kind, page_limit};
 use super::monitor::favorite_request;
 use super::review::check_id;
-use super::screen::run;
+use super::screen::{best_match_message, run};
 use super::{LocalService, new_id};
 use crate::api::favorites::{
     Favorite, FavoriteImport, FavoritePage, FavoriteRequest, ImportSummary,
@@ -103,10 +103,7 @@ fn prepare(
             matches.len(),
             if matches.len() == 1 { "y" } else { "ies" }
         ),
-        message: format!(
-            "best: {} ({}, {}, score {})",
-            best.name, best.list_name, best.entity_id, best.score
-        ),
+        message: best_match_message(best),
         created_at: record.created_at,
         status: AlertStatus::Open,
         screening_id: Some(record.id.clone()),
