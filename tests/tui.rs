@@ -3,6 +3,9 @@
 //! Snapshots (insta) are committed; dates and ids are redacted.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::shared_data as shared;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -14,20 +17,6 @@ use sanctions::service::LocalService;
 use sanctions::store::Store;
 use sanctions::tui::App;
 use sanctions::tui::action::Action;
-
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none_or(|v| v.is_empty()),
-        "{} is missing: the real list files are needed under CI",
-        dir.display()
-    );
-    eprintln!("skipped: {} is absent", dir.display());
-    None
-}
 
 /// A database with the eight real lists, imported once per run and copied for each test.
 fn template() -> &'static Path {

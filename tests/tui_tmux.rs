@@ -3,23 +3,12 @@
 //! and remove a watchlist name, resize, quit with the terminal restored.
 #![allow(clippy::unwrap_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::shared_data as shared;
+
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none_or(|v| v.is_empty()),
-        "{} is missing: the real list files are needed under CI",
-        dir.display()
-    );
-    eprintln!("skipped: {} is absent", dir.display());
-    None
-}
 
 /// One tmux server on its own socket, killed on drop.
 struct Tmux {

@@ -1,6 +1,10 @@
 //! The local service on a real SQLite file with the real lists imported.
 #![allow(clippy::unwrap_used)]
 
+#[path = "../common/mod.rs"]
+mod common;
+pub use common::shared_data as shared;
+
 mod monitoring;
 mod screenings;
 mod store;
@@ -12,21 +16,6 @@ use sanctions::ingest::{self, ImportOptions};
 use sanctions::model::ListCode;
 use sanctions::service::LocalService;
 use sanctions::store::Store;
-
-/// `../shared/data`; a test without it fails under CI and is skipped elsewhere.
-pub fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing: the real list files are needed under CI",
-        dir.display()
-    );
-    eprintln!("skipped: {} is absent", dir.display());
-    None
-}
 
 /// A database with all eight real lists imported, made once and copied for each test.
 fn template() -> &'static Path {
