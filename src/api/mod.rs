@@ -9,6 +9,7 @@ pub mod entities;
 pub mod envelope;
 pub mod favorites;
 pub mod lists;
+pub mod routes;
 pub mod screening;
 pub mod screenings;
 pub mod webhooks;

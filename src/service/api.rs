@@ -22,6 +22,24 @@ use crate::api::webhooks::{
 };
 use crate::model::ListCode;
 
+/// Where a [`Service`]'s calls go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServiceMode {
+    /// The embedded engine and the local store.
+    Local,
+    /// A `sanctions serve` at this base URL.
+    Remote { url: String },
+}
+
+/// A server's `X-RateLimit-*` headers: requests allowed per window, left in it, and when it
+/// resets (Unix epoch seconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    pub limit: u64,
+    pub remaining: u64,
+    pub reset: i64,
+}
+
 /// One async interface for every face (CLI, terminal UI, HTTP server). The local
 /// implementation ([`super::LocalService`]) runs the engine and the store in-process; a remote
 /// one (the HTTP client) speaks to a `sanctions serve`. Both return the same wire types and
@@ -32,8 +50,20 @@ use crate::model::ListCode;
 /// multi-threaded tokio runtime.
 #[async_trait]
 pub trait Service: Send + Sync {
+    /// Where the calls go, for a status bar: in-process, or a server's address.
+    fn mode(&self) -> ServiceMode {
+        ServiceMode::Local
+    }
+    /// The rate-limit figures of the last answer a server gave (remote only).
+    fn rate_limit(&self) -> Option<RateLimit> {
+        None
+    }
+
     /// `POST /v1/screen`: screens one name and stores the screening.
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;
+    /// `POST /v1/screen/preview` (extension): screens one name without storing anything
+    /// (results as you type); the answer's `id` is empty.
+    async fn preview(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;
     /// `POST /v1/screen/batch`: up to 500 names, each stored; all-or-nothing on bad rows.
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError>;
     /// `GET /v1/screen/{id}`: a stored screening with its decisions.

@@ -7,6 +7,6 @@ mod error;
 pub mod local;
 pub mod mapping;
 
-pub use api::Service;
+pub use api::{RateLimit, Service, ServiceMode};
 pub use error::ServiceError;
 pub use local::LocalService;

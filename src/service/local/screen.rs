@@ -147,6 +147,23 @@ impl LocalService {
         .await
     }
 
+    /// A screening that is not stored: no id, no alert, no event.
+    pub(crate) async fn preview_local(
+        &self,
+        request: ScreenRequest,
+    ) -> Result<ScreeningResponse, ServiceError> {
+        check_request(&request)?;
+        self.blocking(move |this| {
+            let loaded = this.ready()?;
+            let result = engine_screen(&loaded.index, &request)?;
+            Ok(ScreeningResponse {
+                id: String::new(),
+                result,
+            })
+        })
+        .await
+    }
+
     pub(crate) async fn batch_local(
         &self,
         request: BatchRequest,

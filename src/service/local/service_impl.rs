@@ -27,6 +27,9 @@ impl Service for LocalService {
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
         self.screen_local(request).await
     }
+    async fn preview(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
+        self.preview_local(request).await
+    }
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError> {
         self.batch_local(request).await
     }
