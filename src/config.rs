@@ -103,8 +103,15 @@ impl Default for WebhooksConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BriefsConfig {
-    /// RSS or Atom feeds read by `briefs refresh` (none by default: add the publishers').
+    /// RSS or Atom feeds read by `briefs refresh` and, while `serve` or the UI runs, every
+    /// `refresh_secs` (default: the publishers' own news feeds, see [`default_feeds`]; an
+    /// empty list `feeds = []` reads none, e.g. on a machine without internet).
     pub feeds: Vec<FeedConfig>,
+    /// Seconds between two reads of a feed while `serve` or the UI runs.
+    pub refresh_secs: u64,
+    /// Seconds before a feed that failed is read again (doubling on each further failure,
+    /// up to `refresh_secs`).
+    pub retry_secs: u64,
     /// Seconds before a feed download is abandoned.
     pub timeout_secs: u64,
     /// Largest feed accepted, in bytes.
@@ -124,13 +131,36 @@ pub struct FeedConfig {
 impl Default for BriefsConfig {
     fn default() -> Self {
         BriefsConfig {
-            // None by default: no publisher's feed address could be verified from here.
-            feeds: Vec::new(),
+            feeds: default_feeds(),
+            refresh_secs: 6 * 3600,
+            retry_secs: 300,
             timeout_secs: 20,
             max_feed_bytes: 4 * 1024 * 1024,
             max_items: 200,
         }
     }
+}
+
+/// The publishers' own news feeds: OFAC's Recent Actions, the EU Financial Sanctions Files
+/// notices, OFSI's announcements on GOV.UK and the UN's press releases (all of them: the
+/// Security Council's sanctions committees announce their changes there).
+/// Canada (SEMA), Australia (DFAT) and the World Bank publish no feed of their changes.
+pub fn default_feeds() -> Vec<FeedConfig> {
+    [
+        ("ofac", "https://ofac.treasury.gov/system/files/126/ofac.xml"),
+        ("eu_fsf", "https://webgate.ec.europa.eu/fsd/fsf/public/rss"),
+        (
+            "uk_ofsi",
+            "https://www.gov.uk/government/organisations/office-of-financial-sanctions-implementation.atom",
+        ),
+        ("un_press", "https://press.un.org/en/rss.xml"),
+    ]
+    .into_iter()
+    .map(|(name, url)| FeedConfig {
+        name: name.to_owned(),
+        url: url.to_owned(),
+    })
+    .collect()
 }
 
 /// `[import]`: the guards of `lists import` and `lists update`.

@@ -174,7 +174,7 @@ pub fn run_alerts(ctx: &Context, args: AlertsArgs, json: bool) -> Result<Exit> {
                 .as_deref()
                 .map(|k| {
                     AlertKind::parse(k).ok_or_else(|| {
-                        eyre!("unknown alert kind {k:?} (screening.match, favorite.match, list.updated)")
+                        eyre!("unknown alert kind {k:?} (screening.match, favorite.match, list.updated, webhook.disabled)")
                     })
                 })
                 .transpose()?;

@@ -78,6 +78,9 @@ pub enum AlertKind {
     /// A list update changed something.
     #[serde(rename = "list.updated")]
     ListUpdated,
+    /// A webhook endpoint was disabled (it answered 410 Gone, or failed for days).
+    #[serde(rename = "webhook.disabled")]
+    WebhookDisabled,
 }
 
 impl AlertKind {
@@ -87,6 +90,7 @@ impl AlertKind {
             AlertKind::ScreeningMatch => "screening.match",
             AlertKind::FavoriteMatch => "favorite.match",
             AlertKind::ListUpdated => "list.updated",
+            AlertKind::WebhookDisabled => "webhook.disabled",
         }
     }
 
@@ -96,6 +100,7 @@ impl AlertKind {
             "screening.match" => Some(AlertKind::ScreeningMatch),
             "favorite.match" => Some(AlertKind::FavoriteMatch),
             "list.updated" => Some(AlertKind::ListUpdated),
+            "webhook.disabled" => Some(AlertKind::WebhookDisabled),
             _ => None,
         }
     }

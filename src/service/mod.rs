@@ -9,4 +9,4 @@ pub mod mapping;
 
 pub use api::{RateLimit, Service, ServiceMode};
 pub use error::ServiceError;
-pub use local::LocalService;
+pub use local::{Background, LocalService};

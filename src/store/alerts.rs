@@ -4,7 +4,9 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::codec::{from_json, parse_ts, to_json, ts_text, word};
 use super::{Store, StoreError};
-use crate::model::{Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, ListCode, Severity};
+use crate::model::{
+    Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, ListCode, OutboxEvent, Severity,
+};
 
 const COLUMNS: &str = "id, kind, severity, title, message, created_at, status, screening_id, \
     favorite_id, list_code, entity_ids";
@@ -116,6 +118,8 @@ impl Store {
     }
 }
 
+/// Stores an alert and, in the same transaction, its `alert.created` event for the webhook
+/// worker (the payload is the alert itself).
 pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO alerts (id, kind, severity, title, message, created_at, status,
@@ -135,8 +139,22 @@ pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreE
         a.list.map(ListCode::code),
         to_json(&a.entity_ids, &a.id)?
     ])?;
-    Ok(())
+    super::outbox::insert_event(
+        tx,
+        &OutboxEvent {
+            event_id: format!("evt_{}", ulid::Ulid::new()),
+            kind: ALERT_CREATED.to_owned(),
+            created_at: a.created_at,
+            payload: serde_json::to_value(a).map_err(|source| StoreError::Encode {
+                entity_id: a.id.clone(),
+                source,
+            })?,
+        },
+    )
 }
+
+/// The kind of the event written with every new alert.
+pub const ALERT_CREATED: &str = "alert.created";
 
 type RawAlert = [Option<String>; 11];
 

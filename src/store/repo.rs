@@ -14,8 +14,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+use jiff::Timestamp;
+
+use super::briefs::{BriefFilter, BriefRecord};
 use super::favorites::{FavoriteInsert, FavoriteUpdate};
 use super::screenings::{Changes, NewDecision};
+use super::webhooks::{AttemptRecord, DeliveryOutcome, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::{
     Alert, AlertChange, AlertFilter, DecisionRecord, Entity, EntityKind, EntityNames,
@@ -84,6 +88,44 @@ pub trait Repository: Send + Sync {
     ) -> Result<i64, StoreError>;
     fn rescreen_runs(&self, limit: usize) -> Result<Vec<RescreenRun>, StoreError>;
     fn marker(&self, key: &str) -> Result<Option<i64>, StoreError>;
+
+    // Webhooks: subscriptions, the deliveries of outbox events, the attempt log.
+    /// Registers a webhook (refused beyond [`super::MAX_WEBHOOKS`]).
+    fn insert_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError>;
+    fn webhooks(&self) -> Result<Vec<WebhookRecord>, StoreError>;
+    fn webhook(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError>;
+    fn update_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError>;
+    fn delete_webhook(&self, id: &str) -> Result<(), StoreError>;
+    /// Deliveries of one webhook still pending.
+    fn pending_deliveries(&self, webhook_id: &str) -> Result<u64, StoreError>;
+    /// Deliveries pending for any active webhook, plus events not yet handed out.
+    fn pending_total(&self) -> Result<u64, StoreError>;
+    /// Turns new outbox events into pending deliveries; returns how many.
+    fn fan_out(&self, now: Timestamp) -> Result<usize, StoreError>;
+    fn due_deliveries(&self, now: Timestamp, limit: usize) -> Result<Vec<DueDelivery>, StoreError>;
+    /// Logs an attempt and applies its outcome; a webhook disabled by it gets `alert` (and
+    /// its `alert.created` event), all in one transaction.
+    fn record_attempt(
+        &self,
+        attempt: &AttemptRecord,
+        seq: Option<i64>,
+        outcome: &DeliveryOutcome,
+        alert: Option<&Alert>,
+    ) -> Result<(), StoreError>;
+    fn webhook_attempts(
+        &self,
+        webhook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<AttemptRecord>, StoreError>;
+    fn webhook_last_success(&self, webhook_id: &str) -> Result<Option<Timestamp>, StoreError>;
+
+    // Risk briefs.
+    /// Stores briefs not yet stored (by source and guid); returns how many were new.
+    fn insert_briefs(&self, briefs: &[BriefRecord]) -> Result<usize, StoreError>;
+    fn briefs(&self, filter: &BriefFilter) -> Result<Vec<BriefRecord>, StoreError>;
+    fn brief(&self, id: &str) -> Result<Option<BriefRecord>, StoreError>;
+    /// Successful list updates that changed something and have no brief yet.
+    fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError>;
 }
 
 /// The SQLite repository: one writer, a pool of readers, on one database file.
@@ -279,5 +321,63 @@ impl Repository for SqliteRepository {
     }
     fn marker(&self, key: &str) -> Result<Option<i64>, StoreError> {
         self.reader()?.marker(key)
+    }
+    fn insert_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError> {
+        self.writer().insert_webhook(webhook)
+    }
+    fn webhooks(&self) -> Result<Vec<WebhookRecord>, StoreError> {
+        self.reader()?.webhooks()
+    }
+    fn webhook(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
+        self.reader()?.webhook(id)
+    }
+    fn update_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError> {
+        self.writer().update_webhook(webhook)
+    }
+    fn delete_webhook(&self, id: &str) -> Result<(), StoreError> {
+        self.writer().delete_webhook(id)
+    }
+    fn pending_deliveries(&self, webhook_id: &str) -> Result<u64, StoreError> {
+        self.reader()?.pending_deliveries(webhook_id)
+    }
+    fn pending_total(&self) -> Result<u64, StoreError> {
+        self.reader()?.pending_total()
+    }
+    fn fan_out(&self, now: Timestamp) -> Result<usize, StoreError> {
+        self.writer().fan_out(now)
+    }
+    fn due_deliveries(&self, now: Timestamp, limit: usize) -> Result<Vec<DueDelivery>, StoreError> {
+        self.reader()?.due_deliveries(now, limit)
+    }
+    fn record_attempt(
+        &self,
+        attempt: &AttemptRecord,
+        seq: Option<i64>,
+        outcome: &DeliveryOutcome,
+        alert: Option<&Alert>,
+    ) -> Result<(), StoreError> {
+        self.writer().record_attempt(attempt, seq, outcome, alert)
+    }
+    fn webhook_attempts(
+        &self,
+        webhook_id: &str,
+        limit: usize,
+    ) -> Result<Vec<AttemptRecord>, StoreError> {
+        self.reader()?.webhook_attempts(webhook_id, limit)
+    }
+    fn webhook_last_success(&self, webhook_id: &str) -> Result<Option<Timestamp>, StoreError> {
+        self.reader()?.webhook_last_success(webhook_id)
+    }
+    fn insert_briefs(&self, briefs: &[BriefRecord]) -> Result<usize, StoreError> {
+        self.writer().insert_briefs(briefs)
+    }
+    fn briefs(&self, filter: &BriefFilter) -> Result<Vec<BriefRecord>, StoreError> {
+        self.reader()?.briefs(filter)
+    }
+    fn brief(&self, id: &str) -> Result<Option<BriefRecord>, StoreError> {
+        self.reader()?.brief(id)
+    }
+    fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
+        self.reader()?.updates_without_brief(limit)
     }
 }

@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, Row, params};
 
 use super::codec::{from_json, parse_ts, to_json, ts_text};
 use super::{Store, StoreError};
-use crate::model::OutboxEvent;
+use crate::model::{Alert, OutboxEvent};
 
 /// Most webhooks one owner (one database) may register.
 pub const MAX_WEBHOOKS: usize = 20;
@@ -265,12 +265,14 @@ impl Store {
     }
 
     /// Logs an attempt and applies its outcome to the delivery (`seq`, or none for a test),
-    /// in one transaction.
+    /// in one transaction. An outcome that disables a webhook still active stores `alert`
+    /// (saying so) with its `alert.created` event in the same transaction.
     pub fn record_attempt(
         &mut self,
         attempt: &AttemptRecord,
         seq: Option<i64>,
         outcome: &DeliveryOutcome,
+        alert: Option<&Alert>,
     ) -> Result<(), StoreError> {
         let tx = self.write()?;
         tx.execute(
@@ -309,10 +311,17 @@ impl Store {
             };
         }
         if let DeliveryOutcome::Disable(reason) = outcome {
-            tx.execute(
-                "UPDATE webhooks SET active = 0, disabled_reason = ?2, updated_at = ?3 WHERE id = ?1",
+            let disabled = tx.execute(
+                "UPDATE webhooks SET active = 0, disabled_reason = ?2, updated_at = ?3
+                 WHERE id = ?1 AND active = 1",
                 params![attempt.webhook_id, reason, ts_text(attempt.at)],
             )?;
+            // Only the attempt that disabled it alerts (two deliveries may fail together).
+            if disabled == 1
+                && let Some(alert) = alert
+            {
+                super::alerts::insert_alert(&tx, alert)?;
+            }
         }
         tx.commit()?;
         Ok(())

@@ -49,6 +49,9 @@ pub struct AttemptResult {
     /// The first bytes of the response body (sanitised).
     pub response: Option<String>,
     pub retry_after: Option<Duration>,
+    /// Retrying cannot help (the payload is over the cap, the URL or secret is unusable):
+    /// the event is given up for this endpoint at once.
+    pub permanent: bool,
 }
 
 impl AttemptResult {
@@ -63,6 +66,14 @@ impl AttemptResult {
             error: Some(error),
             response: None,
             retry_after: None,
+            permanent: false,
+        }
+    }
+
+    fn permanent(error: String, started: Instant) -> AttemptResult {
+        AttemptResult {
+            permanent: true,
+            ..AttemptResult::failed(error, started)
         }
     }
 }
@@ -89,9 +100,9 @@ pub async fn send(
     let started = Instant::now();
     let body = body(event);
     if body.len() > settings.max_payload_bytes {
-        return AttemptResult::failed(
+        return AttemptResult::permanent(
             format!(
-                "payload of {} bytes is over the {} byte cap",
+                "payload of {} bytes is over the {} byte cap ([webhooks] max_payload_bytes)",
                 body.len(),
                 settings.max_payload_bytes
             ),
@@ -100,11 +111,11 @@ pub async fn send(
     }
     let url = match safety::parse_url(&webhook.url) {
         Ok(url) => url,
-        Err(e) => return AttemptResult::failed(format!("bad URL: {e}"), started),
+        Err(e) => return AttemptResult::permanent(format!("bad URL: {e}"), started),
     };
     let key = match sign::secret_key(&webhook.secret) {
         Ok(key) => key,
-        Err(e) => return AttemptResult::failed(e.to_string(), started),
+        Err(e) => return AttemptResult::permanent(e.to_string(), started),
     };
     let mut client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -176,6 +187,7 @@ pub async fn send(
         }),
         response: (!text.trim().is_empty()).then_some(text),
         retry_after,
+        permanent: false,
     }
 }
 
@@ -204,6 +216,9 @@ pub fn outcome(
     }
     if result.status_code == Some(410) {
         return DeliveryOutcome::Disable("the endpoint answered 410 Gone".to_owned());
+    }
+    if result.permanent {
+        return DeliveryOutcome::Failed;
     }
     let Some(wait) = settings.schedule.get(attempt.saturating_sub(1) as usize) else {
         let failing = Duration::try_from(now.duration_since(last_success)).unwrap_or_default();
@@ -237,6 +252,7 @@ mod tests {
             error: None,
             response: None,
             retry_after: retry_after.map(Duration::from_secs),
+            permanent: false,
         }
     }
 

@@ -5,6 +5,7 @@
 mod common;
 pub use common::shared_data as shared;
 
+mod background;
 mod monitoring;
 mod screenings;
 mod store;

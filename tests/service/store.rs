@@ -162,3 +162,71 @@ async fn two_services_on_one_file_write_at_once_without_loss() {
         .collect();
     assert_eq!(actors.into_iter().collect::<Vec<_>>(), ["analyst1", "cron"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_busy_store_waits_then_fails_with_a_clear_message() {
+    use std::time::{Duration, Instant};
+    let (dir, _svc) = crate::empty_service().await;
+    tokio::task::spawn_blocking(move || {
+        let data = dir.path();
+        // Another process's long write transaction holds the write lock.
+        let holder = rusqlite::Connection::open(data.join("sanctions.db")).unwrap();
+        holder
+            .execute_batch(
+                "BEGIN IMMEDIATE; INSERT INTO service_state (key, value) VALUES ('held', 1);",
+            )
+            .unwrap();
+        let create = || {
+            crate::common::sanctions(
+                data,
+                &[
+                    "webhooks",
+                    "create",
+                    "http://127.0.0.1:9/h",
+                    "--events",
+                    "list.updated",
+                ],
+            )
+        };
+        let started = Instant::now();
+        let out = create();
+        let waited = started.elapsed();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            stderr.contains("the database is busy: another sanctions process kept it locked"),
+            "{stderr}"
+        );
+        assert!(waited >= Duration::from_secs(9), "gave up after {waited:?}");
+        // Reading goes on meanwhile.
+        let out = crate::common::sanctions(data, &["webhooks", "list", "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // A lock released within the wait: the writer waits for it, then succeeds.
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            holder.execute_batch("ROLLBACK").unwrap();
+        });
+        let started = Instant::now();
+        let out = create();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(started.elapsed() >= Duration::from_millis(900));
+        release.join().unwrap();
+        let out = crate::common::sanctions(data, &["webhooks", "list", "--json"]);
+        let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            list.as_array().unwrap().len(),
+            1,
+            "nothing stored by the refused one"
+        );
+    })
+    .await
+    .unwrap();
+}

@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 
 use super::LocalService;
-use super::convert::{check_note, page_limit};
+use super::convert::{check_note, page_limit, paged};
 use super::review::check_id;
 use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::screenings::Page;
@@ -21,19 +21,15 @@ impl LocalService {
             check_id("cursor", cursor, "alt_")?;
         }
         self.blocking(move |this| {
-            let mut items = this.repo().alerts(&AlertFilter {
+            let alerts = this.repo().alerts(&AlertFilter {
                 status: query.status,
                 kind: query.kind,
                 since: query.since,
                 before: query.cursor,
                 limit: limit + 1,
             })?;
-            let more = items.len() > limit;
-            items.truncate(limit);
-            Ok(Page {
-                next_cursor: more.then(|| items.last().map(|a| a.id.clone())).flatten(),
-                items,
-            })
+            let (items, next_cursor) = paged(alerts, limit, |a| &a.id, |a| a);
+            Ok(Page { items, next_cursor })
         })
         .await
     }

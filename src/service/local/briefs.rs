@@ -3,10 +3,12 @@
 
 use std::time::Duration;
 
+use super::convert::paged;
 use super::{LocalService, new_id};
 use crate::api::briefs::{Brief, BriefQuery, FeedReport, RefreshReport};
 use crate::api::screenings::Page;
 use crate::briefs;
+use crate::config::FeedConfig;
 use crate::model::{ChangeKind, ListCode};
 use crate::service::ServiceError;
 use crate::store::{BriefFilter, BriefRecord, Repository};
@@ -19,7 +21,7 @@ impl LocalService {
     /// Makes the briefs of list updates that have none yet (blocking). Returns how many.
     fn brief_updates(&self) -> Result<usize, ServiceError> {
         let repo = self.repo();
-        let todo = repo.writer().updates_without_brief(100)?;
+        let todo = repo.updates_without_brief(100)?;
         let mut made = Vec::new();
         for (id, code) in todo {
             let Ok(list) = code.parse::<ListCode>() else {
@@ -52,7 +54,7 @@ impl LocalService {
         if made.is_empty() {
             return Ok(0);
         }
-        Ok(repo.writer().insert_briefs(&made)?)
+        Ok(repo.insert_briefs(&made)?)
     }
 
     pub(crate) async fn briefs_local(
@@ -82,15 +84,9 @@ impl LocalService {
                 after: query.cursor,
                 limit: limit + 1,
             };
-            let mut items = this.repository().writer().briefs(&filter)?;
-            let next_cursor = (items.len() > limit).then(|| {
-                items.truncate(limit);
-                items.last().map(|b| b.id.clone()).unwrap_or_default()
-            });
-            Ok(Page {
-                items: items.into_iter().map(to_wire).collect(),
-                next_cursor,
-            })
+            let briefs = this.repo().briefs(&filter)?;
+            let (items, next_cursor) = paged(briefs, limit, |b| &b.id, to_wire);
+            Ok(Page { items, next_cursor })
         })
         .await
     }
@@ -98,7 +94,7 @@ impl LocalService {
     pub(crate) async fn brief_local(&self, id: String) -> Result<Brief, ServiceError> {
         self.blocking(move |this| {
             this.brief_updates()?;
-            let brief = this.repository().writer().brief(&id)?;
+            let brief = this.repo().brief(&id)?;
             brief
                 .map(to_wire)
                 .ok_or_else(|| ServiceError::not_found("brief", &id))
@@ -108,9 +104,24 @@ impl LocalService {
 
     pub(crate) async fn refresh_briefs_local(&self) -> Result<RefreshReport, ServiceError> {
         let list_updates = self.blocking(|this| this.brief_updates()).await?;
+        let feeds = self.extensions().briefs.feeds;
+        let feeds = self.read_feeds(&feeds).await?;
+        Ok(RefreshReport {
+            list_updates,
+            feeds,
+        })
+    }
+
+    /// Reads `feeds` one after the other, storing their new items. A feed that fails is
+    /// reported in its [`FeedReport`] (and logged), never an error of the whole; only the
+    /// store failing is.
+    pub(crate) async fn read_feeds(
+        &self,
+        feeds: &[FeedConfig],
+    ) -> Result<Vec<FeedReport>, ServiceError> {
         let config = self.extensions().briefs;
-        let mut feeds = Vec::new();
-        for feed in &config.feeds {
+        let mut reports = Vec::new();
+        for feed in feeds {
             let fetched = briefs::feed::fetch(
                 feed,
                 Duration::from_secs(config.timeout_secs.clamp(1, 300)),
@@ -123,10 +134,9 @@ impl LocalService {
                 Ok(items) => {
                     let count = items.len();
                     let new = self
-                        .blocking(move |this| {
-                            Ok(this.repository().writer().insert_briefs(&items)?)
-                        })
+                        .blocking(move |this| Ok(this.repo().insert_briefs(&items)?))
                         .await?;
+                    tracing::info!(feed = %feed.name, items = count, new, "feed read");
                     FeedReport {
                         name: feed.name.clone(),
                         items: count,
@@ -135,7 +145,7 @@ impl LocalService {
                     }
                 }
                 Err(error) => {
-                    tracing::warn!(feed = %feed.name, %error, "feed not read");
+                    tracing::warn!(feed = %feed.name, %error, "feed not read; retrying later");
                     FeedReport {
                         name: feed.name.clone(),
                         items: 0,
@@ -144,12 +154,29 @@ impl LocalService {
                     }
                 }
             };
-            feeds.push(report);
+            self.remember_feed(&report);
+            reports.push(report);
         }
-        Ok(RefreshReport {
-            list_updates,
-            feeds,
-        })
+        Ok(reports)
+    }
+
+    /// The outcome of the last read of each feed by this process (by `briefs refresh` or
+    /// the background refresh), in the order first read: for a status line or the Briefs
+    /// tab to say which feeds fail.
+    pub fn feed_reports(&self) -> Vec<FeedReport> {
+        self.inner
+            .feeds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn remember_feed(&self, report: &FeedReport) {
+        let mut feeds = self.inner.feeds.lock().unwrap_or_else(|p| p.into_inner());
+        match feeds.iter_mut().find(|f| f.name == report.name) {
+            Some(slot) => *slot = report.clone(),
+            None => feeds.push(report.clone()),
+        }
     }
 }
 

@@ -123,6 +123,25 @@ pub(crate) fn check_note(note: &str) -> Result<String, ServiceError> {
 }
 
 /// A page size: default 50, 1 to 500.
+/// One page of `items` fetched with one more than `limit` (the extra one only says there is
+/// more): the first `limit`, made wire with `wire`, and the next page's cursor, the id of the
+/// last one kept, when there was more.
+pub(crate) fn paged<T, W>(
+    mut items: Vec<T>,
+    limit: usize,
+    id: impl Fn(&T) -> &str,
+    wire: impl FnMut(T) -> W,
+) -> (Vec<W>, Option<String>) {
+    let more = items.len() > limit;
+    items.truncate(limit);
+    let next_cursor = if more {
+        items.last().map(|item| id(item).to_owned())
+    } else {
+        None
+    };
+    (items.into_iter().map(wire).collect(), next_cursor)
+}
+
 pub(crate) fn page_limit(limit: Option<usize>) -> Result<usize, ServiceError> {
     match limit {
         None => Ok(50),

@@ -7,6 +7,7 @@
 //! process or another), and swapped in whole: screenings in flight finish on the old one.
 
 mod alerts;
+mod background;
 mod briefs;
 mod convert;
 mod imports;
@@ -27,6 +28,7 @@ use crate::engine::Index;
 use crate::model::ListVersions;
 use crate::store::{Repository, SqliteRepository};
 
+pub use background::Background;
 pub use monitor::RescreenMode;
 pub use webhooks::Extensions;
 
@@ -52,6 +54,8 @@ struct Inner {
     watch: Mutex<Option<Arc<monitor::Watch>>>,
     /// Webhook and brief settings, and whether this process is a server.
     extensions: std::sync::RwLock<Extensions>,
+    /// The last read of each feed by this process.
+    feeds: Mutex<Vec<crate::api::briefs::FeedReport>>,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -90,6 +94,7 @@ impl LocalService {
                 monitor: tokio::sync::Mutex::new(()),
                 watch: Mutex::new(None),
                 extensions: std::sync::RwLock::new(Extensions::default()),
+                feeds: Mutex::new(Vec::new()),
             }),
             actor: Arc::from(actor),
         })
@@ -108,11 +113,15 @@ impl LocalService {
         &self.actor
     }
 
-    /// The OS user running the program, the local actor.
+    /// The OS user running the program, the local actor: `USER`, then `LOGNAME` (then
+    /// `USERNAME`, Windows), then the account of this process's user id (root in a container
+    /// or a cron job often has none of these set): its name in `/etc/passwd` by the uid of
+    /// `/proc/self/status`, else what `id -un` prints, else `uid N`.
     pub fn os_user() -> String {
-        ["USER", "USERNAME", "LOGNAME"]
+        ["USER", "LOGNAME", "USERNAME"]
             .iter()
-            .find_map(|v| std::env::var(v).ok().filter(|u| !u.trim().is_empty()))
+            .find_map(|v| std::env::var(v).ok().and_then(|u| clean_user(&u)))
+            .or_else(account_user)
             .unwrap_or_else(|| "unknown".to_owned())
     }
 
@@ -165,6 +174,52 @@ impl LocalService {
     }
 }
 
+/// A user name fit to record: trimmed, without control characters, at most 100 characters.
+fn clean_user(name: &str) -> Option<String> {
+    let name: String = name
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(100)
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The name of this process's effective user id, from the system's account database.
+fn account_user() -> Option<String> {
+    let uid = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            // `Uid:` real, effective, saved, filesystem.
+            let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+            line.split_whitespace().nth(1).map(str::to_owned)
+        });
+    if let Some(uid) = &uid
+        && let Ok(passwd) = std::fs::read_to_string("/etc/passwd")
+        && let Some(name) = passwd_name(&passwd, uid)
+    {
+        return Some(name);
+    }
+    let id = std::process::Command::new("id")
+        .arg("-un")
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| clean_user(&String::from_utf8_lossy(&o.stdout)));
+    id.or_else(|| uid.map(|u| format!("uid {u}")))
+}
+
+/// The account of `uid` in the text of `/etc/passwd` (`name:password:uid:gid:...`).
+fn passwd_name(passwd: &str, uid: &str) -> Option<String> {
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        fields.next()?;
+        (fields.next()? == uid).then(|| clean_user(name)).flatten()
+    })
+}
+
 /// What to do when no list has been imported.
 pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
     (offline) or `sanctions lists update` (download from the publishers)";
@@ -198,4 +253,33 @@ pub(crate) fn new_id(prefix: &str) -> String {
         .generate()
         .unwrap_or_else(|_| ulid::Ulid::new());
     format!("{prefix}{ulid}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwd_lines_give_the_account_of_a_uid() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\n# comment\n\
+                      daemon:x:1:1::/:/usr/sbin/nologin\nana:x:1000:1000:Ana:/home/ana:/bin/sh\n";
+        assert_eq!(passwd_name(passwd, "0").as_deref(), Some("root"));
+        assert_eq!(passwd_name(passwd, "1000").as_deref(), Some("ana"));
+        assert_eq!(passwd_name(passwd, "10"), None);
+        assert_eq!(passwd_name("", "0"), None);
+    }
+
+    #[test]
+    fn the_account_is_the_one_id_names() {
+        // Without USER or LOGNAME the actor is the account of the process's uid, as `id -un`
+        // says on this machine.
+        let id = std::process::Command::new("id")
+            .arg("-un")
+            .output()
+            .unwrap();
+        let expected = String::from_utf8_lossy(&id.stdout).trim().to_owned();
+        assert_eq!(account_user().as_deref(), Some(expected.as_str()));
+        assert_eq!(clean_user("  ana\u{1b}[31m \n").as_deref(), Some("ana[31m"));
+        assert_eq!(clean_user(" \t "), None);
+    }
 }

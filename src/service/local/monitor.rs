@@ -69,33 +69,52 @@ impl LocalService {
         self.blocking(move |this| this.monitor_blocking(mode)).await
     }
 
-    /// Starts the watchlist monitoring of a long-running face (`serve`, the UI): every
-    /// `config.poll_secs` it monitors list updates made by any process, and every
-    /// `config.rescreen_every_hours` it re-screens the whole watchlist. Errors are logged and
-    /// retried at the next tick; abort the handle to stop.
+    /// Starts the watchlist monitoring alone (see [`LocalService::spawn_background`] for all
+    /// background work): every `config.poll_secs` it monitors list updates made by any
+    /// process, and every `config.rescreen_every_hours` it re-screens the whole watchlist.
+    /// Errors are logged and retried at the next tick; abort the handle to stop.
     pub fn spawn_monitoring(
         &self,
         config: &crate::config::WatchlistConfig,
     ) -> tokio::task::JoinHandle<()> {
         let this = self.clone();
+        let config = config.clone();
+        tokio::spawn(async move { this.run_monitoring(&config, std::future::pending()).await })
+    }
+
+    /// The monitoring schedule of [`LocalService::spawn_monitoring`], until `stop` resolves
+    /// (a run under way when it does finishes in the background and is committed whole).
+    pub(crate) async fn run_monitoring(
+        &self,
+        config: &crate::config::WatchlistConfig,
+        stop: impl std::future::Future<Output = ()>,
+    ) {
+        tokio::pin!(stop);
         let poll = std::time::Duration::from_secs(config.poll_secs.max(1));
         let every = std::time::Duration::from_secs(config.rescreen_every_hours.max(1) * 3600);
-        tokio::spawn(async move {
-            let mut last_full = Instant::now();
-            loop {
-                tokio::time::sleep(poll).await;
-                if let Err(e) = this.monitor().await {
+        let mut last_full = Instant::now();
+        loop {
+            tokio::select! {
+                () = &mut stop => return,
+                () = tokio::time::sleep(poll) => {}
+            }
+            let work = async {
+                if let Err(e) = self.monitor().await {
                     tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
                 }
                 if last_full.elapsed() >= every {
-                    match this.rescreen_local().await {
+                    match self.rescreen_local().await {
                         Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
                         Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
                     }
                     last_full = Instant::now();
                 }
+            };
+            tokio::select! {
+                () = &mut stop => return,
+                () = work => {}
             }
-        })
+        }
     }
 
     /// Builds the index of the watchlist ahead of the next incremental re-screen (a server

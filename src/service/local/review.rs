@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 
 use super::LocalService;
-use super::convert::{check_note, page_limit, stored, summary};
+use super::convert::{check_note, page_limit, paged, stored, summary};
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
     ScreeningSummary, StoredScreening,
@@ -48,12 +48,8 @@ impl LocalService {
                 before: query.cursor,
                 limit: limit + 1,
             })?;
-            let more = records.len() > limit;
-            let items: Vec<ScreeningSummary> = records.iter().take(limit).map(summary).collect();
-            Ok(Page {
-                next_cursor: more.then(|| items.last().map(|s| s.id.clone())).flatten(),
-                items,
-            })
+            let (items, next_cursor) = paged(records, limit, |r| &r.id, |r| summary(&r));
+            Ok(Page { items, next_cursor })
         })
         .await
     }

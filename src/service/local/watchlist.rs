@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::convert::{check_name, entity_kind, page_limit};
+use super::convert::{check_name, entity_kind, page_limit, paged};
 use super::monitor::favorite_request;
 use super::review::check_id;
 use super::screen::{best_match_message, run};
@@ -172,12 +172,11 @@ impl LocalService {
         }
         self.blocking(move |this| {
             let repo = this.repo();
-            let mut items = repo.favorites(cursor.as_deref(), limit + 1)?;
-            let more = items.len() > limit;
-            items.truncate(limit);
+            let favorites = repo.favorites(cursor.as_deref(), limit + 1)?;
+            let (items, next_cursor) = paged(favorites, limit, |f| &f.id, |f| f);
             Ok(FavoritePage {
                 total: repo.favorite_count()?,
-                next_cursor: more.then(|| items.last().map(|f| f.id.clone())).flatten(),
+                next_cursor,
                 items,
             })
         })

@@ -8,9 +8,9 @@ use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
 };
 use crate::config::{BriefsConfig, Config, WebhooksConfig};
-use crate::model::OutboxEvent;
+use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
 use crate::service::ServiceError;
-use crate::store::{AttemptRecord, DeliveryOutcome, StoreError, WebhookRecord};
+use crate::store::{AttemptRecord, DeliveryOutcome, Repository, StoreError, WebhookRecord};
 use crate::webhooks::deliver::{self, Settings};
 use crate::webhooks::{EVENT_KINDS, TEST_EVENT, safety, sign};
 
@@ -97,10 +97,7 @@ impl LocalService {
             updated_at: now,
         };
         self.blocking(move |this| {
-            this.repository()
-                .writer()
-                .insert_webhook(&record)
-                .map_err(limit_error)?;
+            this.repo().insert_webhook(&record).map_err(limit_error)?;
             let mut wire = to_wire(&record, 0);
             wire.secret = Some(record.secret.clone());
             Ok(wire)
@@ -110,11 +107,10 @@ impl LocalService {
 
     pub(crate) async fn webhooks_local(&self) -> Result<Vec<Webhook>, ServiceError> {
         self.blocking(|this| {
-            let store = this.repository().writer();
-            store
-                .webhooks()?
+            let repo = this.repo();
+            repo.webhooks()?
                 .iter()
-                .map(|w| Ok(to_wire(w, store.pending_deliveries(&w.id)?)))
+                .map(|w| Ok(to_wire(w, repo.pending_deliveries(&w.id)?)))
                 .collect()
         })
         .await
@@ -122,9 +118,9 @@ impl LocalService {
 
     pub(crate) async fn webhook_local(&self, id: String) -> Result<Webhook, ServiceError> {
         self.blocking(move |this| {
-            let store = this.repository().writer();
-            let w = store.webhook(&id)?.ok_or_else(|| not_found(&id))?;
-            Ok(to_wire(&w, store.pending_deliveries(&id)?))
+            let repo = this.repo();
+            let w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            Ok(to_wire(&w, repo.pending_deliveries(&id)?))
         })
         .await
     }
@@ -141,8 +137,8 @@ impl LocalService {
         let events = request.events.as_deref().map(check_events).transpose()?;
         let description = check_description(request.description)?;
         self.blocking(move |this| {
-            let mut store = this.repository().writer();
-            let mut w = store.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            let repo = this.repo();
+            let mut w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
             if let Some(url) = url {
                 w.url = url;
             }
@@ -159,17 +155,17 @@ impl LocalService {
                 }
             }
             w.updated_at = Timestamp::now();
-            store.update_webhook(&w)?;
-            Ok(to_wire(&w, store.pending_deliveries(&id)?))
+            repo.update_webhook(&w)?;
+            Ok(to_wire(&w, repo.pending_deliveries(&id)?))
         })
         .await
     }
 
     pub(crate) async fn delete_webhook_local(&self, id: String) -> Result<Webhook, ServiceError> {
         self.blocking(move |this| {
-            let mut store = this.repository().writer();
-            let w = store.webhook(&id)?.ok_or_else(|| not_found(&id))?;
-            store.delete_webhook(&id)?;
+            let repo = this.repo();
+            let w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            repo.delete_webhook(&id)?;
             Ok(to_wire(&w, 0))
         })
         .await
@@ -183,8 +179,7 @@ impl LocalService {
         let lookup = id.clone();
         let webhook = self
             .blocking(move |this| {
-                this.repository()
-                    .writer()
+                this.repo()
                     .webhook(&lookup)?
                     .ok_or_else(|| not_found(&lookup))
             })
@@ -198,10 +193,11 @@ impl LocalService {
         let result = deliver::send(&settings, &webhook, &event).await;
         let attempt = attempt_record(&webhook.id, &event, 0, &result);
         self.blocking(move |this| {
-            this.repository().writer().record_attempt(
+            this.repo().record_attempt(
                 &attempt,
                 None,
                 &DeliveryOutcome::Delivered, // no delivery row: only the log
+                None,
             )?;
             Ok(())
         })
@@ -221,9 +217,9 @@ impl LocalService {
         limit: usize,
     ) -> Result<Vec<DeliveryAttempt>, ServiceError> {
         self.blocking(move |this| {
-            let store = this.repository().writer();
-            store.webhook(&id)?.ok_or_else(|| not_found(&id))?;
-            Ok(store
+            let repo = this.repo();
+            repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            Ok(repo
                 .webhook_attempts(&id, limit.clamp(1, 1000))?
                 .into_iter()
                 .map(|a| DeliveryAttempt {
@@ -247,9 +243,9 @@ impl LocalService {
         let settings = self.settings()?;
         let due = self
             .blocking(|this| {
-                let mut store = this.repository().writer();
-                store.fan_out(Timestamp::now())?;
-                Ok(store.due_deliveries(Timestamp::now(), BATCH)?)
+                let repo = this.repo();
+                repo.fan_out(Timestamp::now())?;
+                Ok(repo.due_deliveries(Timestamp::now(), BATCH)?)
             })
             .await?;
         let count = due.len();
@@ -259,14 +255,18 @@ impl LocalService {
             let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
             let settings = settings.clone();
             self.blocking(move |this| {
-                let mut store = this.repository().writer();
+                let repo = this.repo();
                 let now = Timestamp::now();
-                let since = store.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
+                let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
                 let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
-                if let DeliveryOutcome::Disable(reason) = &outcome {
-                    tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
-                }
-                store.record_attempt(&attempt, Some(d.seq), &outcome)?;
+                let alert = match &outcome {
+                    DeliveryOutcome::Disable(reason) => {
+                        tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
+                        Some(disabled_alert(&d.webhook, reason, now))
+                    }
+                    _ => None,
+                };
+                repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
                 Ok(())
             })
             .await?;
@@ -288,7 +288,7 @@ impl LocalService {
             let made = self.deliver_due().await?;
             if once && made == 0 {
                 let pending = self
-                    .blocking(|this| Ok(this.repository().writer().pending_total()?))
+                    .blocking(|this| Ok(this.repo().pending_total()?))
                     .await?;
                 if pending == 0 {
                     return Ok(());
@@ -320,6 +320,27 @@ fn attempt_record(
         latency_ms: result.latency_ms,
         error: result.error.clone(),
         response: result.response.clone(),
+    }
+}
+
+/// The alert saying that `webhook` was disabled, and why.
+fn disabled_alert(webhook: &WebhookRecord, reason: &str, now: Timestamp) -> Alert {
+    Alert {
+        id: new_id("alt_"),
+        kind: AlertKind::WebhookDisabled,
+        severity: Severity::High,
+        title: format!("webhook {} disabled: {reason}", webhook.id),
+        message: format!(
+            "events for {} are no longer sent; fix the receiver, then `sanctions webhooks \
+             update {} --active true` to send again (events meanwhile stay pending)",
+            webhook.url, webhook.id
+        ),
+        created_at: now,
+        status: AlertStatus::Open,
+        screening_id: None,
+        favorite_id: None,
+        list: None,
+        entity_ids: Vec::new(),
     }
 }
 
