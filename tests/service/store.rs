@@ -230,3 +230,54 @@ async fn a_busy_store_waits_then_fails_with_a_clear_message() {
     .await
     .unwrap();
 }
+
+#[test]
+fn the_actor_is_the_account_even_without_user_or_logname() {
+    // The real binary as a cron job or a container's root runs it: no USER, no LOGNAME.
+    let run = |data: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sanctions"))
+            .arg("--data-dir")
+            .arg(data)
+            .args(args)
+            .env_remove("USER")
+            .env_remove("LOGNAME")
+            .env_remove("USERNAME")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let lists = dir.path().join("in/ofac_sdn");
+    std::fs::create_dir_all(&lists).unwrap();
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ofac_sdn/good");
+    for f in std::fs::read_dir(fixture).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), lists.join(f.file_name())).unwrap();
+    }
+    let data = dir.path().join("data");
+    let input = dir.path().join("in").display().to_string();
+    run(&data, &["lists", "import", &input]);
+    let alerts: serde_json::Value =
+        serde_json::from_slice(&run(&data, &["alerts", "--json"])).unwrap();
+    let id = alerts["items"][0]["id"].as_str().unwrap().to_owned();
+    run(&data, &["alerts", "ack", &id, "--note", "seen"]);
+    let audit: serde_json::Value =
+        serde_json::from_slice(&run(&data, &["audit", "export", "--format", "json"])).unwrap();
+    let id_un = std::process::Command::new("id")
+        .arg("-un")
+        .output()
+        .unwrap();
+    let account = String::from_utf8_lossy(&id_un.stdout).trim().to_owned();
+    assert!(!account.is_empty());
+    assert_eq!(
+        audit["alert_changes"][0]["actor"],
+        account.as_str(),
+        "{audit:#}"
+    );
+}
