@@ -237,3 +237,34 @@ async fn a_disabled_endpoint_raises_an_alert_and_an_alert_created_event() {
         .items;
     assert_eq!(again.len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_failing_past_the_limit_is_disabled_with_an_alert() {
+    // `disable_after_hours = 0`: failing since its creation is failing "for days" here.
+    let (addr, got) = receiver(500, Duration::ZERO).await;
+    let (_dir, svc) = service(
+        "[webhooks]\nretry_schedule = [\"100ms\"]\npoll_interval_ms = 50\ndisable_after_hours = 0\n",
+    )
+    .await;
+    let hook = svc
+        .create_webhook(request(addr, &["list.updated"]))
+        .await
+        .unwrap();
+    emit(&svc, serde_json::json!({"list": "un"})).await;
+    drain(&svc).await;
+    assert_eq!(got.lock().unwrap().len(), 2, "the schedule's two attempts");
+    let shown = svc.webhook(&hook.id).await.unwrap();
+    assert!(!shown.active);
+    let reason = shown.disabled_reason.unwrap();
+    assert!(reason.contains("no event accepted"), "{reason}");
+    let alerts = svc
+        .alerts(AlertQuery {
+            kind: Some(AlertKind::WebhookDisabled),
+            ..AlertQuery::default()
+        })
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(alerts.len(), 1);
+    assert!(alerts[0].title.contains(&reason), "{:?}", alerts[0]);
+}

@@ -224,7 +224,10 @@ pub fn outcome(
         let failing = Duration::try_from(now.duration_since(last_success)).unwrap_or_default();
         if failing >= settings.disable_after {
             return DeliveryOutcome::Disable(format!(
-                "no event accepted for {} hours",
+                "no event accepted since {} ({} h) and the retry schedule is exhausted",
+                last_success
+                    .round(jiff::Unit::Second)
+                    .unwrap_or(last_success),
                 failing.as_secs() / 3600
             ));
         }
