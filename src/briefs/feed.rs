@@ -28,7 +28,7 @@ pub async fn fetch(
         .get(&feed.url)
         .send()
         .await
-        .map_err(|e| format!("cannot read {}: {e}", feed.url))?;
+        .map_err(|e| format!("cannot read {}: {}", feed.url, chain(&e)))?;
     if !response.status().is_success() {
         return Err(format!("{} answered HTTP {}", feed.url, response.status()));
     }
@@ -36,7 +36,7 @@ pub async fn fetch(
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| format!("reading {}: {e}", feed.url))?
+        .map_err(|e| format!("reading {}: {}", feed.url, chain(&e)))?
     {
         bytes.extend_from_slice(&chunk);
         if bytes.len() as u64 > max_bytes {
@@ -44,6 +44,19 @@ pub async fn fetch(
         }
     }
     parse(&feed.name, &bytes, max_items, new_id)
+}
+
+/// An error with its causes (`error sending request: ... : dns error: ...`), so that the
+/// report says why a feed could not be read.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// The briefs of a feed document.
