@@ -121,6 +121,10 @@ async fn every_endpoint_answers_its_statuses_in_envelopes() {
         );
         rate_headers(&answer);
     }
+    let huge = json!({"name": "x".repeat(1_100_000)});
+    let huge = call("POST", &server.url("/screen"), k, json_body(huge)).await;
+    assert_eq!(huge.status, 413);
+    huge.message();
     let malformed = call(
         "POST",
         &server.url("/screen"),
@@ -420,6 +424,14 @@ async fn keys_are_required_and_a_revoked_key_is_refused_at_once() {
     assert_eq!(refused.status, 401);
     assert!(refused.message().contains("revoked"));
     assert!(refused.header("www-authenticate").is_some());
+
+    // Access logs carry request ids and statuses, never a key.
+    let log = std::fs::read_to_string(data.join("sanctions.log")).unwrap();
+    assert!(
+        log.contains("id=req-") && log.contains("status=401"),
+        "{log}"
+    );
+    assert!(!log.contains(&key[8..]), "a key reached the log");
 }
 
 /// Waits for a fresh minute when the current one is nearly over, so that a test of the
