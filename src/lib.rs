@@ -34,6 +34,7 @@ pub mod ingest;
 pub mod model;
 pub mod quality;
 pub mod sanitize;
+pub mod server;
 pub mod service;
 pub mod sources;
 pub mod store;
