@@ -1,5 +1,5 @@
 //! `sanctions serve [--bind ADDR]`: the HTTP interface, with the background work of a
-//! long-running face (watchlist monitoring, webhook delivery).
+//! long-running face (watchlist monitoring, webhook delivery, the risk-brief feeds).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -27,7 +27,7 @@ pub struct ServeArgs {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     let svc = local_service(ctx)?;
-    svc.configure(&ctx.config)?;
+    // Before the background work starts: it reads the mode when it checks webhook URLs.
     svc.set_server_mode(true);
     let config = ctx.config.server.clone();
     let bind = args.bind.unwrap_or_else(|| config.bind.clone());
@@ -43,20 +43,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
             Arc::new(move |key| Arc::new(base.with_actor(&key.actor())) as Arc<dyn Service>);
         let state = Arc::new(AppState::new(services, keys, Plans::new(&config.plans)));
         warm_up(svc.clone(), state.clone());
-        let monitoring = svc.spawn_monitoring(&ctx.config.watchlist);
-        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-        let worker = {
-            let svc = svc.clone();
-            let mut stop = stop_rx.clone();
-            tokio::spawn(async move {
-                let stopped = async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                };
-                if let Err(e) = svc.run_webhook_worker(false, stopped).await {
-                    tracing::error!(error = %e, "the webhook delivery worker stopped");
-                }
-            })
-        };
+        // Watchlist monitoring, webhook delivery and the feeds, stopped below.
+        let background = svc.spawn_background(&ctx.config)?;
         println!("listening on http://{addr}");
         tracing::info!(%addr, "serving");
         let app = server::router(state, &config);
@@ -68,10 +56,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
             server::shutdown_signal(),
         )
         .await;
-        monitoring.abort();
-        let _ = stop_tx.send(true);
         // The worker finishes the delivery in hand; pending ones stay in the outbox.
-        let _ = tokio::time::timeout(Duration::from_secs(15), worker).await;
+        background.stop().await;
         served.wrap_err("the server stopped")?;
         Ok(Exit::Success)
     })

@@ -20,8 +20,14 @@ impl Serve {
     pub async fn start(data_dir: &Path, config: Option<&Path>) -> Serve {
         let mut command = Command::new(env!("CARGO_BIN_EXE_sanctions"));
         command.arg("--data-dir").arg(data_dir);
-        if let Some(config) = config {
-            command.arg("--config").arg(config);
+        match config {
+            Some(config) => {
+                command.arg("--config").arg(config);
+            }
+            // No feed is read from the internet: tests talk to loopback only.
+            None => {
+                command.arg("--config").arg(offline_config(data_dir));
+            }
         }
         let mut child = command
             .args(["serve", "--bind", "127.0.0.1:0"])
@@ -174,10 +180,22 @@ pub fn data() -> Option<&'static Path> {
     .map(|d| d.path())
 }
 
-/// A config file in `dir` with `text`.
+/// A config file in `dir` that reads no risk-brief feed (the defaults are on the internet).
+pub fn offline_config(dir: &Path) -> PathBuf {
+    let path = dir.join("offline.toml");
+    std::fs::write(&path, "[briefs]\nfeeds = []\n").unwrap();
+    path
+}
+
+/// A config file in `dir` with `text`, reading no feed unless `text` has a `[briefs]` section.
 pub fn config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("config.toml");
-    std::fs::write(&path, text).unwrap();
+    let offline = if text.contains("[briefs]") {
+        ""
+    } else {
+        "\n[briefs]\nfeeds = []\n"
+    };
+    std::fs::write(&path, format!("{text}{offline}")).unwrap();
     path
 }
 
