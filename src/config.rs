@@ -43,6 +43,8 @@ pub struct Config {
     pub briefs: BriefsConfig,
     #[serde(default)]
     pub remote: RemoteSettings,
+    #[serde(default)]
+    pub server: ServerConfig,
 }
 
 /// `[remote]`: a `sanctions serve` to work against instead of the local store (`--remote
@@ -69,6 +71,85 @@ impl std::fmt::Debug for RemoteSettings {
             .field("api_key", &self.api_key.as_ref().map(|_| "<hidden>"))
             .field("timeout_secs", &self.timeout_secs)
             .finish()
+    }
+}
+
+/// `[server]`: `sanctions serve`'s address, bounds and plans.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address to listen on (`--bind` overrides it).
+    pub bind: String,
+    /// Largest request body accepted, in bytes.
+    pub body_limit_bytes: usize,
+    /// Seconds before a request is abandoned (answered 503).
+    pub request_timeout_secs: u64,
+    /// Most open connections; further ones wait to be accepted.
+    pub max_connections: usize,
+    /// Most requests handled at once; further ones wait their turn.
+    pub max_in_flight: usize,
+    /// Seconds a graceful shutdown waits for requests in flight.
+    pub shutdown_grace_secs: u64,
+    /// Per-plan overrides: `[server.plans.free] requests_per_minute = 20`.
+    pub plans: PlansConfig,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            bind: "127.0.0.1:8080".to_owned(),
+            body_limit_bytes: 1024 * 1024,
+            request_timeout_secs: 30,
+            max_connections: 1024,
+            max_in_flight: 512,
+            shutdown_grace_secs: 30,
+            plans: PlansConfig::default(),
+        }
+    }
+}
+
+/// `[server.plans.*]`: what each plan may do; unset fields keep the built-in defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlansConfig {
+    pub free: PlanOverride,
+    pub pro: PlanOverride,
+    pub business: PlanOverride,
+}
+
+/// One plan's overrides.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlanOverride {
+    pub requests_per_minute: Option<u64>,
+    /// A number, or `"unlimited"`.
+    pub screenings_per_month: Option<Quota>,
+    pub batch: Option<bool>,
+    pub webhooks: Option<bool>,
+}
+
+/// Screenings per month: a number or `"unlimited"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quota {
+    Limited(u64),
+    Unlimited,
+}
+
+impl<'de> Deserialize<'de> for Quota {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(u64),
+            Text(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Number(n) => Ok(Quota::Limited(n)),
+            Raw::Text(t) if t == "unlimited" => Ok(Quota::Unlimited),
+            Raw::Text(t) => Err(serde::de::Error::custom(format!(
+                "screenings_per_month: expected a number or \"unlimited\", found {t:?}"
+            ))),
+        }
     }
 }
 
@@ -335,5 +416,17 @@ mod tests {
         assert_eq!(config.import.max_shrink_percent, 5.0);
         assert_eq!(config.import.min_shrink_entries, 50);
         assert!(Config::parse("[fetch.urls.nope]\na = \"b\"").is_err());
+        let config = Config::parse(
+            "[server]\nbind = \"0.0.0.0:9\"\n[server.plans.free]\nscreenings_per_month = \"unlimited\"\n[server.plans.pro]\nrequests_per_minute = 7",
+        )
+        .unwrap();
+        assert_eq!(config.server.bind, "0.0.0.0:9");
+        assert_eq!(config.server.body_limit_bytes, 1024 * 1024);
+        assert_eq!(
+            config.server.plans.free.screenings_per_month,
+            Some(Quota::Unlimited)
+        );
+        assert_eq!(config.server.plans.pro.requests_per_minute, Some(7));
+        assert!(Config::parse("[server.plans.free]\nscreenings_per_month = \"lots\"").is_err());
     }
 }

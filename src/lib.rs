@@ -36,6 +36,7 @@ pub mod model;
 pub mod quality;
 pub mod remote;
 pub mod sanitize;
+pub mod server;
 pub mod service;
 pub mod sources;
 pub mod store;

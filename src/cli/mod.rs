@@ -10,11 +10,13 @@ mod briefs;
 mod connect;
 mod context;
 mod exit;
+mod keys;
 mod lists;
 mod matches;
 mod output;
 mod review;
 mod screen;
+mod serve;
 mod watch;
 mod webhooks;
 mod workflow;
@@ -93,6 +95,10 @@ pub enum Command {
     Webhooks(webhooks::WebhooksArgs),
     /// Risk briefs from list updates and the publishers' feeds.
     Briefs(briefs::BriefsArgs),
+    /// Serve the HTTP interface (`/api/v1`) with API keys, plans and limits.
+    Serve(serve::ServeArgs),
+    /// API keys of `serve`: create (printed once), list, revoke.
+    Keys(keys::KeysArgs),
 }
 
 /// `sanctions lists ...`.
@@ -262,5 +268,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         Command::Alerts(args) => watch::run_alerts(&ctx, args, json),
         Command::Webhooks(args) => webhooks::run(&ctx, args, json),
         Command::Briefs(args) => briefs::run(&ctx, args, json),
+        Command::Serve(args) => serve::run(&ctx, args),
+        Command::Keys(args) => keys::run(&ctx, args, json),
     }
 }

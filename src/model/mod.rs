@@ -6,6 +6,7 @@
 mod country;
 mod entity;
 mod history;
+mod keys;
 mod list;
 mod names;
 mod review;
@@ -19,6 +20,7 @@ pub use entity::{
     listing_ended, today_utc,
 };
 pub use history::EntityVersion;
+pub use keys::{ApiKey, NewApiKey, Plan};
 pub use list::{ListCode, UnknownListCode};
 pub use names::{EntityFacts, EntityNames};
 pub use review::{Decision, ReviewStatus};

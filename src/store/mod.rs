@@ -10,6 +10,7 @@ mod codec;
 mod entities;
 mod favorites;
 mod history;
+mod keys;
 mod lists;
 mod names;
 mod outbox;
@@ -25,6 +26,7 @@ use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
+pub use keys::KeyStore;
 pub use lists::{EntityChange, ListSummary};
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};

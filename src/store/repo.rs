@@ -166,6 +166,15 @@ impl SqliteRepository {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Runs `read` on a pooled reader connection.
+    pub(crate) fn with_reader<T>(
+        &self,
+        read: impl FnOnce(&Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let reader = self.reader()?;
+        read(&reader)
+    }
+
     fn reader(&self) -> Result<Reader<'_>, StoreError> {
         let pooled = self
             .readers

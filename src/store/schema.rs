@@ -305,4 +305,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX briefs_by_time ON briefs(published_at, id);
     "#,
+    // 5: API keys of `sanctions serve` (only a SHA-256 of each secret) and their usage
+    // counters: screening credits used per key per calendar month (UTC, `YYYY-MM`).
+    r#"
+    CREATE TABLE api_keys (
+        id          TEXT PRIMARY KEY,
+        prefix      TEXT NOT NULL,
+        hash        TEXT NOT NULL UNIQUE,
+        label       TEXT,
+        plan        TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'business')),
+        created_at  TEXT NOT NULL,
+        revoked_at  TEXT
+    );
+    CREATE INDEX api_keys_by_prefix ON api_keys(prefix);
+    CREATE TABLE api_usage (
+        key_id  TEXT NOT NULL REFERENCES api_keys(id),
+        month   TEXT NOT NULL,
+        used    INTEGER NOT NULL,
+        PRIMARY KEY (key_id, month)
+    ) WITHOUT ROWID;
+    "#,
 ];

@@ -1,0 +1,96 @@
+//! `sanctions serve [--bind ADDR]`: the HTTP interface, with the background work of a
+//! long-running face (watchlist monitoring, webhook delivery).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::Args;
+use color_eyre::eyre::{Context as _, Result};
+
+use super::Context;
+use super::exit::Exit;
+use super::workflow::{local_service, runtime};
+use crate::server::{self, AppState, Plans, ServiceFactory};
+use crate::service::{LocalService, Service};
+use crate::store::KeyStore;
+
+/// `sanctions serve ...`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on [default: [server] bind of the config, else 127.0.0.1:8080].
+    /// Port 0 picks a free port; the address is printed on standard output.
+    #[arg(long, value_name = "ADDR")]
+    pub bind: Option<String>,
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
+    let svc = local_service(ctx)?;
+    svc.configure(&ctx.config)?;
+    svc.set_server_mode(true);
+    let config = ctx.config.server.clone();
+    let bind = args.bind.unwrap_or_else(|| config.bind.clone());
+    let rt = runtime()?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&bind)
+            .await
+            .wrap_err_with(|| format!("cannot listen on {bind}"))?;
+        let addr = listener.local_addr()?;
+        let keys: Arc<dyn KeyStore> = svc.repo();
+        let base = svc.clone();
+        let services: ServiceFactory =
+            Arc::new(move |key| Arc::new(base.with_actor(&key.actor())) as Arc<dyn Service>);
+        let state = Arc::new(AppState::new(services, keys, Plans::new(&config.plans)));
+        warm_up(svc.clone(), state.clone());
+        let monitoring = svc.spawn_monitoring(&ctx.config.watchlist);
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let worker = {
+            let svc = svc.clone();
+            let mut stop = stop_rx.clone();
+            tokio::spawn(async move {
+                let stopped = async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                };
+                if let Err(e) = svc.run_webhook_worker(false, stopped).await {
+                    tracing::error!(error = %e, "the webhook delivery worker stopped");
+                }
+            })
+        };
+        println!("listening on http://{addr}");
+        tracing::info!(%addr, "serving");
+        let app = server::router(state, &config);
+        let served = server::run(
+            listener,
+            app,
+            config.max_connections,
+            Duration::from_secs(config.shutdown_grace_secs),
+            server::shutdown_signal(),
+        )
+        .await;
+        monitoring.abort();
+        let _ = stop_tx.send(true);
+        // The worker finishes the delivery in hand; pending ones stay in the outbox.
+        let _ = tokio::time::timeout(Duration::from_secs(15), worker).await;
+        served.wrap_err("the server stopped")?;
+        Ok(Exit::Success)
+    })
+}
+
+/// Builds the screening index in the background and marks the server ready; retries every
+/// few seconds while no list has been imported.
+fn warm_up(svc: LocalService, state: Arc<AppState>) {
+    tokio::spawn(async move {
+        loop {
+            match svc.blocking(|s| s.ready().map(|_| ())).await {
+                Ok(()) => {
+                    state.ready.store(true, Ordering::Release);
+                    tracing::info!("ready: screening index built");
+                    return;
+                }
+                Err(e) => tracing::warn!(error = %e, "not ready yet"),
+            }
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        }
+    });
+}

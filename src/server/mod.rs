@@ -1,0 +1,276 @@
+//! `sanctions serve`: the HTTP interface of `spec/service-interface.md` and its extensions
+//! (the paths of [`crate::api::routes`], under [`routes::PREFIX`]), on axum.
+//!
+//! Every handler is a thin call on an `Arc<dyn Service>` acting for the caller's key; the
+//! server reaches the store only through [`KeyStore`] (keys and usage counters). Around the
+//! routes: request ids and access logs (method, path, status, latency; never a header, so
+//! never a key), a request timeout, a cap on requests in flight and on open connections, a
+//! body limit, JSON 404/405, and a graceful shutdown that lets requests in flight finish.
+
+mod auth;
+mod body;
+pub mod keys;
+mod limiter;
+mod listener;
+pub mod plans;
+mod reply;
+mod screen;
+mod watch;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+
+use crate::api::routes;
+use crate::config::ServerConfig;
+use crate::model::ApiKey;
+use crate::service::{Service, ServiceError};
+use crate::store::KeyStore;
+
+pub use auth::Caller;
+pub use plans::{Feature, PlanLimits, Plans};
+use reply::ApiError;
+
+/// Makes the service that acts for a key (a local service recording the key's label).
+pub type ServiceFactory = Arc<dyn Fn(&ApiKey) -> Arc<dyn Service> + Send + Sync>;
+
+/// What every handler shares.
+pub struct AppState {
+    pub services: ServiceFactory,
+    pub keys: Arc<dyn KeyStore>,
+    pub plans: Plans,
+    windows: limiter::Windows,
+    /// Set once the screening index is built (`/readyz`).
+    pub ready: AtomicBool,
+}
+
+impl AppState {
+    pub fn new(services: ServiceFactory, keys: Arc<dyn KeyStore>, plans: Plans) -> AppState {
+        AppState {
+            services,
+            keys,
+            plans,
+            windows: limiter::Windows::default(),
+            ready: AtomicBool::new(false),
+        }
+    }
+
+    /// Runs `work` with `n` credits of the caller taken first (403 when the month's are used
+    /// up), giving them back if it fails.
+    async fn charge<T>(
+        &self,
+        caller: &Caller,
+        n: u64,
+        work: impl Future<Output = Result<T, ServiceError>>,
+    ) -> Result<T, ApiError> {
+        let taken = limiter::take(
+            self.keys.clone(),
+            &caller.key.id,
+            caller.limits.plan.title(),
+            n,
+            caller.limits.screenings_per_month,
+        )
+        .await
+        .map_err(|refused| match refused {
+            limiter::NoCredits::Exhausted(message) => ApiError::forbidden(message),
+            limiter::NoCredits::Store(e) => ApiError::from(ServiceError::from(e)),
+        })?;
+        match work.await {
+            Ok(value) => Ok(value),
+            Err(error) => {
+                taken.give_back().await;
+                Err(error.into())
+            }
+        }
+    }
+}
+
+fn api(path: &str) -> String {
+    format!("{}{path}", routes::PREFIX)
+}
+
+/// The whole application: routes, middleware and fallbacks.
+pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
+    let authenticated = Router::new()
+        .route(&api(routes::SCREEN), post(screen::screen))
+        .route(&api(routes::SCREEN_PREVIEW), post(screen::preview))
+        .route(&api(routes::SCREEN_BATCH), post(screen::batch))
+        .route(&api(routes::SCREEN_ONE), get(screen::screening))
+        .route(&api(routes::SCREENINGS), get(screen::screenings))
+        .route(&api(routes::SCREENING_DECISIONS), post(screen::decide))
+        .route(&api(routes::AUDIT), get(screen::audit))
+        .route(&api(routes::LISTS), get(screen::lists))
+        .route(&api(routes::LIST_UPDATES), get(screen::list_updates))
+        .route(&api(routes::ENTITY), get(screen::entity))
+        .route(
+            &api(routes::FAVORITES),
+            get(watch::favorites).post(watch::add_favorite),
+        )
+        .route(&api(routes::FAVORITE), delete(watch::remove_favorite))
+        .route(
+            &api(routes::FAVORITES_IMPORT),
+            post(watch::import_favorites),
+        )
+        .route(&api(routes::FAVORITES_RESCREEN), post(watch::rescreen))
+        .route(&api(routes::ALERTS), get(watch::alerts))
+        .route(&api(routes::ALERT_STATUS), post(watch::alert_status))
+        .route(
+            &api(routes::WEBHOOKS),
+            get(watch::webhooks).post(watch::create_webhook),
+        )
+        .route(
+            &api(routes::WEBHOOK),
+            get(watch::webhook)
+                .patch(watch::update_webhook)
+                .delete(watch::delete_webhook),
+        )
+        .route(&api(routes::WEBHOOK_TEST), post(watch::test_webhook))
+        .route(&api(routes::WEBHOOK_DELIVERIES), get(watch::deliveries))
+        .route(&api(routes::BRIEFS), get(watch::briefs))
+        .route(&api(routes::BRIEF), get(watch::brief))
+        .route(&api(routes::BRIEFS_REFRESH), post(watch::refresh_briefs))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::authenticate,
+        ));
+    let timeout = Duration::from_secs(config.request_timeout_secs.max(1));
+    authenticated
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .fallback(screen::not_found)
+        .method_not_allowed_fallback(screen::method_not_allowed)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(config.body_limit_bytes))
+        .layer(middleware::from_fn_with_state(timeout, time_limit))
+        .layer(tower::limit::ConcurrencyLimitLayer::new(
+            config.max_in_flight.max(1),
+        ))
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request| {
+                    let id = request
+                        .headers()
+                        .get("x-request-id")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("-");
+                    tracing::info_span!(
+                        "request",
+                        id = %id,
+                        method = %request.method(),
+                        path = %request.uri().path(),
+                    )
+                })
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .layer(SetRequestIdLayer::x_request_id(Ids::default()))
+}
+
+/// Request ids: `req-` and a per-process counter (unless the client sent `x-request-id`).
+#[derive(Debug, Clone, Default)]
+struct Ids(Arc<AtomicU64>);
+
+impl MakeRequestId for Ids {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        let n = self.0.fetch_add(1, Ordering::Relaxed) + 1;
+        HeaderValue::from_str(&format!("req-{n}"))
+            .ok()
+            .map(RequestId::new)
+    }
+}
+
+async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the request took longer than {} s and was abandoned",
+                limit.as_secs()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// `GET /healthz`: the process answers.
+async fn healthz() -> Response {
+    reply::ok(serde_json::json!({ "status": "ok" }))
+}
+
+/// `GET /readyz`: 200 once the screening index is built, 503 before.
+async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    if state.ready.load(Ordering::Acquire) {
+        reply::ok(serde_json::json!({ "status": "ready" }))
+    } else {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not ready: the screening index is not built yet (or no list has been imported)",
+        )
+        .into_response()
+    }
+}
+
+/// Serves `app` on `listener` (at most `max_connections` open) until `shutdown` resolves,
+/// then lets requests in flight finish for up to `grace`.
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    max_connections: usize,
+    grace: Duration,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("shutting down: finishing requests in flight");
+        let _ = stopping_tx.send(());
+    };
+    let server = axum::serve(listener::Limited::new(listener, max_connections), app)
+        .with_graceful_shutdown(signal);
+    let server = std::pin::pin!(server.into_future());
+    tokio::select! {
+        result = server => result,
+        () = async {
+            let _ = stopping_rx.await;
+            tokio::time::sleep(grace).await;
+        } => {
+            tracing::warn!("requests still in flight after the grace period were cut off");
+            Ok(())
+        }
+    }
+}
+
+/// Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}

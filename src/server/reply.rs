@@ -1,0 +1,105 @@
+//! Answers: the success envelope with 200 or 201, and [`ApiError`], the failure envelope
+//! with its status and headers (`WWW-Authenticate`, `Retry-After`).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::api::Envelope;
+use crate::service::ServiceError;
+
+/// `{"success": true, "data": ...}` with 200.
+pub fn ok<T: Serialize>(data: T) -> Response {
+    (StatusCode::OK, axum::Json(Envelope::ok(data))).into_response()
+}
+
+/// `{"success": true, "data": ...}` with 201 (a resource was created).
+pub fn created<T: Serialize>(data: T) -> Response {
+    (StatusCode::CREATED, axum::Json(Envelope::ok(data))).into_response()
+}
+
+/// A failed request: status, message and extra headers.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    pub retry_after: Option<u64>,
+    pub authenticate: Option<&'static str>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            retry_after: None,
+            authenticate: None,
+        }
+    }
+
+    /// 400.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 422 naming `field`.
+    pub fn invalid(field: &str, message: impl std::fmt::Display) -> ApiError {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{field}: {message}"),
+        )
+    }
+
+    /// 401 with `WWW-Authenticate: Bearer`.
+    pub fn unauthorized(message: impl Into<String>, invalid_token: bool) -> ApiError {
+        ApiError {
+            authenticate: Some(if invalid_token {
+                "Bearer realm=\"sanctions\", error=\"invalid_token\""
+            } else {
+                "Bearer realm=\"sanctions\""
+            }),
+            ..ApiError::new(StatusCode::UNAUTHORIZED, message)
+        }
+    }
+
+    /// 403.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(error: ServiceError) -> ApiError {
+        let status =
+            StatusCode::from_u16(error.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if status.is_server_error() {
+            tracing::warn!(%error, "request failed");
+        }
+        let retry_after = match &error {
+            ServiceError::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        };
+        ApiError {
+            retry_after,
+            ..ApiError::new(status, error.to_string())
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response =
+            (self.status, axum::Json(Envelope::<()>::err(self.message))).into_response();
+        let headers = response.headers_mut();
+        if let Some(value) = self.authenticate {
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(value));
+        }
+        if let Some(secs) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+/// What a handler returns.
+pub type Reply = Result<Response, ApiError>;

@@ -1,0 +1,152 @@
+//! A real `sanctions serve` on 127.0.0.1 (ephemeral port) over a data folder, and a small
+//! HTTP client for its JSON envelopes.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A running server; killed when dropped.
+pub struct Serve {
+    child: Child,
+    pub base: String,
+}
+
+impl Serve {
+    /// Starts `sanctions serve --bind 127.0.0.1:0` and waits until `/readyz` answers 200.
+    pub async fn start(data_dir: &Path, config: Option<&Path>) -> Serve {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sanctions"));
+        command.arg("--data-dir").arg(data_dir);
+        if let Some(config) = config {
+            command.arg("--config").arg(config);
+        }
+        let mut child = command
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        let serve = Serve { child, base };
+        let started = Instant::now();
+        loop {
+            let status = reqwest::get(format!("{}/readyz", serve.base))
+                .await
+                .map(|r| r.status().as_u16());
+            if status == Ok(200) {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(300), "never ready");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        serve
+    }
+
+    /// `{base}/api/v1{path}`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.base)
+    }
+
+    /// Stops it with SIGTERM and waits for a clean exit.
+    pub fn stop(mut self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exit = self.child.wait().unwrap();
+        assert!(exit.success(), "serve exited with {exit}");
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An answer: status, headers and the JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    }
+
+    /// `message` of a failure envelope (asserting its shape).
+    pub fn message(&self) -> String {
+        assert_eq!(self.body["success"], false, "{:?}", self.body);
+        self.body["message"].as_str().unwrap().to_owned()
+    }
+
+    /// `data` of a success envelope (asserting its shape).
+    pub fn data(&self) -> &Value {
+        assert_eq!(
+            self.body["success"], true,
+            "{} {:?}",
+            self.status, self.body
+        );
+        &self.body["data"]
+    }
+}
+
+/// Sends one request; `body` is `(content type, bytes)`.
+pub async fn call(
+    method: &str,
+    url: &str,
+    key: Option<&str>,
+    body: Option<(&str, Vec<u8>)>,
+) -> Answer {
+    let client = reqwest::Client::new();
+    let mut request = client.request(method.parse().unwrap(), url);
+    if let Some(key) = key {
+        request = request.header("authorization", format!("Bearer {key}"));
+    }
+    if let Some((kind, bytes)) = body {
+        request = request.header("content-type", kind).body(bytes);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = response.bytes().await.unwrap();
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| panic!("not JSON ({status}): {}", String::from_utf8_lossy(&bytes)));
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A JSON body.
+pub fn json_body(value: Value) -> Option<(&'static str, Vec<u8>)> {
+    Some(("application/json", serde_json::to_vec(&value).unwrap()))
+}
+
+/// A new key of `plan` made with `sanctions keys create`.
+pub fn new_key(data_dir: &Path, plan: &str, label: &str) -> String {
+    let out = super::sanctions(
+        data_dir,
+        &["keys", "create", "--plan", plan, "--label", label, "--json"],
+    );
+    super::json(&out)["key"].as_str().unwrap().to_owned()
+}
