@@ -44,7 +44,7 @@ impl Serve {
             let status = reqwest::get(format!("{}/readyz", serve.base))
                 .await
                 .map(|r| r.status().as_u16());
-            if status == Ok(200) {
+            if status.as_ref().ok() == Some(&200) {
                 break;
             }
             assert!(started.elapsed() < Duration::from_secs(300), "never ready");
