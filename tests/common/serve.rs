@@ -43,8 +43,9 @@ impl Serve {
         loop {
             let status = reqwest::get(format!("{}/readyz", serve.base))
                 .await
-                .map(|r| r.status().as_u16());
-            if status.as_ref().ok() == Some(&200) {
+                .map(|r| r.status().as_u16())
+                .ok();
+            if status == Some(200) {
                 break;
             }
             assert!(started.elapsed() < Duration::from_secs(300), "never ready");

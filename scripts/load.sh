@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Load test of `sanctions serve` (release build) with wrk: single-name screenings
+# (POST /api/v1/screen) at 64 connections, then the time of a 500-name batch.
+#
+#   scripts/load.sh DATA_DIR [DURATION]      e.g. scripts/load.sh ~/.local/share/sanctions 30s
+#
+# DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported.
+# A Business key is created in it, and the server runs with a config that lifts the plan's
+# request rate so that the load generator, not the plan, is the limit. Needs wrk (Debian:
+# apt-get install wrk) and curl. Measure on a quiet machine.
+set -euo pipefail
+
+data_dir=${1:?usage: scripts/load.sh DATA_DIR [DURATION]}
+duration=${2:-30s}
+connections=${CONNECTIONS:-64}
+threads=${THREADS:-2}
+port=${PORT:-18080}
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
+[ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
+
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=${CARGO_TARGET_DIR:-target}/release/sanctions
+
+work=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+cat >"$work/config.toml" <<TOML
+[server]
+max_in_flight = 1024
+[server.plans.business]
+requests_per_minute = 1000000000
+screenings_per_month = "unlimited"
+TOML
+
+key=$("$bin" --data-dir "$data_dir" keys create --plan business --label load-test --json |
+    sed -n 's/.*"key": "\(sk_live_[A-Za-z0-9]*\)".*/\1/p')
+"$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" >"$work/serve.out" &
+server=$!
+base="http://127.0.0.1:$port"
+for _ in $(seq 1 300); do
+    curl -fs "$base/readyz" >/dev/null 2>&1 && break
+    sleep 0.2
+done
+curl -fs "$base/readyz" >/dev/null || { echo "the server did not become ready" >&2; exit 1; }
+rss_start=$(ps -o rss= -p "$server")
+
+cat >"$work/screen.lua" <<LUA
+local names = {"Vladimir Putin", "Bank Rossiya", "Acme Trading Ltd", "Kim Jong Un",
+  "John Smith", "Rosneft", "Ali Hassan", "Maria Garcia", "Sberbank", "Li Wei"}
+local i = 0
+request = function()
+  i = i + 1
+  local body = '{"name":"' .. names[(i % #names) + 1] .. '"}'
+  return wrk.format("POST", "/api/v1/screen",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $key"}, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("non-2xx or errors: %d\n",
+    summary.errors.status + summary.errors.connect + summary.errors.read +
+    summary.errors.write + summary.errors.timeout))
+end
+LUA
+
+echo "== single-name screenings: $connections connections, $threads threads, $duration"
+wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/screen.lua" "$base"
+
+echo "== 500-name batch (5 runs, seconds)"
+python3 -c 'import json; print(json.dumps({"names": ["Batch Person %d Example" % i for i in range(500)]}))' >"$work/batch.json"
+for _ in 1 2 3 4 5; do
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "$base/api/v1/screen/batch" \
+        -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+        --data-binary "@$work/batch.json"
+done
+rss_end=$(ps -o rss= -p "$server")
+echo "== server RSS: ${rss_start} KiB at start, ${rss_end} KiB at end"
+kill -TERM "$server"
+wait "$server" || true
