@@ -88,9 +88,15 @@ async fn a_get_is_retried_once_after_a_short_429() {
     let started = Instant::now();
     assert_eq!(svc.lists().await.unwrap(), vec![]);
     assert_eq!(hits.load(Ordering::SeqCst), 2, "one retry");
-    assert!(started.elapsed() >= Duration::from_secs(1), "waited Retry-After");
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "waited Retry-After"
+    );
     let rate = svc.rate_limit().unwrap();
-    assert_eq!((rate.limit, rate.remaining, rate.reset), (10, 9, 1_900_000_000));
+    assert_eq!(
+        (rate.limit, rate.remaining, rate.reset),
+        (10, 9, 1_900_000_000)
+    );
 }
 
 #[tokio::test]
@@ -108,7 +114,13 @@ async fn a_post_or_a_long_wait_is_not_retried() {
     assert_eq!(hits.load(Ordering::SeqCst), 1);
     let (url, hits) = serve(600).await;
     let err = client(&url, Some("sk_test_1")).lists().await.unwrap_err();
-    assert!(matches!(err, ServiceError::RateLimited { retry_after: Some(600), .. }));
+    assert!(matches!(
+        err,
+        ServiceError::RateLimited {
+            retry_after: Some(600),
+            ..
+        }
+    ));
     assert_eq!(hits.load(Ordering::SeqCst), 1);
 }
 
