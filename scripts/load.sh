@@ -7,7 +7,8 @@
 # DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported.
 # A Business key is created in it, and the server runs with a config that lifts the plan's
 # request rate so that the load generator, not the plan, is the limit. Needs wrk (Debian:
-# apt-get install wrk) and curl. Measure on a quiet machine.
+# apt-get install wrk) and curl. Measure on a quiet machine. SANCTIONS_BIN=PATH skips the
+# build and uses that binary.
 set -euo pipefail
 
 data_dir=${1:?usage: scripts/load.sh DATA_DIR [DURATION]}
@@ -19,8 +20,12 @@ command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)"
 [ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
 
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/sanctions
+if [ -n "${SANCTIONS_BIN:-}" ]; then
+    bin=$SANCTIONS_BIN # a binary built already (e.g. to check this script quickly)
+else
+    cargo build --release --quiet
+    bin=${CARGO_TARGET_DIR:-target}/release/sanctions
+fi
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

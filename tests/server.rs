@@ -4,56 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::time::Duration;
 
-use common::serve::{Serve, call, json_body, new_key};
+use common::serve::{Serve, call, config, data, json_body, new_key, rate_headers};
 use serde_json::json;
-
-/// One data folder with the eight real lists imported, shared by the tests of this file.
-fn data() -> Option<&'static Path> {
-    static DATA: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
-    DATA.get_or_init(|| {
-        let shared = common::shared_data()?;
-        let data = tempfile::tempdir().unwrap();
-        let out = common::sanctions(
-            data.path(),
-            &["lists", "import", shared.join("lists").to_str().unwrap()],
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Some(data)
-    })
-    .as_ref()
-    .map(|d| d.path())
-}
-
-/// A config file in `dir` with `text`.
-fn config(dir: &Path, text: &str) -> PathBuf {
-    let path = dir.join("config.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn rate_headers(answer: &common::serve::Answer) {
-    for name in [
-        "x-ratelimit-limit",
-        "x-ratelimit-remaining",
-        "x-ratelimit-reset",
-    ] {
-        let value = answer.header(name);
-        assert!(
-            value.as_deref().is_some_and(|v| v.parse::<i64>().is_ok()),
-            "{name} missing on {} {:?}",
-            answer.status,
-            answer.body
-        );
-    }
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_endpoint_answers_its_statuses_in_envelopes() {

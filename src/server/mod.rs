@@ -68,19 +68,23 @@ impl AppState {
     }
 
     /// Runs `work` with `n` credits of the caller taken first (403 when the month's are used
-    /// up), giving them back if it fails.
+    /// up), giving them back if it fails. Plans without a monthly limit are not counted.
     async fn charge<T>(
         &self,
         caller: &Caller,
         n: u64,
         work: impl Future<Output = Result<T, ServiceError>>,
     ) -> Result<T, ApiError> {
+        let Some(limit) = caller.limits.screenings_per_month else {
+            // Unlimited: nothing to enforce, so no store write (a commit per request).
+            return work.await.map_err(ApiError::from);
+        };
         let taken = limiter::take(
             self.keys.clone(),
             &caller.key.id,
             caller.limits.plan.title(),
             n,
-            caller.limits.screenings_per_month,
+            Some(limit),
         )
         .await
         .map_err(|refused| match refused {

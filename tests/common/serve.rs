@@ -2,8 +2,9 @@
 //! HTTP client for its JSON envelopes.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -150,4 +151,49 @@ pub fn new_key(data_dir: &Path, plan: &str, label: &str) -> String {
         &["keys", "create", "--plan", plan, "--label", label, "--json"],
     );
     super::json(&out)["key"].as_str().unwrap().to_owned()
+}
+
+/// One data folder with the eight real lists imported, shared by the tests of one binary.
+pub fn data() -> Option<&'static Path> {
+    static DATA: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let shared = super::shared_data()?;
+        let data = tempfile::tempdir().unwrap();
+        let out = super::sanctions(
+            data.path(),
+            &["lists", "import", shared.join("lists").to_str().unwrap()],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(data)
+    })
+    .as_ref()
+    .map(|d| d.path())
+}
+
+/// A config file in `dir` with `text`.
+pub fn config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("config.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Asserts the three `X-RateLimit-*` headers are there, as integers.
+pub fn rate_headers(answer: &Answer) {
+    for name in [
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+    ] {
+        let value = answer.header(name);
+        assert!(
+            value.as_deref().is_some_and(|v| v.parse::<i64>().is_ok()),
+            "{name} missing on {} {:?}",
+            answer.status,
+            answer.body
+        );
+    }
 }
