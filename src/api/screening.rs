@@ -33,7 +33,8 @@ pub struct ScreenRequest {
     /// Lowest score reported (0-100); the engine's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<u8>,
-    /// Most results reported.
+    /// Most people or organisations reported: every entry of the best `limit` groups (one
+    /// person's entries on several lists count once).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
     /// Only these lists; all when absent.
@@ -154,4 +155,7 @@ pub struct BatchLine {
     pub error: Option<String>,
     /// What the row was checked against.
     pub coverage: Option<Coverage>,
+    /// The stored screening of this row (`batch --store`, or any batch through a server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screening_id: Option<String>,
 }

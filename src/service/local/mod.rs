@@ -10,6 +10,7 @@ mod alerts;
 mod background;
 mod briefs;
 mod convert;
+mod enrich;
 mod imports;
 mod monitor;
 mod review;
@@ -56,6 +57,8 @@ struct Inner {
     extensions: std::sync::RwLock<Extensions>,
     /// The last read of each feed by this process.
     feeds: Mutex<Vec<crate::api::briefs::FeedReport>>,
+    /// Whether the index holds the lists' weak aliases (`[screening] weak_aliases`).
+    weak_aliases: std::sync::atomic::AtomicBool,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -80,13 +83,29 @@ impl LocalService {
     /// read the store start at once. `actor` is who stored screenings and decisions are
     /// recorded as.
     pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        let repo = Arc::new(SqliteRepository::open(path)?);
+        Ok(LocalService::with_repository(
+            SqliteRepository::open(path)?,
+            actor,
+        ))
+    }
+
+    /// The service over an existing database opened read-only (a write-protected data
+    /// folder): every read works, every write (a stored screening, a decision) fails.
+    pub fn open_read_only(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
+        Ok(LocalService::with_repository(
+            SqliteRepository::open_read_only(path)?,
+            actor,
+        ))
+    }
+
+    fn with_repository(repo: SqliteRepository, actor: &str) -> LocalService {
+        let repo = Arc::new(repo);
         let loaded = Loaded {
             index: Index::default(),
             latest_update: -1,
             versions: ListVersions::new(),
         };
-        Ok(LocalService {
+        LocalService {
             inner: Arc::new(Inner {
                 repo,
                 loaded: ArcSwap::from_pointee(loaded),
@@ -95,9 +114,10 @@ impl LocalService {
                 watch: Mutex::new(None),
                 extensions: std::sync::RwLock::new(Extensions::default()),
                 feeds: Mutex::new(Vec::new()),
+                weak_aliases: std::sync::atomic::AtomicBool::new(true),
             }),
             actor: Arc::from(actor),
-        })
+        }
     }
 
     /// The same service acting for someone else (a server passes the API key's label).
@@ -105,6 +125,19 @@ impl LocalService {
         LocalService {
             inner: self.inner.clone(),
             actor: Arc::from(actor),
+        }
+    }
+
+    /// Whether the screening index holds the lists' weak aliases (`[screening]
+    /// weak_aliases`, default on); a change rebuilds the index at the next screening.
+    pub fn set_weak_aliases(&self, on: bool) {
+        use std::sync::atomic::Ordering;
+        if self.inner.weak_aliases.swap(on, Ordering::SeqCst) != on {
+            self.inner.loaded.store(std::sync::Arc::new(Loaded {
+                index: Index::default(),
+                latest_update: -1,
+                versions: ListVersions::new(),
+            }));
         }
     }
 
@@ -150,7 +183,11 @@ impl LocalService {
         if again.latest_update == latest {
             return Ok(again);
         }
-        let fresh = Arc::new(load(self.inner.repo.as_ref())?);
+        let weak = self
+            .inner
+            .weak_aliases
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let fresh = Arc::new(load(self.inner.repo.as_ref(), weak)?);
         self.inner.loaded.store(fresh.clone());
         Ok(fresh)
     }
@@ -224,11 +261,16 @@ fn passwd_name(passwd: &str, uid: &str) -> Option<String> {
 pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
     (offline) or `sanctions lists update` (download from the publishers)";
 
-fn load(repo: &dyn Repository) -> Result<Loaded, ServiceError> {
+fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceError> {
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
-    let names = repo.entity_names()?;
+    let mut names = repo.entity_names()?;
+    if !weak_aliases {
+        names
+            .iter_mut()
+            .for_each(crate::model::EntityNames::drop_weak_aliases);
+    }
     let started = std::time::Instant::now();
     let index = Index::build(&names);
     tracing::info!(
