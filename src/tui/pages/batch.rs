@@ -24,6 +24,8 @@ pub struct BatchState {
     pub hits_only: bool,
     pub by_score: bool,
     pub selected: usize,
+    /// The `/` words rows must hold.
+    pub words: Option<String>,
     pub error: Option<String>,
 }
 
@@ -34,6 +36,11 @@ impl BatchState {
             .results
             .iter()
             .filter(|r| !self.hits_only || r.matches > 0)
+            .filter(|r| {
+                self.words
+                    .as_deref()
+                    .is_none_or(|w| crate::tui::filter::matches(w, &r.name))
+            })
             .collect();
         if self.by_score {
             rows.sort_by_key(|r| std::cmp::Reverse(r.best_score.unwrap_or(0)));
@@ -92,6 +99,29 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Most names pasted at once.
+const MAX_PASTED: usize = 10_000;
+
+/// Names pasted on the tab (one per line): screened as a batch at once.
+pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let names: Vec<BatchName> = text
+        .lines()
+        .map(|l| crate::tui::text::sanitize(l).trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .take(MAX_PASTED)
+        .map(|name| BatchName::Typed { name, kind: None })
+        .collect();
+    if names.is_empty() {
+        state.error("the pasted text holds no name (one name per line)");
+        return Vec::new();
+    }
+    let request = BatchRequest {
+        names,
+        options: None,
+    };
+    on_done(state, Outcome::BatchLoaded(Ok(request)))
+}
+
 /// Applies a result for the Batch tab.
 pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
@@ -100,6 +130,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             *b = BatchState {
                 hits_only: b.hits_only,
                 by_score: b.by_score,
+                words: b.words.clone(),
                 names: request.names,
                 running: true,
                 ..BatchState::default()
@@ -118,7 +149,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::Batch(Err(e)) => {
             state.batch.running = false;
             state.batch.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),

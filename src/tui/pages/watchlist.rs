@@ -91,13 +91,13 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::Favorites(Err(e)) => {
             state.watchlist.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         Outcome::FavoriteAdded(Err(e))
         | Outcome::FavoriteRemoved(Err(e))
         | Outcome::Rescreened(Err(e)) => {
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),
