@@ -16,7 +16,7 @@ use crate::tui::update::call;
 use crate::tui::widgets::table;
 
 /// Briefs loaded at once.
-const PAGE: usize = 200;
+const PAGE: usize = 100;
 
 /// The Briefs tab's state.
 #[derive(Debug, Default)]
@@ -189,7 +189,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let title = format!(
         " Briefs · {}{} · l list · / words · u fetch · Enter read ",
         b.filters(),
-        if b.more { " (first 200)" } else { "" }
+        if b.more { " (first 100)" } else { "" }
     );
     let block = Block::bordered().title(fit(&title, area.width.saturating_sub(2) as usize));
     if b.items.is_empty() {
@@ -273,7 +273,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, brief: &Brief, scroll: u16) {
         )));
     }
     lines.push(Line::from(""));
-    if !brief.summary.trim().is_empty() {
+    if !brief.summary.trim().is_empty() && !brief.body.contains(brief.summary.trim()) {
         lines.push(Line::from(sanitize(&brief.summary)));
         lines.push(Line::from(""));
     }

@@ -136,7 +136,10 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         } else {
             "No match at this threshold. The screening is stored (no review needed)."
         };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
+            area,
+        );
         return;
     }
     let wide = area.width >= 100;

@@ -157,8 +157,15 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::WebhookTested(id, Ok(result)) => {
             let text = test_line(&result);
+            let delivered = result.delivered;
             w.test = Some((id, result));
-            state.info(text);
+            if delivered {
+                state.info(text);
+            } else {
+                state.error(format!(
+                    "{text} · check the URL and that the endpoint is up"
+                ));
+            }
             // The test is in the delivery log too.
             vec![call(state, Call::Webhooks)]
         }
@@ -187,9 +194,9 @@ fn test_line(r: &WebhookTestResult) -> String {
         .status_code
         .map_or("no answer".to_owned(), |c| format!("HTTP {c}"));
     let verdict = if r.delivered {
-        "✓ delivered"
+        "delivered"
     } else {
-        "✗ NOT delivered"
+        "NOT delivered"
     };
     let mut text = format!("test {verdict}: {status} in {} ms", r.latency_ms);
     if let Some(e) = &r.error {
