@@ -37,10 +37,14 @@ pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
+    let result = runtime.block_on(async {
         let app = App::start(service, &mode, warmup, jiff::Timestamp::now());
         run::run(app).await
-    })
+    });
+    // Do not wait for background work the user chose to leave (an index build, a slow read):
+    // a store write in flight is one SQLite transaction, whole or not at all.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
 }
 
 /// `LOCAL`, or `REMOTE host[:port]` (never the path or credentials of the URL).
