@@ -41,6 +41,35 @@ pub struct Config {
     pub webhooks: WebhooksConfig,
     #[serde(default)]
     pub briefs: BriefsConfig,
+    #[serde(default)]
+    pub remote: RemoteSettings,
+}
+
+/// `[remote]`: a `sanctions serve` to work against instead of the local store (`--remote
+/// URL` and the env vars `SANCTIONS_API_URL`, `SANCTIONS_API_KEY` win over it).
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RemoteSettings {
+    /// The server's base URL, e.g. `https://screening.example.com`.
+    pub url: Option<String>,
+    /// The environment variable holding the API key (better than writing the key here).
+    pub api_key_env: Option<String>,
+    /// The API key itself (keep the file private), when no env var holds it.
+    pub api_key: Option<String>,
+    /// Seconds allowed for one request (default 120).
+    pub timeout_secs: Option<u64>,
+}
+
+impl std::fmt::Debug for RemoteSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key: a debug log of the configuration must not leak it.
+        f.debug_struct("RemoteSettings")
+            .field("url", &self.url)
+            .field("api_key_env", &self.api_key_env)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<hidden>"))
+            .field("timeout_secs", &self.timeout_secs)
+            .finish()
+    }
 }
 
 /// `[watchlist]`: how a running `serve` or UI monitors the watchlist.

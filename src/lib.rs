@@ -18,6 +18,7 @@
 //! - [`config`]: the TOML configuration file and the data directory.
 //! - [`webhooks`]: Standard Webhooks signing, URL safety, retry schedule, the delivery worker.
 //! - [`briefs`]: risk briefs from list updates and from the publishers' RSS/Atom feeds.
+//! - [`remote`]: the `Service` over HTTP, a client of `sanctions serve`.
 //! - [`cli`]: the command-line face: argument definitions and command runners.
 //! - [`tui`]: the terminal UI (seven tabs), opened by `sanctions` with no subcommand.
 
@@ -33,6 +34,7 @@ pub mod grouping;
 pub mod ingest;
 pub mod model;
 pub mod quality;
+pub mod remote;
 pub mod sanitize;
 pub mod service;
 pub mod sources;

@@ -154,4 +154,7 @@ pub struct BatchLine {
     pub error: Option<String>,
     /// What the row was checked against.
     pub coverage: Option<Coverage>,
+    /// The stored screening of this row (`batch --store`, or any batch through a server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screening_id: Option<String>,
 }

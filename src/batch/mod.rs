@@ -262,6 +262,7 @@ pub fn screen_all(
                 results: Vec::new(),
                 error: item.error.clone(),
                 coverage: None,
+                screening_id: None,
             };
             if line.error.is_none() {
                 let request = ScreenRequest {

@@ -6,9 +6,8 @@ use color_eyre::eyre::Result;
 use super::Context;
 use super::exit::Exit;
 use super::output::print_json;
-use super::workflow::{local_service, runtime, safe};
+use super::workflow::{runtime, safe};
 use crate::api::briefs::BriefQuery;
-use crate::service::Service;
 
 /// `sanctions briefs ...`.
 #[derive(Debug, Args)]
@@ -46,8 +45,7 @@ pub enum BriefsCommand {
 
 /// Runs `sanctions briefs ...`.
 pub fn run(ctx: &Context, args: BriefsArgs, json: bool) -> Result<Exit> {
-    let svc = local_service(ctx)?;
-    svc.configure(&ctx.config)?;
+    let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     match args.command {
         None => {

@@ -14,6 +14,8 @@ use crate::store::{Store, StoreError};
 pub struct Context {
     pub data_dir: PathBuf,
     pub config: Config,
+    /// The server the commands work against (`--remote`), or `None` for the local store.
+    pub remote: Option<super::connect::RemoteTarget>,
 }
 
 impl Context {
@@ -36,7 +38,11 @@ impl Context {
         {
             config.fetch.mirror = Some(mirror);
         }
-        Ok(Context { data_dir, config })
+        Ok(Context {
+            data_dir,
+            config,
+            remote: None,
+        })
     }
 
     /// Opens (creating and migrating as needed) the store for writing.

@@ -6,12 +6,13 @@ use color_eyre::eyre::Result;
 
 use super::exit::{self, Exit};
 use super::output::{print_json, safe, thousands};
+use super::workflow::runtime;
 use super::{Context, ListsArgs, ListsCommand};
-use crate::api::lists::{EntityRecord, ImportOutcome, ListInfo, UpdateInfo};
+use crate::api::lists::{ImportOutcome, UpdateInfo};
 use crate::fetch::Fetcher;
 use crate::ingest::{self, ListOutcome, Outcome};
 use crate::model::{ListCode, country_name};
-use crate::store::Store;
+use crate::service::ServiceError;
 
 /// What a user with an empty store should do, shown instead of empty results.
 pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them with one of:
@@ -29,6 +30,7 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             list,
             allow_shrink,
         }) => {
+            super::connect::local_only(ctx, "lists import")?;
             let started = std::time::Instant::now();
             let _lock = ctx.write_lock(json)?;
             let mut store = ctx.open_store()?;
@@ -48,6 +50,7 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             Ok(code)
         }
         Some(ListsCommand::Update { list, allow_shrink }) => {
+            super::connect::local_only(ctx, "lists update")?;
             let _lock = ctx.write_lock(json)?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let mut store = ctx.open_store()?;
@@ -70,8 +73,10 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
 
 /// Prints the eight lists with their counts and last update.
 pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
-    let store = ctx.open_read()?;
-    let infos = list_infos(&store)?;
+    let svc = super::connect::read_service(ctx)?;
+    let infos = runtime()?
+        .block_on(svc.lists())
+        .map_err(|e| exit::data(e.to_string()))?;
     if json {
         print_json(&infos)?;
         return Ok(Exit::Success);
@@ -95,42 +100,29 @@ pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
     }
     let total: u64 = infos.iter().map(|i| i.count).sum();
     writeln!(out, "{:<32} {:>8}", "total", thousands(total))?;
-    let db = crate::config::database_path(&ctx.data_dir);
-    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
-    writeln!(
-        out,
-        "\ndatabase: {} ({:.1} MB)",
-        safe(&db.display().to_string()),
-        size as f64 / 1e6
-    )?;
+    if let Some(target) = &ctx.remote {
+        writeln!(out, "\nserver: {}", safe(&target.url))?;
+    } else {
+        let db = crate::config::database_path(&ctx.data_dir);
+        let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+        writeln!(
+            out,
+            "\ndatabase: {} ({:.1} MB)",
+            safe(&db.display().to_string()),
+            size as f64 / 1e6
+        )?;
+    }
     if total == 0 {
         writeln!(out, "\n{NO_DATA_HINT}")?;
     }
     Ok(Exit::Success)
 }
 
-fn list_infos(store: &Store) -> Result<Vec<ListInfo>> {
-    Ok(store
-        .lists()?
-        .into_iter()
-        .map(|s| ListInfo {
-            list_code: s.list,
-            list_name: s.list.display_name().to_owned(),
-            count: s.count,
-            updated_at: s.updated_at,
-            published: s.published,
-            update_id: s.last_update,
-        })
-        .collect())
-}
-
 fn updates(ctx: &Context, list: ListCode, limit: usize, json: bool) -> Result<Exit> {
-    let store = ctx.open_read()?;
-    let records: Vec<UpdateInfo> = store
-        .updates(list, limit)?
-        .into_iter()
-        .map(UpdateInfo::from)
-        .collect();
+    let svc = super::connect::read_service(ctx)?;
+    let records: Vec<UpdateInfo> = runtime()?
+        .block_on(svc.list_updates(list, limit))
+        .map_err(|e| exit::data(e.to_string()))?;
     if json {
         print_json(&records)?;
         return Ok(Exit::Success);
@@ -269,41 +261,44 @@ pub fn normalise_entity_id(entity_id: &str) -> String {
 
 /// Prints one entry with every field.
 pub fn show(ctx: &Context, entity_id: &str, at: Option<i64>, json: bool) -> Result<Exit> {
-    let store = ctx.open_read()?;
+    let svc = super::connect::read_service(ctx)?;
     let id = normalise_entity_id(entity_id);
-    if let Some(update) = at
-        && !store.update_exists(update)?
-    {
-        return Err(exit::data(format!(
-            "no list update {update} (`sanctions lists updates CODE` lists them)"
-        )));
-    }
-    let found = match at {
-        None => store.entity(&id)?,
-        Some(update) => store.entity_at(&id, update)?,
-    };
-    if found.is_none()
-        && let Some(update) = at
-        && !store.entity_history(&id)?.is_empty()
-    {
-        return Err(exit::data(format!(
-            "{} was not listed right after update {update}",
-            safe(entity_id)
-        )));
-    }
-    let Some(entity) = found else {
-        if store.entity_count()? == 0 {
+    let rt = runtime()?;
+    let entity = match rt.block_on(svc.entity(&id, at)) {
+        Ok(detail) => detail.record,
+        Err(ServiceError::NotFound { what, .. }) if what == "list update" => {
             return Err(exit::data(format!(
-                "no entry {}: the store is empty.\n\n{NO_DATA_HINT}",
+                "no list update {} (`sanctions lists updates CODE` lists them)",
+                at.unwrap_or_default()
+            )));
+        }
+        Err(ServiceError::NotFound { id: missing, .. })
+            if at.is_some() && missing.contains("not listed then") =>
+        {
+            return Err(exit::data(format!(
+                "{} was not listed right after update {}",
+                safe(entity_id),
+                at.unwrap_or_default()
+            )));
+        }
+        Err(ServiceError::NotFound { .. }) => {
+            let lists = rt
+                .block_on(svc.lists())
+                .map_err(|e| exit::data(e.to_string()))?;
+            if lists.iter().all(|l| l.count == 0) {
+                return Err(exit::data(format!(
+                    "no entry {}: the store is empty.\n\n{NO_DATA_HINT}",
+                    safe(entity_id)
+                )));
+            }
+            return Err(exit::data(format!(
+                "no entry {} (ids look like ofac_sdn:306 or un:6908575; `sanctions screen NAME` finds them)",
                 safe(entity_id)
             )));
         }
-        return Err(exit::data(format!(
-            "no entry {} (ids look like ofac_sdn:306 or un:6908575; `sanctions screen NAME` finds them)",
-            safe(entity_id)
-        )));
+        Err(other) => return Err(exit::data(other.to_string())),
     };
-    let record = EntityRecord::from(entity);
+    let record = entity;
     if json {
         print_json(&record)?;
         return Ok(Exit::Success);

@@ -1,20 +1,17 @@
 //! Screening results as text: one line per person or organisation (their entries on several
 //! lists grouped), with what tells same-named people apart, and what was checked.
 
-use std::collections::HashMap;
 use std::io::Write;
 
 use super::output::{safe, thousands};
 use crate::api::coverage::{Coverage, ListStatus};
 use crate::api::screening::{Match, ScreenResult};
-use crate::model::Entity;
 
 /// Prints a screening result: matches grouped, then the coverage.
 pub fn print_result(
     out: &mut impl Write,
     result: &ScreenResult,
     threshold: u8,
-    entities: &HashMap<String, Entity>,
 ) -> std::io::Result<()> {
     let searched = result
         .coverage
@@ -75,7 +72,7 @@ pub fn print_result(
                 .iter()
                 .filter(|o| o.group == m.group)
                 .collect();
-            print_group(out, rank, &members, entities)?;
+            print_group(out, rank, &members)?;
         }
     }
     if let Some(coverage) = &result.coverage {
@@ -84,12 +81,7 @@ pub fn print_result(
     Ok(())
 }
 
-fn print_group(
-    out: &mut impl Write,
-    rank: usize,
-    members: &[&Match],
-    entities: &HashMap<String, Entity>,
-) -> std::io::Result<()> {
+fn print_group(out: &mut impl Write, rank: usize, members: &[&Match]) -> std::io::Result<()> {
     let best = members[0];
     writeln!(
         out,
@@ -101,17 +93,14 @@ fn print_group(
     let mut born: Vec<String> = Vec::new();
     let mut nationality: Vec<String> = Vec::new();
     for m in members {
-        if let Some(e) = entities.get(&m.entity_id) {
-            for d in &e.birth_dates {
-                let iso = d.iso();
-                if !born.contains(&iso) {
-                    born.push(iso);
-                }
+        for iso in &m.dates_of_birth {
+            if !born.contains(iso) {
+                born.push(iso.clone());
             }
-            for c in e.nationalities.iter().chain(e.countries.iter().take(1)) {
-                if !nationality.contains(c) {
-                    nationality.push(c.clone());
-                }
+        }
+        for c in m.nationalities.iter().chain(m.country.iter()) {
+            if !nationality.contains(c) {
+                nationality.push(c.clone());
             }
         }
     }
@@ -131,10 +120,7 @@ fn print_group(
         writeln!(out, "         {}", safe(&facts.join("; ")))?;
     }
     for m in members {
-        let programmes = entities
-            .get(&m.entity_id)
-            .map(|e| e.programs.join(", "))
-            .unwrap_or_default();
+        let programmes = m.programmes.join(", ");
         writeln!(
             out,
             "         {:>3}  {:<19} {}{}",

@@ -7,6 +7,7 @@
 
 mod batch;
 mod briefs;
+mod connect;
 mod context;
 mod exit;
 mod lists;
@@ -54,6 +55,10 @@ pub struct Cli {
     /// RUST_BACKTRACE=1) instead of the one-line message.
     #[arg(long, global = true)]
     pub debug: bool,
+    /// Work against a `sanctions serve` at this base URL instead of the local data folder
+    /// (the key from SANCTIONS_API_KEY or the config's [remote] section).
+    #[arg(long, global = true, env = "SANCTIONS_API_URL", value_name = "URL")]
+    pub remote: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -160,6 +165,11 @@ pub struct BatchArgs {
     /// Read each whole line as one name, even if it holds commas, tabs or semicolons.
     #[arg(long, conflicts_with = "column")]
     pub lines: bool,
+    /// Store every row as a screening (sent 500 at a time through the service), each line
+    /// then naming its screening id. Without it nothing is stored (locally); through a
+    /// server every batch is stored.
+    #[arg(long)]
+    pub store: bool,
     #[command(flatten)]
     pub options: ScreenOptions,
 }
@@ -222,6 +232,15 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         // No subcommand: the terminal UI on a terminal; the help otherwise.
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
+            if let Some(target) = connect::resolve(cli.remote.as_deref(), &ctx.config.remote) {
+                let ctx = Context {
+                    remote: Some(target),
+                    ..ctx
+                };
+                // The status bar's REMOTE host comes from the service's mode.
+                crate::tui::start(connect::service(&ctx)?.service, None)?;
+                return Ok(Exit::Success);
+            }
             crate::tui::start_local(workflow::local_service(&ctx)?)?;
             return Ok(Exit::Success);
         }
@@ -229,7 +248,8 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         output::write_text(&help)?;
         return Ok(Exit::Success);
     };
-    let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    let mut ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    ctx.remote = connect::resolve(cli.remote.as_deref(), &ctx.config.remote);
     let json = cli.json;
     match command {
         Command::Lists(args) => lists::run(&ctx, args, json),

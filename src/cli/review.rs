@@ -9,15 +9,14 @@ use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{
     AuditArgs, AuditCommand, DecisionArg, FormatArg, ScreeningsArgs, ScreeningsCommand, StatusArg,
-    local_service, opt_since, runtime, safe, ts,
+    opt_since, runtime, safe, ts,
 };
 use crate::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
 use crate::model::ReviewStatus;
-use crate::service::Service;
 
 /// `sanctions screenings ...`.
 pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result<Exit> {
-    let svc = local_service(ctx)?;
+    let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     match args.command {
         None => {
@@ -165,7 +164,7 @@ pub fn run_audit(ctx: &Context, args: AuditArgs, json: bool) -> Result<Exit> {
         format,
     } = args.command;
     let format = if json { FormatArg::Json } else { format };
-    let svc = local_service(ctx)?;
+    let svc = super::connect::service(ctx)?.service;
     let export = runtime()?.block_on(svc.audit(AuditQuery {
         since: opt_since(since.as_deref())?,
         until: opt_since(until.as_deref())?,

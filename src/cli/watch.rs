@@ -14,11 +14,10 @@ use super::workflow::{
 use crate::api::alerts::{Alert, AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
 use crate::api::favorites::{FavoriteImport, FavoriteRequest};
 use crate::batch;
-use crate::service::Service;
 
 /// `sanctions watchlist ...`.
 pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<Exit> {
-    let svc = local_service(ctx)?;
+    let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     match args.command {
         WatchlistCommand::Add { name, kind, note } => {
@@ -163,7 +162,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
 
 /// `sanctions alerts ...`.
 pub fn run_alerts(ctx: &Context, args: AlertsArgs, json: bool) -> Result<Exit> {
-    let svc = local_service(ctx)?;
+    let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     let (id, status, note) = match args.command {
         Some(AlertsCommand::Ack { id, note }) => (id, AlertStatus::Acknowledged, note),

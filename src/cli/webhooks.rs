@@ -8,7 +8,7 @@ use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{local_service, runtime, safe};
 use crate::api::webhooks::{Webhook, WebhookCreate, WebhookUpdate};
-use crate::service::{LocalService, Service};
+use crate::service::LocalService;
 
 /// `sanctions webhooks ...`.
 #[derive(Debug, Args)]
@@ -64,7 +64,8 @@ pub enum WebhooksCommand {
     },
 }
 
-fn service(ctx: &Context) -> Result<LocalService> {
+fn worker(ctx: &Context) -> Result<LocalService> {
+    super::connect::local_only(ctx, "webhooks deliver")?;
     let svc = local_service(ctx)?;
     svc.configure(&ctx.config)?;
     Ok(svc)
@@ -72,9 +73,17 @@ fn service(ctx: &Context) -> Result<LocalService> {
 
 /// Runs `sanctions webhooks ...`.
 pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
-    let svc = service(ctx)?;
     let rt = runtime()?;
     let command = args.command.unwrap_or(WebhooksCommand::List);
+    if let WebhooksCommand::Deliver { once } = command {
+        let svc = worker(ctx)?;
+        rt.block_on(svc.run_webhook_worker(once, async {
+            let _ = tokio::signal::ctrl_c().await;
+        }))
+        .wrap_err("the delivery worker stopped")?;
+        return Ok(Exit::Success);
+    }
+    let svc = super::connect::service(ctx)?.service;
     match command {
         WebhooksCommand::Create {
             url,
@@ -184,12 +193,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
                 }
             }
         }
-        WebhooksCommand::Deliver { once } => {
-            rt.block_on(svc.run_webhook_worker(once, async {
-                let _ = tokio::signal::ctrl_c().await;
-            }))
-            .wrap_err("the delivery worker stopped")?;
-        }
+        WebhooksCommand::Deliver { .. } => {}
     }
     Ok(Exit::Success)
 }

@@ -92,6 +92,8 @@ pub struct SqliteRepository {
     path: PathBuf,
     writer: Mutex<Store>,
     readers: Mutex<Vec<Store>>,
+    /// Opened with [`SqliteRepository::open_read_only`]: every connection only reads.
+    read_only: bool,
 }
 
 /// Most idle reader connections kept.
@@ -131,7 +133,25 @@ impl SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
+            read_only: false,
         })
+    }
+
+    /// Opens an existing, up-to-date database for reading only (a write-protected data
+    /// folder): nothing is created or migrated, and every write fails with a store error.
+    pub fn open_read_only(path: &Path) -> Result<SqliteRepository, StoreError> {
+        let writer = Store::open_read_only(path)?;
+        Ok(SqliteRepository {
+            path: path.to_path_buf(),
+            writer: Mutex::new(writer),
+            readers: Mutex::new(Vec::new()),
+            read_only: true,
+        })
+    }
+
+    /// Whether this repository was opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The database file.
@@ -154,6 +174,7 @@ impl SqliteRepository {
             .pop();
         let store = match pooled {
             Some(store) => store,
+            None if self.read_only => Store::open_read_only(&self.path)?,
             None => Store::open(&self.path)?,
         };
         Ok(Reader {

@@ -274,26 +274,28 @@ impl State {
         self.status.message = Some(Message::Error(super::text::sanitize(&message.to_string())));
     }
 
-    /// Shows a service error in the status bar with what to do about it.
+    /// Shows a service error in the status bar, what to do first (so that it survives
+    /// truncation at 80 columns), then the error itself.
     pub fn service_error(&mut self, error: &crate::service::ServiceError) {
         use crate::service::ServiceError as E;
         let advice = match error {
-            E::Unauthorized(_) => " · check the API key (SANCTIONS_API_KEY or the config file)",
-            E::Forbidden(_) => " · your plan does not allow this, or its credits are used up",
-            E::RateLimited { .. } => " · too many requests: wait, then try again",
-            E::Unavailable(_) if self.status.mode.starts_with("REMOTE") => {
-                " · is the server running and reachable? Nothing typed is lost"
+            E::Unauthorized(_) => {
+                "API key refused: check it (SANCTIONS_API_KEY or the config file)".to_owned()
             }
-            _ => "",
+            E::Forbidden(_) => "not allowed: your plan, or its credits are used up".to_owned(),
+            E::RateLimited { retry_after, .. } => match retry_after {
+                Some(s) => format!("rate limited: wait {s} s, then try again"),
+                None => "rate limited: wait a moment, then try again".to_owned(),
+            },
+            E::Unavailable(_) if self.status.mode.starts_with("REMOTE") => {
+                "server unreachable: is it running? Nothing typed is lost".to_owned()
+            }
+            _ => {
+                self.error(error);
+                return;
+            }
         };
-        let wait = match error {
-            E::RateLimited {
-                retry_after: Some(s),
-                ..
-            } => format!(" ({s} s)"),
-            _ => String::new(),
-        };
-        self.error(format!("{error}{advice}{wait}"));
+        self.error(format!("{advice} · {error}"));
     }
 
     /// The `/` words of `tab`, if any.

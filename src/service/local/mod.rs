@@ -9,6 +9,7 @@
 mod alerts;
 mod briefs;
 mod convert;
+mod enrich;
 mod imports;
 mod monitor;
 mod review;
@@ -52,6 +53,8 @@ struct Inner {
     watch: Mutex<Option<Arc<monitor::Watch>>>,
     /// Webhook and brief settings, and whether this process is a server.
     extensions: std::sync::RwLock<Extensions>,
+    /// Whether the index holds the lists' weak aliases (`[screening] weak_aliases`).
+    weak_aliases: std::sync::atomic::AtomicBool,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -76,13 +79,29 @@ impl LocalService {
     /// read the store start at once. `actor` is who stored screenings and decisions are
     /// recorded as.
     pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        let repo = Arc::new(SqliteRepository::open(path)?);
+        Ok(LocalService::with_repository(
+            SqliteRepository::open(path)?,
+            actor,
+        ))
+    }
+
+    /// The service over an existing database opened read-only (a write-protected data
+    /// folder): every read works, every write (a stored screening, a decision) fails.
+    pub fn open_read_only(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
+        Ok(LocalService::with_repository(
+            SqliteRepository::open_read_only(path)?,
+            actor,
+        ))
+    }
+
+    fn with_repository(repo: SqliteRepository, actor: &str) -> LocalService {
+        let repo = Arc::new(repo);
         let loaded = Loaded {
             index: Index::default(),
             latest_update: -1,
             versions: ListVersions::new(),
         };
-        Ok(LocalService {
+        LocalService {
             inner: Arc::new(Inner {
                 repo,
                 loaded: ArcSwap::from_pointee(loaded),
@@ -90,9 +109,10 @@ impl LocalService {
                 monitor: tokio::sync::Mutex::new(()),
                 watch: Mutex::new(None),
                 extensions: std::sync::RwLock::new(Extensions::default()),
+                weak_aliases: std::sync::atomic::AtomicBool::new(true),
             }),
             actor: Arc::from(actor),
-        })
+        }
     }
 
     /// The same service acting for someone else (a server passes the API key's label).
@@ -100,6 +120,19 @@ impl LocalService {
         LocalService {
             inner: self.inner.clone(),
             actor: Arc::from(actor),
+        }
+    }
+
+    /// Whether the screening index holds the lists' weak aliases (`[screening]
+    /// weak_aliases`, default on); a change rebuilds the index at the next screening.
+    pub fn set_weak_aliases(&self, on: bool) {
+        use std::sync::atomic::Ordering;
+        if self.inner.weak_aliases.swap(on, Ordering::SeqCst) != on {
+            self.inner.loaded.store(std::sync::Arc::new(Loaded {
+                index: Index::default(),
+                latest_update: -1,
+                versions: ListVersions::new(),
+            }));
         }
     }
 
@@ -141,7 +174,11 @@ impl LocalService {
         if again.latest_update == latest {
             return Ok(again);
         }
-        let fresh = Arc::new(load(self.inner.repo.as_ref())?);
+        let weak = self
+            .inner
+            .weak_aliases
+            .load(std::sync::atomic::Ordering::SeqCst);
+        let fresh = Arc::new(load(self.inner.repo.as_ref(), weak)?);
         self.inner.loaded.store(fresh.clone());
         Ok(fresh)
     }
@@ -169,11 +206,16 @@ impl LocalService {
 pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
     (offline) or `sanctions lists update` (download from the publishers)";
 
-fn load(repo: &dyn Repository) -> Result<Loaded, ServiceError> {
+fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceError> {
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
-    let names = repo.entity_names()?;
+    let mut names = repo.entity_names()?;
+    if !weak_aliases {
+        names
+            .iter_mut()
+            .for_each(crate::model::EntityNames::drop_weak_aliases);
+    }
     let started = std::time::Instant::now();
     let index = Index::build(&names);
     tracing::info!(

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::convert::{check_name, check_request, entity_kind};
-use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
+use super::{ENGINE_VERSION, Loaded, LocalService, enrich, new_id};
 use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
 use crate::api::screening::{Match, ScreenRequest, ScreenResult};
 use crate::api::screenings::ScreeningResponse;
@@ -27,14 +27,7 @@ pub(crate) fn run(
     favorite_id: Option<&str>,
 ) -> Result<(ScreeningRecord, ScreenResult), ServiceError> {
     let result = engine_screen(&loaded.index, request)?;
-    let matched = result
-        .results
-        .iter()
-        .map(|m| MatchedEntity {
-            entity_id: m.entity_id.clone(),
-            score: m.score,
-        })
-        .collect::<Vec<_>>();
+    let matched = matched_of(&result);
     let record = ScreeningRecord {
         id: new_id("scr_"),
         query: request.name.clone(),
@@ -57,6 +50,18 @@ pub(crate) fn run(
         favorite_id: favorite_id.map(str::to_owned),
     };
     Ok((record, result))
+}
+
+/// The matched entries of a result, as a stored screening records them.
+fn matched_of(result: &ScreenResult) -> Vec<MatchedEntity> {
+    result
+        .results
+        .iter()
+        .map(|m| MatchedEntity {
+            entity_id: m.entity_id.clone(),
+            score: m.score,
+        })
+        .collect()
 }
 
 /// An alert's message naming the best match: `best: NAME (LIST, ID, score N)`.
@@ -130,13 +135,17 @@ impl LocalService {
         check_request(&request)?;
         self.blocking(move |this| {
             let loaded = this.ready()?;
-            let (record, result) = run(
+            let (mut record, mut result) = run(
                 &loaded,
-                &request,
+                &enrich::widened(&request),
                 ScreeningOrigin::Single,
                 this.actor(),
                 None,
             )?;
+            enrich::finish(this.repository(), &loaded, &request, &mut result)?;
+            record.matched = matched_of(&result);
+            record.results = serde_json::to_value(&result.results)
+                .map_err(|e| ServiceError::Internal(format!("cannot encode a result: {e}")))?;
             let mut changes = Changes::default();
             match_alert(&record, &result, &mut changes);
             let id = record.id.clone();
@@ -155,7 +164,8 @@ impl LocalService {
         check_request(&request)?;
         self.blocking(move |this| {
             let loaded = this.ready()?;
-            let result = engine_screen(&loaded.index, &request)?;
+            let mut result = engine_screen(&loaded.index, &enrich::widened(&request))?;
+            enrich::finish(this.repository(), &loaded, &request, &mut result)?;
             Ok(ScreeningResponse {
                 id: String::new(),
                 result,
