@@ -225,6 +225,30 @@ async fn a_batch_file_is_screened_with_progress_and_results() {
     ui.key(KeyCode::Char('h')).await;
     ui.key(KeyCode::Char('s')).await;
     ui.snap("batch_hits_by_score");
+    // Export the rows shown (hits only) to CSV and JSON; an existing file is never replaced.
+    let csv = ui._dir.path().join("hits.csv");
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(csv.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        written.starts_with("name,matches,best_score,screening_id\n"),
+        "{written}"
+    );
+    assert!(written.contains("Vladimir Putin,"), "{written}");
+    assert!(!written.contains("John Q Nobody"), "hits only: {written}");
+    let json = ui._dir.path().join("hits.json");
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(json.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(rows.as_array().is_some_and(|r| !r.is_empty()));
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(csv.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    assert!(sanctions::tui::update::has_error(&ui.app.state));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), written);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

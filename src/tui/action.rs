@@ -70,6 +70,8 @@ pub enum Outcome {
     WebhookDeleted(Result<Webhook, ServiceError>),
     WebhookTested(String, Result<WebhookTestResult, ServiceError>),
     Deliveries(Result<Vec<DeliveryAttempt>, ServiceError>),
+    /// A file written: its path, or why not.
+    Written(Result<String, String>),
 }
 
 /// A service call to make. Reads of the same slot supersede each other: the runner aborts
@@ -103,6 +105,8 @@ pub enum Call {
     DeleteWebhook(String),
     TestWebhook(String),
     Deliveries(String),
+    /// Write `contents` to a new file (never over an existing one).
+    WriteFile(std::path::PathBuf, String),
 }
 
 /// Which in-flight request a result belongs to; one current request per slot.
@@ -129,6 +133,7 @@ pub enum Slot {
     WebhookChange,
     WebhookTest,
     Deliveries,
+    Export,
 }
 
 impl Call {
@@ -158,6 +163,7 @@ impl Call {
             }
             Call::TestWebhook(_) => Slot::WebhookTest,
             Call::Deliveries(_) => Slot::Deliveries,
+            Call::WriteFile(..) => Slot::Export,
         }
     }
 

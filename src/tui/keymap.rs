@@ -53,6 +53,7 @@ pub enum Command {
     Edit,
     Toggle,
     Test,
+    Export,
 }
 
 /// Where a binding applies.
@@ -266,6 +267,13 @@ pub const BINDINGS: &[Binding] = &[
         S::Tab(Tab::Batch),
         C::Sort,
         "sort: input order / best score",
+    ),
+    bind(
+        K::Char('x'),
+        NONE,
+        S::Tab(Tab::Batch),
+        C::Export,
+        "export the rows shown (.csv or .json)",
     ),
     bind(K::Char('r'), NONE, S::Tab(Tab::Lists), C::Refresh, "reload"),
     bind(

@@ -144,7 +144,26 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
             Outcome::WebhookTested(id, result)
         }
         Call::Deliveries(id) => Outcome::Deliveries(service.webhook_deliveries(&id, 100).await),
+        Call::WriteFile(path, contents) => Outcome::Written(write_new(&path, &contents).await),
     }
+}
+
+async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, String> {
+    use tokio::io::AsyncWriteExt;
+    let shown = path.display().to_string();
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .await
+        .map_err(|e| format!("cannot create {shown}: {e}"))?;
+    file.write_all(contents.as_bytes())
+        .await
+        .map_err(|e| format!("cannot write {shown}: {e}"))?;
+    file.flush()
+        .await
+        .map_err(|e| format!("cannot write {shown}: {e}"))?;
+    Ok(shown)
 }
 
 async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {

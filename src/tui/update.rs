@@ -75,7 +75,9 @@ fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             effects
         }
         Outcome::Alerts(_) | Outcome::AlertSet(_) => pages::alerts::on_done(state, outcome),
-        Outcome::BatchLoaded(_) | Outcome::Batch(_) => pages::batch::on_done(state, outcome),
+        Outcome::BatchLoaded(_) | Outcome::Batch(_) | Outcome::Written(_) => {
+            pages::batch::on_done(state, outcome)
+        }
         Outcome::Briefs(_) | Outcome::BriefsRefreshed(_) => pages::briefs::on_done(state, outcome),
         Outcome::Webhooks(_)
         | Outcome::WebhookSaved(_)
@@ -119,6 +121,7 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::WebhookSaved(_) | Outcome::WebhookDeleted(_) => Slot::WebhookChange,
         Outcome::WebhookTested(..) => Slot::WebhookTest,
         Outcome::Deliveries(_) => Slot::Deliveries,
+        Outcome::Written(_) => Slot::Export,
     }
 }
 
@@ -357,6 +360,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
                 "a note is required: say why".to_owned()
             }
             PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
+            PromptKind::BatchExport => "type the path of a new .csv or .json file".to_owned(),
             PromptKind::WebhookUrl { .. } => "type the URL that receives the events".to_owned(),
             PromptKind::WebhookEvents { .. } => {
                 format!(
@@ -401,6 +405,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             vec![call(state, Call::AddFavorite(request))]
         }
         PromptKind::BatchPath => vec![call(state, Call::ReadBatch(value.into()))],
+        PromptKind::BatchExport => pages::batch::export(state, &value),
         PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
         PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
         PromptKind::WebhookUrl { edit } => {

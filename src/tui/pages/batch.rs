@@ -86,6 +86,15 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             b.selected = 0;
         }
         Command::Sort => b.by_score = !b.by_score,
+        Command::Export if b.results.is_empty() => {
+            state.error("nothing to export yet: load a file or paste names first");
+        }
+        Command::Export => {
+            state.prompt = Some(Prompt::new(
+                "Export the rows shown to a new file (.csv or .json): path",
+                PromptKind::BatchExport,
+            ));
+        }
         Command::Up => b.selected = b.selected.saturating_sub(1),
         Command::Down if b.selected + 1 < len => b.selected += 1,
         Command::Activate => {
@@ -122,6 +131,36 @@ pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     on_done(state, Outcome::BatchLoaded(Ok(request)))
 }
 
+/// Writes the rows shown (after the filters and sort) to a new file at `path`: JSON when it
+/// ends in `.json`, CSV otherwise.
+pub fn export(state: &mut State, path: &str) -> Vec<Effect> {
+    let rows = state.batch.rows();
+    let contents = if path.to_lowercase().ends_with(".json") {
+        serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())
+    } else {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        let mut result = out.write_record(["name", "matches", "best_score", "screening_id"]);
+        for r in &rows {
+            let best = r.best_score.map_or(String::new(), |b| b.to_string());
+            let matches = r.matches.to_string();
+            result = result.and_then(|()| {
+                out.write_record([r.name.as_str(), &matches, &best, &r.screening_id])
+            });
+        }
+        result
+            .map_err(|e| e.to_string())
+            .and_then(|()| out.into_inner().map_err(|e| e.to_string()))
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
+    };
+    match contents {
+        Ok(contents) => vec![call(state, Call::WriteFile(path.into(), contents))],
+        Err(e) => {
+            state.error(format!("cannot export: {e}"));
+            Vec::new()
+        }
+    }
+}
+
 /// Applies a result for the Batch tab.
 pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
@@ -140,6 +179,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::Batch(Ok(response)) => {
             state.batch.results.extend(response.results);
             next_chunk(state)
+        }
+        Outcome::Written(Ok(path)) => {
+            state.info(format!("exported to {path}"));
+            Vec::new()
+        }
+        Outcome::Written(Err(e)) => {
+            state.error(e);
+            Vec::new()
         }
         Outcome::BatchLoaded(Err(e)) => {
             state.batch.error = Some(e.clone());
