@@ -7,7 +7,9 @@ use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
-use crate::api::favorites::{Favorite, FavoritePage, FavoriteRequest, RescreenSummary};
+use crate::api::favorites::{
+    Favorite, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
+};
 use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
@@ -70,6 +72,8 @@ pub enum Outcome {
     WebhookDeleted(Result<Webhook, ServiceError>),
     WebhookTested(String, Result<WebhookTestResult, ServiceError>),
     Deliveries(Result<Vec<DeliveryAttempt>, ServiceError>),
+    /// A watchlist file imported, or why not.
+    FavoritesImported(Result<ImportSummary, String>),
     /// A file written: its path, or why not.
     Written(Result<String, String>),
 }
@@ -105,6 +109,8 @@ pub enum Call {
     DeleteWebhook(String),
     TestWebhook(String),
     Deliveries(String),
+    /// Read a file of names (CSV, lines or JSON) and add them to the watchlist.
+    ImportFavorites(std::path::PathBuf),
     /// Write `contents` to a new file (never over an existing one).
     WriteFile(std::path::PathBuf, String),
 }
@@ -149,7 +155,9 @@ impl Call {
             Call::Lists => Slot::Lists,
             Call::ListUpdates(_) => Slot::ListUpdates,
             Call::Favorites => Slot::Favorites,
-            Call::AddFavorite(_) | Call::RemoveFavorite(_) => Slot::FavoriteChange,
+            Call::AddFavorite(_) | Call::RemoveFavorite(_) | Call::ImportFavorites(_) => {
+                Slot::FavoriteChange
+            }
             Call::Rescreen => Slot::Rescreen,
             Call::Alerts(_) => Slot::Alerts,
             Call::OpenAlerts => Slot::OpenAlerts,

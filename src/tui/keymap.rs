@@ -54,6 +54,7 @@ pub enum Command {
     Toggle,
     Test,
     Export,
+    Import,
 }
 
 /// Where a binding applies.
@@ -276,6 +277,13 @@ pub const BINDINGS: &[Binding] = &[
         "export the rows shown (.csv or .json)",
     ),
     bind(K::Char('r'), NONE, S::Tab(Tab::Lists), C::Refresh, "reload"),
+    bind(
+        K::Char('i'),
+        NONE,
+        S::Tab(Tab::Watchlist),
+        C::Import,
+        "import names from a file",
+    ),
     bind(
         K::Char('a'),
         NONE,

@@ -144,8 +144,38 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
             Outcome::WebhookTested(id, result)
         }
         Call::Deliveries(id) => Outcome::Deliveries(service.webhook_deliveries(&id, 100).await),
+        Call::ImportFavorites(path) => {
+            Outcome::FavoritesImported(import_favorites(service, &path).await)
+        }
         Call::WriteFile(path, contents) => Outcome::Written(write_new(&path, &contents).await),
     }
+}
+
+async fn import_favorites(
+    service: &dyn Service,
+    path: &std::path::Path,
+) -> Result<crate::api::favorites::ImportSummary, String> {
+    let batch = read_batch(path).await?;
+    let names = batch
+        .names
+        .into_iter()
+        .map(|n| match n {
+            BatchName::Name(name) => crate::api::favorites::FavoriteRequest {
+                name,
+                kind: None,
+                note: None,
+            },
+            BatchName::Typed { name, kind } => crate::api::favorites::FavoriteRequest {
+                name,
+                kind,
+                note: None,
+            },
+        })
+        .collect();
+    service
+        .import_favorites(crate::api::favorites::FavoriteImport { names })
+        .await
+        .map_err(|e| e.to_string())
 }
 
 async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, String> {

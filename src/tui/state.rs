@@ -143,6 +143,8 @@ pub enum PromptKind {
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
     BatchPath,
+    /// The path of a file of names to add to the watchlist.
+    WatchlistImport,
     /// The path of a new file the batch results are written to (`.json`, else CSV).
     BatchExport,
     /// Quit although work is running (y/n).

@@ -69,7 +69,7 @@ fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::Favorites(_) | Outcome::FavoriteRemoved(_) | Outcome::Rescreened(_) => {
             pages::watchlist::on_done(state, outcome)
         }
-        Outcome::FavoriteAdded(_) => {
+        Outcome::FavoriteAdded(_) | Outcome::FavoritesImported(_) => {
             let mut effects = pages::watchlist::on_done(state, outcome);
             effects.push(call(state, Call::OpenAlerts));
             effects
@@ -109,7 +109,9 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::Lists(_) => Slot::Lists,
         Outcome::ListUpdates(_) => Slot::ListUpdates,
         Outcome::Favorites(_) => Slot::Favorites,
-        Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) => Slot::FavoriteChange,
+        Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) | Outcome::FavoritesImported(_) => {
+            Slot::FavoriteChange
+        }
         Outcome::Rescreened(_) => Slot::Rescreen,
         Outcome::Alerts(_) => Slot::Alerts,
         Outcome::OpenAlerts(_) => Slot::OpenAlerts,
@@ -361,6 +363,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             }
             PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
             PromptKind::BatchExport => "type the path of a new .csv or .json file".to_owned(),
+            PromptKind::WatchlistImport => "type the path of a CSV, text or JSON file".to_owned(),
             PromptKind::WebhookUrl { .. } => "type the URL that receives the events".to_owned(),
             PromptKind::WebhookEvents { .. } => {
                 format!(
@@ -406,6 +409,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         }
         PromptKind::BatchPath => vec![call(state, Call::ReadBatch(value.into()))],
         PromptKind::BatchExport => pages::batch::export(state, &value),
+        PromptKind::WatchlistImport => vec![call(state, Call::ImportFavorites(value.into()))],
         PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
         PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
         PromptKind::WebhookUrl { edit } => {

@@ -256,8 +256,14 @@ fn draw_detail(frame: &mut Frame, area: Rect, brief: &Brief, scroll: u16) {
     let mut lines: Vec<Line<'static>> = vec![
         Line::styled(sanitize(&brief.title), theme::accent()),
         Line::from(format!(
-            "{} · severity {} · {} · lists {}",
-            sanitize(&brief.published_at),
+            "{} UTC · severity {} · {} · lists {}",
+            sanitize(
+                &brief
+                    .published_at
+                    .get(..16)
+                    .unwrap_or(&brief.published_at)
+                    .replace('T', " ")
+            ),
             sanitize(&brief.severity),
             sanitize(&brief.source),
             sanitize(&brief.lists.join(", ")),
