@@ -36,6 +36,8 @@ fn template() -> &'static Path {
 
 struct Ui {
     app: App,
+    /// Every date is redacted in snapshots (they show when the test ran).
+    dated: bool,
     _dir: tempfile::TempDir,
 }
 
@@ -57,12 +59,26 @@ async fn open(with_lists: bool) -> Ui {
         Some(warmup),
         jiff::Timestamp::now(),
     );
-    Ui { app, _dir: dir }
+    Ui {
+        app,
+        dated: false,
+        _dir: dir,
+    }
 }
 
 impl Ui {
     async fn settle(&mut self) {
         self.app.settle(Duration::from_secs(60)).await;
+    }
+
+    /// Applies results that arrived without work running (a preview after its pause).
+    async fn drain(&mut self) {
+        while let Ok(Some(action)) =
+            tokio::time::timeout(Duration::from_millis(50), self.app.next()).await
+        {
+            self.app.handle(action);
+            self.settle().await;
+        }
     }
 
     async fn key(&mut self, code: KeyCode) {
@@ -97,7 +113,25 @@ impl Ui {
         let mut settings = insta::Settings::clone_current();
         settings.add_filter(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d", "[date time     ]");
         settings.add_filter(r"data \d{4}-\d\d-\d\d", "data [date    ]");
-        settings.add_filter(r"\b(scr|alr|fav)_[0-9A-Z]{26}\b", "${1}_[id]");
+        settings.add_filter(
+            r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{26}\b",
+            "${1}_[id]",
+        );
+        settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[port]");
+        // Latencies vary in digits, which moves what a cut line keeps: redact up to the end.
+        settings.add_filter(
+            r"no answer in \d+ ms[^\x22]*",
+            "no answer in [n] ms · [error]",
+        );
+        settings.add_filter(
+            r"\b\d+ ms +request failed[^│]*",
+            "[n] ms request failed [error]",
+        );
+        settings.add_filter(r"whsec_[0-9A-Za-z+/=]+…?", "whsec_[secret]");
+        if self.dated {
+            // Briefs and deliveries are dated by the import and the test run.
+            settings.add_filter(r"\b\d{4}-\d\d-\d\d\b", "[date    ]");
+        }
         settings.bind(|| {
             insta::assert_snapshot!(format!("{name}_80x24"), self.screen(80, 24));
             insta::assert_snapshot!(format!("{name}_120x40"), self.screen(120, 40));
@@ -179,10 +213,24 @@ async fn other_tabs_with_the_real_lists() {
     ui.typed("/nonexistent/names.csv").await;
     ui.key(KeyCode::Enter).await;
     ui.snap("batch_error");
-    ui.key(KeyCode::Char('3')).await;
-    ui.snap("briefs");
-    ui.key(KeyCode::Char('7')).await;
-    ui.snap("webhooks");
+    // Import a file of names (a repeat is skipped), then remove them again.
+    ui.key(KeyCode::Char('5')).await;
+    let names = ui._dir.path().join("watch.txt");
+    std::fs::write(&names, "Kim Jong Un\nJohn Q Nobody\nKim Jong Un\n").unwrap();
+    ui.key(KeyCode::Char('i')).await;
+    ui.typed(names.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    assert_eq!(
+        ui.app.state.watchlist.items.len(),
+        2,
+        "{:?}",
+        ui.app.state.status.message
+    );
+    for _ in 0..2 {
+        ui.key(KeyCode::Char('d')).await;
+        ui.key(KeyCode::Char('y')).await;
+    }
+    assert!(ui.app.state.watchlist.items.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -203,6 +251,30 @@ async fn a_batch_file_is_screened_with_progress_and_results() {
     ui.key(KeyCode::Char('h')).await;
     ui.key(KeyCode::Char('s')).await;
     ui.snap("batch_hits_by_score");
+    // Export the rows shown (hits only) to CSV and JSON; an existing file is never replaced.
+    let csv = ui._dir.path().join("hits.csv");
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(csv.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        written.starts_with("name,matches,best_score,screening_id\n"),
+        "{written}"
+    );
+    assert!(written.contains("Vladimir Putin,"), "{written}");
+    assert!(!written.contains("John Q Nobody"), "hits only: {written}");
+    let json = ui._dir.path().join("hits.json");
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(json.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(rows.as_array().is_some_and(|r| !r.is_empty()));
+    ui.key(KeyCode::Char('x')).await;
+    ui.typed(csv.to_str().unwrap()).await;
+    ui.key(KeyCode::Enter).await;
+    assert!(sanctions::tui::update::has_error(&ui.app.state));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), written);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -242,4 +314,97 @@ fn the_readme_key_table_is_the_keymap() {
         table,
         "README key table differs from the keymap; replace it with:\n{table}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_as_you_type_then_enter_stores() {
+    if shared().is_none() {
+        return;
+    }
+    let mut ui = open(true).await;
+    ui.settle().await;
+    ui.typed("Vladimir Putin").await;
+    // The preview starts after a pause in typing.
+    tokio::time::sleep(sanctions::tui::runner::DEBOUNCE * 2).await;
+    ui.drain().await;
+    ui.snap("screen_preview");
+    let shown = ui.app.state.screen.shown.as_ref().unwrap();
+    assert!(shown.is_preview(), "nothing stored while typing");
+    assert!(!shown.results.is_empty());
+    ui.key(KeyCode::Tab).await;
+    ui.typed("1952").await;
+    ui.key(KeyCode::Tab).await;
+    ui.typed("RU").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_stored_with_dob_and_country");
+    let shown = ui.app.state.screen.shown.as_ref().unwrap();
+    assert!(!shown.is_preview());
+    ui.key(KeyCode::F(1)).await;
+    for _ in 0..30 {
+        ui.key(KeyCode::Down).await;
+    }
+    ui.snap("screen_help_scrolled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn briefs_list_detail_and_filter() {
+    if shared().is_none() {
+        return;
+    }
+    let mut ui = open(true).await;
+    ui.dated = true;
+    ui.settle().await;
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('3')).await;
+    ui.snap("briefs");
+    assert!(
+        !ui.app.state.briefs.items.is_empty(),
+        "each imported list has a brief"
+    );
+    ui.key(KeyCode::Enter).await;
+    ui.snap("briefs_detail");
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('/')).await;
+    ui.typed("no such words anywhere").await;
+    ui.snap("briefs_filter_prompt");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("briefs_filtered_empty");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_create_test_log_disable_and_delete() {
+    let mut ui = open(false).await;
+    ui.dated = true;
+    ui.settle().await;
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('7')).await;
+    ui.snap("webhooks");
+    // A closed port on loopback: the test is refused, and says so.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", closed.local_addr().unwrap());
+    drop(closed);
+    ui.key(KeyCode::Char('a')).await;
+    ui.typed(&url).await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("webhooks_events_prompt");
+    ui.key(KeyCode::Enter).await;
+    assert_eq!(
+        ui.app.state.webhooks.items.len(),
+        1,
+        "{:?}",
+        ui.app.state.status.message
+    );
+    ui.key(KeyCode::Char('t')).await;
+    let (_, test) = ui.app.state.webhooks.test.clone().unwrap();
+    assert!(!test.delivered);
+    ui.snap("webhooks_tested");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("webhooks_delivery_log");
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char(' ')).await;
+    assert!(!ui.app.state.webhooks.items[0].active);
+    ui.key(KeyCode::Char('d')).await;
+    ui.snap("webhooks_delete_confirm");
+    ui.key(KeyCode::Char('y')).await;
+    assert!(ui.app.state.webhooks.items.is_empty());
 }

@@ -172,15 +172,15 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     tmux.keys(&["Escape"]);
     for (key, needle) in [
         ("2", "Progress"),
-        ("3", "Briefs"),
+        ("3", "additions"), // the briefs of the imports (written on first view)
         ("4", "Entries"),
         ("5", "Watchlist ·"),
         ("6", "Alerts ·"),
-        ("7", "Webhooks · not available"),
+        ("7", "Webhooks · a add"),
         ("1", "Name"),
     ] {
         tmux.keys(&[key]);
-        tmux.wait_for(needle, 10);
+        tmux.wait_for(needle, 120);
     }
 
     tmux.keys(&["5", "a"]);
@@ -208,4 +208,77 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
         !pane.contains("Watchlist ·"),
         "the alternate screen was not left:\n{pane}"
     );
+}
+
+#[test]
+fn briefs_and_webhooks_tabs_end_to_end() {
+    let Some(shared) = shared() else { return };
+    let data = tempfile::tempdir().unwrap();
+    import(data.path(), &shared.join("lists"));
+    let tmux = Tmux::new("e2e-tabs");
+    let command = format!(
+        "{} --data-dir {}",
+        env!("CARGO_BIN_EXE_sanctions"),
+        data.path().display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &command,
+    ]);
+    tmux.run(&["set-option", "-g", "escape-time", "0"]);
+    tmux.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    tmux.wait_for("1:Screen", 10);
+
+    // Results as you type: no Enter, and the title says nothing was stored.
+    tmux.text("Vladimir Putin");
+    let pane = tmux.wait_for("not stored", 60);
+    assert!(pane.to_uppercase().contains("PUTIN"), "{pane}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("pending_review", 60);
+
+    // Esc alone (followed at once by a key it would read as Alt-key).
+    tmux.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux.keys(&["3"]);
+    let pane = tmux.wait_for("OFAC SDN", 120);
+    assert!(pane.contains("additions"), "{pane}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Brief · ", 10);
+    tmux.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux.keys(&["7"]);
+    tmux.wait_for("No webhook", 30);
+    tmux.keys(&["a"]);
+    tmux.wait_for("New webhook", 10);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", closed.local_addr().unwrap());
+    drop(closed);
+    tmux.text(&url);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Events, comma-separated", 10);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("shown once", 30);
+    tmux.keys(&["t"]);
+    tmux.wait_for("NOT delivered", 30);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("webhook.test", 10);
+    tmux.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux.keys(&["d"]);
+    tmux.wait_for("(y/n)", 10);
+    tmux.keys(&["y"]);
+    tmux.wait_for("No webhook", 30);
+
+    tmux.keys(&["q"]);
+    let pane = tmux.wait_for("status 0", 20); // tmux: "Pane is dead (status 0, …)"
+    assert!(!pane.contains("Webhooks ·"), "{pane}");
 }

@@ -239,12 +239,12 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
             let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
             if let Some(target) = connect::resolve(cli.remote.as_deref(), &ctx.config.remote) {
-                let mode = format!("REMOTE {}", target.url);
                 let ctx = Context {
                     remote: Some(target),
                     ..ctx
                 };
-                crate::tui::start(connect::service(&ctx)?.service, &mode, None)?;
+                // The status bar's REMOTE host comes from the service's mode.
+                crate::tui::start(connect::service(&ctx)?.service, None)?;
                 return Ok(Exit::Success);
             }
             crate::tui::start_local(workflow::local_service(&ctx)?)?;

@@ -5,15 +5,21 @@ use crossterm::event::KeyEvent;
 
 use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
-use crate::api::favorites::{Favorite, FavoritePage, FavoriteRequest, RescreenSummary};
+use crate::api::favorites::{
+    Favorite, FavoritePage, FavoriteRequest, ImportSummary, RescreenSummary,
+};
 use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     DecisionRequest, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
 };
+use crate::api::webhooks::{
+    DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
+};
 use crate::model::ListCode;
-use crate::service::ServiceError;
+use crate::service::{RateLimit, ServiceError};
 
 /// A request id: results of an older request for the same [`Slot`] are dropped.
 pub type ReqId = u64;
@@ -33,12 +39,17 @@ pub enum Action {
     IndexReady(Result<(), String>),
     /// A service call finished.
     Done(ReqId, Box<Outcome>),
+    /// The typing pause of debounce `n` is over: preview if it is still the latest.
+    PreviewDue(u64),
+    /// The rate-limit figures of the server's last answer (remote mode).
+    RateLimit(RateLimit),
 }
 
 /// The result of one service call.
 #[derive(Debug)]
 pub enum Outcome {
     Screened(Result<ScreeningResponse, ServiceError>),
+    Previewed(Result<ScreeningResponse, ServiceError>),
     Screening(Result<StoredScreening, ServiceError>),
     History(Result<Page<ScreeningSummary>, ServiceError>),
     Entity(Result<Box<EntityDetail>, ServiceError>),
@@ -54,6 +65,17 @@ pub enum Outcome {
     AlertSet(Result<Alert, ServiceError>),
     BatchLoaded(Result<BatchRequest, String>),
     Batch(Result<BatchResponse, ServiceError>),
+    Briefs(Result<Page<Brief>, ServiceError>),
+    BriefsRefreshed(Result<RefreshReport, ServiceError>),
+    Webhooks(Result<Vec<Webhook>, ServiceError>),
+    WebhookSaved(Result<Webhook, ServiceError>),
+    WebhookDeleted(Result<Webhook, ServiceError>),
+    WebhookTested(String, Result<WebhookTestResult, ServiceError>),
+    Deliveries(Result<Vec<DeliveryAttempt>, ServiceError>),
+    /// A watchlist file imported, or why not.
+    FavoritesImported(Result<ImportSummary, String>),
+    /// A file written: its path, or why not.
+    Written(Result<String, String>),
 }
 
 /// A service call to make. Reads of the same slot supersede each other: the runner aborts
@@ -61,6 +83,8 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
     Screen(ScreenRequest),
+    /// Screen without storing (results as you type).
+    Preview(ScreenRequest),
     Screening(String),
     History,
     Entity(String),
@@ -77,12 +101,25 @@ pub enum Call {
     /// Read and parse a batch file (CSV, lines or JSON).
     ReadBatch(std::path::PathBuf),
     Batch(BatchRequest),
+    Briefs(BriefQuery),
+    RefreshBriefs,
+    Webhooks,
+    CreateWebhook(WebhookCreate),
+    UpdateWebhook(String, WebhookUpdate),
+    DeleteWebhook(String),
+    TestWebhook(String),
+    Deliveries(String),
+    /// Read a file of names (CSV, lines or JSON) and add them to the watchlist.
+    ImportFavorites(std::path::PathBuf),
+    /// Write `contents` to a new file (never over an existing one).
+    WriteFile(std::path::PathBuf, String),
 }
 
 /// Which in-flight request a result belongs to; one current request per slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Slot {
     Screen,
+    Preview,
     Screening,
     History,
     Entity,
@@ -96,6 +133,13 @@ pub enum Slot {
     OpenAlerts,
     AlertChange,
     Batch,
+    Briefs,
+    BriefsRefresh,
+    Webhooks,
+    WebhookChange,
+    WebhookTest,
+    Deliveries,
+    Export,
 }
 
 impl Call {
@@ -103,6 +147,7 @@ impl Call {
     pub fn slot(&self) -> Slot {
         match self {
             Call::Screen(_) => Slot::Screen,
+            Call::Preview(_) => Slot::Preview,
             Call::Screening(_) => Slot::Screening,
             Call::History => Slot::History,
             Call::Entity(_) => Slot::Entity,
@@ -110,12 +155,23 @@ impl Call {
             Call::Lists => Slot::Lists,
             Call::ListUpdates(_) => Slot::ListUpdates,
             Call::Favorites => Slot::Favorites,
-            Call::AddFavorite(_) | Call::RemoveFavorite(_) => Slot::FavoriteChange,
+            Call::AddFavorite(_) | Call::RemoveFavorite(_) | Call::ImportFavorites(_) => {
+                Slot::FavoriteChange
+            }
             Call::Rescreen => Slot::Rescreen,
             Call::Alerts(_) => Slot::Alerts,
             Call::OpenAlerts => Slot::OpenAlerts,
             Call::SetAlert(..) => Slot::AlertChange,
             Call::ReadBatch(_) | Call::Batch(_) => Slot::Batch,
+            Call::Briefs(_) => Slot::Briefs,
+            Call::RefreshBriefs => Slot::BriefsRefresh,
+            Call::Webhooks => Slot::Webhooks,
+            Call::CreateWebhook(_) | Call::UpdateWebhook(..) | Call::DeleteWebhook(_) => {
+                Slot::WebhookChange
+            }
+            Call::TestWebhook(_) => Slot::WebhookTest,
+            Call::Deliveries(_) => Slot::Deliveries,
+            Call::WriteFile(..) => Slot::Export,
         }
     }
 
@@ -124,7 +180,8 @@ impl Call {
     pub fn abortable(&self) -> bool {
         matches!(
             self,
-            Call::Screening(_)
+            Call::Preview(_)
+                | Call::Screening(_)
                 | Call::History
                 | Call::Entity(_)
                 | Call::Lists
@@ -133,6 +190,9 @@ impl Call {
                 | Call::Alerts(_)
                 | Call::OpenAlerts
                 | Call::ReadBatch(_)
+                | Call::Briefs(_)
+                | Call::Webhooks
+                | Call::Deliveries(_)
         )
     }
 }
@@ -144,4 +204,6 @@ pub enum Effect {
     Call(ReqId, Call),
     /// Build the screening index in the background ([`Action::IndexReady`] when done).
     Warmup,
+    /// Wait for a pause in typing, then send [`Action::PreviewDue`] with this number.
+    Debounce(u64),
 }

@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod app;
+pub mod filter;
 pub mod keymap;
 pub mod pages;
 pub mod run;
@@ -28,26 +29,42 @@ pub use run::restore;
 
 use crate::service::Service;
 
-/// Opens the UI on `service` and runs it until the user quits, on a new tokio runtime.
-pub fn start(
-    service: Arc<dyn Service>,
-    mode: &str,
-    warmup: Option<runner::Warmup>,
-) -> std::io::Result<()> {
+/// Opens the UI on any `service` (local, or the remote client of `--remote`) and runs it
+/// until the user quits, on a new tokio runtime. The status bar's mode comes from
+/// [`Service::mode`]; `warmup` builds a local index in the background (`None` for remote).
+pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::io::Result<()> {
+    let mode = mode_label(&service.mode());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async {
-        let app = App::start(service, mode, warmup, jiff::Timestamp::now());
+    let result = runtime.block_on(async {
+        let app = App::start(service, &mode, warmup, jiff::Timestamp::now());
         run::run(app).await
-    })
+    });
+    // Do not wait for background work the user chose to leave (an index build, a slow read):
+    // a store write in flight is one SQLite transaction, whole or not at all.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
+}
+
+/// `LOCAL`, or `REMOTE host[:port]` (never the path or credentials of the URL).
+pub fn mode_label(mode: &crate::service::ServiceMode) -> String {
+    match mode {
+        crate::service::ServiceMode::Local => "LOCAL".to_owned(),
+        crate::service::ServiceMode::Remote { url } => {
+            let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+            let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+            format!("REMOTE {}", text::sanitize(host))
+        }
+    }
 }
 
 /// Opens the UI on the local service (`LOCAL` mode); the screening index is built in the
 /// background while the first frame is already on screen.
 pub fn start_local(service: crate::service::LocalService) -> std::io::Result<()> {
     let warmup = local_warmup(&service);
-    start(Arc::new(service), "LOCAL", Some(warmup))
+    start(Arc::new(service), Some(warmup))
 }
 
 /// The background index build of a local service.
@@ -58,3 +75,5 @@ pub fn local_warmup(service: &crate::service::LocalService) -> runner::Warmup {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_tabs;

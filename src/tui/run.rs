@@ -65,6 +65,13 @@ async fn event_loop(
             terminal.draw(|frame| view::render(frame, &app.state))?;
             dirty = false;
         }
+        if let Some(text) = app.state.clipboard.take() {
+            // OSC 52: the terminal (also over SSH, and tmux with set-clipboard) copies it.
+            use std::io::Write;
+            let mut out = io::stdout();
+            out.write_all(super::filter::osc52(&text).as_bytes())?;
+            out.flush()?;
+        }
         if app.state.quit {
             return Ok(());
         }

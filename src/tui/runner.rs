@@ -19,6 +19,9 @@ pub type Warmup = Box<dyn FnOnce() -> Result<(), String> + Send>;
 /// Largest batch file read (the batch reader's own limit applies too).
 const MAX_FILE: u64 = 64 * 1024 * 1024;
 
+/// The pause in typing after which results as you type are fetched.
+pub const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Runs effects; results arrive on the channel given to [`Runner::new`].
 pub struct Runner {
     service: Arc<dyn Service>,
@@ -58,6 +61,13 @@ impl Runner {
                     }
                 }
             }
+            Effect::Debounce(n) => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(DEBOUNCE).await;
+                    let _ = tx.send(Action::PreviewDue(n));
+                });
+            }
             Effect::Call(id, call) => {
                 let slot = call.slot();
                 let abortable = call.abortable();
@@ -69,6 +79,9 @@ impl Runner {
                 let handle = tokio::spawn(async move {
                     let outcome = perform(service.as_ref(), call).await;
                     let _ = tx.send(Action::Done(id, Box::new(outcome)));
+                    if let Some(limit) = service.rate_limit() {
+                        let _ = tx.send(Action::RateLimit(limit));
+                    }
                 });
                 if abortable {
                     self.reads.insert(slot, handle.abort_handle());
@@ -81,6 +94,7 @@ impl Runner {
 async fn perform(service: &dyn Service, call: Call) -> Outcome {
     match call {
         Call::Screen(request) => Outcome::Screened(service.screen(request).await),
+        Call::Preview(request) => Outcome::Previewed(service.preview(request).await),
         Call::Screening(id) => Outcome::Screening(service.screening(&id).await),
         Call::History => Outcome::History(
             service
@@ -115,7 +129,71 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         }
         Call::ReadBatch(path) => Outcome::BatchLoaded(read_batch(&path).await),
         Call::Batch(request) => Outcome::Batch(service.screen_batch(request).await),
+        Call::Briefs(query) => Outcome::Briefs(service.briefs(query).await),
+        Call::RefreshBriefs => Outcome::BriefsRefreshed(service.refresh_briefs().await),
+        Call::Webhooks => Outcome::Webhooks(service.webhooks().await),
+        Call::CreateWebhook(request) => {
+            Outcome::WebhookSaved(service.create_webhook(request).await)
+        }
+        Call::UpdateWebhook(id, request) => {
+            Outcome::WebhookSaved(service.update_webhook(&id, request).await)
+        }
+        Call::DeleteWebhook(id) => Outcome::WebhookDeleted(service.delete_webhook(&id).await),
+        Call::TestWebhook(id) => {
+            let result = service.test_webhook(&id).await;
+            Outcome::WebhookTested(id, result)
+        }
+        Call::Deliveries(id) => Outcome::Deliveries(service.webhook_deliveries(&id, 100).await),
+        Call::ImportFavorites(path) => {
+            Outcome::FavoritesImported(import_favorites(service, &path).await)
+        }
+        Call::WriteFile(path, contents) => Outcome::Written(write_new(&path, &contents).await),
     }
+}
+
+async fn import_favorites(
+    service: &dyn Service,
+    path: &std::path::Path,
+) -> Result<crate::api::favorites::ImportSummary, String> {
+    let batch = read_batch(path).await?;
+    let names = batch
+        .names
+        .into_iter()
+        .map(|n| match n {
+            BatchName::Name(name) => crate::api::favorites::FavoriteRequest {
+                name,
+                kind: None,
+                note: None,
+            },
+            BatchName::Typed { name, kind } => crate::api::favorites::FavoriteRequest {
+                name,
+                kind,
+                note: None,
+            },
+        })
+        .collect();
+    service
+        .import_favorites(crate::api::favorites::FavoriteImport { names })
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, String> {
+    use tokio::io::AsyncWriteExt;
+    let shown = path.display().to_string();
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .await
+        .map_err(|e| format!("cannot create {shown}: {e}"))?;
+    file.write_all(contents.as_bytes())
+        .await
+        .map_err(|e| format!("cannot write {shown}: {e}"))?;
+    file.flush()
+        .await
+        .map_err(|e| format!("cannot write {shown}: {e}"))?;
+    Ok(shown)
 }
 
 async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {

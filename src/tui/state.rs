@@ -76,6 +76,11 @@ impl Requests {
         }
     }
 
+    /// Forgets the request of `slot`: its result, if it still comes, is dropped.
+    pub fn cancel(&mut self, slot: Slot) {
+        self.current.remove(&slot);
+    }
+
     /// Whether `slot` has a request in flight.
     pub fn pending(&self, slot: Slot) -> bool {
         self.current.contains_key(&slot)
@@ -114,6 +119,8 @@ pub struct Status {
     pub open_alerts: Option<(usize, bool)>,
     pub message: Option<Message>,
     pub spinner: usize,
+    /// The server's rate-limit figures after its last answer (remote mode).
+    pub rate_limit: Option<crate::service::RateLimit>,
 }
 
 /// What a confirmed prompt does.
@@ -136,8 +143,20 @@ pub enum PromptKind {
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
     BatchPath,
+    /// The path of a file of names to add to the watchlist.
+    WatchlistImport,
+    /// The path of a new file the batch results are written to (`.json`, else CSV).
+    BatchExport,
     /// Quit although work is running (y/n).
     ConfirmQuit,
+    /// Words a table is filtered by (`/`; nothing clears the filter).
+    Filter(Tab),
+    /// A webhook's URL; then its events are asked. `edit`: the webhook's id and events.
+    WebhookUrl { edit: Option<(String, String)> },
+    /// A webhook's events, comma-separated; `edit`: the id of the webhook changed.
+    WebhookEvents { url: String, edit: Option<String> },
+    /// Delete a webhook (y/n).
+    ConfirmDeleteWebhook { webhook_id: String },
 }
 
 /// A modal one-line prompt (or a yes/no question when `kind` needs no text).
@@ -160,12 +179,26 @@ impl Prompt {
         }
     }
 
+    /// A prompt titled `title` whose field starts with `value`.
+    pub fn with_value(title: impl Into<String>, kind: PromptKind, value: &str) -> Prompt {
+        let mut prompt = Prompt::new(title, kind);
+        prompt.input = Input::new(value.to_owned());
+        prompt
+    }
+
     /// Whether this is a yes/no question.
     pub fn yes_no(&self) -> bool {
         matches!(
             self.kind,
-            PromptKind::ConfirmRemove { .. } | PromptKind::ConfirmQuit
+            PromptKind::ConfirmRemove { .. }
+                | PromptKind::ConfirmQuit
+                | PromptKind::ConfirmDeleteWebhook { .. }
         )
+    }
+
+    /// Whether an empty answer is allowed (it clears a filter).
+    pub fn empty_ok(&self) -> bool {
+        matches!(self.kind, PromptKind::Filter(_))
     }
 }
 
@@ -176,7 +209,13 @@ pub struct State {
     /// The time ages are measured against (given at start, so that drawing stays pure).
     pub now: jiff::Timestamp,
     pub help: bool,
+    /// The first line of the help overlay shown (it scrolls at small sizes).
+    pub help_scroll: u16,
     pub quit: bool,
+    /// Text to put on the clipboard (OSC 52); the terminal loop sends it and clears it.
+    pub clipboard: Option<String>,
+    /// The `/` words of each table (Briefs filters on the service).
+    pub filters: HashMap<Tab, String>,
     pub prompt: Option<Prompt>,
     pub requests: Requests,
     pub status: Status,
@@ -185,6 +224,8 @@ pub struct State {
     pub lists: pages::lists::ListsState,
     pub watchlist: pages::watchlist::WatchlistState,
     pub alerts: pages::alerts::AlertsState,
+    pub briefs: pages::briefs::BriefsState,
+    pub webhooks: pages::webhooks::WebhooksState,
 }
 
 impl State {
@@ -194,7 +235,10 @@ impl State {
             tab: Tab::Screen,
             now,
             help: false,
+            help_scroll: 0,
             quit: false,
+            clipboard: None,
+            filters: HashMap::new(),
             prompt: None,
             requests: Requests::default(),
             status: Status {
@@ -204,12 +248,15 @@ impl State {
                 open_alerts: None,
                 message: None,
                 spinner: 0,
+                rate_limit: None,
             },
             screen: Default::default(),
             batch: Default::default(),
             lists: Default::default(),
             watchlist: Default::default(),
             alerts: Default::default(),
+            briefs: Default::default(),
+            webhooks: Default::default(),
         }
     }
 
@@ -229,6 +276,35 @@ impl State {
     /// Shows an error in the status bar.
     pub fn error(&mut self, message: impl std::fmt::Display) {
         self.status.message = Some(Message::Error(super::text::sanitize(&message.to_string())));
+    }
+
+    /// Shows a service error in the status bar, what to do first (so that it survives
+    /// truncation at 80 columns), then the error itself.
+    pub fn service_error(&mut self, error: &crate::service::ServiceError) {
+        use crate::service::ServiceError as E;
+        let advice = match error {
+            E::Unauthorized(_) => {
+                "API key refused: check it (SANCTIONS_API_KEY or the config file)".to_owned()
+            }
+            E::Forbidden(_) => "not allowed: your plan, or its credits are used up".to_owned(),
+            E::RateLimited { retry_after, .. } => match retry_after {
+                Some(s) => format!("rate limited: wait {s} s, then try again"),
+                None => "rate limited: wait a moment, then try again".to_owned(),
+            },
+            E::Unavailable(_) if self.status.mode.starts_with("REMOTE") => {
+                "server unreachable: is it running? Nothing typed is lost".to_owned()
+            }
+            _ => {
+                self.error(error);
+                return;
+            }
+        };
+        self.error(format!("{advice} · {error}"));
+    }
+
+    /// The `/` words of `tab`, if any.
+    pub fn filter(&self, tab: Tab) -> Option<&str> {
+        self.filters.get(&tab).map(String::as_str)
     }
 
     /// Shows a notice in the status bar.

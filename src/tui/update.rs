@@ -41,14 +41,15 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Done(id, outcome) => on_done(state, id, *outcome),
+        Action::PreviewDue(n) => pages::screen::preview_due(state, n),
+        Action::RateLimit(limit) => {
+            state.status.rate_limit = Some(limit);
+            Vec::new()
+        }
     }
 }
 
-fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
-    let slot = slot_of(&outcome);
-    if !state.requests.finish(slot, id) {
-        return Vec::new(); // superseded: a newer request of this slot is current
-    }
+fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
         Outcome::Lists(Ok(lists)) => {
             state.status.freshness = lists.iter().filter_map(|l| l.updated_at.clone()).max();
@@ -61,27 +62,46 @@ fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::Lists(Err(e)) | Outcome::OpenAlerts(Err(e)) => {
             state.lists.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         Outcome::ListUpdates(_) => pages::lists::on_done(state, outcome),
         Outcome::Favorites(_) | Outcome::FavoriteRemoved(_) | Outcome::Rescreened(_) => {
             pages::watchlist::on_done(state, outcome)
         }
-        Outcome::FavoriteAdded(_) => {
+        Outcome::FavoriteAdded(_) | Outcome::FavoritesImported(_) => {
             let mut effects = pages::watchlist::on_done(state, outcome);
             effects.push(call(state, Call::OpenAlerts));
             effects
         }
         Outcome::Alerts(_) | Outcome::AlertSet(_) => pages::alerts::on_done(state, outcome),
-        Outcome::BatchLoaded(_) | Outcome::Batch(_) => pages::batch::on_done(state, outcome),
+        Outcome::BatchLoaded(_) | Outcome::Batch(_) | Outcome::Written(_) => {
+            pages::batch::on_done(state, outcome)
+        }
+        Outcome::Briefs(_) | Outcome::BriefsRefreshed(_) => pages::briefs::on_done(state, outcome),
+        Outcome::Webhooks(_)
+        | Outcome::WebhookSaved(_)
+        | Outcome::WebhookDeleted(_)
+        | Outcome::WebhookTested(..)
+        | Outcome::Deliveries(_) => pages::webhooks::on_done(state, outcome),
         other => pages::screen::on_done(state, other),
     }
+}
+
+fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
+    let slot = slot_of(&outcome);
+    if !state.requests.finish(slot, id) {
+        return Vec::new(); // superseded: a newer request of this slot is current
+    }
+    let effects = dispatch(state, outcome);
+    super::filter::apply(state);
+    effects
 }
 
 fn slot_of(outcome: &Outcome) -> Slot {
     match outcome {
         Outcome::Screened(_) => Slot::Screen,
+        Outcome::Previewed(_) => Slot::Preview,
         Outcome::Screening(_) => Slot::Screening,
         Outcome::History(_) => Slot::History,
         Outcome::Entity(_) => Slot::Entity,
@@ -89,12 +109,21 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::Lists(_) => Slot::Lists,
         Outcome::ListUpdates(_) => Slot::ListUpdates,
         Outcome::Favorites(_) => Slot::Favorites,
-        Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) => Slot::FavoriteChange,
+        Outcome::FavoriteAdded(_) | Outcome::FavoriteRemoved(_) | Outcome::FavoritesImported(_) => {
+            Slot::FavoriteChange
+        }
         Outcome::Rescreened(_) => Slot::Rescreen,
         Outcome::Alerts(_) => Slot::Alerts,
         Outcome::OpenAlerts(_) => Slot::OpenAlerts,
         Outcome::AlertSet(_) => Slot::AlertChange,
         Outcome::BatchLoaded(_) | Outcome::Batch(_) => Slot::Batch,
+        Outcome::Briefs(_) => Slot::Briefs,
+        Outcome::BriefsRefreshed(_) => Slot::BriefsRefresh,
+        Outcome::Webhooks(_) => Slot::Webhooks,
+        Outcome::WebhookSaved(_) | Outcome::WebhookDeleted(_) => Slot::WebhookChange,
+        Outcome::WebhookTested(..) => Slot::WebhookTest,
+        Outcome::Deliveries(_) => Slot::Deliveries,
+        Outcome::Written(_) => Slot::Export,
     }
 }
 
@@ -102,8 +131,14 @@ fn on_paste(state: &mut State, text: &str) -> Vec<Effect> {
     let clean = super::text::sanitize(text);
     if let Some(prompt) = state.prompt.as_mut().filter(|p| !p.yes_no()) {
         insert(&mut prompt.input, &clean);
-    } else if state.tab == Tab::Screen && state.screen.in_text() {
-        insert(&mut state.screen.name, &clean);
+    } else if state.tab == Tab::Screen
+        && let Some(field) = state.screen.field_mut()
+    {
+        insert(field, &clean);
+        return pages::screen::changed(state);
+    } else if state.tab == Tab::Batch && !state.batch.running {
+        // Names pasted on the Batch tab (one per line) are screened as a batch.
+        return pages::batch::paste(state, text);
     }
     Vec::new()
 }
@@ -150,16 +185,25 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     let command = keymap::lookup(key, state.tab, state.in_text());
     if state.help {
-        if matches!(command, Some(Command::Help | Command::Back)) {
-            state.help = false;
-        } else if command == Some(Command::Quit) {
-            return quit(state);
+        match command {
+            Some(Command::Help | Command::Back) => state.help = false,
+            Some(Command::Quit) => return quit(state),
+            Some(Command::Up) => state.help_scroll = state.help_scroll.saturating_sub(1),
+            Some(Command::Down) => state.help_scroll = state.help_scroll.saturating_add(1).min(60),
+            Some(Command::Top) => state.help_scroll = 0,
+            _ => {}
         }
         return Vec::new();
     }
     let Some(command) = command else {
-        if state.tab == Tab::Screen && state.screen.in_text() {
-            edit(&mut state.screen.name, key);
+        if state.tab == Tab::Screen
+            && let Some(field) = state.screen.field_mut()
+        {
+            let before = field.value().to_owned();
+            edit(field, key);
+            if field.value() != before {
+                return pages::screen::changed(state);
+            }
         }
         return Vec::new();
     };
@@ -169,6 +213,32 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         Command::Quit => quit(state),
         Command::Help => {
             state.help = true;
+            state.help_scroll = 0;
+            Vec::new()
+        }
+        Command::Copy => {
+            match super::filter::copy_target(state) {
+                Some(text) => {
+                    state.info(format!(
+                        "copied {text:?} (OSC 52: the terminal's clipboard)"
+                    ));
+                    state.clipboard = Some(text);
+                }
+                None => state.error("nothing selected to copy"),
+            }
+            Vec::new()
+        }
+        Command::Filter if state.tab.filterable() => {
+            let tab = state.tab;
+            let current = match tab {
+                Tab::Briefs => state.briefs.words.clone().unwrap_or_default(),
+                _ => state.filter(tab).unwrap_or("").to_owned(),
+            };
+            state.prompt = Some(Prompt::with_value(
+                format!("Filter {} by words (empty: show all)", tab.title()),
+                PromptKind::Filter(tab),
+                &current,
+            ));
             Vec::new()
         }
         Command::NextTab => switch(state, (current + 1) % count),
@@ -184,13 +254,19 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             Tab::Lists => pages::lists::on_command(state, other),
             Tab::Watchlist => pages::watchlist::on_command(state, other),
             Tab::Alerts => pages::alerts::on_command(state, other),
-            Tab::Briefs | Tab::Webhooks => Vec::new(),
+            Tab::Briefs => pages::briefs::on_command(state, other),
+            Tab::Webhooks => pages::webhooks::on_command(state, other),
         },
     }
 }
 
 fn page_can_back(state: &State) -> bool {
-    state.tab == Tab::Screen && state.screen.can_back()
+    match state.tab {
+        Tab::Screen => state.screen.can_back(),
+        Tab::Briefs => state.briefs.open,
+        Tab::Webhooks => state.webhooks.log,
+        _ => false,
+    }
 }
 
 fn quit(state: &mut State) -> Vec<Effect> {
@@ -221,6 +297,11 @@ fn switch(state: &mut State, index: usize) -> Vec<Effect> {
                 call(state, Call::OpenAlerts),
             ]
         }
+        Tab::Briefs if !state.briefs.loaded => {
+            let query = state.briefs.query();
+            vec![call(state, Call::Briefs(query))]
+        }
+        Tab::Webhooks => vec![call(state, Call::Webhooks)],
         _ => Vec::new(),
     }
 }
@@ -249,6 +330,9 @@ fn on_prompt_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             PromptKind::ConfirmRemove { favorite_id, .. } => {
                 vec![call(state, Call::RemoveFavorite(favorite_id))]
             }
+            PromptKind::ConfirmDeleteWebhook { webhook_id } => {
+                vec![call(state, Call::DeleteWebhook(webhook_id))]
+            }
             _ => Vec::new(),
         };
     }
@@ -272,12 +356,21 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let value = prompt.input.value().trim().to_owned();
-    if value.is_empty() {
+    if value.is_empty() && !prompt.empty_ok() {
         prompt.error = Some(match prompt.kind {
             PromptKind::Decide { .. } | PromptKind::AlertStatus { .. } => {
                 "a note is required: say why".to_owned()
             }
             PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
+            PromptKind::BatchExport => "type the path of a new .csv or .json file".to_owned(),
+            PromptKind::WatchlistImport => "type the path of a CSV, text or JSON file".to_owned(),
+            PromptKind::WebhookUrl { .. } => "type the URL that receives the events".to_owned(),
+            PromptKind::WebhookEvents { .. } => {
+                format!(
+                    "name at least one of: {}",
+                    pages::webhooks::default_events()
+                )
+            }
             _ => "type a name".to_owned(),
         });
         return Vec::new();
@@ -315,7 +408,47 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             vec![call(state, Call::AddFavorite(request))]
         }
         PromptKind::BatchPath => vec![call(state, Call::ReadBatch(value.into()))],
-        PromptKind::ConfirmRemove { .. } | PromptKind::ConfirmQuit => Vec::new(),
+        PromptKind::BatchExport => pages::batch::export(state, &value),
+        PromptKind::WatchlistImport => vec![call(state, Call::ImportFavorites(value.into()))],
+        PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
+        PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
+        PromptKind::WebhookUrl { edit } => {
+            let (events, id) = match edit {
+                Some((id, events)) => (events, Some(id)),
+                None => (pages::webhooks::default_events(), None),
+            };
+            state.prompt = Some(Prompt::with_value(
+                "Events, comma-separated",
+                PromptKind::WebhookEvents {
+                    url: value,
+                    edit: id,
+                },
+                &events,
+            ));
+            Vec::new()
+        }
+        PromptKind::WebhookEvents { url, edit } => {
+            let events = pages::webhooks::parse_events(&value);
+            let call_ = match edit {
+                Some(id) => Call::UpdateWebhook(
+                    id,
+                    crate::api::webhooks::WebhookUpdate {
+                        url: Some(url),
+                        events: Some(events),
+                        ..Default::default()
+                    },
+                ),
+                None => Call::CreateWebhook(crate::api::webhooks::WebhookCreate {
+                    url,
+                    events,
+                    description: None,
+                }),
+            };
+            vec![call(state, call_)]
+        }
+        PromptKind::ConfirmRemove { .. }
+        | PromptKind::ConfirmQuit
+        | PromptKind::ConfirmDeleteWebhook { .. } => Vec::new(),
     }
 }
 

@@ -43,11 +43,12 @@ pub fn render(frame: &mut Frame, state: &State) {
         Tab::Lists => pages::lists::draw(frame, body, state),
         Tab::Watchlist => pages::watchlist::draw(frame, body, state),
         Tab::Alerts => pages::alerts::draw(frame, body, state),
-        Tab::Briefs | Tab::Webhooks => pages::pending::draw(frame, body, state.tab),
+        Tab::Briefs => pages::briefs::draw(frame, body, state),
+        Tab::Webhooks => pages::webhooks::draw(frame, body, state),
     }
     status_bar::draw(frame, status, state);
     if state.help {
-        draw_help(frame, body, state.tab);
+        draw_help(frame, body, state.tab, state.help_scroll);
     }
     if let Some(prompt) = &state.prompt {
         draw_prompt(frame, body, prompt);
@@ -83,14 +84,28 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     h
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, tab: Tab) {
+fn draw_help(frame: &mut Frame, area: Rect, tab: Tab, scroll: u16) {
     let lines: Vec<Line> = keymap::for_tab(tab)
         .map(|b| Line::from(format!(" {:<10} {}", keymap::key_name(b), b.help)))
         .collect();
-    let rect = centered(area, 64, lines.len() as u16 + 2);
+    let total = lines.len() as u16;
+    let rect = centered(area, 64, total + 2);
+    // When it does not fit, ↑↓ scroll it; the title says where it is.
+    let visible = rect.height.saturating_sub(2);
+    let scroll = scroll.min(total.saturating_sub(visible));
+    let more = if total > visible {
+        format!(
+            " {}-{}/{total} ↑↓",
+            scroll + 1,
+            (scroll + visible).min(total)
+        )
+    } else {
+        String::new()
+    };
     frame.render_widget(Clear, rect);
-    let block = Block::bordered().title(format!(" Help · {} · Esc or ? closes ", tab.title()));
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
+    let title = format!(" Help · {}{more} · Esc closes ", tab.title());
+    let block = Block::bordered().title(fit(&title, rect.width.saturating_sub(2) as usize));
+    frame.render_widget(Paragraph::new(lines).block(block).scroll((scroll, 0)), rect);
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &super::state::Prompt) {

@@ -121,11 +121,11 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::Alerts(Err(e)) => {
             state.alerts.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         Outcome::AlertSet(Err(e)) => {
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),

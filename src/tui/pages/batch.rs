@@ -24,6 +24,8 @@ pub struct BatchState {
     pub hits_only: bool,
     pub by_score: bool,
     pub selected: usize,
+    /// The `/` words rows must hold.
+    pub words: Option<String>,
     pub error: Option<String>,
 }
 
@@ -34,6 +36,11 @@ impl BatchState {
             .results
             .iter()
             .filter(|r| !self.hits_only || r.matches > 0)
+            .filter(|r| {
+                self.words
+                    .as_deref()
+                    .is_none_or(|w| crate::tui::filter::matches(w, &r.name))
+            })
             .collect();
         if self.by_score {
             rows.sort_by_key(|r| std::cmp::Reverse(r.best_score.unwrap_or(0)));
@@ -79,6 +86,15 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             b.selected = 0;
         }
         Command::Sort => b.by_score = !b.by_score,
+        Command::Export if b.results.is_empty() => {
+            state.error("nothing to export yet: load a file or paste names first");
+        }
+        Command::Export => {
+            state.prompt = Some(Prompt::new(
+                "Export the rows shown to a new file (.csv or .json): path",
+                PromptKind::BatchExport,
+            ));
+        }
         Command::Up => b.selected = b.selected.saturating_sub(1),
         Command::Down if b.selected + 1 < len => b.selected += 1,
         Command::Activate => {
@@ -92,6 +108,59 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Most names pasted at once.
+const MAX_PASTED: usize = 10_000;
+
+/// Names pasted on the tab (one per line): screened as a batch at once.
+pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let names: Vec<BatchName> = text
+        .lines()
+        .map(|l| crate::tui::text::sanitize(l).trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .take(MAX_PASTED)
+        .map(|name| BatchName::Typed { name, kind: None })
+        .collect();
+    if names.is_empty() {
+        state.error("the pasted text holds no name (one name per line)");
+        return Vec::new();
+    }
+    let request = BatchRequest {
+        names,
+        options: None,
+    };
+    on_done(state, Outcome::BatchLoaded(Ok(request)))
+}
+
+/// Writes the rows shown (after the filters and sort) to a new file at `path`: JSON when it
+/// ends in `.json`, CSV otherwise.
+pub fn export(state: &mut State, path: &str) -> Vec<Effect> {
+    let rows = state.batch.rows();
+    let contents = if path.to_lowercase().ends_with(".json") {
+        serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())
+    } else {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        let mut result = out.write_record(["name", "matches", "best_score", "screening_id"]);
+        for r in &rows {
+            let best = r.best_score.map_or(String::new(), |b| b.to_string());
+            let matches = r.matches.to_string();
+            result = result.and_then(|()| {
+                out.write_record([r.name.as_str(), &matches, &best, &r.screening_id])
+            });
+        }
+        result
+            .map_err(|e| e.to_string())
+            .and_then(|()| out.into_inner().map_err(|e| e.to_string()))
+            .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
+    };
+    match contents {
+        Ok(contents) => vec![call(state, Call::WriteFile(path.into(), contents))],
+        Err(e) => {
+            state.error(format!("cannot export: {e}"));
+            Vec::new()
+        }
+    }
+}
+
 /// Applies a result for the Batch tab.
 pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
@@ -100,6 +169,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             *b = BatchState {
                 hits_only: b.hits_only,
                 by_score: b.by_score,
+                words: b.words.clone(),
                 names: request.names,
                 running: true,
                 ..BatchState::default()
@@ -110,6 +180,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             state.batch.results.extend(response.results);
             next_chunk(state)
         }
+        Outcome::Written(Ok(path)) => {
+            state.info(format!("exported to {path}"));
+            Vec::new()
+        }
+        Outcome::Written(Err(e)) => {
+            state.error(e);
+            Vec::new()
+        }
         Outcome::BatchLoaded(Err(e)) => {
             state.batch.error = Some(e.clone());
             state.error(e);
@@ -118,7 +196,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::Batch(Err(e)) => {
             state.batch.running = false;
             state.batch.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),

@@ -66,7 +66,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::ListUpdates(Err(e)) => {
             state.lists.updates = None;
-            state.error(e);
+            state.service_error(&e);
         }
         _ => {}
     }

@@ -2,8 +2,9 @@
 
 pub mod alerts;
 pub mod batch;
+pub mod briefs;
 pub mod lists;
-pub mod pending;
 pub mod screen;
 pub mod screen_view;
 pub mod watchlist;
+pub mod webhooks;

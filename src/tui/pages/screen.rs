@@ -1,4 +1,5 @@
-//! The Screen tab's state and behaviour: the name field, type and threshold, the stored
+//! The Screen tab's state and behaviour: the name, date-of-birth and country fields, type and
+//! threshold, results as you type (debounced previews, nothing stored), the stored
 //! screening's results, a match's detail, decisions and the history of screenings.
 //! Drawing is in [`super::screen_view`].
 
@@ -9,7 +10,7 @@ use crate::api::screening::{KindFilter, Match, ScreenRequest};
 use crate::api::screenings::{ScreeningSummary, StoredScreening};
 use crate::model::{Decision, ReviewStatus};
 
-use crate::tui::action::{Call, Effect, Outcome};
+use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
 use crate::tui::state::{Prompt, PromptKind, State};
 use crate::tui::update::call;
@@ -19,8 +20,15 @@ use crate::tui::update::call;
 pub enum Focus {
     #[default]
     Name,
+    /// Optional date of birth (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`).
+    Dob,
+    /// Optional country (ISO code or name).
+    Country,
     Results,
 }
+
+/// Shortest name previewed as you type (shorter ones match too much to be useful).
+const PREVIEW_MIN_CHARS: usize = 2;
 
 /// What the lower part of the tab shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,7 +39,7 @@ pub enum View {
     History,
 }
 
-/// The stored screening shown.
+/// The screening shown: stored (Enter), or a preview as you type (empty `id`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shown {
     pub id: String,
@@ -41,10 +49,21 @@ pub struct Shown {
     pub status: Option<ReviewStatus>,
 }
 
+impl Shown {
+    /// Whether this is a preview (not stored, so no decision can be recorded on it).
+    pub fn is_preview(&self) -> bool {
+        self.id.is_empty()
+    }
+}
+
 /// The Screen tab's state.
 #[derive(Debug, Default)]
 pub struct ScreenState {
     pub name: Input,
+    pub dob: Input,
+    pub country: Input,
+    /// The number of the latest typing pause awaited; older ones are ignored.
+    pub debounce: u64,
     pub kind: Option<KindFilter>,
     /// Lowest score shown; the engine's default when `None`.
     pub threshold: Option<u8>,
@@ -60,14 +79,27 @@ pub struct ScreenState {
 }
 
 impl ScreenState {
-    /// Whether the name field has the keyboard.
+    /// Whether a text field (name, date of birth, country) has the keyboard.
     pub fn in_text(&self) -> bool {
-        self.focus == Focus::Name && self.view == View::Results
+        self.focus != Focus::Results && self.view == View::Results
     }
 
     /// Whether `Esc` has something to back out of.
     pub fn can_back(&self) -> bool {
-        self.view != View::Results || self.focus == Focus::Name
+        self.view != View::Results || self.focus != Focus::Results
+    }
+
+    /// The text field with the keyboard, if any.
+    pub fn field_mut(&mut self) -> Option<&mut Input> {
+        if self.view != View::Results {
+            return None;
+        }
+        match self.focus {
+            Focus::Name => Some(&mut self.name),
+            Focus::Dob => Some(&mut self.dob),
+            Focus::Country => Some(&mut self.country),
+            Focus::Results => None,
+        }
     }
 
     /// The match under the cursor.
@@ -76,11 +108,58 @@ impl ScreenState {
     }
 
     fn request(&self) -> ScreenRequest {
+        let optional = |input: &Input| {
+            let v = input.value().trim();
+            (!v.is_empty()).then(|| v.to_owned())
+        };
         let mut request = ScreenRequest::new(self.name.value().trim());
         request.kind = self.kind;
         request.threshold = self.threshold;
+        request.date_of_birth = optional(&self.dob);
+        request.country = optional(&self.country);
         request
     }
+}
+
+/// Something that changes the results changed (a field, the type, the threshold): wait for a
+/// pause in typing, then preview. A stored screening on screen stays until the preview comes.
+pub fn changed(state: &mut State) -> Vec<Effect> {
+    let s = &mut state.screen;
+    s.debounce += 1;
+    if s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
+        // Nothing worth previewing: drop a preview on screen and any preview in flight.
+        if s.shown.as_ref().is_some_and(Shown::is_preview) {
+            s.shown = None;
+        }
+        s.error = None;
+        state.requests.cancel(Slot::Preview);
+        return Vec::new();
+    }
+    vec![Effect::Debounce(s.debounce)]
+}
+
+/// A typing pause ended: preview now if `n` is still the latest.
+pub fn preview_due(state: &mut State, n: u64) -> Vec<Effect> {
+    let s = &state.screen;
+    if n != s.debounce || s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
+        return Vec::new();
+    }
+    let request = s.request();
+    vec![call(state, Call::Preview(request))]
+}
+
+fn run(state: &mut State) -> Vec<Effect> {
+    let s = &mut state.screen;
+    if s.name.value().trim().is_empty() {
+        s.error = Some("type a name to screen".into());
+        return Vec::new();
+    }
+    s.error = None;
+    // The stored screening supersedes any preview still coming.
+    s.debounce += 1;
+    state.requests.cancel(Slot::Preview);
+    let request = state.screen.request();
+    vec![call(state, Call::Screen(request))]
 }
 
 /// Handles a command on the Screen tab.
@@ -93,37 +172,40 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 Some(KindFilter::Individual) => Some(KindFilter::Entity),
                 Some(KindFilter::Entity) => None,
             };
-            Vec::new()
+            changed(state)
         }
         (_, Command::ThresholdUp) => {
             s.threshold = Some(s.threshold.unwrap_or(75).saturating_add(5).min(100));
-            Vec::new()
+            changed(state)
         }
         (_, Command::ThresholdDown) => {
             s.threshold = Some(s.threshold.unwrap_or(80).saturating_sub(5).max(50));
-            Vec::new()
+            changed(state)
         }
         (_, Command::History) => {
             s.view = View::History;
             s.history_selected = 0;
             vec![call(state, Call::History)]
         }
-        (View::Results, Command::FocusNext | Command::FocusPrev) => {
+        (View::Results, Command::FocusNext) => {
             s.focus = match s.focus {
-                Focus::Name => Focus::Results,
+                Focus::Name => Focus::Dob,
+                Focus::Dob => Focus::Country,
+                Focus::Country => Focus::Results,
                 Focus::Results => Focus::Name,
             };
             Vec::new()
         }
-        (View::Results, Command::Activate) if s.focus == Focus::Name => {
-            if s.name.value().trim().is_empty() {
-                s.error = Some("type a name to screen".into());
-                return Vec::new();
-            }
-            s.error = None;
-            let request = s.request();
-            vec![call(state, Call::Screen(request))]
+        (View::Results, Command::FocusPrev) => {
+            s.focus = match s.focus {
+                Focus::Name => Focus::Results,
+                Focus::Dob => Focus::Name,
+                Focus::Country => Focus::Dob,
+                Focus::Results => Focus::Country,
+            };
+            Vec::new()
         }
+        (View::Results, Command::Activate) if s.focus != Focus::Results => run(state),
         (View::Results, Command::Activate) => match s.current() {
             Some(m) => {
                 let id = m.entity_id.clone();
@@ -143,7 +225,7 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         (View::Results, Command::Down) => {
             let len = s.shown.as_ref().map_or(0, |x| x.results.len());
-            if s.focus == Focus::Name && len > 0 {
+            if s.focus != Focus::Results && len > 0 {
                 s.focus = Focus::Results;
             } else if s.selected + 1 < len {
                 s.selected += 1;
@@ -225,10 +307,12 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     }
 }
 
+const NOT_STORED: &str = "press Enter in the name field first: decisions are recorded on a stored screening, not on results as you type";
+
 /// Opens the note prompt for a decision on the whole screening.
 fn decide_all(state: &mut State, decision: Decision) -> Vec<Effect> {
-    let Some(shown) = &state.screen.shown else {
-        state.error("screen a name first (Enter): decisions are recorded on a stored screening");
+    let Some(shown) = state.screen.shown.as_ref().filter(|x| !x.is_preview()) else {
+        state.error(NOT_STORED);
         return Vec::new();
     };
     state.prompt = Some(Prompt::new(
@@ -248,8 +332,8 @@ fn decide_all(state: &mut State, decision: Decision) -> Vec<Effect> {
 /// Opens the note prompt for a decision on the selected match.
 fn decide(state: &mut State, decision: Decision) -> Vec<Effect> {
     let s = &state.screen;
-    let Some(shown) = &s.shown else {
-        state.error("screen a name first (Enter): decisions are recorded on a stored screening");
+    let Some(shown) = s.shown.as_ref().filter(|x| !x.is_preview()) else {
+        state.error(NOT_STORED);
         return Vec::new();
     };
     let entity = s.current().map(|m| (m.entity_id.clone(), m.name.clone()));
@@ -272,6 +356,7 @@ fn show_stored(state: &mut State, stored: StoredScreening) {
     let s = &mut state.screen;
     s.name = Input::new(stored.query.clone());
     s.kind = stored.kind;
+    s.debounce += 1;
     s.shown = Some(Shown {
         id: stored.id,
         query: stored.query,
@@ -309,6 +394,24 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             // A stored match may raise an alert.
             vec![call(state, Call::OpenAlerts)]
         }
+        Outcome::Previewed(Ok(response)) => {
+            let s = &mut state.screen;
+            s.shown = Some(Shown {
+                id: String::new(),
+                query: response.result.query,
+                total: response.result.total_matches as u64,
+                results: response.result.results,
+                status: None,
+            });
+            s.selected = 0;
+            s.error = None;
+            Vec::new()
+        }
+        Outcome::Previewed(Err(e)) => {
+            // Shown in the results, not the status bar: half-typed input is normal.
+            state.screen.error = Some(e.to_string());
+            Vec::new()
+        }
         Outcome::Screening(Ok(stored)) => {
             show_stored(state, stored);
             Vec::new()
@@ -333,14 +436,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::Screened(Err(e)) => {
             state.screen.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         Outcome::Screening(Err(e))
         | Outcome::History(Err(e))
         | Outcome::Entity(Err(e))
         | Outcome::Decided(Err(e)) => {
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),

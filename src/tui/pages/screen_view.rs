@@ -33,28 +33,54 @@ fn draw_field(frame: &mut Frame, area: Rect, state: &State) {
         Some(KindFilter::Entity) => "entity",
     };
     let threshold = s.threshold.map_or("default".to_owned(), |t| t.to_string());
-    let focused = s.in_text() && state.prompt.is_none();
+    let editing = s.in_text() && state.prompt.is_none();
+    let [name, dob, country] = Layout::horizontal([
+        Constraint::Min(30),
+        Constraint::Length(14),
+        Constraint::Length(12),
+    ])
+    .areas(area);
     let title = format!(
-        " Name{} · type {kind} (Ctrl-T) · threshold {threshold} (PgUp/PgDn) ",
-        if focused { " ✎" } else { "" }
+        " Name{} · type {kind} ^T · threshold {threshold} PgUp/Dn ",
+        if editing && s.focus == Focus::Name {
+            " ✎"
+        } else {
+            ""
+        }
     );
-    let block = Block::bordered().title(fit(&title, area.width.saturating_sub(2) as usize));
-    let inner = block.inner(area);
-    let width = inner.width.max(1) as usize;
-    let scroll = s.name.visual_scroll(width);
-    let text = sanitize(s.name.value());
-    let visible: String = text.chars().skip(scroll).collect();
-    frame.render_widget(Paragraph::new(fit(&visible, width)).block(block), area);
-    if focused {
-        let x = (s.name.visual_cursor().saturating_sub(scroll)) as u16;
-        frame.set_cursor_position(Position::new(inner.x + x.min(inner.width), inner.y));
+    let fields = [
+        (name, title, &s.name, Focus::Name),
+        (dob, " Born (opt) ".to_owned(), &s.dob, Focus::Dob),
+        (country, " Country ".to_owned(), &s.country, Focus::Country),
+    ];
+    for (rect, title, input, focus) in fields {
+        let here = editing && s.focus == focus;
+        let title = if here && focus != Focus::Name {
+            format!("{}✎ ", title.trim_end())
+        } else {
+            title
+        };
+        let mut block = Block::bordered().title(fit(&title, rect.width.saturating_sub(2) as usize));
+        if here {
+            block = block.border_style(theme::accent());
+        }
+        let inner = block.inner(rect);
+        let width = inner.width.max(1) as usize;
+        let scroll = input.visual_scroll(width);
+        let visible: String = sanitize(input.value()).chars().skip(scroll).collect();
+        frame.render_widget(Paragraph::new(fit(&visible, width)).block(block), rect);
+        if here {
+            let x = (input.visual_cursor().saturating_sub(scroll)) as u16;
+            frame.set_cursor_position(Position::new(inner.x + x.min(inner.width), inner.y));
+        }
     }
 }
 
 fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
     let s = &state.screen;
     let block = Block::bordered();
-    let message = if state.requests.pending(Slot::Screen) {
+    let previewing = state.requests.pending(Slot::Preview) && s.shown.is_none();
+    let message = if state.requests.pending(Slot::Screen) || previewing {
         Some(match state.status.index {
             IndexState::Building => {
                 "Screening… (the index is still being built; it runs as soon as it is ready)"
@@ -69,7 +95,7 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
             if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) {
                 "No list has been imported yet, so there is nothing to screen against.\nSee the Lists tab (4) for how to import or update the lists.".to_owned()
             } else {
-                "Type a name and press Enter: the screening is run and stored for the audit trail.\nThen ↓ to the results, Enter for a match's detail and why it matched.".to_owned()
+                "Type a name: results appear as you type (nothing stored). Enter runs and stores the screening for the audit trail.\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.".to_owned()
             },
         )
     } else {
@@ -86,7 +112,11 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let Some(shown) = &s.shown else { return };
-    let status = shown.status.map_or(String::new(), |st| format!(" · {st}"));
+    let status = if shown.is_preview() {
+        " · as you type, not stored: Enter stores".to_owned()
+    } else {
+        shown.status.map_or(String::new(), |st| format!(" · {st}"))
+    };
     // The id only where it fits whole (a cut id is worse than none).
     let id = if area.width >= 100 {
         format!("· {} ", shown.id)
@@ -101,8 +131,15 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
     );
     let block = block.title(fit(&title, area.width.saturating_sub(2) as usize));
     if shown.results.is_empty() {
-        let text = "No match at this threshold. The screening is stored (no review needed).";
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        let text = if shown.is_preview() {
+            "No match at this threshold so far. Enter stores the screening for the audit trail."
+        } else {
+            "No match at this threshold. The screening is stored (no review needed)."
+        };
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
+            area,
+        );
         return;
     }
     let wide = area.width >= 100;

@@ -32,6 +32,12 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Bottom => w.selected = w.items.len().saturating_sub(1),
         Command::Refresh => return vec![call(state, Call::Favorites)],
         Command::Rescreen => return vec![call(state, Call::Rescreen)],
+        Command::Import => {
+            state.prompt = Some(Prompt::new(
+                "Import names to the watchlist (CSV, text or JSON): path",
+                PromptKind::WatchlistImport,
+            ));
+        }
         Command::Add => {
             state.prompt = Some(Prompt::new(
                 "Add to the watchlist: name",
@@ -76,6 +82,17 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             ));
             vec![call(state, Call::Favorites)]
         }
+        Outcome::FavoritesImported(Ok(s)) => {
+            state.info(format!(
+                "imported {} name(s): {} added, {} already watched, {} matching now",
+                s.total, s.added, s.duplicates, s.matched
+            ));
+            vec![call(state, Call::Favorites)]
+        }
+        Outcome::FavoritesImported(Err(e)) => {
+            state.error(e);
+            Vec::new()
+        }
         Outcome::FavoriteRemoved(Ok(f)) => {
             state.info(format!("removed {:?} from the watchlist", f.name));
             vec![call(state, Call::Favorites)]
@@ -91,13 +108,13 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         }
         Outcome::Favorites(Err(e)) => {
             state.watchlist.error = Some(e.to_string());
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         Outcome::FavoriteAdded(Err(e))
         | Outcome::FavoriteRemoved(Err(e))
         | Outcome::Rescreened(Err(e)) => {
-            state.error(e);
+            state.service_error(&e);
             Vec::new()
         }
         _ => Vec::new(),

@@ -26,6 +26,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         None => " data … ".to_owned(),
     };
     spans.push(Span::raw(data));
+    if let Some(limit) = st.rate_limit {
+        let text = format!("│ {}/{} requests left ", limit.remaining, limit.limit);
+        if limit.remaining * 10 < limit.limit {
+            spans.push(Span::styled(text, theme::warn()));
+        } else {
+            spans.push(Span::raw(text));
+        }
+    }
     match st.open_alerts {
         Some((0, _)) => spans.push(Span::raw("│ no open alerts ")),
         Some((n, more)) => spans.push(Span::styled(

@@ -1,0 +1,152 @@
+//! The `/` filter of the tables and the `y` copy target: which rows a table keeps for its
+//! words, and which name or id the selection offers to the clipboard.
+
+use super::action::{Call, Effect};
+use super::state::{State, Tab};
+use super::update::call;
+
+impl Tab {
+    /// Whether `/` filters this tab's table.
+    pub fn filterable(self) -> bool {
+        matches!(
+            self,
+            Tab::Briefs | Tab::Batch | Tab::Watchlist | Tab::Alerts | Tab::Webhooks
+        )
+    }
+}
+
+/// Whether `text` holds every word of `words` (case-insensitive).
+pub fn matches(words: &str, text: &str) -> bool {
+    let text = text.to_lowercase();
+    words
+        .split_whitespace()
+        .all(|w| text.contains(&w.to_lowercase()))
+}
+
+/// Sets the words of `tab` (empty clears them) and reloads its rows.
+pub fn set(state: &mut State, tab: Tab, words: &str) -> Vec<Effect> {
+    let words = words.trim();
+    if words.is_empty() {
+        state.filters.remove(&tab);
+    } else {
+        state.filters.insert(tab, words.chars().take(200).collect());
+    }
+    match tab {
+        Tab::Batch => {
+            state.batch.words = state.filter(tab).map(str::to_owned);
+            state.batch.selected = 0;
+            Vec::new()
+        }
+        Tab::Watchlist => {
+            state.watchlist.selected = 0;
+            vec![call(state, Call::Favorites)]
+        }
+        Tab::Alerts => {
+            state.alerts.selected = 0;
+            let query = state.alerts.query();
+            vec![call(state, Call::Alerts(query))]
+        }
+        Tab::Webhooks => {
+            state.webhooks.selected = 0;
+            vec![call(state, Call::Webhooks)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Keeps only the rows that match their tab's words (after every load).
+pub fn apply(state: &mut State) {
+    if let Some(words) = state.filters.get(&Tab::Watchlist) {
+        state.watchlist.items.retain(|f| matches(words, &f.name));
+        let len = state.watchlist.items.len();
+        state.watchlist.selected = state.watchlist.selected.min(len.saturating_sub(1));
+    }
+    if let Some(words) = state.filters.get(&Tab::Alerts) {
+        state.alerts.items.retain(|a| {
+            let text = format!("{} {} {} {}", a.id, a.title, a.kind, a.severity.as_str());
+            matches(words, &text)
+        });
+        let len = state.alerts.items.len();
+        state.alerts.selected = state.alerts.selected.min(len.saturating_sub(1));
+    }
+    if let Some(words) = state.filters.get(&Tab::Webhooks) {
+        state.webhooks.items.retain(|h| {
+            let text = format!("{} {} {}", h.id, h.url, h.events.join(" "));
+            matches(words, &text)
+        });
+        let len = state.webhooks.items.len();
+        state.webhooks.selected = state.webhooks.selected.min(len.saturating_sub(1));
+    }
+}
+
+/// The name or id under the cursor of the current tab, for `y`.
+pub fn copy_target(state: &State) -> Option<String> {
+    match state.tab {
+        Tab::Screen => match state.screen.view {
+            super::pages::screen::View::History => state
+                .screen
+                .history
+                .get(state.screen.history_selected)
+                .map(|h| h.id.clone()),
+            _ => state.screen.current().map(|m| m.name.clone()).or_else(|| {
+                state
+                    .screen
+                    .shown
+                    .as_ref()
+                    .filter(|s| !s.is_preview())
+                    .map(|s| s.id.clone())
+            }),
+        },
+        Tab::Batch => {
+            let rows = state.batch.rows();
+            rows.get(state.batch.selected).map(|r| r.name.clone())
+        }
+        Tab::Briefs => state
+            .briefs
+            .current()
+            .map(|b| b.url.clone().unwrap_or_else(|| b.id.clone())),
+        Tab::Lists => state
+            .lists
+            .lists
+            .get(state.lists.selected)
+            .map(|l| l.list_code.code().to_owned()),
+        Tab::Watchlist => state
+            .watchlist
+            .items
+            .get(state.watchlist.selected)
+            .map(|f| f.name.clone()),
+        Tab::Alerts => state
+            .alerts
+            .items
+            .get(state.alerts.selected)
+            .map(|a| a.id.clone()),
+        Tab::Webhooks => state.webhooks.current().map(|h| h.id.clone()),
+    }
+    .map(|t| super::text::sanitize(&t))
+    .filter(|t| !t.is_empty())
+}
+
+/// The OSC 52 sequence that puts `text` on the terminal's clipboard (works over SSH and in
+/// tmux with `set-clipboard on`); bounded to 100 kB.
+pub fn osc52(text: &str) -> String {
+    use base64::Engine;
+    let bytes = text.as_bytes();
+    let bytes = &bytes[..bytes.len().min(100_000)];
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    format!("\u{1b}]52;c;{encoded}\u{7}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_word_must_appear() {
+        assert!(super::matches("putin vlad", "Vladimir PUTIN"));
+        assert!(!super::matches("putin boris", "Vladimir Putin"));
+        assert!(super::matches("", "anything"));
+    }
+
+    #[test]
+    fn osc52_wraps_base64() {
+        assert_eq!(super::osc52("hi"), "\u{1b}]52;c;aGk=\u{7}");
+    }
+}

@@ -1,0 +1,346 @@
+//! The Webhooks tab: the registered endpoints; create (URL, then events), edit, enable or
+//! disable, delete (asks first), send a test and show its outcome, and the delivery log.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult, WebhookUpdate};
+use crate::tui::action::{Call, Effect, Outcome, Slot};
+use crate::tui::keymap::Command;
+use crate::tui::state::{Prompt, PromptKind, State};
+use crate::tui::text::{fit, sanitize};
+use crate::tui::theme;
+use crate::tui::update::call;
+use crate::tui::widgets::table;
+
+/// The Webhooks tab's state.
+#[derive(Debug, Default)]
+pub struct WebhooksState {
+    pub items: Vec<Webhook>,
+    pub loaded: bool,
+    pub selected: usize,
+    /// The delivery log of the selected webhook is shown instead of the list.
+    pub log: bool,
+    pub deliveries: Vec<DeliveryAttempt>,
+    /// The last test: which webhook, and its outcome.
+    pub test: Option<(String, WebhookTestResult)>,
+    /// The secret of the webhook just created (the service shows it once).
+    pub secret: Option<(String, String)>,
+    pub error: Option<String>,
+}
+
+impl WebhooksState {
+    /// The webhook under the cursor.
+    pub fn current(&self) -> Option<&Webhook> {
+        self.items.get(self.selected)
+    }
+}
+
+/// The events a new webhook subscribes to unless changed.
+pub fn default_events() -> String {
+    crate::webhooks::EVENT_KINDS.join(", ")
+}
+
+/// The events typed in a prompt: comma- or space-separated.
+pub fn parse_events(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Handles a command on the Webhooks tab.
+pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
+    let w = &mut state.webhooks;
+    if w.log {
+        match command {
+            Command::Back => w.log = false,
+            Command::Refresh => {
+                if let Some(id) = w.current().map(|x| x.id.clone()) {
+                    return vec![call(state, Call::Deliveries(id))];
+                }
+            }
+            _ => {}
+        }
+        return Vec::new();
+    }
+    match command {
+        Command::Up => w.selected = w.selected.saturating_sub(1),
+        Command::Down if w.selected + 1 < w.items.len() => w.selected += 1,
+        Command::Top => w.selected = 0,
+        Command::Bottom => w.selected = w.items.len().saturating_sub(1),
+        Command::Refresh => return vec![call(state, Call::Webhooks)],
+        Command::Add => {
+            state.prompt = Some(Prompt::new(
+                "New webhook: URL (https://…)",
+                PromptKind::WebhookUrl { edit: None },
+            ));
+        }
+        Command::Edit => {
+            if let Some(hook) = w.current() {
+                state.prompt = Some(Prompt::with_value(
+                    format!("Edit webhook {}: URL", hook.id),
+                    PromptKind::WebhookUrl {
+                        edit: Some((hook.id.clone(), hook.events.join(", "))),
+                    },
+                    &hook.url,
+                ));
+            }
+        }
+        Command::Toggle => {
+            if let Some(hook) = w.current() {
+                let id = hook.id.clone();
+                let request = WebhookUpdate {
+                    active: Some(!hook.active),
+                    ..WebhookUpdate::default()
+                };
+                return vec![call(state, Call::UpdateWebhook(id, request))];
+            }
+        }
+        Command::Remove => {
+            if let Some(hook) = w.current() {
+                state.prompt = Some(Prompt::new(
+                    format!(
+                        "Delete webhook {} ({})? (y/n)",
+                        hook.id,
+                        sanitize(&hook.url)
+                    ),
+                    PromptKind::ConfirmDeleteWebhook {
+                        webhook_id: hook.id.clone(),
+                    },
+                ));
+            }
+        }
+        Command::Test => {
+            if let Some(id) = w.current().map(|x| x.id.clone()) {
+                w.test = None;
+                return vec![call(state, Call::TestWebhook(id))];
+            }
+        }
+        Command::Activate => {
+            if let Some(id) = w.current().map(|x| x.id.clone()) {
+                w.log = true;
+                w.deliveries.clear();
+                return vec![call(state, Call::Deliveries(id))];
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Applies a result for the Webhooks tab.
+pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
+    let w = &mut state.webhooks;
+    match outcome {
+        Outcome::Webhooks(Ok(items)) => {
+            w.items = items;
+            w.loaded = true;
+            w.error = None;
+            w.selected = w.selected.min(w.items.len().saturating_sub(1));
+            Vec::new()
+        }
+        Outcome::WebhookSaved(Ok(hook)) => {
+            let what = if hook.active { "enabled" } else { "disabled" };
+            if let Some(secret) = &hook.secret {
+                w.secret = Some((hook.id.clone(), secret.clone()));
+            }
+            state.info(format!("webhook {} saved ({what})", hook.id));
+            vec![call(state, Call::Webhooks)]
+        }
+        Outcome::WebhookDeleted(Ok(hook)) => {
+            state.info(format!("webhook {} deleted", hook.id));
+            vec![call(state, Call::Webhooks)]
+        }
+        Outcome::WebhookTested(id, Ok(result)) => {
+            let text = test_line(&result);
+            let delivered = result.delivered;
+            w.test = Some((id, result));
+            if delivered {
+                state.info(text);
+            } else {
+                state.error(format!(
+                    "{text} · check the URL and that the endpoint is up"
+                ));
+            }
+            // The test is in the delivery log too.
+            vec![call(state, Call::Webhooks)]
+        }
+        Outcome::Deliveries(Ok(items)) => {
+            w.deliveries = items;
+            Vec::new()
+        }
+        Outcome::Webhooks(Err(e)) => {
+            w.error = Some(e.to_string());
+            state.service_error(&e);
+            Vec::new()
+        }
+        Outcome::WebhookSaved(Err(e))
+        | Outcome::WebhookDeleted(Err(e))
+        | Outcome::WebhookTested(_, Err(e))
+        | Outcome::Deliveries(Err(e)) => {
+            state.service_error(&e);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn test_line(r: &WebhookTestResult) -> String {
+    let status = r
+        .status_code
+        .map_or("no answer".to_owned(), |c| format!("HTTP {c}"));
+    let verdict = if r.delivered {
+        "delivered"
+    } else {
+        "NOT delivered"
+    };
+    let mut text = format!("test {verdict}: {status} in {} ms", r.latency_ms);
+    if let Some(e) = &r.error {
+        text.push_str(&format!(" · {}", sanitize(e)));
+    }
+    text
+}
+
+/// Draws the Webhooks tab.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let w = &state.webhooks;
+    if w.log {
+        draw_log(frame, area, state);
+        return;
+    }
+    let extra = extra_lines(w);
+    let [list, below] = Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(if extra.is_empty() {
+            0
+        } else {
+            extra.len() as u16 + 2
+        }),
+    ])
+    .areas(area);
+    let title = " Webhooks · a add · e edit · Space on/off · t test · d delete · Enter log ";
+    let block = Block::bordered().title(fit(title, area.width.saturating_sub(2) as usize));
+    if w.items.is_empty() {
+        let text = match &w.error {
+            Some(e) => format!("✗ {e}"),
+            None if state.requests.pending(Slot::Webhooks) || !w.loaded => "Loading…".to_owned(),
+            None => format!(
+                "No webhook. a registers an HTTPS endpoint that receives signed events ({}).",
+                default_events()
+            ),
+        };
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
+            list,
+        );
+    } else {
+        let wide = area.width >= 100;
+        let rows = w
+            .items
+            .iter()
+            .map(|h| {
+                let mut row = vec![
+                    if h.active { "ON" } else { "OFF" }.to_owned(),
+                    h.url.clone(),
+                    h.events.join(","),
+                    h.pending.to_string(),
+                ];
+                if wide {
+                    row.push(h.id.clone());
+                }
+                row
+            })
+            .collect();
+        let mut widths = vec![
+            Constraint::Length(4),
+            Constraint::Fill(2),
+            Constraint::Fill(1),
+            Constraint::Length(7),
+        ];
+        let mut header = vec!["On", "URL", "Events", "Pending"];
+        if wide {
+            widths.push(Constraint::Length(30));
+            header.push("Id");
+        }
+        table::draw(frame, list, block, &header, &widths, rows, Some(w.selected));
+    }
+    if !extra.is_empty() {
+        frame.render_widget(
+            Paragraph::new(extra)
+                .wrap(Wrap { trim: false })
+                .block(Block::bordered()),
+            below,
+        );
+    }
+}
+
+/// The test outcome, a new secret and why a webhook was disabled, under the list.
+fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some((id, secret)) = &w.secret {
+        lines.push(Line::from(format!(
+            "secret of {id} (shown once, keep it to check signatures): {}",
+            sanitize(secret)
+        )));
+    }
+    if let Some((id, r)) = &w.test {
+        let style = if r.delivered {
+            ratatui::style::Style::default()
+        } else {
+            theme::error()
+        };
+        lines.push(Line::styled(format!("{id}: {}", test_line(r)), style));
+    }
+    if let Some(h) = w.current()
+        && let Some(reason) = &h.disabled_reason
+    {
+        lines.push(Line::styled(
+            format!("{} disabled: {}", h.id, sanitize(reason)),
+            theme::warn(),
+        ));
+    }
+    lines
+}
+
+fn draw_log(frame: &mut Frame, area: Rect, state: &State) {
+    let w = &state.webhooks;
+    let id = w.current().map_or("", |h| h.id.as_str());
+    let block = Block::bordered().title(format!(" Delivery log · {id} · r reload · Esc back "));
+    if w.deliveries.is_empty() {
+        let text = if state.requests.pending(Slot::Deliveries) {
+            "Loading…"
+        } else {
+            "No delivery yet: t on the list sends a test event."
+        };
+        frame.render_widget(Paragraph::new(text).block(block), area);
+        return;
+    }
+    let rows = w
+        .deliveries
+        .iter()
+        .map(|d| {
+            vec![
+                d.at.get(..16).unwrap_or(&d.at).replace('T', " "),
+                d.kind.clone(),
+                d.attempt.to_string(),
+                d.status_code.map_or("—".to_owned(), |c| c.to_string()),
+                format!("{} ms", d.latency_ms),
+                d.error.clone().unwrap_or_else(|| "ok".to_owned()),
+            ]
+        })
+        .collect();
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(16),
+        Constraint::Length(3),
+        Constraint::Length(4),
+        Constraint::Length(8),
+        Constraint::Fill(1),
+    ];
+    let header = ["At (UTC)", "Event", "Try", "HTTP", "Latency", "Outcome"];
+    table::draw(frame, area, block, &header, &widths, rows, None);
+}
