@@ -80,7 +80,10 @@ impl Drop for Tmux {
     }
 }
 
+/// Imports `lists` into `data`, and writes `data/offline.toml`: a config that reads no
+/// risk-brief feed (the defaults are on the internet; tests talk to loopback only).
 fn import(data: &Path, lists: &Path) {
+    std::fs::write(data.join("offline.toml"), "[briefs]\nfeeds = []\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_sanctions"))
         .arg("--data-dir")
         .arg(data)
@@ -103,7 +106,7 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     let tmux = Tmux::new("e2e");
     // The shell reports the terminal mode after the UI exits: `icanon` means raw mode is off.
     let command = format!(
-        "{} --data-dir {} ; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; echo EXITED $?",
+        "SANCTIONS_CONFIG={1}/offline.toml {} --data-dir {} ; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; echo EXITED $?",
         env!("CARGO_BIN_EXE_sanctions"),
         data.path().display()
     );
@@ -217,7 +220,7 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     import(data.path(), &shared.join("lists"));
     let tmux = Tmux::new("e2e-tabs");
     let command = format!(
-        "{} --data-dir {}",
+        "SANCTIONS_CONFIG={1}/offline.toml {} --data-dir {}",
         env!("CARGO_BIN_EXE_sanctions"),
         data.path().display()
     );

@@ -247,7 +247,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
                 crate::tui::start(connect::service(&ctx)?.service, None)?;
                 return Ok(Exit::Success);
             }
-            crate::tui::start_local(workflow::local_service(&ctx)?)?;
+            crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config)?;
             return Ok(Exit::Success);
         }
         let help = Cli::command().render_long_help().to_string();

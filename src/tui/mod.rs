@@ -27,19 +27,35 @@ use std::sync::Arc;
 pub use app::App;
 pub use run::restore;
 
-use crate::service::Service;
+use crate::service::{Background, Service};
 
 /// Opens the UI on any `service` (local, or the remote client of `--remote`) and runs it
 /// until the user quits, on a new tokio runtime. The status bar's mode comes from
 /// [`Service::mode`]; `warmup` builds a local index in the background (`None` for remote).
 pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::io::Result<()> {
+    start_with(service, warmup, || None)
+}
+
+/// [`start`], with `background` started on the UI's runtime before the first frame and
+/// stopped (briefly: quitting never waits long) after the last.
+fn start_with(
+    service: Arc<dyn Service>,
+    warmup: Option<runner::Warmup>,
+    background: impl FnOnce() -> Option<Background>,
+) -> std::io::Result<()> {
     let mode = mode_label(&service.mode());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let result = runtime.block_on(async {
+        let background = background();
         let app = App::start(service, &mode, warmup, jiff::Timestamp::now());
-        run::run(app).await
+        let result = run::run(app).await;
+        if let Some(background) = background {
+            // Pending webhook deliveries stay in the outbox for the next start.
+            let _ = tokio::time::timeout(BACKGROUND_STOP, background.stop()).await;
+        }
+        result
     });
     // Do not wait for background work the user chose to leave (an index build, a slow read):
     // a store write in flight is one SQLite transaction, whole or not at all.
@@ -60,11 +76,29 @@ pub fn mode_label(mode: &crate::service::ServiceMode) -> String {
     }
 }
 
+/// How long quitting waits for the background work to finish the step it is in.
+const BACKGROUND_STOP: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Opens the UI on the local service (`LOCAL` mode); the screening index is built in the
-/// background while the first frame is already on screen.
-pub fn start_local(service: crate::service::LocalService) -> std::io::Result<()> {
+/// background while the first frame is already on screen, and the watchlist monitoring,
+/// webhook delivery and feeds of `config` run while the UI is open (a failure to start them
+/// is logged, never fatal: the UI works without them).
+pub fn start_local(
+    service: crate::service::LocalService,
+    config: &crate::config::Config,
+) -> std::io::Result<()> {
     let warmup = local_warmup(&service);
-    start(Arc::new(service), Some(warmup))
+    let worker = service.clone();
+    let config = config.clone();
+    start_with(Arc::new(service), Some(warmup), move || {
+        match worker.spawn_background(&config) {
+            Ok(background) => Some(background),
+            Err(e) => {
+                tracing::warn!(error = %e, "background work not started");
+                None
+            }
+        }
+    })
 }
 
 /// The background index build of a local service.
