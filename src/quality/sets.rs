@@ -289,7 +289,7 @@ pub const TYPED_CASES: &[(&str, &str)] = &[
     ("Hez bollah", "HIZBALLAH"),
     ("محمد جواد ظریف", "ZARIF"),
     ("김정은", "KIM"),
-    ("Vneshecon Bank", "VNESHECONOMBANK"),
+    ("Vneshecon Bank", "VNESHECONOMBANK|FOREIGN ECONOMIC AFFAIRS"),
     ("أسامة بن لادن", "OSAMA|USAMA"),
 ];
 
