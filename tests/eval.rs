@@ -19,9 +19,9 @@ const MIN_RECALL_AT_1: f64 = 0.96;
 const MIN_RECALL_AT_10: f64 = 0.985;
 const MIN_RECALL: f64 = 0.98;
 const MAX_FALSE_POSITIVE_RATE: f64 = 0.015;
-/// Cross-script, Arabic script against Latin listings, measure-only half (42.9% in full; a
+/// Cross-script, Arabic script against Latin listings, measure-only half (64.4% in full; a
 /// quarter is sampled here).
-const MIN_ARABIC_RECALL: f64 = 0.37;
+const MIN_ARABIC_RECALL: f64 = 0.58;
 /// Combined changes (two and three at once), measure-only half (91.0% in full; sampled).
 const MIN_COMBINED_RECALL: f64 = 0.87;
 
@@ -118,6 +118,20 @@ fn names_across_scripts_and_combined_changes_hold_their_floors() {
         report.positives.recall >= MIN_COMBINED_RECALL,
         "combined changes: {}",
         report.positives.recall
+    );
+}
+
+/// The committed cross-script lexicon is exactly what the generator learns from the lists
+/// (the tune half of the cross-script split): regenerate it with
+/// `cargo run --release --example lexicon` after changing the lists or the generator.
+#[test]
+fn the_committed_lexicon_is_the_generated_one() {
+    let Some(lists) = lists() else { return };
+    let learned = sanctions::quality::lexicon::learn(&lists.entries);
+    let committed = include_str!("../src/engine/lexicon.txt");
+    assert!(
+        learned == committed,
+        "src/engine/lexicon.txt is stale: run `cargo run --release --example lexicon`"
     );
 }
 

@@ -78,6 +78,8 @@ pub struct Index {
     /// (hash of a token, or of it with one letter deleted, token id), sorted: a query
     /// token or one of its deletions found here is at most two edits from the listed token.
     pub(crate) by_deletion: Vec<(u64, u32)>,
+    /// Every token id, sorted by the token's text: the words that begin with a prefix.
+    pub(crate) by_text: Vec<u32>,
 }
 
 /// The least length of a token whose deletions are indexed.
@@ -255,6 +257,28 @@ impl Index {
             .collect();
         self.by_deletion.par_sort_unstable();
         self.by_deletion.dedup();
+        self.by_text = (0..self.vocab.len() as u32).collect();
+        let vocab = &self.vocab;
+        self.by_text
+            .par_sort_unstable_by(|&a, &b| vocab[a as usize].text.cmp(&vocab[b as usize].text));
+    }
+
+    /// The first listed word (in text order) that begins with `prefix` and that `fits`,
+    /// among the first [`PREFIX_SCAN`] that begin with it.
+    pub(crate) fn word_with_prefix(
+        &self,
+        prefix: &str,
+        fits: impl Fn(&str) -> bool,
+    ) -> Option<u32> {
+        let start = self
+            .by_text
+            .partition_point(|&id| self.vocab[id as usize].text.as_str() < prefix);
+        self.by_text[start..]
+            .iter()
+            .take(PREFIX_SCAN)
+            .take_while(|&&id| self.vocab[id as usize].text.starts_with(prefix))
+            .find(|&&id| fits(&self.vocab[id as usize].text))
+            .copied()
     }
 
     /// Number of entries indexed.
@@ -326,6 +350,10 @@ impl Index {
         lookup(&self.by_deletion, h)
     }
 }
+
+/// How many words beginning with one prefix [`Index::word_with_prefix`] looks at: bounds
+/// the work for a short, common prefix.
+const PREFIX_SCAN: usize = 256;
 
 /// Weight of a legal form or a particle: weak evidence.
 const LEGAL_WEIGHT: f32 = 0.5;

@@ -9,6 +9,7 @@
 mod facts;
 mod index;
 mod legal;
+mod lexicon;
 pub mod normalize;
 mod query;
 mod result;

@@ -201,14 +201,16 @@ fn word_token(text: String, particle: bool) -> Token {
     }
 }
 
-/// Removes honorifics, unless that would leave nothing.
+/// Removes honorifics, unless that would leave nothing. A word written in an abjad is never
+/// one: its transliteration is a consonant skeleton that may spell one by chance (`عمار`,
+/// Ammar, gives `mr`).
 fn drop_honorifics(words: Vec<(String, Script)>) -> Vec<(String, Script)> {
     if words.len() < 2 {
         return words;
     }
     let kept: Vec<(String, Script)> = words
         .iter()
-        .filter(|w| !HONORIFICS.contains(&w.0.as_str()))
+        .filter(|w| w.1 == Script::Abjad || !HONORIFICS.contains(&w.0.as_str()))
         .cloned()
         .collect();
     if kept.is_empty() { words } else { kept }
@@ -222,7 +224,7 @@ pub fn is_title_or_particle(word: &str) -> bool {
 
 /// Removes [`TITLES`] from both ends while at least two other words remain.
 fn drop_titles(mut words: Vec<(String, Script)>) -> Vec<(String, Script)> {
-    let is_title = |w: &(String, Script)| TITLES.contains(&w.0.as_str());
+    let is_title = |w: &(String, Script)| w.1 != Script::Abjad && TITLES.contains(&w.0.as_str());
     while words.len() > 2 && words.first().is_some_and(is_title) {
         words.remove(0);
     }
@@ -395,6 +397,8 @@ mod tests {
         assert_eq!(texts("عبد الرحمن", false), ["abdul", "al", "rhmn"]);
         assert!(tokens("أسامة بن لادن", false)[0].abjad);
         assert_eq!(texts("בשאר אל-אסד", false), ["bsr", "al", "sd"]);
+        // A skeleton that spells an honorific is a name (`عمار`, Ammar: `mr`).
+        assert_eq!(texts("عمار اسماعيل", false), ["mr", "smyl"]);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 use std::cell::RefCell;
 
 use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
+use super::lexicon;
 use super::normalize::{self, TokenKind};
+use super::score::joined_similarity;
 use super::script;
 use super::similarity::{MIN_SIMILARITY, MatchKind, edit_similarity, phonetic_key, similarity};
 
@@ -93,9 +95,23 @@ impl Query {
                         TokenKind::Word | TokenKind::Particle | TokenKind::Initial
                     )
                 };
-                let id = (words(&pair[0]) && words(&pair[1]))
+                let both = words(&pair[0]) && words(&pair[1]);
+                // Written as one word exactly, or a listed word that begins with the first
+                // and is close to the two joined (`Vneshecon Bank` / `Vnesheconombank`: a
+                // compound cut short, too far for the typo tables).
+                let id = both
                     .then(|| index.token_ids.get(&joined).copied())
-                    .flatten();
+                    .flatten()
+                    .or_else(|| {
+                        (both && pair[0].text.len() >= MIN_PREFIX)
+                            .then(|| {
+                                index.word_with_prefix(&pair[0].text, |w| {
+                                    w.len() > joined.len()
+                                        && joined_similarity(&joined, w, "").is_some()
+                                })
+                            })
+                            .flatten()
+                    });
                 (joined, id)
             })
             .collect();
@@ -226,6 +242,11 @@ impl Query {
 /// two leaves room for a primary name and an alias spelt differently.
 const NAMES_PER_ENTITY: u8 = 2;
 
+/// A query word must have at least this many letters to be read as the start of a longer
+/// listed compound (`vneshecon`): a shorter one (`sber`, `alfa`) begins too many words,
+/// and short cases are already found as exact joins.
+const MIN_PREFIX: usize = 5;
+
 /// A name needs at least this share of the query's weight from its retrieved tokens.
 const CANDIDATE_FLOOR: f32 = 0.3;
 
@@ -243,6 +264,22 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
     };
     by_skeleton.sort_unstable();
     ids.extend(&by_skeleton);
+    // Across scripts, the spellings the lexicon learned from the lists' bilingual entries:
+    // an abjad word's Latin spellings, or the abjad words a Latin word spells.
+    let mut by_lexicon: Vec<u32> = if abjad {
+        lexicon::latin_spellings(text)
+            .iter()
+            .filter_map(|w| index.token_ids.get(*w).copied())
+            .collect()
+    } else {
+        lexicon::abjad_words(text)
+            .iter()
+            .filter_map(|w| index.token_ids.get(*w).copied())
+            .filter(|&id| index.vocab[id as usize].abjad)
+            .collect()
+    };
+    by_lexicon.sort_unstable();
+    ids.extend(&by_lexicon);
     if let Some(&id) = index.token_ids.get(text) {
         ids.push(id);
     }
@@ -275,11 +312,15 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 .then(|| script::skeleton_similarity(&skeleton, &script::skeleton(&listed.text)))
                 .flatten()
                 .map(|s| (s, MatchKind::Skeleton));
-            match (spelt, across) {
-                (Some(a), Some(b)) => Some(if b.0 > a.0 { b } else { a }),
-                (a, b) => a.or(b),
-            }
-            .map(|(s, how)| (id, s, how))
+            let learned = by_lexicon
+                .binary_search(&id)
+                .is_ok()
+                .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
+            [spelt, across, learned]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| if b.0 > a.0 { b } else { a })
+                .map(|(s, how)| (id, s, how))
         })
         .collect();
     out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -128,6 +128,9 @@ pub enum MatchKind {
     Joined,
     /// Written in different scripts, with the same consonant skeleton (`محمد` / `Muhammad`).
     Skeleton,
+    /// Written in different scripts, the one a spelling of the other that the lists' own
+    /// bilingual entries give (the cross-script lexicon: `محمد` / `Mohammed`).
+    Lexicon,
     /// No partner.
     Unmatched,
 }
@@ -142,6 +145,7 @@ impl MatchKind {
             MatchKind::Initial => "initial",
             MatchKind::Joined => "joined",
             MatchKind::Skeleton => "skeleton",
+            MatchKind::Lexicon => "lexicon",
             MatchKind::Unmatched => "unmatched",
         }
     }

@@ -197,7 +197,7 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
 }
 
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
-fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
+pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
     if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
         return None;

@@ -289,13 +289,16 @@ pub const TYPED_CASES: &[(&str, &str)] = &[
     ("Hez bollah", "HIZBALLAH"),
     ("محمد جواد ظریف", "ZARIF"),
     ("김정은", "KIM"),
+    ("Vneshecon Bank", "VNESHECONOMBANK|FOREIGN ECONOMIC AFFAIRS"),
+    ("أسامة بن لادن", "OSAMA|USAMA"),
 ];
 
-/// Cases of issue 8 not found first at or above the threshold yet (see the README).
+/// Cases of issue 8 not found first at or above the threshold yet (see the README). The
+/// lists hold no `AL-HUSAYNI, Muhammad Yusuf` (only `AL-HUSAYNI, Mohammed Hossein` and
+/// others), so the first can only find namesakes; Hebrew `בשאר` meets `Bashar` and Arabic
+/// `بشرى` (his sister Bushra) on the same skeleton, and her Arabic-script `الأسد` wins.
 pub const TYPED_CASES_MISSED: &[(&str, &str)] = &[
-    ("Vneshecon Bank", "VNESHECONOMBANK"),
     ("Mohamad Yousef AL-HUSSAINI", "HUSAYNI"),
-    ("أسامة بن لادن", "USAMA"),
     ("בשאר אל-אסד", "BASHAR"),
 ];
 
