@@ -37,7 +37,7 @@ pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::
 }
 
 /// [`start`], with `background` started on the UI's runtime before the first frame and
-/// stopped (briefly: quitting never waits long) after the last.
+/// aborted after the last.
 fn start_with(
     service: Arc<dyn Service>,
     warmup: Option<runner::Warmup>,
@@ -51,10 +51,10 @@ fn start_with(
         let background = background();
         let app = App::start(service, &mode, warmup, jiff::Timestamp::now());
         let result = run::run(app).await;
-        if let Some(background) = background {
-            // Pending webhook deliveries stay in the outbox for the next start.
-            let _ = tokio::time::timeout(BACKGROUND_STOP, background.stop()).await;
-        }
+        // Quitting does not wait for the background work: dropping it aborts the tasks, and
+        // a delivery or re-screen cut short is redone at the next start (pending webhook
+        // events stay in the outbox; each store write is one transaction).
+        drop(background);
         result
     });
     // Do not wait for background work the user chose to leave (an index build, a slow read):
@@ -75,9 +75,6 @@ pub fn mode_label(mode: &crate::service::ServiceMode) -> String {
         }
     }
 }
-
-/// How long quitting waits for the background work to finish the step it is in.
-const BACKGROUND_STOP: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Opens the UI on the local service (`LOCAL` mode); the screening index is built in the
 /// background while the first frame is already on screen, and the watchlist monitoring,
