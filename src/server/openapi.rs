@@ -14,7 +14,9 @@ use utoipa::openapi::path::{
 };
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::response::ResponseBuilder;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, ArrayBuilder, ArrayItems, ObjectBuilder, Schema, SchemaType, Type,
+};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{
     ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, RefOr, Required, ServerBuilder,
@@ -42,12 +44,32 @@ struct Op {
     extension: bool,
     created: bool,
     body: Body,
-    query: &'static [(&'static str, Type, &'static str)],
+    query: &'static [Param],
 }
 
-const LIMIT: (&str, Type, &str) = ("limit", Type::Integer, "Most items returned.");
-const CURSOR: (&str, Type, &str) = ("cursor", Type::String, "Where the previous page ended.");
-const SINCE: (&str, Type, &str) = ("since", Type::String, "RFC 3339 UTC lower bound.");
+/// A query parameter: name, schema, meaning.
+type Param = (&'static str, fn() -> Schema, &'static str);
+
+const LIMIT: Param = ("limit", page_limit, "Most items returned (1-500).");
+const LIMIT_100: Param = ("limit", brief_limit, "Most items returned (1-100).");
+const UPDATES_LIMIT: Param = ("limit", updates_limit, "Most items returned (1-1000).");
+const CURSOR: Param = ("cursor", string, "The `next_cursor` of the previous page.");
+const FAV_CURSOR: Param = (
+    "cursor",
+    || cursor("fav"),
+    "The `next_cursor` of the previous page.",
+);
+const SCR_CURSOR: Param = (
+    "cursor",
+    || cursor("scr"),
+    "The `next_cursor` of the previous page.",
+);
+const ALT_CURSOR: Param = (
+    "cursor",
+    || cursor("alt"),
+    "The `next_cursor` of the previous page.",
+);
+const SINCE: Param = ("since", date_time, "RFC 3339 UTC lower bound.");
 
 /// Every operation the router serves under `PREFIX`, in the router's order.
 const OPS: &[Op] = &[
@@ -101,9 +123,9 @@ const OPS: &[Op] = &[
         Body::None,
         &[
             SINCE,
-            ("status", Type::String, "Review status."),
+            ("status", review_status, "Review status."),
             LIMIT,
-            CURSOR,
+            SCR_CURSOR,
         ],
     ),
     op(
@@ -113,7 +135,7 @@ const OPS: &[Op] = &[
         "Record a review decision on a match.",
         true,
         false,
-        Body::Json("Object"),
+        Body::Json("DecisionRequest"),
         &[],
     ),
     op(
@@ -124,7 +146,7 @@ const OPS: &[Op] = &[
         true,
         false,
         Body::None,
-        &[SINCE, ("until", Type::String, "RFC 3339 UTC upper bound.")],
+        &[SINCE, ("until", date_time, "RFC 3339 UTC upper bound.")],
     ),
     op(
         HttpMethod::Get,
@@ -144,7 +166,7 @@ const OPS: &[Op] = &[
         false,
         false,
         Body::None,
-        &[LIMIT],
+        &[UPDATES_LIMIT],
     ),
     op(
         HttpMethod::Get,
@@ -154,7 +176,7 @@ const OPS: &[Op] = &[
         true,
         false,
         Body::None,
-        &[("at", Type::Integer, "An update id.")],
+        &[("at", update_id, "An update id.")],
     ),
     op(
         HttpMethod::Get,
@@ -164,7 +186,7 @@ const OPS: &[Op] = &[
         false,
         false,
         Body::None,
-        &[CURSOR, LIMIT],
+        &[FAV_CURSOR, LIMIT],
     ),
     op(
         HttpMethod::Post,
@@ -173,7 +195,7 @@ const OPS: &[Op] = &[
         "Add a name to the favorites watchlist.",
         false,
         true,
-        Body::Json("Object"),
+        Body::Json("FavoriteRequest"),
         &[],
     ),
     op(
@@ -193,7 +215,7 @@ const OPS: &[Op] = &[
         "Add many names at once.",
         true,
         false,
-        Body::Json("Object"),
+        Body::Json("FavoriteImport"),
         &[],
     ),
     op(
@@ -215,11 +237,11 @@ const OPS: &[Op] = &[
         false,
         Body::None,
         &[
-            ("status", Type::String, "Alert status."),
-            ("kind", Type::String, "Alert kind."),
+            ("status", alert_status, "Alert status."),
+            ("kind", alert_kind, "Alert kind."),
             SINCE,
             LIMIT,
-            CURSOR,
+            ALT_CURSOR,
         ],
     ),
     op(
@@ -229,7 +251,7 @@ const OPS: &[Op] = &[
         "Acknowledge or resolve an alert.",
         true,
         false,
-        Body::Json("Object"),
+        Body::Json("AlertStatusRequest"),
         &[],
     ),
     op(
@@ -269,7 +291,7 @@ const OPS: &[Op] = &[
         "Update a webhook.",
         false,
         false,
-        Body::Json("Object"),
+        Body::Json("WebhookUpdate"),
         &[],
     ),
     op(
@@ -300,7 +322,7 @@ const OPS: &[Op] = &[
         true,
         false,
         Body::None,
-        &[LIMIT],
+        &[UPDATES_LIMIT],
     ),
     op(
         HttpMethod::Get,
@@ -311,12 +333,12 @@ const OPS: &[Op] = &[
         false,
         Body::None,
         &[
-            LIMIT,
+            LIMIT_100,
             CURSOR,
-            ("list", Type::String, "A list code."),
-            ("country", Type::String, "ISO 3166-1 alpha-2."),
-            SINCE,
-            ("q", Type::String, "Words to find."),
+            ("list", list_code, "A list code."),
+            ("country", string, "ISO 3166-1 alpha-2."),
+            ("since", string, "`YYYY-MM-DD` or RFC 3339 lower bound."),
+            ("q", string, "Words to find."),
         ],
     ),
     op(
@@ -350,7 +372,7 @@ const fn op(
     extension: bool,
     created: bool,
     body: Body,
-    query: &'static [(&'static str, Type, &'static str)],
+    query: &'static [Param],
 ) -> Op {
     Op {
         method,
@@ -389,6 +411,26 @@ fn method_name(method: &HttpMethod) -> &'static str {
     }
 }
 
+fn items(schema: Schema) -> ArrayItems {
+    ArrayItems::RefOrSchema(Box::new(RefOr::T(schema)))
+}
+
+/// An id handed out by the server: its prefix, `_`, a ULID.
+fn cursor(prefix: &str) -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(format!("^{prefix}_[0-7][0-9A-HJKMNP-TV-Z]{{25}}$")))
+        .into()
+}
+
+fn updates_limit() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(1000))
+        .into()
+}
+
 fn string() -> Schema {
     ObjectBuilder::new().schema_type(Type::String).into()
 }
@@ -408,7 +450,9 @@ fn success() -> Schema {
         .required("success")
         .property(
             "data",
-            ObjectBuilder::new().description(Some("The payload.")),
+            ObjectBuilder::new()
+                .schema_type(SchemaType::AnyValue)
+                .description(Some("The payload.")),
         )
         .required("data")
         .into()
@@ -424,27 +468,211 @@ fn failure() -> Schema {
         .into()
 }
 
-fn screen_request() -> Schema {
+/// A name to screen: 1 to 500 characters, not only blanks.
+fn name() -> Schema {
     ObjectBuilder::new()
-        .property("name", string())
-        .required("name")
-        .property(
-            "type",
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(500))
+        .pattern(Some(r"[^\s]"))
+        .into()
+}
+
+fn one_of(values: &[&str]) -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values.iter().copied()))
+        .into()
+}
+
+fn kind() -> Schema {
+    one_of(&["individual", "entity"])
+}
+
+fn list_code() -> Schema {
+    one_of(&[
+        "ofac_sdn",
+        "ofac_cons",
+        "eu",
+        "un",
+        "uk_hmt",
+        "ca_sema",
+        "au_dfat",
+        "world_bank",
+    ])
+}
+
+fn review_status() -> Schema {
+    one_of(&[
+        "no_match",
+        "pending_review",
+        "false_positive",
+        "true_match",
+        "escalated",
+    ])
+}
+
+fn alert_kind() -> Schema {
+    one_of(&[
+        "screening.match",
+        "favorite.match",
+        "list.updated",
+        "webhook.disabled",
+    ])
+}
+
+fn alert_status() -> Schema {
+    one_of(&["open", "acknowledged", "resolved"])
+}
+
+fn events() -> Schema {
+    ArrayBuilder::new()
+        .items(
             ObjectBuilder::new()
                 .schema_type(Type::String)
-                .enum_values(Some(["individual", "entity"])),
+                .enum_values(Some(["screening.match", "list.updated"])),
         )
-        .property("threshold", integer())
-        .property("limit", integer())
+        .min_items(Some(1))
+        .into()
+}
+
+fn page_limit() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(500))
+        .into()
+}
+
+fn brief_limit() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(100))
+        .into()
+}
+
+fn update_id() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .into()
+}
+
+fn date_time() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
+            utoipa::openapi::schema::KnownFormat::DateTime,
+        )))
+        .into()
+}
+
+fn absolute_url() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"))
+        .into()
+}
+
+fn favorite_request() -> Schema {
+    ObjectBuilder::new()
+        .property("name", name())
+        .required("name")
+        .property("type", kind())
+        .property("note", string())
+        .into()
+}
+
+fn favorite_import() -> Schema {
+    ObjectBuilder::new()
+        .property(
+            "names",
+            ArrayBuilder::new().items(items(favorite_request())),
+        )
+        .required("names")
+        .into()
+}
+
+fn decision_request() -> Schema {
+    ObjectBuilder::new()
+        .property("entity_id", string())
+        .property(
+            "decision",
+            one_of(&["false_positive", "true_match", "escalated"]),
+        )
+        .required("decision")
+        .property(
+            "note",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(2000))
+                .pattern(Some(r"[^\s]")),
+        )
+        .required("note")
+        .into()
+}
+
+fn alert_status_request() -> Schema {
+    ObjectBuilder::new()
+        .property("status", alert_status())
+        .required("status")
+        .property("note", string())
+        .required("note")
+        .into()
+}
+
+fn webhook_update() -> Schema {
+    ObjectBuilder::new()
+        .property("url", absolute_url())
+        .property("events", events())
+        .property(
+            "description",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(500)),
+        )
+        .property("active", ObjectBuilder::new().schema_type(Type::Boolean))
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .into()
+}
+
+fn screen_request() -> Schema {
+    ObjectBuilder::new()
+        .property("name", name())
+        .required("name")
+        .property("type", kind())
+        .property(
+            "threshold",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .maximum(Some(100)),
+        )
+        .property(
+            "limit",
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(1))
+                .maximum(Some(500)),
+        )
         .property(
             "lists",
-            ArrayBuilder::new().items(ObjectBuilder::new().schema_type(Type::String)),
+            ArrayBuilder::new()
+                .items(items(list_code()))
+                .min_items(Some(1)),
         )
         .property(
             "include_ended",
             ObjectBuilder::new().schema_type(Type::Boolean),
         )
-        .property("date_of_birth", string())
+        .property(
+            "date_of_birth",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(r"^\d{4}(-\d{2}(-\d{2})?)?$")),
+        )
         .property("country", string())
         .into()
 }
@@ -454,7 +682,8 @@ fn batch_request() -> Schema {
         .property(
             "names",
             ArrayBuilder::new()
-                .items(ObjectBuilder::new().schema_type(Type::String))
+                .items(items(name()))
+                .min_items(Some(1))
                 .max_items(Some(500)),
         )
         .required("names")
@@ -463,13 +692,17 @@ fn batch_request() -> Schema {
 
 fn webhook_create() -> Schema {
     ObjectBuilder::new()
-        .property("url", string())
+        .property("url", absolute_url())
         .required("url")
-        .property(
-            "events",
-            ArrayBuilder::new().items(ObjectBuilder::new().schema_type(Type::String)),
-        )
+        .property("events", events())
         .required("events")
+        .property(
+            "description",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(500)),
+        )
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .into()
 }
 
@@ -532,17 +765,21 @@ fn operation(o: &Op) -> utoipa::openapi::path::Operation {
                 .name(name)
                 .parameter_in(ParameterIn::Path)
                 .required(Required::True)
-                .schema(Some(string())),
+                .schema(Some(if name == "list" {
+                    list_code()
+                } else {
+                    string()
+                })),
         );
     }
-    for (name, ty, meaning) in o.query {
+    for (name, schema, meaning) in o.query {
         b = b.parameter(
             ParameterBuilder::new()
                 .name(*name)
                 .parameter_in(ParameterIn::Query)
                 .required(Required::False)
                 .description(Some(*meaning))
-                .schema(Some(ObjectBuilder::new().schema_type(ty.clone()))),
+                .schema(Some(schema())),
         );
     }
     match o.body {
@@ -656,6 +893,11 @@ pub fn document() -> OpenApi {
         .schema("ScreenRequest", screen_request())
         .schema("BatchRequest", batch_request())
         .schema("WebhookCreate", webhook_create())
+        .schema("WebhookUpdate", webhook_update())
+        .schema("FavoriteRequest", favorite_request())
+        .schema("FavoriteImport", favorite_import())
+        .schema("DecisionRequest", decision_request())
+        .schema("AlertStatusRequest", alert_status_request())
         .build();
     OpenApiBuilder::new()
         .info(
