@@ -337,7 +337,11 @@ const OPS: &[Op] = &[
             CURSOR,
             ("list", list_code, "A list code."),
             ("country", string, "ISO 3166-1 alpha-2."),
-            ("since", string, "`YYYY-MM-DD` or RFC 3339 lower bound."),
+            (
+                "since",
+                brief_since,
+                "`YYYY-MM-DD` or RFC 3339 lower bound.",
+            ),
             ("q", string, "Words to find."),
         ],
     ),
@@ -485,10 +489,6 @@ fn one_of(values: &[&str]) -> Schema {
         .into()
 }
 
-fn kind() -> Schema {
-    one_of(&["individual", "entity"])
-}
-
 fn list_code() -> Schema {
     one_of(&[
         "ofac_sdn",
@@ -556,6 +556,32 @@ fn update_id() -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::Integer)
         .minimum(Some(1))
+        .maximum(Some(i64::MAX))
+        .into()
+}
+
+fn brief_since() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(r"^\d{4}-\d{2}-\d{2}"))
+        .into()
+}
+
+fn nullable_string() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .into()
+}
+
+/// `individual`, `entity`, or null (absent).
+fn optional_kind() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some([
+            serde_json::json!("individual"),
+            serde_json::json!("entity"),
+            serde_json::Value::Null,
+        ]))
         .into()
 }
 
@@ -579,8 +605,8 @@ fn favorite_request() -> Schema {
     ObjectBuilder::new()
         .property("name", name())
         .required("name")
-        .property("type", kind())
-        .property("note", string())
+        .property("type", optional_kind())
+        .property("note", nullable_string())
         .into()
 }
 
@@ -588,7 +614,9 @@ fn favorite_import() -> Schema {
     ObjectBuilder::new()
         .property(
             "names",
-            ArrayBuilder::new().items(items(favorite_request())),
+            ArrayBuilder::new()
+                .items(items(favorite_request()))
+                .min_items(Some(1)),
         )
         .required("names")
         .into()
@@ -596,7 +624,7 @@ fn favorite_import() -> Schema {
 
 fn decision_request() -> Schema {
     ObjectBuilder::new()
-        .property("entity_id", string())
+        .property("entity_id", nullable_string())
         .property(
             "decision",
             one_of(&["false_positive", "true_match", "escalated"]),
@@ -630,7 +658,7 @@ fn webhook_update() -> Schema {
         .property(
             "description",
             ObjectBuilder::new()
-                .schema_type(Type::String)
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
                 .max_length(Some(500)),
         )
         .property("active", ObjectBuilder::new().schema_type(Type::Boolean))
@@ -642,7 +670,7 @@ fn screen_request() -> Schema {
     ObjectBuilder::new()
         .property("name", name())
         .required("name")
-        .property("type", kind())
+        .property("type", optional_kind())
         .property(
             "threshold",
             ObjectBuilder::new()
@@ -670,10 +698,10 @@ fn screen_request() -> Schema {
         .property(
             "date_of_birth",
             ObjectBuilder::new()
-                .schema_type(Type::String)
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
                 .pattern(Some(r"^\d{4}(-\d{2}(-\d{2})?)?$")),
         )
-        .property("country", string())
+        .property("country", nullable_string())
         .into()
 }
 
@@ -699,7 +727,7 @@ fn webhook_create() -> Schema {
         .property(
             "description",
             ObjectBuilder::new()
-                .schema_type(Type::String)
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
                 .max_length(Some(500)),
         )
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
