@@ -13,6 +13,7 @@ pub mod keys;
 mod limiter;
 mod listener;
 pub mod openapi;
+mod openapi_schemas;
 pub mod plans;
 mod reply;
 mod screen;
