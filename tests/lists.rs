@@ -14,7 +14,7 @@ fn counts(data_dir: &Path) -> Vec<(String, u64)> {
         .iter()
         .map(|l| {
             (
-                l["list_code"].as_str().unwrap().to_owned(),
+                l["code"].as_str().unwrap().to_owned(),
                 l["count"].as_u64().unwrap(),
             )
         })

@@ -36,10 +36,12 @@ async fn every_endpoint_answers_its_statuses_in_envelopes() {
     assert_eq!(data_["query"], "Vladimir Putin");
     assert!(data_["total_matches"].as_u64().unwrap() >= 1);
     let first = &data_["results"][0];
-    // The spec's `list` (display name) is `list_name` in the wire type, beside `list_code`.
-    for field in ["name", "list_name", "score", "type", "country"] {
+    // The spec's match fields, with `list` the display name (and `list_code` beside it).
+    for field in ["name", "list", "list_code", "score", "type", "country"] {
         assert!(!first[field].is_null(), "{field} in {first}");
     }
+    assert!(first.get("list_name").is_none(), "{first}");
+    assert_ne!(first["list"], first["list_code"], "{first}");
     let id = data_["id"].as_str().unwrap().to_owned();
     let stored = call("GET", &server.url(&format!("/screen/{id}")), k, None).await;
     assert_eq!(stored.status, 200);
@@ -153,11 +155,14 @@ async fn every_endpoint_answers_its_statuses_in_envelopes() {
     assert_eq!(lists.status, 200);
     let lists = lists.data().as_array().unwrap().clone();
     assert_eq!(lists.len(), 8);
-    // The wire type (src/api/lists.rs) calls the spec's `code` and `name` `list_code` and
-    // `list_name`.
-    assert!(lists.iter().all(|l| l["list_code"].is_string()
-        && l["list_name"].is_string()
+    // The spec's `code`, `name` and `count`.
+    assert!(lists.iter().all(|l| l["code"].is_string()
+        && l["name"].is_string()
         && l["count"].as_u64().unwrap() > 0));
+    assert_eq!(
+        (&lists[0]["code"], &lists[0]["name"]),
+        (&json!("ofac_sdn"), &json!("OFAC SDN"))
+    );
     let updates = call("GET", &server.url("/lists/ofac_sdn/updates"), k, None).await;
     assert_eq!(updates.status, 200);
     assert_eq!(updates.data().as_array().unwrap().len(), 1);

@@ -46,7 +46,7 @@ fn count(data: &Path, code: &str) -> u64 {
         .as_array()
         .unwrap()
         .iter()
-        .find(|l| l["list_code"] == code)
+        .find(|l| l["code"] == code)
         .and_then(|l| l["count"].as_u64())
         .unwrap()
 }

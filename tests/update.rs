@@ -72,7 +72,7 @@ async fn count(data_dir: &Path, mirror: &str, code: &str) -> u64 {
         .as_array()
         .unwrap()
         .iter()
-        .find(|l| l["list_code"] == code)
+        .find(|l| l["code"] == code)
         .and_then(|l| l["count"].as_u64())
         .unwrap()
 }

@@ -2,7 +2,8 @@
 //! `sanctions lists import|update --json`.
 //!
 //! One vocabulary everywhere: `list_code` for a list's code, `list_name` for its display name,
-//! `programmes` for sanctions programmes or regimes.
+//! `programmes` for sanctions programmes or regimes; except where the spec names the wire
+//! fields: `code`/`name` in [`ListInfo`] and `list` for a match's display name.
 
 use std::collections::BTreeMap;
 
@@ -17,7 +18,11 @@ use crate::model::{
 /// One element of `data` of `GET /v1/lists` and of `sanctions lists --json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListInfo {
+    /// The list's code (the spec's `code`).
+    #[serde(rename = "code")]
     pub list_code: ListCode,
+    /// Display name (the spec's `name`).
+    #[serde(rename = "name")]
     pub list_name: String,
     /// Entities on the list.
     pub count: u64,

@@ -87,7 +87,8 @@ pub struct Match {
     /// The primary name or alias that matched best.
     pub matched_name: String,
     pub list_code: ListCode,
-    /// Display name of the list.
+    /// Display name of the list (the spec's `list`).
+    #[serde(rename = "list")]
     pub list_name: String,
     /// 0-100.
     pub score: u8,

@@ -12,6 +12,8 @@ mod body;
 pub mod keys;
 mod limiter;
 mod listener;
+pub mod openapi;
+mod openapi_schemas;
 pub mod plans;
 mod reply;
 mod screen;
@@ -151,6 +153,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         ));
     let timeout = Duration::from_secs(config.request_timeout_secs.max(1));
     authenticated
+        .route(&api(routes::OPENAPI), get(openapi_json))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .fallback(screen::not_found)
@@ -207,6 +210,15 @@ async fn time_limit(State(limit): State<Duration>, request: Request, next: Next)
         )
         .into_response(),
     }
+}
+
+/// `GET /api/v1/openapi.json` (no key): the OpenAPI document, built once.
+async fn openapi_json() -> Response {
+    static DOCUMENT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    let document = DOCUMENT.get_or_init(|| {
+        serde_json::to_value(openapi::document()).unwrap_or(serde_json::Value::Null)
+    });
+    axum::Json(document.clone()).into_response()
 }
 
 /// `GET /healthz`: the process answers.
