@@ -35,6 +35,8 @@ max_in_flight = 1024
 [server.plans.business]
 requests_per_minute = 1000000000
 screenings_per_month = "unlimited"
+[briefs]
+feeds = []
 TOML
 
 key=$("$bin" --data-dir "$data_dir" keys create --plan business --label load-test --json |
