@@ -240,6 +240,23 @@ pub fn check_name(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
     Ok(())
 }
 
+/// The output line of `item` before it is screened: no match yet, and its error when it
+/// cannot be screened.
+pub fn unscreened_line(item: &BatchItem) -> BatchLine {
+    BatchLine {
+        qid: item.qid.clone(),
+        line: item.line,
+        position: item.position,
+        query: item.name.clone(),
+        kind: item.kind,
+        total_matches: 0,
+        results: Vec::new(),
+        error: item.error.clone(),
+        coverage: None,
+        screening_id: None,
+    }
+}
+
 /// Screens every item on all cores with the options of `template` (its name and type are
 /// replaced by each item's), calling `progress` after each. Results come back in input order;
 /// `coverage` is left for the caller to fill.
@@ -252,18 +269,7 @@ pub fn screen_all(
     items
         .par_iter()
         .map(|item| {
-            let mut line = BatchLine {
-                qid: item.qid.clone(),
-                line: item.line,
-                position: item.position,
-                query: item.name.clone(),
-                kind: item.kind,
-                total_matches: 0,
-                results: Vec::new(),
-                error: item.error.clone(),
-                coverage: None,
-                screening_id: None,
-            };
+            let mut line = unscreened_line(item);
             if line.error.is_none() {
                 let request = ScreenRequest {
                     name: item.name.clone(),

@@ -20,7 +20,7 @@ use super::workflow::runtime;
 use super::{BatchArgs, Context};
 use crate::api::batch::{BatchName, BatchRequest, MAX_BATCH};
 use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
-use crate::batch::{self, BatchItem, InputOptions};
+use crate::batch::{self, InputOptions};
 
 /// Previews run at once (locally: on the blocking pool, over both cores).
 const IN_FLIGHT: usize = 8;
@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     } else {
         ProgressBar::hidden()
     };
-    let mut lines: Vec<BatchLine> = input.items.iter().map(line_of).collect();
+    let mut lines: Vec<BatchLine> = input.items.iter().map(batch::unscreened_line).collect();
     let todo: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].error.is_none())
         .collect();
@@ -253,22 +253,6 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     } else {
         Exit::Success
     })
-}
-
-/// The line of a row before screening (its error, when it cannot be screened).
-fn line_of(item: &BatchItem) -> BatchLine {
-    BatchLine {
-        qid: item.qid.clone(),
-        line: item.line,
-        position: item.position,
-        query: item.name.clone(),
-        kind: item.kind,
-        total_matches: 0,
-        results: Vec::new(),
-        error: item.error.clone(),
-        coverage: None,
-        screening_id: None,
-    }
 }
 
 fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
