@@ -27,6 +27,34 @@ impl Tmux {
         }
     }
 
+    /// Runs `command` in a new 100x30 session `t`, with no escape delay and the pane kept
+    /// after the program exits (so its exit status can be read).
+    fn start(&self, command: &str) {
+        self.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            "sh",
+            "-c",
+            command,
+        ]);
+        self.run(&["set-option", "-g", "escape-time", "0"]);
+        self.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    }
+
+    /// A tmux format variable of the pane (`pane_dead`, `pane_dead_status`).
+    fn pane_var(&self, name: &str) -> String {
+        let format = format!("#{{{name}}}");
+        self.run(&["display-message", "-p", "-t", "t", &format])
+            .trim()
+            .to_owned()
+    }
+
     fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .args(["-L", &self.socket, "-f", "/dev/null"])
@@ -111,21 +139,7 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
         data.path().display()
     );
     let started = Instant::now();
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &command,
-    ]);
-    tmux.run(&["set-option", "-g", "escape-time", "0"]);
-    tmux.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    tmux.start(&command);
     while !tmux.pane().contains("1:Screen") {
         assert!(
             started.elapsed() < Duration::from_secs(10),
@@ -220,25 +234,12 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     import(data.path(), &shared.join("lists"));
     let tmux = Tmux::new("e2e-tabs");
     let command = format!(
-        "SANCTIONS_CONFIG={1}/offline.toml {} --data-dir {}",
+        // exec: the UI is the pane's own process, so tmux reaps it and knows its status.
+        "exec env SANCTIONS_CONFIG={1}/offline.toml {} --data-dir {}",
         env!("CARGO_BIN_EXE_sanctions"),
         data.path().display()
     );
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &command,
-    ]);
-    tmux.run(&["set-option", "-g", "escape-time", "0"]);
-    tmux.run(&["set-option", "-g", "remain-on-exit", "on"]);
+    tmux.start(&command);
     tmux.wait_for("1:Screen", 10);
 
     // Results as you type: no Enter, and the title says nothing was stored.
@@ -282,18 +283,31 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     tmux.wait_for("No webhook", 30);
 
     tmux.keys(&["q"]);
-    // Work still running (a slow reload on a loaded machine) makes the UI ask first.
+    // Work still running (a slow reload on a loaded machine) makes the UI ask first. The exit
+    // status is read from tmux's pane variables, not from its "Pane is dead" line.
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        let pane = tmux.pane();
-        if pane.contains("status 0") {
-            break;
-        }
-        if pane.contains("Quit anyway") {
+    // tmux marks the pane dead when the terminal closes and learns the status when the
+    // process is reaped, a moment later: wait for both.
+    while tmux.pane_var("pane_dead") != "1"
+        || (tmux.pane_var("pane_dead_status").is_empty()
+            && tmux.pane_var("pane_dead_signal").is_empty())
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the UI did not exit; the pane shows:\n{}",
+            tmux.pane()
+        );
+        if tmux.pane().contains("Quit anyway") {
             tmux.keys(&["y"]);
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-    let pane = tmux.wait_for("status 0", 5); // tmux: "Pane is dead (status 0, …)"
+    assert_eq!(
+        tmux.pane_var("pane_dead_status"),
+        "0",
+        "signal {:?}",
+        tmux.pane_var("pane_dead_signal")
+    );
+    let pane = tmux.pane();
     assert!(!pane.contains("Webhooks ·"), "{pane}");
 }
