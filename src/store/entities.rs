@@ -5,7 +5,7 @@ use rusqlite::OptionalExtension;
 use super::{Store, StoreError};
 use crate::model::{Entity, ListCode};
 
-fn decode(entity_id: String, json: &str) -> Result<Entity, StoreError> {
+pub(super) fn decode(entity_id: String, json: &str) -> Result<Entity, StoreError> {
     serde_json::from_str(json).map_err(|source| StoreError::Corrupt { entity_id, source })
 }
 

@@ -22,7 +22,7 @@ use super::screenings::{Changes, NewDecision};
 use super::webhooks::{AttemptRecord, DeliveryOutcome, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::{
-    Alert, AlertChange, AlertFilter, DecisionRecord, Entity, EntityKind, EntityNames,
+    Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
     EntityVersion, Favorite, ListCode, ListVersions, RescreenRun, ReviewStatus, ScreeningFilter,
     ScreeningRecord, UpdateRecord,
 };
@@ -39,6 +39,7 @@ pub trait Repository: Send + Sync {
     fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError>;
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError>;
     fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError>;
+    fn changed_entities(&self, update_id: i64) -> Result<Vec<(ChangeKind, Entity)>, StoreError>;
     fn entity_history(&self, entity_id: &str) -> Result<Vec<EntityVersion>, StoreError>;
     fn update_exists(&self, update_id: i64) -> Result<bool, StoreError>;
     fn replace_list(&self, parsed: &ParsedList, origin: &str) -> Result<UpdateRecord, StoreError>;
@@ -259,6 +260,9 @@ impl Repository for SqliteRepository {
     }
     fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError> {
         self.reader()?.entity_at(entity_id, update_id)
+    }
+    fn changed_entities(&self, update_id: i64) -> Result<Vec<(ChangeKind, Entity)>, StoreError> {
+        self.reader()?.changed_entities(update_id)
     }
     fn entity_history(&self, entity_id: &str) -> Result<Vec<EntityVersion>, StoreError> {
         self.reader()?.entity_history(entity_id)

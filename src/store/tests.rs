@@ -202,3 +202,65 @@ fn refuses_a_database_from_a_newer_version() {
         schema::MIGRATIONS.len() as i64
     );
 }
+
+#[test]
+fn changed_entities_are_each_update_as_it_stood_like_entity_at() {
+    let (_dir, mut store) = temp_store();
+    let first = store
+        .replace_list(&parsed(vec![entity("1", "A"), entity("2", "B")]), "t")
+        .unwrap();
+    let second = store
+        .replace_list(&parsed(vec![entity("2", "B2"), entity("3", "C")]), "t")
+        .unwrap();
+    // A later change: the first two updates must still be briefed with their own versions.
+    let third = store
+        .replace_list(&parsed(vec![entity("2", "B3"), entity("3", "C3")]), "t")
+        .unwrap();
+    let names = |update: i64| -> Vec<(ChangeKind, String, String)> {
+        store
+            .changed_entities(update)
+            .unwrap()
+            .into_iter()
+            .map(|(kind, e)| (kind, e.entity_id(), e.primary_name))
+            .collect()
+    };
+    let kinds = |update: i64| -> Vec<(ChangeKind, String, String)> {
+        // The same through entity_at, one entry at a time (a removal: just before it).
+        let mut out = Vec::new();
+        for c in store.changes(update).unwrap() {
+            let at = match c.change {
+                ChangeKind::Removed => update - 1,
+                _ => update,
+            };
+            let e = store.entity_at(&c.entity_id, at).unwrap().unwrap();
+            out.push((c.change, e.entity_id(), e.primary_name));
+        }
+        out
+    };
+    let row = |k: ChangeKind, id: &str, name: &str| (k, id.to_owned(), name.to_owned());
+    assert_eq!(
+        names(first.id),
+        [
+            row(ChangeKind::Added, "un:1", "A"),
+            row(ChangeKind::Added, "un:2", "B")
+        ]
+    );
+    assert_eq!(
+        names(second.id),
+        [
+            row(ChangeKind::Removed, "un:1", "A"),
+            row(ChangeKind::Changed, "un:2", "B2"),
+            row(ChangeKind::Added, "un:3", "C"),
+        ]
+    );
+    assert_eq!(
+        names(third.id),
+        [
+            row(ChangeKind::Changed, "un:2", "B3"),
+            row(ChangeKind::Changed, "un:3", "C3")
+        ]
+    );
+    for update in [first.id, second.id, third.id] {
+        assert_eq!(names(update), kinds(update), "update {update}");
+    }
+}

@@ -31,16 +31,11 @@ impl LocalService {
                 continue;
             };
             let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
-            for change in repo.changes(id)? {
-                let (entity, into) = match change.change {
-                    ChangeKind::Added => (repo.entity_at(&change.entity_id, id)?, &mut added),
-                    ChangeKind::Changed => (repo.entity_at(&change.entity_id, id)?, &mut changed),
-                    ChangeKind::Removed => {
-                        (repo.entity_at(&change.entity_id, id - 1)?, &mut removed)
-                    }
-                };
-                if let Some(entity) = entity {
-                    into.push(entity);
+            for (kind, entity) in repo.changed_entities(id)? {
+                match kind {
+                    ChangeKind::Added => added.push(entity),
+                    ChangeKind::Changed => changed.push(entity),
+                    ChangeKind::Removed => removed.push(entity),
                 }
             }
             made.push(briefs::update::brief(
