@@ -33,6 +33,12 @@ pub enum Action {
     Paste(String),
     /// The terminal changed size; only a redraw is needed.
     Resize,
+    /// A mouse event on a terminal of this size (only with `[ui] mouse = true`).
+    Mouse {
+        event: crossterm::event::MouseEvent,
+        width: u16,
+        height: u16,
+    },
     /// The spinner advances (sent only while work runs).
     Tick,
     /// The screening index finished building in the background.

@@ -226,6 +226,10 @@ pub struct State {
     pub alerts: pages::alerts::AlertsState,
     pub briefs: pages::briefs::BriefsState,
     pub webhooks: pages::webhooks::WebhooksState,
+    /// The keys in force (the defaults with the config's remaps).
+    pub keys: super::keymap::Keymap,
+    /// Whether mouse clicks and the wheel are on (`[ui] mouse`).
+    pub mouse: bool,
 }
 
 impl State {
@@ -257,6 +261,8 @@ impl State {
             alerts: Default::default(),
             briefs: Default::default(),
             webhooks: Default::default(),
+            keys: Default::default(),
+            mouse: false,
         }
     }
 

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::{Input, InputRequest};
 
 use super::action::{Action, Call, Effect, Outcome, Slot};
-use super::keymap::{self, Command};
+use super::keymap::Command;
 use super::pages;
 use super::state::{IndexState, Message, Prompt, PromptKind, State, Tab};
 
@@ -29,6 +29,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Key(key) => on_key(state, key),
         Action::Paste(text) => on_paste(state, &text),
         Action::Resize => Vec::new(),
+        Action::Mouse {
+            event,
+            width,
+            height,
+        } => super::mouse::on_mouse(state, event, width, height),
         Action::Tick => {
             state.status.spinner = state.status.spinner.wrapping_add(1);
             Vec::new()
@@ -183,7 +188,7 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if state.prompt.is_some() {
         return on_prompt_key(state, key);
     }
-    let command = keymap::lookup(key, state.tab, state.in_text());
+    let command = state.keys.lookup(key, state.tab, state.in_text());
     if state.help {
         match command {
             Some(Command::Help | Command::Back) => state.help = false,
@@ -281,7 +286,8 @@ fn quit(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-fn switch(state: &mut State, index: usize) -> Vec<Effect> {
+/// Switches to the tab at `index` of [`Tab::ALL`] and loads what it shows.
+pub fn switch(state: &mut State, index: usize) -> Vec<Effect> {
     let Some(&tab) = Tab::ALL.get(index) else {
         return Vec::new();
     };

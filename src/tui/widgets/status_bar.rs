@@ -7,7 +7,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::keymap;
 use crate::tui::state::{IndexState, Message, State};
 use crate::tui::text::fit;
 use crate::tui::theme;
@@ -61,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         )),
         Some(Message::Info(m)) => Line::from(Span::raw(fit(&format!(" ✓ {m}"), width))),
         None => Line::from(Span::styled(
-            fit(&format!(" {}", keymap::hints(state.tab)), width),
+            fit(&format!(" {}", state.keys.hints(state.tab)), width),
             Style::default().add_modifier(Modifier::DIM),
         )),
     };
