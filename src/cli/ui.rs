@@ -8,6 +8,7 @@ use color_eyre::Result;
 
 use super::{Context, Exit, connect, exit, workflow};
 use crate::config::{self, ui::UiMode};
+use crate::tui::lists_job::ListsTool;
 use crate::tui::settings::Settings;
 
 /// Writes the commented config file on the first start, when no `--config` (or
@@ -59,7 +60,14 @@ pub fn run(
                 "[ui] mode = \"remote\" needs a server: set [remote] url in the config file, or pass --remote URL (or SANCTIONS_API_URL)",
             ));
         }
-        None => crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config, settings)?,
+        None => {
+            settings.lists_tool = Some(ListsTool {
+                exe: std::env::current_exe()?,
+                data_dir: ctx.data_dir.clone(),
+                config: config_file.map(Path::to_path_buf),
+            });
+            crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config, settings)?;
+        }
     }
     Ok(Exit::Success)
 }

@@ -278,6 +278,20 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(K::Char('r'), NONE, S::Tab(Tab::Lists), C::Refresh, "reload"),
     bind(
+        K::Char('u'),
+        NONE,
+        S::Tab(Tab::Lists),
+        C::Fetch,
+        "update from the publishers",
+    ),
+    bind(
+        K::Char('i'),
+        NONE,
+        S::Tab(Tab::Lists),
+        C::Import,
+        "import from a folder (Tab completes)",
+    ),
+    bind(
         K::Char('i'),
         NONE,
         S::Tab(Tab::Watchlist),

@@ -10,8 +10,10 @@
 
 pub mod action;
 pub mod app;
+pub mod complete;
 pub mod filter;
 pub mod keymap;
+pub mod lists_job;
 pub mod mouse;
 pub mod pages;
 pub mod remap;
@@ -59,7 +61,11 @@ fn start_with(
     let result = runtime.block_on(async {
         let background = background();
         let mut app = App::start(service, &mode, warmup, jiff::Timestamp::now());
+        let tool = settings.lists_tool.clone();
         settings.apply(&mut app.state);
+        if let Some(tool) = tool {
+            app.set_lists_tool(tool);
+        }
         let result = run::run(app).await;
         // Quitting does not wait for the background work: dropping it aborts the tasks, and
         // a delivery or re-screen cut short is redone at the next start (pending webhook

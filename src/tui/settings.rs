@@ -15,6 +15,8 @@ pub struct Settings {
     pub problems: Vec<String>,
     /// A notice for the status bar at start (e.g. the config file just created).
     pub notice: Option<String>,
+    /// How the Lists tab updates and imports (local mode only).
+    pub lists_tool: Option<super::lists_job::ListsTool>,
 }
 
 impl Settings {
@@ -32,11 +34,13 @@ impl Settings {
             mouse: ui.mouse,
             problems,
             notice: None,
+            lists_tool: None,
         }
     }
 
     /// Puts the settings into `state`: keys, mouse, and the start message.
     pub fn apply(self, state: &mut State) {
+        state.lists.can_run = self.lists_tool.is_some();
         state.keys = self.keys;
         state.mouse = self.mouse;
         if !self.problems.is_empty() {

@@ -140,12 +140,19 @@ fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &super::state::Prompt) {
     frame.render_widget(Paragraph::new(fit(&visible, width)), field);
     let hint = match &prompt.error {
         Some(e) => Line::from(Span::styled(format!("✗ {e}"), theme::error())),
-        None => Line::from(Span::styled(
-            "Enter confirms · Esc cancels",
-            Style::default().add_modifier(Modifier::DIM),
-        )),
+        None => match &prompt.hint {
+            Some(h) => Line::from(Span::raw(h.clone())),
+            None if prompt.is_path() => Line::from(Span::styled(
+                "Tab completes the path · Enter confirms · Esc cancels",
+                Style::default().add_modifier(Modifier::DIM),
+            )),
+            None => Line::from(Span::styled(
+                "Enter confirms · Esc cancels",
+                Style::default().add_modifier(Modifier::DIM),
+            )),
+        },
     };
-    frame.render_widget(Paragraph::new(hint), note);
+    frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }), note);
     let x = prompt.input.visual_cursor().saturating_sub(scroll) as u16;
     frame.set_cursor_position(Position::new(field.x + x.min(field.width), field.y));
 }
