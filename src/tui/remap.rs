@@ -405,4 +405,59 @@ mod tests {
             Some(Command::Add)
         );
     }
+
+    // The default table itself.
+    mod defaults {
+        use crate::tui::keymap::*;
+        use crate::tui::state::Tab;
+        use Command as C;
+        use KeyCode as K;
+        use Scope as S;
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        const NONE: KeyModifiers = KeyModifiers::NONE;
+        const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+
+        fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+            KeyEvent::new(code, mods)
+        }
+
+        #[test]
+        fn printable_keys_are_typed_in_text_fields() {
+            assert_eq!(lookup(key(K::Char('q'), NONE), Tab::Screen, true), None);
+            assert_eq!(
+                lookup(key(K::Char('q'), NONE), Tab::Screen, false),
+                Some(C::Quit)
+            );
+            assert_eq!(
+                lookup(key(K::Char('c'), CTRL), Tab::Screen, true),
+                Some(C::Quit)
+            );
+            assert_eq!(
+                lookup(key(K::Char('t'), CTRL), Tab::Screen, true),
+                Some(C::ToggleType)
+            );
+            assert_eq!(
+                lookup(key(K::Char('t'), NONE), Tab::Screen, false),
+                Some(C::TrueMatch)
+            );
+        }
+
+        #[test]
+        fn no_key_is_bound_twice_in_one_place() {
+            for (i, a) in BINDINGS.iter().enumerate() {
+                for b in &BINDINGS[i + 1..] {
+                    let overlap = a.scope == b.scope
+                        || matches!(
+                            (a.scope, b.scope),
+                            (S::Global | S::Navigation, _) | (_, S::Global | S::Navigation)
+                        );
+                    assert!(
+                        !(overlap && a.code == b.code && a.mods == b.mods),
+                        "{} bound twice",
+                        key_name(a)
+                    );
+                }
+            }
+        }
+    }
 }

@@ -28,7 +28,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     if let Some(limit) = st.rate_limit {
         let text = format!("│ {}/{} requests left ", limit.remaining, limit.limit);
         if limit.remaining * 10 < limit.limit {
-            spans.push(Span::styled(text, theme::warn()));
+            // Said in words too: the colour is not the only sign.
+            spans.push(Span::styled(format!("{text}LOW "), theme::warn()));
         } else {
             spans.push(Span::raw(text));
         }
