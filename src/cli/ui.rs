@@ -61,11 +61,15 @@ pub fn run(
             ));
         }
         None => {
-            settings.lists_tool = Some(ListsTool {
-                exe: std::env::current_exe()?,
-                data_dir: ctx.data_dir.clone(),
-                config: config_file.map(Path::to_path_buf),
-            });
+            // The Lists tab runs `sanctions lists update|import` with the same config, which
+            // would go to the config's server: not offered when one is set (`mode = "local"`).
+            if ctx.config.remote.url.is_none() {
+                settings.lists_tool = Some(ListsTool {
+                    exe: std::env::current_exe()?,
+                    data_dir: ctx.data_dir.clone(),
+                    config: config_file.map(Path::to_path_buf),
+                });
+            }
             crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config, settings)?;
         }
     }

@@ -201,13 +201,12 @@ pub fn keymap(remaps: &BTreeMap<String, Keys>) -> (Keymap, Vec<String>) {
         }
         let keys: Vec<_> = parsed.into_iter().filter_map(|(_, p)| p).collect();
         let bindings = rebind(command, &keys);
-        if let Some((a, b)) = bindings.iter().enumerate().find_map(|(i, a)| {
+        let twice = bindings.iter().enumerate().find(|(i, a)| {
             bindings[i + 1..]
                 .iter()
-                .find(|b| same_key(a, b) && a.scope == b.scope)
-                .map(|b| (a, b))
-        }) {
-            let _ = b;
+                .any(|b| same_key(a, b) && a.scope == b.scope)
+        });
+        if let Some((_, a)) = twice {
             problems.push(format!("[ui.keys] {name}: {} given twice", key_name(a)));
             continue;
         }
@@ -372,6 +371,16 @@ mod tests {
         assert_eq!(
             map.lookup(press("s"), Tab::Batch, false),
             Some(Command::Sort)
+        );
+    }
+
+    #[test]
+    fn a_key_given_twice_is_reported() {
+        let (map, problems) = keymap(&remaps(&[("load", &["z", "z"])]));
+        assert_eq!(problems, ["[ui.keys] load: z given twice"]);
+        assert_eq!(
+            map.lookup(press("l"), Tab::Batch, false),
+            Some(Command::Load)
         );
     }
 
