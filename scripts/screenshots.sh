@@ -23,9 +23,12 @@ work=$(mktemp -d)
 sock=sanctions-shots-$$
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 "$bin" --data-dir "$work/data" lists import "$lists" >/dev/null
+# Its own config (never the user's, which a first start would otherwise write): no feed is
+# read from the internet; 256 colours, as most terminals over SSH.
+printf '[ui]\ncolors = "256"\n[briefs]\nfeeds = []\n' >"$work/config.toml"
 
 tmux -L "$sock" -f /dev/null new-session -d -s s -x 120 -y 36 \
-    "env TERM=xterm-256color $bin --data-dir $work/data"
+    "env TERM=xterm-256color $bin --config $work/config.toml --data-dir $work/data"
 tmux -L "$sock" set-option -g escape-time 0
 
 # Waits (up to 120 s) until the pane shows $1.
@@ -70,6 +73,14 @@ shoot 3-briefs
 keys 4
 wait_for "Entries"
 shoot 4-lists
+keys i
+wait_for "Import the lists from a folder"
+keys -l "$(dirname "$lists")/"
+keys Tab
+wait_for "lists/"
+shoot 4-lists-import
+keys Escape
+sleep 0.2
 keys 5 a
 wait_for "Add to the watchlist"
 keys -l "Kim Jong Un"

@@ -10,6 +10,8 @@ use serde::Deserialize;
 
 use crate::model::ListCode;
 
+pub mod ui;
+
 /// Why the configuration could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -45,6 +47,9 @@ pub struct Config {
     pub remote: RemoteSettings,
     #[serde(default)]
     pub server: ServerConfig,
+    /// `[ui]`: the terminal UI (mode, colours, theme, mouse, key remaps).
+    #[serde(default)]
+    pub ui: ui::UiConfig,
 }
 
 /// `[remote]`: a `sanctions serve` to work against instead of the local store (`--remote

@@ -53,12 +53,18 @@ async fn open(with_lists: bool) -> Ui {
     }
     let service = LocalService::open(&db, "analyst1").unwrap();
     let warmup = sanctions::tui::local_warmup(&service);
-    let app = App::start(
+    let mut app = App::start(
         Arc::new(service),
         "LOCAL",
         Some(warmup),
         jiff::Timestamp::now(),
     );
+    // As `sanctions` starts it locally: the Lists tab can update and import.
+    app.set_lists_tool(sanctions::tui::lists_job::ListsTool {
+        exe: env!("CARGO_BIN_EXE_sanctions").into(),
+        data_dir: dir.path().to_path_buf(),
+        config: None,
+    });
     Ui {
         app,
         dated: false,

@@ -309,3 +309,124 @@ fn briefs_and_webhooks_tabs_end_to_end() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Waits for the shell's `echo $? > FILE` after the UI quits (answering "Quit anyway?" if
+/// work still runs): tmux 3.3 under load may never show a dead pane's last output.
+fn exit_status(tmux: &Tmux, status: &Path) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(code) = std::fs::read_to_string(status)
+            && code.ends_with('\n')
+        {
+            return code.trim().to_owned();
+        }
+        let pane = tmux.pane();
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the UI did not exit; the pane shows:\n{pane}"
+        );
+        if pane.contains("Quit anyway") {
+            tmux.keys(&["y"]);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_ui_against_a_real_server_screens_and_quits() {
+    let Some(data) = common::serve::data() else {
+        return;
+    };
+    let key = common::serve::new_key(data, "business", "tmux");
+    let serve = common::serve::Serve::start(data, None).await;
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("ui.toml"), "[briefs]\nfeeds = []\n").unwrap();
+    let status = home.path().join("ui-exit-status");
+    let tmux = Tmux::new("e2e-remote");
+    // The key comes from the environment; the data folder is an empty one (nothing is read
+    // from it: everything goes to the server).
+    let command = format!(
+        "SANCTIONS_CONFIG={0}/ui.toml SANCTIONS_API_KEY={1} {2} --data-dir {0} --remote {3}; echo $? > {4}",
+        home.path().display(),
+        key,
+        env!("CARGO_BIN_EXE_sanctions"),
+        serve.base,
+        status.display()
+    );
+    tmux.start(&command);
+    let pane = tmux.wait_for("1:Screen", 10);
+    assert!(pane.contains("REMOTE 127.0.0.1:"), "{pane}");
+    tmux.text("Vladimir Putin");
+    tmux.keys(&["Enter"]);
+    let pane = tmux.wait_for("matches for", 120);
+    assert!(pane.to_uppercase().contains("PUTIN"), "{pane}");
+    // The server counted the request: the status bar shows the rate limit left.
+    assert!(pane.contains("requests left"), "{pane}");
+    tmux.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux.keys(&["4"]);
+    let pane = tmux.wait_for("Entries", 60);
+    assert!(pane.contains("on the server's machine"), "{pane}");
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&tmux, &status), "0", "the UI's exit status");
+    // What the UI stored is on the server.
+    let stored =
+        common::serve::call("GET", &serve.url("/screenings?limit=5"), Some(&key), None).await;
+    let text = stored.data().to_string();
+    assert!(text.to_lowercase().contains("vladimir putin"), "{text}");
+    serve.stop();
+}
+
+#[test]
+fn first_start_writes_the_config_file_and_reports_bad_remaps() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let config = home.path().join("config/sanctions/config.toml");
+    let status = home.path().join("ui-exit-status");
+    let tmux = Tmux::new("e2e-config");
+    // No --config nor SANCTIONS_CONFIG: the default file under XDG_CONFIG_HOME is written.
+    let command = format!(
+        "env -u SANCTIONS_CONFIG HOME={0} XDG_CONFIG_HOME={0}/config {1} --data-dir {2}; echo $? > {3}",
+        home.path().display(),
+        env!("CARGO_BIN_EXE_sanctions"),
+        data.display(),
+        status.display()
+    );
+    tmux.start(&command);
+    tmux.wait_for("created the config file", 10);
+    for _ in 0..2 {
+        tmux.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&tmux, &status), "0");
+    let written = std::fs::read_to_string(&config).unwrap();
+    assert!(written.contains("[ui.keys]") && written.contains("# mouse = false"));
+    drop(tmux);
+
+    // A remap onto a key taken elsewhere, and an unknown action: said at start, the rest
+    // applies (q no longer quits; x does).
+    std::fs::write(
+        &config,
+        format!("{written}\n[briefs]\nfeeds = []\n").replace(
+            "# quit = [\"q\", \"ctrl-q\"]",
+            "quit = \"ctrl-q\"\nfly = \"z\"\nsort = \"h\"",
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(&status).unwrap();
+    let tmux = Tmux::new("e2e-config2");
+    tmux.start(&command);
+    let pane = tmux.wait_for("config: 2 problem(s)", 10);
+    assert!(pane.contains("no such action"), "{pane}");
+    for _ in 0..2 {
+        tmux.keys(&["Escape"]);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    tmux.keys(&["4", "q"]);
+    tmux.wait_for("Entries", 30);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(std::fs::read_to_string(&status).is_err(), "q still quit");
+    tmux.keys(&["C-q"]);
+    assert_eq!(exit_status(&tmux, &status), "0");
+}

@@ -17,6 +17,7 @@ mod output;
 mod review;
 mod screen;
 mod serve;
+mod ui;
 mod watch;
 mod webhooks;
 mod workflow;
@@ -237,18 +238,11 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
     let Some(command) = cli.command else {
         // No subcommand: the terminal UI on a terminal; the help otherwise.
         if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-            let ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
-            if let Some(target) = connect::resolve(cli.remote.as_deref(), &ctx.config.remote) {
-                let ctx = Context {
-                    remote: Some(target),
-                    ..ctx
-                };
-                // The status bar's REMOTE host comes from the service's mode.
-                crate::tui::start(connect::service(&ctx)?.service, None)?;
-                return Ok(Exit::Success);
-            }
-            crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config)?;
-            return Ok(Exit::Success);
+            return ui::run(
+                cli.data_dir.as_deref(),
+                cli.config.as_deref(),
+                cli.remote.as_deref(),
+            );
         }
         let help = Cli::command().render_long_help().to_string();
         output::write_text(&help)?;

@@ -33,6 +33,12 @@ pub enum Action {
     Paste(String),
     /// The terminal changed size; only a redraw is needed.
     Resize,
+    /// A mouse event on a terminal of this size (only with `[ui] mouse = true`).
+    Mouse {
+        event: crossterm::event::MouseEvent,
+        width: u16,
+        height: u16,
+    },
     /// The spinner advances (sent only while work runs).
     Tick,
     /// The screening index finished building in the background.
@@ -43,6 +49,8 @@ pub enum Action {
     PreviewDue(u64),
     /// The rate-limit figures of the server's last answer (remote mode).
     RateLimit(RateLimit),
+    /// A line of output of a running `lists update` / `lists import`.
+    ListsProgress(String),
 }
 
 /// The result of one service call.
@@ -76,6 +84,10 @@ pub enum Outcome {
     FavoritesImported(Result<ImportSummary, String>),
     /// A file written: its path, or why not.
     Written(Result<String, String>),
+    /// `lists update` / `lists import` finished: its summary, or why it failed.
+    ListsRan(Result<String, String>),
+    /// The entries completing a typed path (the text completed), or why none.
+    Completed(String, Result<Vec<super::complete::Entry>, String>),
 }
 
 /// A service call to make. Reads of the same slot supersede each other: the runner aborts
@@ -113,6 +125,10 @@ pub enum Call {
     ImportFavorites(std::path::PathBuf),
     /// Write `contents` to a new file (never over an existing one).
     WriteFile(std::path::PathBuf, String),
+    /// List the folder entries that complete a typed path (Tab in a file prompt).
+    Complete(String),
+    /// Update or import the lists (local mode: the program run on the same data folder).
+    RunLists(super::lists_job::ListsWork),
 }
 
 /// Which in-flight request a result belongs to; one current request per slot.
@@ -140,6 +156,8 @@ pub enum Slot {
     WebhookTest,
     Deliveries,
     Export,
+    Complete,
+    ListsJob,
 }
 
 impl Call {
@@ -172,6 +190,8 @@ impl Call {
             Call::TestWebhook(_) => Slot::WebhookTest,
             Call::Deliveries(_) => Slot::Deliveries,
             Call::WriteFile(..) => Slot::Export,
+            Call::Complete(_) => Slot::Complete,
+            Call::RunLists(_) => Slot::ListsJob,
         }
     }
 
@@ -193,6 +213,7 @@ impl Call {
                 | Call::Briefs(_)
                 | Call::Webhooks
                 | Call::Deliveries(_)
+                | Call::Complete(_)
         )
     }
 }

@@ -41,6 +41,12 @@ impl App {
         app
     }
 
+    /// Lets the Lists tab update and import the lists with `tool` (local mode).
+    pub fn set_lists_tool(&mut self, tool: super::lists_job::ListsTool) {
+        self.runner.set_lists_tool(tool);
+        self.state.lists.can_run = true;
+    }
+
     /// Applies `action` and starts the effects it asks for.
     pub fn handle(&mut self, action: Action) {
         for effect in update(&mut self.state, action) {

@@ -10,7 +10,7 @@ impl Tab {
     pub fn filterable(self) -> bool {
         matches!(
             self,
-            Tab::Briefs | Tab::Batch | Tab::Watchlist | Tab::Alerts | Tab::Webhooks
+            Tab::Briefs | Tab::Batch | Tab::Lists | Tab::Watchlist | Tab::Alerts | Tab::Webhooks
         )
     }
 }
@@ -37,6 +37,10 @@ pub fn set(state: &mut State, tab: Tab, words: &str) -> Vec<Effect> {
             state.batch.selected = 0;
             Vec::new()
         }
+        Tab::Lists => {
+            state.lists.selected = 0;
+            vec![call(state, Call::Lists)]
+        }
         Tab::Watchlist => {
             state.watchlist.selected = 0;
             vec![call(state, Call::Favorites)]
@@ -56,6 +60,14 @@ pub fn set(state: &mut State, tab: Tab, words: &str) -> Vec<Effect> {
 
 /// Keeps only the rows that match their tab's words (after every load).
 pub fn apply(state: &mut State) {
+    if let Some(words) = state.filters.get(&Tab::Lists) {
+        state.lists.lists.retain(|l| {
+            let text = format!("{} {}", l.list_code.code(), l.list_name);
+            matches(words, &text)
+        });
+        let len = state.lists.lists.len();
+        state.lists.selected = state.lists.selected.min(len.saturating_sub(1));
+    }
     if let Some(words) = state.filters.get(&Tab::Watchlist) {
         state.watchlist.items.retain(|f| matches(words, &f.name));
         let len = state.watchlist.items.len();

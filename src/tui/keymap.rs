@@ -278,6 +278,20 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(K::Char('r'), NONE, S::Tab(Tab::Lists), C::Refresh, "reload"),
     bind(
+        K::Char('u'),
+        NONE,
+        S::Tab(Tab::Lists),
+        C::Fetch,
+        "update from the publishers",
+    ),
+    bind(
+        K::Char('i'),
+        NONE,
+        S::Tab(Tab::Lists),
+        C::Import,
+        "import from a folder (Tab completes)",
+    ),
+    bind(
         K::Char('i'),
         NONE,
         S::Tab(Tab::Watchlist),
@@ -405,19 +419,90 @@ pub const BINDINGS: &[Binding] = &[
     ),
 ];
 
-/// The command of `key` on `tab`; `in_text` when a text field has focus (then only
-/// [`Scope::Global`] keys are commands, every other key is typed).
+/// The keys in force: [`BINDINGS`] with the config's remaps (see [`super::remap`]).
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap {
+            bindings: BINDINGS.to_vec(),
+        }
+    }
+}
+
+impl Keymap {
+    /// A keymap of exactly these bindings.
+    pub fn new(bindings: Vec<Binding>) -> Keymap {
+        Keymap { bindings }
+    }
+
+    /// Every binding in force.
+    pub fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The command of `key` on `tab`; `in_text` when a text field has focus (then only
+    /// [`Scope::Global`] keys are commands, every other key is typed).
+    pub fn lookup(&self, key: KeyEvent, tab: Tab, in_text: bool) -> Option<Command> {
+        let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+        self.bindings
+            .iter()
+            .filter(|b| match b.scope {
+                Scope::Global => true,
+                Scope::Navigation => !in_text,
+                Scope::Tab(t) => {
+                    t == tab && (!in_text || b.mods.contains(CTRL) || !is_char(b.code))
+                }
+            })
+            .find(|b| b.code == key.code && (b.mods & (CTRL | KeyModifiers::ALT)) == mods)
+            .map(|b| b.command)
+    }
+
+    /// The bindings shown for `tab`: the tab's own first, then the common ones.
+    pub fn for_tab(&self, tab: Tab) -> impl Iterator<Item = &Binding> {
+        let own = self
+            .bindings
+            .iter()
+            .filter(move |b| b.scope == Scope::Tab(tab));
+        let common = self
+            .bindings
+            .iter()
+            .filter(|b| matches!(b.scope, Scope::Global | Scope::Navigation));
+        own.chain(common)
+    }
+
+    /// Short hints for the status bar: the tab's own keys.
+    pub fn hints(&self, tab: Tab) -> String {
+        let mut parts: Vec<String> = self
+            .bindings
+            .iter()
+            .filter(|b| b.scope == Scope::Tab(tab))
+            .map(|b| {
+                format!(
+                    "{} {}",
+                    key_name(b),
+                    b.help.split('(').next().unwrap_or("").trim()
+                )
+            })
+            .collect();
+        let help = self
+            .bindings
+            .iter()
+            .find(|b| b.command == Command::Help && b.scope != Scope::Global)
+            .or_else(|| self.bindings.iter().find(|b| b.command == Command::Help));
+        if let Some(help) = help {
+            parts.push(format!("{} help", key_name(help)));
+        }
+        parts.join(" · ")
+    }
+}
+
+/// The command of `key` on `tab` with the default keys (see [`Keymap::lookup`]).
 pub fn lookup(key: KeyEvent, tab: Tab, in_text: bool) -> Option<Command> {
-    let mods = key.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
-    BINDINGS
-        .iter()
-        .filter(|b| match b.scope {
-            Scope::Global => true,
-            Scope::Navigation => !in_text,
-            Scope::Tab(t) => t == tab && (!in_text || b.mods.contains(CTRL) || !is_char(b.code)),
-        })
-        .find(|b| b.code == key.code && (b.mods & (CTRL | KeyModifiers::ALT)) == mods)
-        .map(|b| b.command)
+    Keymap::default().lookup(key, tab, in_text)
 }
 
 fn is_char(code: KeyCode) -> bool {
@@ -438,44 +523,27 @@ pub fn key_name(b: &Binding) -> String {
         K::Enter => "Enter".into(),
         K::PageUp => "PgUp".into(),
         K::PageDown => "PgDn".into(),
+        K::Left => "Left".into(),
+        K::Right => "Right".into(),
+        K::Home => "Home".into(),
+        K::End => "End".into(),
+        K::Backspace => "Backspace".into(),
+        K::Delete => "Delete".into(),
         other => format!("{other:?}"),
     };
     if b.mods.contains(CTRL) {
         format!("Ctrl-{}", base.to_uppercase())
+    } else if b.mods.contains(KeyModifiers::ALT) {
+        format!("Alt-{base}")
     } else {
         base
     }
 }
 
-/// The bindings shown for `tab`: the tab's own first, then the common ones.
-pub fn for_tab(tab: Tab) -> impl Iterator<Item = &'static Binding> {
-    let own = BINDINGS.iter().filter(move |b| b.scope == Scope::Tab(tab));
-    let common = BINDINGS
-        .iter()
-        .filter(|b| matches!(b.scope, Scope::Global | Scope::Navigation));
-    own.chain(common)
-}
-
-/// Short hints for the status bar: the tab's own keys.
-pub fn hints(tab: Tab) -> String {
-    let mut parts: Vec<String> = BINDINGS
-        .iter()
-        .filter(|b| b.scope == Scope::Tab(tab))
-        .map(|b| {
-            format!(
-                "{} {}",
-                key_name(b),
-                b.help.split('(').next().unwrap_or("").trim()
-            )
-        })
-        .collect();
-    parts.push("? help".into());
-    parts.join(" · ")
-}
-
 /// The README's key table (Markdown), generated from [`BINDINGS`].
 pub fn markdown_table() -> String {
-    let mut out = String::from("| Key | Where | Does |\n| --- | --- | --- |\n");
+    let mut out =
+        String::from("| Key | Where | Does | Action (`[ui.keys]`) |\n| --- | --- | --- | --- |\n");
     for b in BINDINGS {
         let scope = match b.scope {
             Scope::Global => "everywhere".to_owned(),
@@ -483,55 +551,11 @@ pub fn markdown_table() -> String {
             Scope::Tab(t) => format!("{} tab", t.title()),
         };
         let key = key_name(b).replace('|', "\\|");
-        out.push_str(&format!("| `{key}` | {scope} | {} |\n", b.help));
+        out.push_str(&format!(
+            "| `{key}` | {scope} | {} | `{}` |\n",
+            b.help,
+            super::remap::command_name(b.command)
+        ));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, mods)
-    }
-
-    #[test]
-    fn printable_keys_are_typed_in_text_fields() {
-        assert_eq!(lookup(key(K::Char('q'), NONE), Tab::Screen, true), None);
-        assert_eq!(
-            lookup(key(K::Char('q'), NONE), Tab::Screen, false),
-            Some(C::Quit)
-        );
-        assert_eq!(
-            lookup(key(K::Char('c'), CTRL), Tab::Screen, true),
-            Some(C::Quit)
-        );
-        assert_eq!(
-            lookup(key(K::Char('t'), CTRL), Tab::Screen, true),
-            Some(C::ToggleType)
-        );
-        assert_eq!(
-            lookup(key(K::Char('t'), NONE), Tab::Screen, false),
-            Some(C::TrueMatch)
-        );
-    }
-
-    #[test]
-    fn no_key_is_bound_twice_in_one_place() {
-        for (i, a) in BINDINGS.iter().enumerate() {
-            for b in &BINDINGS[i + 1..] {
-                let overlap = a.scope == b.scope
-                    || matches!(
-                        (a.scope, b.scope),
-                        (S::Global | S::Navigation, _) | (_, S::Global | S::Navigation)
-                    );
-                assert!(
-                    !(overlap && a.code == b.code && a.mods == b.mods),
-                    "{} bound twice",
-                    key_name(a)
-                );
-            }
-        }
-    }
 }

@@ -10,11 +10,16 @@
 
 pub mod action;
 pub mod app;
+pub mod complete;
 pub mod filter;
 pub mod keymap;
+pub mod lists_job;
+pub mod mouse;
 pub mod pages;
+pub mod remap;
 pub mod run;
 pub mod runner;
+pub mod settings;
 pub mod state;
 pub mod text;
 pub mod theme;
@@ -31,9 +36,14 @@ use crate::service::{Background, Service};
 
 /// Opens the UI on any `service` (local, or the remote client of `--remote`) and runs it
 /// until the user quits, on a new tokio runtime. The status bar's mode comes from
-/// [`Service::mode`]; `warmup` builds a local index in the background (`None` for remote).
-pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::io::Result<()> {
-    start_with(service, warmup, || None)
+/// [`Service::mode`]; `warmup` builds a local index in the background (`None` for remote);
+/// `settings` come from the config's `[ui]`.
+pub fn start(
+    service: Arc<dyn Service>,
+    warmup: Option<runner::Warmup>,
+    settings: settings::Settings,
+) -> std::io::Result<()> {
+    start_with(service, warmup, settings, || None)
 }
 
 /// [`start`], with `background` started on the UI's runtime before the first frame and
@@ -41,6 +51,7 @@ pub fn start(service: Arc<dyn Service>, warmup: Option<runner::Warmup>) -> std::
 fn start_with(
     service: Arc<dyn Service>,
     warmup: Option<runner::Warmup>,
+    settings: settings::Settings,
     background: impl FnOnce() -> Option<Background>,
 ) -> std::io::Result<()> {
     let mode = mode_label(&service.mode());
@@ -49,7 +60,12 @@ fn start_with(
         .build()?;
     let result = runtime.block_on(async {
         let background = background();
-        let app = App::start(service, &mode, warmup, jiff::Timestamp::now());
+        let mut app = App::start(service, &mode, warmup, jiff::Timestamp::now());
+        let tool = settings.lists_tool.clone();
+        settings.apply(&mut app.state);
+        if let Some(tool) = tool {
+            app.set_lists_tool(tool);
+        }
         let result = run::run(app).await;
         // Quitting does not wait for the background work: dropping it aborts the tasks, and
         // a delivery or re-screen cut short is redone at the next start (pending webhook
@@ -83,19 +99,23 @@ pub fn mode_label(mode: &crate::service::ServiceMode) -> String {
 pub fn start_local(
     service: crate::service::LocalService,
     config: &crate::config::Config,
+    settings: settings::Settings,
 ) -> std::io::Result<()> {
     let warmup = local_warmup(&service);
     let worker = service.clone();
     let config = config.clone();
-    start_with(Arc::new(service), Some(warmup), move || {
-        match worker.spawn_background(&config) {
+    start_with(
+        Arc::new(service),
+        Some(warmup),
+        settings,
+        move || match worker.spawn_background(&config) {
             Ok(background) => Some(background),
             Err(e) => {
                 tracing::warn!(error = %e, "background work not started");
                 None
             }
-        }
-    })
+        },
+    )
 }
 
 /// The background index build of a local service.

@@ -6,7 +6,8 @@ use std::io::{self, Stdout};
 use std::time::Duration;
 
 use crossterm::event::{
-    DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    EventStream, KeyEventKind,
 };
 use crossterm::execute;
 use crossterm::terminal::{
@@ -27,6 +28,7 @@ pub fn restore() {
     let _ = execute!(
         io::stdout(),
         DisableBracketedPaste,
+        DisableMouseCapture,
         LeaveAlternateScreen,
         crossterm::cursor::Show
     );
@@ -35,7 +37,7 @@ pub fn restore() {
 /// Runs the UI on the real terminal until the user quits.
 pub async fn run(mut app: App) -> io::Result<()> {
     enable_raw_mode()?;
-    let mut terminal = match setup() {
+    let mut terminal = match setup(app.state.mouse) {
         Ok(t) => t,
         Err(e) => {
             restore();
@@ -47,9 +49,12 @@ pub async fn run(mut app: App) -> io::Result<()> {
     result
 }
 
-fn setup() -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
+fn setup(mouse: bool) -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     let mut stdout = io::stdout();
     execute!(stdout, EnterAlternateScreen, EnableBracketedPaste)?;
+    if mouse {
+        execute!(stdout, EnableMouseCapture)?;
+    }
     Terminal::new(CrosstermBackend::new(stdout))
 }
 
@@ -84,6 +89,11 @@ async fn event_loop(
                 }
                 Some(Ok(Event::Paste(text))) => {
                     app.handle(Action::Paste(text));
+                    dirty = true;
+                }
+                Some(Ok(Event::Mouse(event))) => {
+                    let size = terminal.size()?;
+                    app.handle(Action::Mouse { event, width: size.width, height: size.height });
                     dirty = true;
                 }
                 Some(Ok(Event::Resize(..))) => {

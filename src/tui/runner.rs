@@ -28,6 +28,7 @@ pub struct Runner {
     tx: UnboundedSender<Action>,
     reads: HashMap<Slot, AbortHandle>,
     warmup: Option<Warmup>,
+    lists_tool: Option<super::lists_job::ListsTool>,
 }
 
 impl Runner {
@@ -42,7 +43,36 @@ impl Runner {
             tx,
             reads: HashMap::new(),
             warmup,
+            lists_tool: None,
         }
+    }
+
+    /// Lets the Lists tab update and import the lists (local mode only).
+    pub fn set_lists_tool(&mut self, tool: super::lists_job::ListsTool) {
+        self.lists_tool = Some(tool);
+    }
+
+    fn run_lists(&self, id: super::action::ReqId, work: super::lists_job::ListsWork) {
+        let tx = self.tx.clone();
+        let Some(tool) = self.lists_tool.clone() else {
+            let why = format!(
+                "{} is not available here: run `sanctions {}` on the machine holding the data",
+                work.name(),
+                work.name()
+            );
+            let _ = tx.send(Action::Done(id, Box::new(Outcome::ListsRan(Err(why)))));
+            return;
+        };
+        tokio::spawn(async move {
+            let progress = {
+                let tx = tx.clone();
+                move |line: String| {
+                    let _ = tx.send(Action::ListsProgress(line));
+                }
+            };
+            let result = super::lists_job::run(&tool, &work, progress).await;
+            let _ = tx.send(Action::Done(id, Box::new(Outcome::ListsRan(result))));
+        });
     }
 
     /// Starts `effect` (must be called inside a tokio runtime).
@@ -68,6 +98,7 @@ impl Runner {
                     let _ = tx.send(Action::PreviewDue(n));
                 });
             }
+            Effect::Call(id, Call::RunLists(work)) => self.run_lists(id, work),
             Effect::Call(id, call) => {
                 let slot = call.slot();
                 let abortable = call.abortable();
@@ -148,6 +179,11 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
             Outcome::FavoritesImported(import_favorites(service, &path).await)
         }
         Call::WriteFile(path, contents) => Outcome::Written(write_new(&path, &contents).await),
+        Call::RunLists(work) => Outcome::ListsRan(Err(format!("{} not started", work.name()))),
+        Call::Complete(typed) => {
+            let found = super::complete::list(typed.clone()).await;
+            Outcome::Completed(typed, found)
+        }
     }
 }
 

@@ -143,6 +143,8 @@ pub enum PromptKind {
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
     BatchPath,
+    /// The folder to import the lists from (one folder per list code).
+    ListsImport,
     /// The path of a file of names to add to the watchlist.
     WatchlistImport,
     /// The path of a new file the batch results are written to (`.json`, else CSV).
@@ -166,6 +168,8 @@ pub struct Prompt {
     pub kind: PromptKind,
     pub input: Input,
     pub error: Option<String>,
+    /// A hint under the field (the candidates of a path completion).
+    pub hint: Option<String>,
 }
 
 impl Prompt {
@@ -176,6 +180,7 @@ impl Prompt {
             kind,
             input: Input::default(),
             error: None,
+            hint: None,
         }
     }
 
@@ -193,6 +198,17 @@ impl Prompt {
             PromptKind::ConfirmRemove { .. }
                 | PromptKind::ConfirmQuit
                 | PromptKind::ConfirmDeleteWebhook { .. }
+        )
+    }
+
+    /// Whether the field holds a file or folder path (Tab completes it).
+    pub fn is_path(&self) -> bool {
+        matches!(
+            self.kind,
+            PromptKind::BatchPath
+                | PromptKind::WatchlistImport
+                | PromptKind::BatchExport
+                | PromptKind::ListsImport
         )
     }
 
@@ -226,6 +242,10 @@ pub struct State {
     pub alerts: pages::alerts::AlertsState,
     pub briefs: pages::briefs::BriefsState,
     pub webhooks: pages::webhooks::WebhooksState,
+    /// The keys in force (the defaults with the config's remaps).
+    pub keys: super::keymap::Keymap,
+    /// Whether mouse clicks and the wheel are on (`[ui] mouse`).
+    pub mouse: bool,
 }
 
 impl State {
@@ -257,6 +277,8 @@ impl State {
             alerts: Default::default(),
             briefs: Default::default(),
             webhooks: Default::default(),
+            keys: Default::default(),
+            mouse: false,
         }
     }
 

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::{Input, InputRequest};
 
 use super::action::{Action, Call, Effect, Outcome, Slot};
-use super::keymap::{self, Command};
+use super::keymap::Command;
 use super::pages;
 use super::state::{IndexState, Message, Prompt, PromptKind, State, Tab};
 
@@ -29,6 +29,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Key(key) => on_key(state, key),
         Action::Paste(text) => on_paste(state, &text),
         Action::Resize => Vec::new(),
+        Action::Mouse {
+            event,
+            width,
+            height,
+        } => super::mouse::on_mouse(state, event, width, height),
         Action::Tick => {
             state.status.spinner = state.status.spinner.wrapping_add(1);
             Vec::new()
@@ -42,6 +47,10 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Done(id, outcome) => on_done(state, id, *outcome),
         Action::PreviewDue(n) => pages::screen::preview_due(state, n),
+        Action::ListsProgress(line) => {
+            pages::lists::progress(state, &line);
+            Vec::new()
+        }
         Action::RateLimit(limit) => {
             state.status.rate_limit = Some(limit);
             Vec::new()
@@ -65,7 +74,7 @@ fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             state.service_error(&e);
             Vec::new()
         }
-        Outcome::ListUpdates(_) => pages::lists::on_done(state, outcome),
+        Outcome::ListUpdates(_) | Outcome::ListsRan(_) => pages::lists::on_done(state, outcome),
         Outcome::Favorites(_) | Outcome::FavoriteRemoved(_) | Outcome::Rescreened(_) => {
             pages::watchlist::on_done(state, outcome)
         }
@@ -84,6 +93,10 @@ fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         | Outcome::WebhookDeleted(_)
         | Outcome::WebhookTested(..)
         | Outcome::Deliveries(_) => pages::webhooks::on_done(state, outcome),
+        Outcome::Completed(typed, found) => {
+            completed(state, &typed, found);
+            Vec::new()
+        }
         other => pages::screen::on_done(state, other),
     }
 }
@@ -124,6 +137,8 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::WebhookTested(..) => Slot::WebhookTest,
         Outcome::Deliveries(_) => Slot::Deliveries,
         Outcome::Written(_) => Slot::Export,
+        Outcome::Completed(..) => Slot::Complete,
+        Outcome::ListsRan(_) => Slot::ListsJob,
     }
 }
 
@@ -183,7 +198,7 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if state.prompt.is_some() {
         return on_prompt_key(state, key);
     }
-    let command = keymap::lookup(key, state.tab, state.in_text());
+    let command = state.keys.lookup(key, state.tab, state.in_text());
     if state.help {
         match command {
             Some(Command::Help | Command::Back) => state.help = false,
@@ -281,7 +296,8 @@ fn quit(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-fn switch(state: &mut State, index: usize) -> Vec<Effect> {
+/// Switches to the tab at `index` of [`Tab::ALL`] and loads what it shows.
+pub fn switch(state: &mut State, index: usize) -> Vec<Effect> {
     let Some(&tab) = Tab::ALL.get(index) else {
         return Vec::new();
     };
@@ -343,9 +359,14 @@ fn on_prompt_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         _ if ctrl_c => quit(state),
         KeyCode::Enter => submit_prompt(state),
+        KeyCode::Tab if prompt.is_path() => {
+            let typed = prompt.input.value().to_owned();
+            vec![call(state, Call::Complete(typed))]
+        }
         _ => {
             edit(&mut prompt.input, key);
             prompt.error = None;
+            prompt.hint = None;
             Vec::new()
         }
     }
@@ -362,6 +383,9 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
                 "a note is required: say why".to_owned()
             }
             PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
+            PromptKind::ListsImport => {
+                "type the folder holding one folder per list code".to_owned()
+            }
             PromptKind::BatchExport => "type the path of a new .csv or .json file".to_owned(),
             PromptKind::WatchlistImport => "type the path of a CSV, text or JSON file".to_owned(),
             PromptKind::WebhookUrl { .. } => "type the URL that receives the events".to_owned(),
@@ -407,9 +431,24 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             };
             vec![call(state, Call::AddFavorite(request))]
         }
-        PromptKind::BatchPath => vec![call(state, Call::ReadBatch(value.into()))],
-        PromptKind::BatchExport => pages::batch::export(state, &value),
-        PromptKind::WatchlistImport => vec![call(state, Call::ImportFavorites(value.into()))],
+        PromptKind::ListsImport => {
+            let dir = super::complete::expand(&value);
+            pages::lists::start(state, super::lists_job::ListsWork::Import(dir))
+        }
+        PromptKind::BatchPath => {
+            vec![call(
+                state,
+                Call::ReadBatch(super::complete::expand(&value)),
+            )]
+        }
+        PromptKind::BatchExport => {
+            let path = super::complete::expand(&value);
+            pages::batch::export(state, &path.to_string_lossy())
+        }
+        PromptKind::WatchlistImport => vec![call(
+            state,
+            Call::ImportFavorites(super::complete::expand(&value)),
+        )],
         PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
         PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
         PromptKind::WebhookUrl { edit } => {
@@ -449,6 +488,26 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         PromptKind::ConfirmRemove { .. }
         | PromptKind::ConfirmQuit
         | PromptKind::ConfirmDeleteWebhook { .. } => Vec::new(),
+    }
+}
+
+/// Applies a path completion to the prompt, if it still holds the text completed.
+fn completed(state: &mut State, typed: &str, found: Result<Vec<super::complete::Entry>, String>) {
+    let Some(prompt) = state.prompt.as_mut().filter(|p| p.is_path()) else {
+        return;
+    };
+    if prompt.input.value() != typed {
+        return; // typed on meanwhile
+    }
+    match found {
+        Ok(entries) => {
+            let (value, hint) = super::complete::complete(typed, &entries);
+            if value != typed {
+                prompt.input = Input::new(value);
+            }
+            prompt.hint = hint.map(|h| super::text::sanitize(&h));
+        }
+        Err(e) => prompt.hint = Some(super::text::sanitize(&e)),
     }
 }
 

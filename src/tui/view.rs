@@ -48,7 +48,7 @@ pub fn render(frame: &mut Frame, state: &State) {
     }
     status_bar::draw(frame, status, state);
     if state.help {
-        draw_help(frame, body, state.tab, state.help_scroll);
+        draw_help(frame, body, state);
     }
     if let Some(prompt) = &state.prompt {
         draw_prompt(frame, body, prompt);
@@ -84,8 +84,11 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     h
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, tab: Tab, scroll: u16) {
-    let lines: Vec<Line> = keymap::for_tab(tab)
+fn draw_help(frame: &mut Frame, area: Rect, state: &State) {
+    let (tab, scroll) = (state.tab, state.help_scroll);
+    let lines: Vec<Line> = state
+        .keys
+        .for_tab(tab)
         .map(|b| Line::from(format!(" {:<10} {}", keymap::key_name(b), b.help)))
         .collect();
     let total = lines.len() as u16;
@@ -137,12 +140,19 @@ fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &super::state::Prompt) {
     frame.render_widget(Paragraph::new(fit(&visible, width)), field);
     let hint = match &prompt.error {
         Some(e) => Line::from(Span::styled(format!("✗ {e}"), theme::error())),
-        None => Line::from(Span::styled(
-            "Enter confirms · Esc cancels",
-            Style::default().add_modifier(Modifier::DIM),
-        )),
+        None => match &prompt.hint {
+            Some(h) => Line::from(Span::raw(h.clone())),
+            None if prompt.is_path() => Line::from(Span::styled(
+                "Tab completes the path · Enter confirms · Esc cancels",
+                Style::default().add_modifier(Modifier::DIM),
+            )),
+            None => Line::from(Span::styled(
+                "Enter confirms · Esc cancels",
+                Style::default().add_modifier(Modifier::DIM),
+            )),
+        },
     };
-    frame.render_widget(Paragraph::new(hint), note);
+    frame.render_widget(Paragraph::new(hint).wrap(Wrap { trim: true }), note);
     let x = prompt.input.visual_cursor().saturating_sub(scroll) as u16;
     frame.set_cursor_position(Position::new(field.x + x.min(field.width), field.y));
 }

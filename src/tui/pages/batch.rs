@@ -49,6 +49,9 @@ impl BatchState {
     }
 }
 
+/// Names per batch call on the local service (a server takes up to [`MAX_BATCH`]).
+pub const LOCAL_CHUNK: usize = 50;
+
 fn next_chunk(state: &mut State) -> Vec<Effect> {
     let b = &mut state.batch;
     if b.sent >= b.names.len() {
@@ -60,7 +63,13 @@ fn next_chunk(state: &mut State) -> Vec<Effect> {
         ));
         return vec![call(state, Call::OpenAlerts)];
     }
-    let end = (b.sent + MAX_BATCH).min(b.names.len());
+    // Locally a chunk costs no request, so smaller ones move the bar in finer steps.
+    let chunk = if state.status.mode == "LOCAL" {
+        LOCAL_CHUNK
+    } else {
+        MAX_BATCH
+    };
+    let end = (b.sent + chunk).min(b.names.len());
     let request = BatchRequest {
         names: b.names[b.sent..end].to_vec(),
         options: None,
@@ -212,7 +221,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let label = if b.names.is_empty() {
         "no batch loaded".to_owned()
     } else {
-        format!("{done} / {} screened", b.names.len())
+        let hits = b.results.iter().filter(|r| r.matches > 0).count();
+        format!(
+            "{done} / {} screened · {}% · {hits} with matches",
+            b.names.len(),
+            done * 100 / total
+        )
     };
     frame.render_widget(
         Gauge::default()

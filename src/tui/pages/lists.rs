@@ -1,5 +1,6 @@
 //! The Lists tab: the eight lists with their entry count, last import and age (stale data
-//! stands out), and how to import or update when there is no data.
+//! stands out), their update history, and (local mode) updating from the publishers or
+//! importing from a folder, with the progress in the status bar.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,7 +10,8 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::model::ListCode;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
-use crate::tui::state::State;
+use crate::tui::lists_job::ListsWork;
+use crate::tui::state::{Prompt, PromptKind, State};
 use crate::tui::update::call;
 use crate::tui::widgets::table;
 
@@ -25,6 +27,12 @@ pub struct ListsState {
     pub error: Option<String>,
     /// The update history shown (Enter on a list), newest first.
     pub updates: Option<(ListCode, Vec<UpdateInfo>)>,
+    /// Whether `u` / `i` can run here (local mode).
+    pub can_run: bool,
+    /// The running update or import and its latest output line.
+    pub job: Option<(&'static str, String)>,
+    /// The folder of the last import (the next prompt starts with it).
+    pub last_dir: Option<String>,
 }
 
 impl ListsState {
@@ -51,9 +59,50 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             }
         }
         Command::Back => l.updates = None,
+        Command::Fetch => return start(state, ListsWork::Update),
+        Command::Import => {
+            let last = l.last_dir.clone().unwrap_or_default();
+            state.prompt = Some(Prompt::with_value(
+                "Import the lists from a folder (one folder per list code): path",
+                PromptKind::ListsImport,
+                &last,
+            ));
+        }
         _ => {}
     }
     Vec::new()
+}
+
+/// Starts `work` unless one runs already or this is not the local mode.
+pub fn start(state: &mut State, work: ListsWork) -> Vec<Effect> {
+    if let Some((name, _)) = &state.lists.job {
+        state.error(format!("{name} is running: wait for it to finish"));
+        return Vec::new();
+    }
+    if !state.lists.can_run {
+        state.error(format!(
+            "{} works on the data folder of the machine that holds it: run `sanctions {}` there",
+            work.name(),
+            work.name()
+        ));
+        return Vec::new();
+    }
+    if let ListsWork::Import(dir) = &work {
+        state.lists.last_dir = Some(dir.display().to_string());
+    }
+    state.lists.job = Some((work.name(), "starting…".to_owned()));
+    state.info(format!("{} started", work.name()));
+    vec![call(state, Call::RunLists(work))]
+}
+
+/// A line of output of the running update or import.
+pub fn progress(state: &mut State, line: &str) {
+    let line = crate::tui::text::sanitize(line.trim());
+    if let Some((name, latest)) = state.lists.job.as_mut() {
+        *latest = line.clone();
+        let name = *name;
+        state.info(format!("{name}: {line}"));
+    }
 }
 
 /// Applies a list's update history.
@@ -67,6 +116,15 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::ListUpdates(Err(e)) => {
             state.lists.updates = None;
             state.service_error(&e);
+        }
+        Outcome::ListsRan(result) => {
+            state.lists.job = None;
+            match result {
+                Ok(summary) => state.info(crate::tui::text::sanitize(&summary)),
+                Err(e) => state.error(e),
+            }
+            // Some lists may be new even after a failure of others.
+            return vec![call(state, Call::Lists), call(state, Call::OpenAlerts)];
         }
         _ => {}
     }
@@ -140,14 +198,25 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         draw_updates(frame, area, state, *code, records);
         return;
     }
-    let empty = l.loaded && l.lists.iter().all(|x| x.count == 0);
+    let filtered = state.filter(crate::tui::state::Tab::Lists);
+    let empty = l.loaded && filtered.is_none() && l.lists.iter().all(|x| x.count == 0);
     let [top, help] = Layout::vertical([
         Constraint::Min(0),
         Constraint::Length(if empty { 7 } else { 4 }),
     ])
     .areas(area);
-    let block = Block::bordered().title(" Lists ");
-    if !l.loaded {
+    let title = match filtered {
+        Some(words) => format!(" Lists · filter: {words} · / changes it "),
+        None => " Lists ".to_owned(),
+    };
+    let block = Block::bordered().title(crate::tui::text::fit(
+        &title,
+        top.width.saturating_sub(2) as usize,
+    ));
+    if l.loaded && l.lists.is_empty() {
+        let text = "No list matches the filter: / with nothing shows all.";
+        frame.render_widget(Paragraph::new(text).block(block), top);
+    } else if !l.loaded {
         let text = match &l.error {
             Some(e) => format!("✗ {e}"),
             None if state.requests.pending(Slot::Lists) => "Loading…".to_owned(),
@@ -195,10 +264,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         ];
         table::draw(frame, top, block, &header, &widths, rows, Some(l.selected));
     }
-    let text = if empty {
-        "No list has been imported yet. Leave the UI (q) and run:\n  sanctions lists import DIR   (offline: the official files, one folder per list code)\n  sanctions lists update       (download from the publishers)\nThen start `sanctions` again."
-    } else {
-        "Update from the publishers: `sanctions lists update`; from files: `sanctions lists import DIR`.\nEnter shows a list's update history. Updating from inside the UI is not there yet."
+    let text = match (&l.job, l.can_run, empty) {
+        (Some((name, line)), ..) => format!("{name} running (the UI stays usable): {line}"),
+        (None, true, true) => "No list has been imported yet. Press i and type the folder of the official files (one folder per list code, e.g. ../shared/data/lists; Tab completes), or u to download them from the publishers (needs internet).".to_owned(),
+        (None, true, false) => "u updates from the publishers (needs internet) · i imports from a folder (Tab completes the path) · Enter shows a list's update history · / filters.".to_owned(),
+        (None, false, true) => "The server has no list imported yet. On the server's machine run:\n  sanctions lists import DIR   (offline: the official files, one folder per list code)\n  sanctions lists update       (download from the publishers)".to_owned(),
+        (None, false, false) => "Lists are updated on the server's machine (`sanctions lists update`).\nEnter shows a list's update history · / filters.".to_owned(),
     };
     frame.render_widget(
         Paragraph::new(text)

@@ -7,7 +7,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::tui::keymap;
 use crate::tui::state::{IndexState, Message, State};
 use crate::tui::text::fit;
 use crate::tui::theme;
@@ -29,7 +28,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     if let Some(limit) = st.rate_limit {
         let text = format!("│ {}/{} requests left ", limit.remaining, limit.limit);
         if limit.remaining * 10 < limit.limit {
-            spans.push(Span::styled(text, theme::warn()));
+            // Said in words too: the colour is not the only sign.
+            spans.push(Span::styled(format!("{text}LOW "), theme::warn()));
         } else {
             spans.push(Span::raw(text));
         }
@@ -61,7 +61,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         )),
         Some(Message::Info(m)) => Line::from(Span::raw(fit(&format!(" ✓ {m}"), width))),
         None => Line::from(Span::styled(
-            fit(&format!(" {}", keymap::hints(state.tab)), width),
+            fit(&format!(" {}", state.keys.hints(state.tab)), width),
             Style::default().add_modifier(Modifier::DIM),
         )),
     };
