@@ -28,27 +28,10 @@ else
 fi
 
 work=$(mktemp -d)
+server=
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-cat >"$work/config.toml" <<TOML
-[server]
-max_in_flight = 1024
-[server.plans.business]
-requests_per_minute = 1000000000
-screenings_per_month = "unlimited"
-[briefs]
-feeds = []
-TOML
-
-key=$("$bin" --data-dir "$data_dir" keys create --plan business --label load-test --json |
-    sed -n 's/.*"key": "\(sk_live_[A-Za-z0-9]*\)".*/\1/p')
-"$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" >"$work/serve.out" &
-server=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 300); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { echo "the server did not become ready" >&2; exit 1; }
+. scripts/serve_for_test.sh
+serve_for_test "$bin" "$data_dir" "$port" load-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
 rss_start=$(ps -o rss= -p "$server")
 
 cat >"$work/screen.lua" <<LUA

@@ -28,24 +28,8 @@ fi
 
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-cat >"$work/config.toml" <<TOML
-[webhooks]
-allow_private_targets = true
-[server.plans.business]
-requests_per_minute = 1000000000
-screenings_per_month = "unlimited"
-TOML
-
-key=$("$bin" --data-dir "$data_dir" keys create --plan business --label schemathesis --json |
-    sed -n 's/.*"key": "\(sk_live_[A-Za-z0-9]*\)".*/\1/p')
-"$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" >"$work/serve.out" &
-server=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 1 600); do
-    curl -fs "$base/readyz" >/dev/null 2>&1 && break
-    sleep 0.2
-done
-curl -fs "$base/readyz" >/dev/null || { echo "the server did not become ready" >&2; exit 1; }
+. scripts/serve_for_test.sh
+serve_for_test "$bin" "$data_dir" "$port" schemathesis $'[webhooks]\nallow_private_targets = true'
 
 cd "$work" # schemathesis keeps a cache in the working directory: not in the repository
 "$st" run "$base/api/v1/openapi.json" \

@@ -25,11 +25,7 @@ pub async fn screen(
     caller: Caller,
     JsonBody(request): JsonBody<ScreenRequest>,
 ) -> Reply {
-    let service = caller.service.clone();
-    state
-        .charge(&caller, 1, async move { service.screen(request).await })
-        .await
-        .map(ok)
+    one_name(&state, &caller, request, false).await
 }
 
 /// `POST /screen/preview`: one credit, nothing stored.
@@ -38,9 +34,25 @@ pub async fn preview(
     caller: Caller,
     JsonBody(request): JsonBody<ScreenRequest>,
 ) -> Reply {
+    one_name(&state, &caller, request, true).await
+}
+
+/// One name screened for one credit: stored, or only previewed.
+async fn one_name(
+    state: &AppState,
+    caller: &Caller,
+    request: ScreenRequest,
+    preview: bool,
+) -> Reply {
     let service = caller.service.clone();
     state
-        .charge(&caller, 1, async move { service.preview(request).await })
+        .charge(caller, 1, async move {
+            if preview {
+                service.preview(request).await
+            } else {
+                service.screen(request).await
+            }
+        })
         .await
         .map(ok)
 }

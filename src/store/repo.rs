@@ -46,6 +46,9 @@ pub trait Repository: Send + Sync {
 
     // Screenings and review.
     fn record(&self, changes: &Changes) -> Result<(), StoreError>;
+    /// Writes the changes of several operations (screenings with their alerts and webhook
+    /// events) in ONE transaction, all or none: the group commit of concurrent screenings.
+    fn record_all(&self, all: &[Changes]) -> Result<(), StoreError>;
     fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError>;
     fn screenings(&self, filter: &ScreeningFilter) -> Result<Vec<ScreeningRecord>, StoreError>;
     fn decisions(&self, screening_id: &str) -> Result<Vec<DecisionRecord>, StoreError>;
@@ -139,8 +142,9 @@ pub struct SqliteRepository {
     read_only: bool,
 }
 
-/// Most idle reader connections kept.
-const MAX_IDLE_READERS: usize = 8;
+/// Most idle reader connections kept (a server under load reads on many blocking threads at
+/// once; a reader dropped beyond this is closed, and opening one costs a schema read).
+const MAX_IDLE_READERS: usize = 64;
 
 /// A reader borrowed from the pool, returned when dropped.
 struct Reader<'a> {
@@ -275,6 +279,9 @@ impl Repository for SqliteRepository {
     }
     fn record(&self, changes: &Changes) -> Result<(), StoreError> {
         self.writer().record(changes)
+    }
+    fn record_all(&self, all: &[Changes]) -> Result<(), StoreError> {
+        self.writer().record_all(all)
     }
     fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError> {
         self.reader()?.screening(id)

@@ -56,6 +56,16 @@ impl Store {
         tx.commit().map_err(StoreError::from_sqlite)
     }
 
+    /// Writes the changes of several operations in ONE transaction (group commit): all of
+    /// them are stored, or none.
+    pub fn record_all(&mut self, all: &[Changes]) -> Result<(), StoreError> {
+        let tx = self.write()?;
+        for changes in all {
+            write_changes(&tx, changes)?;
+        }
+        tx.commit().map_err(StoreError::from_sqlite)
+    }
+
     /// One stored screening.
     pub fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM screenings WHERE id = ?1");

@@ -15,6 +15,7 @@ mod imports;
 mod monitor;
 mod review;
 mod screen;
+mod screen_commit;
 mod service_impl;
 mod watchlist;
 mod webhooks;
@@ -42,6 +43,9 @@ pub(crate) struct Loaded {
     /// The newest list-update id in the store when the index was built.
     pub latest_update: i64,
     pub versions: ListVersions,
+    /// What answers screened on this index share (the lists' snapshot for the coverage,
+    /// entry records, counts), replaced with the index when a list update lands.
+    pub answers: enrich::Answers,
 }
 
 struct Inner {
@@ -59,6 +63,9 @@ struct Inner {
     feeds: Mutex<Vec<crate::api::briefs::FeedReport>>,
     /// Whether the index holds the lists' weak aliases (`[screening] weak_aliases`).
     weak_aliases: std::sync::atomic::AtomicBool,
+    /// The group-commit writer of stored screenings, started on first use (`None`: it
+    /// could not start, and screenings are stored one transaction each).
+    committer: std::sync::OnceLock<Option<std::sync::mpsc::Sender<screen_commit::Job>>>,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -104,6 +111,7 @@ impl LocalService {
             index: Index::default(),
             latest_update: -1,
             versions: ListVersions::new(),
+            answers: enrich::Answers::default(),
         };
         LocalService {
             inner: Arc::new(Inner {
@@ -115,6 +123,7 @@ impl LocalService {
                 extensions: std::sync::RwLock::new(Extensions::default()),
                 feeds: Mutex::new(Vec::new()),
                 weak_aliases: std::sync::atomic::AtomicBool::new(true),
+                committer: std::sync::OnceLock::new(),
             }),
             actor: Arc::from(actor),
         }
@@ -137,6 +146,7 @@ impl LocalService {
                 index: Index::default(),
                 latest_update: -1,
                 versions: ListVersions::new(),
+                answers: enrich::Answers::default(),
             }));
         }
     }
@@ -265,6 +275,7 @@ fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceErro
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
+    let lists = repo.lists()?;
     let mut names = repo.entity_names()?;
     if !weak_aliases {
         names
@@ -282,6 +293,7 @@ fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceErro
         index,
         latest_update,
         versions,
+        answers: enrich::Answers::new(lists),
     })
 }
 

@@ -156,6 +156,7 @@ impl LocalService {
                 index: Index::default(),
                 latest_update: repo.latest_update_id()?,
                 versions: repo.list_versions()?,
+                answers: Default::default(),
             })
         };
         if loaded.latest_update <= marker {

@@ -16,7 +16,7 @@ use crate::model::{
     ScreeningRecord, Severity,
 };
 use crate::service::{ServiceError, mapping};
-use crate::store::{Changes, Repository};
+use crate::store::Changes;
 
 /// Screens `request` on `loaded` and builds the record to store (nothing is written).
 pub(crate) fn run(
@@ -133,27 +133,31 @@ impl LocalService {
         request: ScreenRequest,
     ) -> Result<ScreeningResponse, ServiceError> {
         check_request(&request)?;
-        self.blocking(move |this| {
-            let loaded = this.ready()?;
-            let (mut record, mut result) = run(
-                &loaded,
-                &enrich::widened(&request),
-                ScreeningOrigin::Single,
-                this.actor(),
-                None,
-            )?;
-            enrich::finish(this.repository(), &loaded, &request, &mut result)?;
-            record.matched = matched_of(&result);
-            record.results = serde_json::to_value(&result.results)
-                .map_err(|e| ServiceError::Internal(format!("cannot encode a result: {e}")))?;
-            let mut changes = Changes::default();
-            match_alert(&record, &result, &mut changes);
-            let id = record.id.clone();
-            changes.screenings.push(record);
-            this.repo().record(&changes)?;
-            Ok(ScreeningResponse { id, result })
-        })
-        .await
+        let (changes, response) = self
+            .blocking(move |this| {
+                let loaded = this.ready()?;
+                let (mut record, mut result) = run(
+                    &loaded,
+                    &enrich::widened(&request),
+                    ScreeningOrigin::Single,
+                    this.actor(),
+                    None,
+                )?;
+                enrich::finish(this.repository(), &loaded, &request, &mut result)?;
+                record.matched = matched_of(&result);
+                record.results = serde_json::to_value(&result.results)
+                    .map_err(|e| ServiceError::Internal(format!("cannot encode a result: {e}")))?;
+                let mut changes = Changes::default();
+                match_alert(&record, &result, &mut changes);
+                let id = record.id.clone();
+                changes.screenings.push(record);
+                Ok((changes, ScreeningResponse { id, result }))
+            })
+            .await?;
+        // Answered only once stored: the group commit shares one transaction among the
+        // screenings arriving meanwhile.
+        self.commit(changes).await?;
+        Ok(response)
     }
 
     /// A screening that is not stored: no id, no alert, no event.
@@ -179,44 +183,49 @@ impl LocalService {
         request: BatchRequest,
     ) -> Result<BatchResponse, ServiceError> {
         check_batch(&request)?;
-        self.blocking(move |this| {
-            let loaded = this.ready()?;
-            let template = request
-                .options
-                .clone()
-                .unwrap_or_else(|| ScreenRequest::new(""));
-            let actor = this.actor().to_owned();
-            let screened: Vec<(ScreeningRecord, ScreenResult)> = request
-                .names
-                .par_iter()
-                .map(|item| {
-                    let one = ScreenRequest {
-                        name: item.name().to_owned(),
-                        kind: item.kind().or(template.kind),
-                        ..template.clone()
-                    };
-                    run(&loaded, &one, ScreeningOrigin::Batch, &actor, None)
-                })
-                .collect::<Result<_, _>>()?;
-            let mut changes = Changes::default();
-            let mut results = Vec::with_capacity(screened.len());
-            for (record, result) in screened {
-                match_alert(&record, &result, &mut changes);
-                results.push(BatchResult {
-                    name: record.query.clone(),
-                    matches: result.total_matches,
-                    screening_id: record.id.clone(),
-                    best_score: result.results.first().map(|m| m.score),
-                });
-                changes.screenings.push(record);
-            }
-            this.repo().record(&changes)?;
-            Ok(BatchResponse {
-                total: results.len(),
-                results,
+        let (changes, response) = self
+            .blocking(move |this| {
+                let loaded = this.ready()?;
+                let template = request
+                    .options
+                    .clone()
+                    .unwrap_or_else(|| ScreenRequest::new(""));
+                let actor = this.actor().to_owned();
+                let screened: Vec<(ScreeningRecord, ScreenResult)> = request
+                    .names
+                    .par_iter()
+                    .map(|item| {
+                        let one = ScreenRequest {
+                            name: item.name().to_owned(),
+                            kind: item.kind().or(template.kind),
+                            ..template.clone()
+                        };
+                        run(&loaded, &one, ScreeningOrigin::Batch, &actor, None)
+                    })
+                    .collect::<Result<_, _>>()?;
+                let mut changes = Changes::default();
+                let mut results = Vec::with_capacity(screened.len());
+                for (record, result) in screened {
+                    match_alert(&record, &result, &mut changes);
+                    results.push(BatchResult {
+                        name: record.query.clone(),
+                        matches: result.total_matches,
+                        screening_id: record.id.clone(),
+                        best_score: result.results.first().map(|m| m.score),
+                    });
+                    changes.screenings.push(record);
+                }
+                Ok((
+                    changes,
+                    BatchResponse {
+                        total: results.len(),
+                        results,
+                    },
+                ))
             })
-        })
-        .await
+            .await?;
+        self.commit(changes).await?;
+        Ok(response)
     }
 }
 

@@ -1,0 +1,25 @@
+# Sourced by load.sh, soak.sh and schemathesis.sh: starts `sanctions serve` on an existing
+# data folder with a Business key whose plan's rate is lifted, and waits until it is ready.
+#
+#   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG
+#
+# Needs `$work` (a temp folder the caller removes). Sets `key` (the new key), `server` (the
+# server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT). EXTRA_CONFIG is TOML
+# added to the config, which already lifts `[server.plans.business]`.
+serve_for_test() {
+    local bin=$1 data_dir=$2 port=$3 label=$4 extra=$5
+    printf '%s\n[server.plans.business]\nrequests_per_minute = 1000000000\nscreenings_per_month = "unlimited"\n' \
+        "$extra" >"$work/config.toml"
+    key=$("$bin" --data-dir "$data_dir" keys create --plan business --label "$label" --json |
+        sed -n 's/.*"key": "\(sk_live_[A-Za-z0-9]*\)".*/\1/p')
+    "$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" >"$work/serve.out" &
+    server=$!
+    base="http://127.0.0.1:$port"
+    for _ in $(seq 1 600); do
+        curl -fs "$base/readyz" >/dev/null 2>&1 && return 0
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.2
+    done
+    echo "the server did not become ready (see $work/serve.out and $data_dir/sanctions.log)" >&2
+    return 1
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Soak test of `sanctions serve` (release build): single-name screenings (POST
+# /api/v1/screen, each one stored) at a fixed rate for a long time, with wrk paced by a Lua
+# clock, reporting the rate reached, the latency, every error, and the server's RSS at the
+# start, every minute and at the end (memory should stay flat).
+#
+#   scripts/soak.sh DATA_DIR [DURATION] [RATE]   default 10m at 3000 requests/s
+#   scripts/soak.sh --short DATA_DIR             2 minutes, to check the script itself
+#
+# DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported,
+# but every request stores a screening there (3,000/s for 10 minutes is 1.8 million
+# screenings, about 2-3 GB: use a copy of a data folder). A Business key is created in it
+# and the server runs with a config that lifts the plan's rate. Needs wrk (Debian: apt-get
+# install wrk; its LuaJIT paces the requests) and curl. SANCTIONS_BIN=PATH skips the build.
+# Exit status 1 when any request failed or the server died. Not run by the tests or CI.
+set -euo pipefail
+
+duration=10m
+if [ "${1:-}" = "--short" ]; then
+    shift
+    duration=2m
+fi
+data_dir=${1:?usage: scripts/soak.sh [--short] DATA_DIR [DURATION] [RATE]}
+duration=${2:-$duration}
+rate=${3:-3000}
+connections=${CONNECTIONS:-64}
+threads=${THREADS:-2}
+port=${PORT:-18081}
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
+[ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
+
+cd "$(dirname "$0")/.."
+if [ -n "${SANCTIONS_BIN:-}" ]; then
+    bin=$SANCTIONS_BIN
+else
+    cargo build --release --quiet
+    bin=${CARGO_TARGET_DIR:-target}/release/sanctions
+fi
+
+work=$(mktemp -d)
+server=
+sampler=
+trap 'kill "$sampler" 2>/dev/null || true; kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+. scripts/serve_for_test.sh
+serve_for_test "$bin" "$data_dir" "$port" soak-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
+rss() { ps -o rss= -p "$server" | tr -d ' '; }
+rss_start=$(rss)
+log_start=$(wc -l <"$data_dir/sanctions.log" 2>/dev/null || echo 0)
+(
+    while sleep 60; do
+        echo "$(date -u +%H:%M:%S) RSS $(rss) KiB"
+    done
+) &
+sampler=$!
+
+cat >"$work/soak.lua" <<LUA
+-- Each wrk thread sends its share of the rate on a schedule kept with the wall clock
+-- (LuaJIT's ffi), so the rate holds whatever the latency; it never bursts to catch up more
+-- than one second late.
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_usec; } soak_timeval;
+int gettimeofday(soak_timeval *tv, void *tz);
+]]
+local tv = ffi.new("soak_timeval")
+local function now_ms()
+  ffi.C.gettimeofday(tv, nil)
+  return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000
+end
+local interval = 1000 * $threads / $rate
+local next_at = nil
+local names = {"Vladimir Putin", "Bank Rossiya", "Acme Trading Ltd", "Kim Jong Un",
+  "John Smith", "Rosneft", "Ali Hassan", "Maria Garcia", "Sberbank", "Li Wei"}
+local i = 0
+delay = function()
+  local now = now_ms()
+  if next_at == nil or next_at < now - 1000 then next_at = now end
+  local wait = next_at - now
+  next_at = next_at + interval
+  if wait < 0 then return 0 end
+  return wait
+end
+request = function()
+  i = i + 1
+  local body = '{"name":"' .. names[(i % #names) + 1] .. '"}'
+  return wrk.format("POST", "/api/v1/screen",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $key"}, body)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("requests: %d, rate: %.0f/s\n", summary.requests,
+    summary.requests / (summary.duration / 1e6)))
+  io.write(string.format("errors: %d (non-2xx %d, connect %d, read %d, write %d, timeout %d)\n",
+    e.status + e.connect + e.read + e.write + e.timeout,
+    e.status, e.connect, e.read, e.write, e.timeout))
+end
+LUA
+
+echo "== soak: $rate requests/s of single-name screenings, $connections connections, $duration"
+echo "$(date -u +%H:%M:%S) RSS $rss_start KiB (start)"
+wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/soak.lua" "$base" | tee "$work/wrk.out"
+kill "$sampler" 2>/dev/null || true
+alive=yes
+kill -0 "$server" 2>/dev/null || alive=no
+rss_end=$( [ "$alive" = yes ] && rss || echo "-")
+echo "== server RSS: $rss_start KiB at start, $rss_end KiB at end; server alive: $alive"
+log_errors=$(tail -n +"$((log_start + 1))" "$data_dir/sanctions.log" 2>/dev/null | grep ' ERROR ' | grep -vc 'path=/readyz' || true)
+echo "== ERROR lines the server logged during the soak: ${log_errors:-0}"
+failed=$(sed -n 's/^errors: \([0-9]*\).*/\1/p' "$work/wrk.out")
+[ "$alive" = yes ] && kill -TERM "$server" && wait "$server" || true
+server=
+[ "$alive" = yes ] && [ "${failed:-1}" = 0 ]
