@@ -13,7 +13,7 @@ use super::screening::{KindFilter, ScreenRequest};
 pub const MAX_BATCH: usize = 500;
 
 /// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum BatchName {
     Name(String),
@@ -42,7 +42,7 @@ impl BatchName {
 }
 
 /// `POST /v1/screen/batch` as JSON: `{"names": [...]}`, at most [`MAX_BATCH`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BatchRequest {
     pub names: Vec<BatchName>,
     /// Options applied to every name (the name of the template is ignored).
@@ -51,7 +51,7 @@ pub struct BatchRequest {
 }
 
 /// `data` of `POST /v1/screen/batch`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BatchResponse {
     pub total: usize,
     /// One element per name, in the order sent.
@@ -59,7 +59,7 @@ pub struct BatchResponse {
 }
 
 /// The outcome of one name of a batch.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct BatchResult {
     pub name: String,
     /// Number of matches.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One risk brief.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Brief {
     pub id: String,
     pub title: String,
@@ -38,7 +38,7 @@ pub struct BriefQuery {
 }
 
 /// One feed's outcome in a refresh.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FeedReport {
     pub name: String,
     pub items: usize,
@@ -47,7 +47,7 @@ pub struct FeedReport {
 }
 
 /// `POST /v1/briefs/refresh` (extension).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RefreshReport {
     /// Briefs made from list updates.
     pub list_updates: usize,

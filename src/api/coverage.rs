@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ListCode;
 
 /// The lists a screening was asked to check, what each held, and what was really searched.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Coverage {
     /// Every requested list (all eight when none were named), in the specification's order.
     pub lists: Vec<ListCoverage>,
@@ -22,7 +22,7 @@ pub struct Coverage {
 }
 
 /// One requested list and the version of it that was checked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ListCoverage {
     pub list_code: ListCode,
     pub list_name: String,
@@ -39,7 +39,7 @@ pub struct ListCoverage {
 }
 
 /// Whether a requested list could be checked, and how fresh it was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ListStatus {
     Ok,

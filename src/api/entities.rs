@@ -7,7 +7,7 @@ use super::lists::EntityRecord;
 pub use crate::model::EntityVersion;
 
 /// An entry with its history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EntityDetail {
     #[serde(flatten)]
     pub record: EntityRecord,

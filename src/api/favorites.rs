@@ -11,7 +11,7 @@ use super::screening::KindFilter;
 pub use crate::model::{Favorite, RescreenRun};
 
 /// `POST /v1/favorites`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FavoriteRequest {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -21,13 +21,13 @@ pub struct FavoriteRequest {
 }
 
 /// `POST /v1/favorites/import`: many names at once (no limit on count; the batch formats).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FavoriteImport {
     pub names: Vec<FavoriteRequest>,
 }
 
 /// What an import did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ImportSummary {
     /// Names read.
     pub total: usize,
@@ -42,7 +42,7 @@ pub struct ImportSummary {
 }
 
 /// What a re-screen of the watchlist did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RescreenSummary {
     /// The run's id (its compact audit record), or null when there was nothing to do.
     pub run_id: Option<i64>,
@@ -61,7 +61,7 @@ pub struct RescreenSummary {
 }
 
 /// One page of `GET /v1/favorites`, in creation order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct FavoritePage {
     pub items: Vec<Favorite>,
     pub total: u64,

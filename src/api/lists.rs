@@ -16,7 +16,7 @@ use crate::model::{
 };
 
 /// One element of `data` of `GET /v1/lists` and of `sanctions lists --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ListInfo {
     /// The list's code (the spec's `code`).
     #[serde(rename = "code")]
@@ -36,7 +36,7 @@ pub struct ListInfo {
 
 /// One update record of one list: `sanctions lists updates CODE --json`, and the `update` of
 /// an imported list in `lists import|update --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct UpdateInfo {
     pub update_id: i64,
     pub list_code: ListCode,
@@ -93,7 +93,7 @@ pub struct ImportOutcome {
 }
 
 /// One listed entry with every field: `sanctions show --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct EntityRecord {
     pub entity_id: String,
     pub list_code: ListCode,

@@ -7,7 +7,7 @@ use crate::model::{EntityKind, ListCode};
 
 /// The two types of the interface: the `type` filter of a request and the `type` of a match
 /// (vessels and aircraft are entities there; a match's `kind` tells them apart).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KindFilter {
     Individual,
@@ -25,7 +25,7 @@ impl KindFilter {
 }
 
 /// A request to screen one name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScreenRequest {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -68,7 +68,7 @@ impl ScreenRequest {
 }
 
 /// The result of screening one name: `data` of `POST /v1/screen`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScreenResult {
     pub query: String,
     pub total_matches: usize,
@@ -79,7 +79,7 @@ pub struct ScreenResult {
 }
 
 /// One listed entry that matched, with the reason it matched.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Match {
     pub entity_id: String,
     /// The entry's primary name.
@@ -124,7 +124,7 @@ pub struct Match {
 }
 
 /// One step of a match's explanation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TokenMatch {
     /// The query's token (normalised), or null for a listed token with no partner.
     pub query_token: Option<String>,

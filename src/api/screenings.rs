@@ -14,7 +14,7 @@ pub use crate::model::{Decision, DecisionRecord};
 
 /// The answer to a screening through the service: the spec's result plus the id under which
 /// it was stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScreeningResponse {
     /// `scr_` + ULID.
     pub id: String,
@@ -23,13 +23,14 @@ pub struct ScreeningResponse {
 }
 
 /// A stored screening with everything an auditor asks for: `GET /v1/screen/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct StoredScreening {
     pub id: String,
     pub query: String,
     #[serde(rename = "type")]
     pub kind: Option<KindFilter>,
     pub threshold: u8,
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     pub total_matches: u64,
     /// The matches exactly as they were reported.
@@ -49,12 +50,13 @@ pub struct StoredScreening {
 }
 
 /// One row of `GET /v1/screenings`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScreeningSummary {
     pub id: String,
     pub query: String,
     #[serde(rename = "type")]
     pub kind: Option<KindFilter>,
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     pub total_matches: u64,
     /// The best score, when anything matched.
@@ -81,7 +83,7 @@ pub struct ScreeningQuery {
 }
 
 /// One page of a listing, newest first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Page<T> {
     pub items: Vec<T>,
     /// Pass as `cursor` for the next page; null on the last one.
@@ -89,7 +91,7 @@ pub struct Page<T> {
 }
 
 /// `POST /v1/screenings/{id}/decisions`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DecisionRequest {
     /// The matched entry decided on; absent for the whole screening.
     #[serde(default)]
@@ -100,7 +102,7 @@ pub struct DecisionRequest {
 }
 
 /// The answer to a decision: the log entry written and the screening's status after it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DecisionResponse {
     pub decision: DecisionRecord,
     pub status: ReviewStatus,
@@ -116,10 +118,13 @@ pub struct AuditQuery {
 }
 
 /// Every screening and decision of a period, for an auditor.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuditExport {
+    #[schema(value_type = String, format = DateTime)]
     pub generated_at: Timestamp,
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub since: Option<Timestamp>,
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub until: Option<Timestamp>,
     /// Screenings created in the period, oldest first, each with its whole decision log.
     pub screenings: Vec<StoredScreening>,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `POST /v1/webhooks`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookCreate {
     /// An absolute http(s) URL.
@@ -16,7 +16,7 @@ pub struct WebhookCreate {
 
 /// `PATCH /v1/webhooks/{id}`: only the fields given change. `active: true` re-enables a
 /// disabled endpoint.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -30,7 +30,7 @@ pub struct WebhookUpdate {
 }
 
 /// A webhook record. `secret` is present only in the answer to its creation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Webhook {
     pub id: String,
     pub url: String,
@@ -50,7 +50,7 @@ pub struct Webhook {
 }
 
 /// The answer of `POST /v1/webhooks/{id}/test`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct WebhookTestResult {
     pub delivered: bool,
     pub event_id: String,
@@ -60,7 +60,7 @@ pub struct WebhookTestResult {
 }
 
 /// One logged delivery attempt (`GET /v1/webhooks/{id}/deliveries`, an extension).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DeliveryAttempt {
     pub event_id: String,
     #[serde(rename = "type")]

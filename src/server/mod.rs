@@ -13,6 +13,8 @@ pub mod keys;
 mod limiter;
 mod listener;
 pub mod openapi;
+mod openapi_model;
+mod openapi_operation;
 mod openapi_schemas;
 pub mod plans;
 mod reply;

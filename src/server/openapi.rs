@@ -4,26 +4,31 @@
 //!
 //! Every operation lists each status it can answer with the envelope it carries, the bearer
 //! scheme, its path and query parameters and the `X-RateLimit-*` headers. Request bodies of the
-//! spec's operations have full schemas; the `data` of most answers is an object described in
-//! words (not yet derived from the wire types).
+//! spec's operations have full schemas; the `data` of each success is the schema of the wire
+//! type its handler answers with (`Data`, see `openapi_operation.rs`).
 
-use utoipa::openapi::content::ContentBuilder;
-use utoipa::openapi::path::{
-    HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, PathsBuilder,
-};
-use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::path::{HttpMethod, PathItem, PathsBuilder};
 use utoipa::openapi::schema::Schema;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
-use utoipa::openapi::{
-    ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, Required, ServerBuilder,
-};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, ServerBuilder};
 
+use super::openapi_operation::{Data, inline, merge, named, operation};
 use super::openapi_schemas::*;
+use crate::api::alerts::Alert;
+use crate::api::batch::BatchResponse;
+use crate::api::briefs::{Brief, RefreshReport};
+use crate::api::entities::EntityDetail;
+use crate::api::favorites::{Favorite, FavoritePage, ImportSummary, RescreenSummary};
+use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::routes::{self, PREFIX};
+use crate::api::screenings::{
+    AuditExport, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
+};
+use crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult};
 
 /// What an operation takes in its body.
 #[derive(Clone, Copy)]
-enum Body {
+pub(super) enum Body {
     None,
     /// A JSON object described by the schema named.
     Json(&'static str),
@@ -32,20 +37,22 @@ enum Body {
 }
 
 /// One operation of the interface.
-struct Op {
-    method: HttpMethod,
-    path: &'static str,
-    id: &'static str,
-    summary: &'static str,
+pub(super) struct Op {
+    pub(super) method: HttpMethod,
+    pub(super) path: &'static str,
+    pub(super) id: &'static str,
+    /// The schema of `data` in the success envelope.
+    pub(super) data: Data,
+    pub(super) summary: &'static str,
     /// Not in the spec's table: an extension of ours.
-    extension: bool,
-    created: bool,
-    body: Body,
-    query: &'static [Param],
+    pub(super) extension: bool,
+    pub(super) created: bool,
+    pub(super) body: Body,
+    pub(super) query: &'static [Param],
 }
 
 /// A query parameter: name, schema, meaning.
-type Param = (&'static str, fn() -> Schema, &'static str);
+pub(super) type Param = (&'static str, fn() -> Schema, &'static str);
 
 const LIMIT: Param = ("limit", page_limit, "Most items returned (1-500).");
 const LIMIT_100: Param = ("limit", brief_limit, "Most items returned (1-100).");
@@ -74,6 +81,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::SCREEN,
         "screen",
+        named::<ScreeningResponse>,
         "Screen one name against all lists and store the screening.",
         false,
         false,
@@ -84,6 +92,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::SCREEN_PREVIEW,
         "screenPreview",
+        named::<ScreeningResponse>,
         "Screen one name without storing it (uses a credit).",
         true,
         false,
@@ -94,6 +103,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::SCREEN_BATCH,
         "screenBatch",
+        named::<BatchResponse>,
         "Screen up to 500 names, JSON or CSV (a `name` column, optional `type`).",
         false,
         false,
@@ -104,6 +114,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::SCREEN_ONE,
         "getScreening",
+        named::<StoredScreening>,
         "A stored screening with its decisions.",
         false,
         false,
@@ -114,6 +125,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::SCREENINGS,
         "listScreenings",
+        inline::<Page<ScreeningSummary>, ScreeningSummary>,
         "Stored screenings, newest first.",
         true,
         false,
@@ -129,6 +141,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::SCREENING_DECISIONS,
         "decide",
+        named::<DecisionResponse>,
         "Record a review decision on a match.",
         true,
         false,
@@ -139,6 +152,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::AUDIT,
         "audit",
+        named::<AuditExport>,
         "Every screening and decision of a period.",
         true,
         false,
@@ -149,6 +163,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::LISTS,
         "lists",
+        inline::<Vec<ListInfo>, ListInfo>,
         "Metadata of the sanctions lists.",
         false,
         false,
@@ -159,6 +174,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::LIST_UPDATES,
         "listUpdates",
+        inline::<Vec<UpdateInfo>, UpdateInfo>,
         "Recent updates of one list.",
         false,
         false,
@@ -169,6 +185,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::ENTITY,
         "entity",
+        named::<EntityDetail>,
         "One listed entry, now or as it was after an update.",
         true,
         false,
@@ -179,6 +196,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::FAVORITES,
         "favorites",
+        named::<FavoritePage>,
         "The favorites watchlist.",
         false,
         false,
@@ -189,6 +207,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::FAVORITES,
         "addFavorite",
+        named::<Favorite>,
         "Add a name to the favorites watchlist.",
         false,
         true,
@@ -199,6 +218,7 @@ const OPS: &[Op] = &[
         HttpMethod::Delete,
         routes::FAVORITE,
         "removeFavorite",
+        named::<Favorite>,
         "Remove a favorite.",
         false,
         false,
@@ -209,6 +229,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::FAVORITES_IMPORT,
         "importFavorites",
+        named::<ImportSummary>,
         "Add many names at once.",
         true,
         false,
@@ -219,6 +240,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::FAVORITES_RESCREEN,
         "rescreenFavorites",
+        named::<RescreenSummary>,
         "Re-screen the whole watchlist now.",
         true,
         false,
@@ -229,6 +251,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::ALERTS,
         "alerts",
+        inline::<Page<Alert>, Alert>,
         "Screening alerts and notifications.",
         false,
         false,
@@ -245,6 +268,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::ALERT_STATUS,
         "alertStatus",
+        named::<Alert>,
         "Acknowledge or resolve an alert.",
         true,
         false,
@@ -255,6 +279,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::WEBHOOKS,
         "webhooks",
+        inline::<Vec<Webhook>, Webhook>,
         "Configured webhooks.",
         false,
         false,
@@ -265,6 +290,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::WEBHOOKS,
         "createWebhook",
+        named::<Webhook>,
         "Register a webhook.",
         false,
         true,
@@ -275,6 +301,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::WEBHOOK,
         "webhook",
+        named::<Webhook>,
         "One webhook.",
         true,
         false,
@@ -285,6 +312,7 @@ const OPS: &[Op] = &[
         HttpMethod::Patch,
         routes::WEBHOOK,
         "updateWebhook",
+        named::<Webhook>,
         "Update a webhook.",
         false,
         false,
@@ -295,6 +323,7 @@ const OPS: &[Op] = &[
         HttpMethod::Delete,
         routes::WEBHOOK,
         "deleteWebhook",
+        named::<Webhook>,
         "Delete a webhook.",
         false,
         false,
@@ -305,6 +334,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::WEBHOOK_TEST,
         "testWebhook",
+        named::<WebhookTestResult>,
         "Send a signed `webhook.test` event now.",
         false,
         false,
@@ -315,6 +345,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::WEBHOOK_DELIVERIES,
         "webhookDeliveries",
+        inline::<Vec<DeliveryAttempt>, DeliveryAttempt>,
         "The delivery log, newest first.",
         true,
         false,
@@ -325,6 +356,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::BRIEFS,
         "briefs",
+        inline::<Page<Brief>, Brief>,
         "Latest risk intelligence briefs.",
         false,
         false,
@@ -346,6 +378,7 @@ const OPS: &[Op] = &[
         HttpMethod::Get,
         routes::BRIEF,
         "brief",
+        named::<Brief>,
         "One risk brief.",
         false,
         false,
@@ -356,6 +389,7 @@ const OPS: &[Op] = &[
         HttpMethod::Post,
         routes::BRIEFS_REFRESH,
         "refreshBriefs",
+        named::<RefreshReport>,
         "Brief new list updates and read the feeds now.",
         true,
         false,
@@ -369,6 +403,7 @@ const fn op(
     method: HttpMethod,
     path: &'static str,
     id: &'static str,
+    data: Data,
     summary: &'static str,
     extension: bool,
     created: bool,
@@ -379,6 +414,7 @@ const fn op(
         method,
         path,
         id,
+        data,
         summary,
         extension,
         created,
@@ -399,136 +435,23 @@ pub fn operations() -> Vec<(String, String)> {
         .collect()
 }
 
-fn operation(o: &Op) -> utoipa::openapi::path::Operation {
-    let mut b = OperationBuilder::new()
-        .operation_id(Some(o.id))
-        .summary(Some(o.summary))
-        .tag(if o.extension {
-            "extensions"
-        } else {
-            "interface"
-        })
-        .security(SecurityRequirement::new("bearer", Vec::<String>::new()));
-    if let Some(open) = o.path.find('{') {
-        let name = &o.path[open + 1..o.path[open..].find('}').map_or(o.path.len(), |i| open + i)];
-        b = b.parameter(
-            ParameterBuilder::new()
-                .name(name)
-                .parameter_in(ParameterIn::Path)
-                .required(Required::True)
-                .schema(Some(if name == "list" {
-                    list_code()
-                } else {
-                    string()
-                })),
-        );
-    }
-    for (name, schema, meaning) in o.query {
-        b = b.parameter(
-            ParameterBuilder::new()
-                .name(*name)
-                .parameter_in(ParameterIn::Query)
-                .required(Required::False)
-                .description(Some(*meaning))
-                .schema(Some(schema())),
-        );
-    }
-    match o.body {
-        Body::None => {}
-        Body::Json(schema) => {
-            b = b.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(json_body(schema)))
-                            .build(),
-                    )
-                    .build(),
-            ))
-        }
-        Body::JsonOrCsv => {
-            b = b.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(reference("BatchRequest")))
-                            .build(),
-                    )
-                    .content(
-                        "text/csv",
-                        ContentBuilder::new().schema(Some(string())).build(),
-                    )
-                    .build(),
-            ))
-        }
-    }
-    let ok = if o.created { "201" } else { "200" };
-    b = b.response(
-        ok,
-        response(
-            if o.created { "Created." } else { "Success." },
-            "Success",
-            true,
-        ),
-    );
-    let mut errors = vec![
-        (
-            "401",
-            "Missing, malformed, unknown or revoked key (with `WWW-Authenticate: Bearer`).",
-        ),
-        (
-            "403",
-            "The plan does not allow the operation, or the month's credits are used up.",
-        ),
-        ("404", "Unknown id or list code."),
-        ("405", "Method not allowed on this path."),
-        (
-            "429",
-            "Over the plan's requests per minute (with `Retry-After`).",
-        ),
-        (
-            "503",
-            "The index is not built yet, or the request took too long.",
-        ),
-    ];
-    if !matches!(o.body, Body::None) || !o.query.is_empty() {
-        errors.push((
-            "400",
-            "Malformed body or parameter, missing field or wrong JSON type.",
-        ));
-        errors.push((
-            "422",
-            "A well-formed value that is not allowed, naming the field.",
-        ));
-    }
-    if !matches!(o.body, Body::None) {
-        errors.push(("413", "Body over the size limit."));
-    }
-    for (status, meaning) in errors {
-        b = b.response(status, response(meaning, "Error", status != "401"));
-    }
-    b.build()
-}
-
 /// The whole document.
 pub fn document() -> OpenApi {
     let mut paths = PathsBuilder::new().build();
+    let mut data = Vec::new();
     for o in OPS {
         let full = format!("{PREFIX}{}", o.path);
         match paths.paths.get_mut(&full) {
-            Some(item) => merge(item, o),
+            Some(item) => merge(item, o, &mut data),
             None => {
-                paths
-                    .paths
-                    .insert(full, PathItem::new(o.method.clone(), operation(o)));
+                paths.paths.insert(
+                    full,
+                    PathItem::new(o.method.clone(), operation(o, &mut data)),
+                );
             }
         }
     }
-    let components = ComponentsBuilder::new()
+    let mut components = ComponentsBuilder::new()
         .security_scheme(
             "bearer",
             SecurityScheme::Http(
@@ -539,7 +462,6 @@ pub fn document() -> OpenApi {
                     .build(),
             ),
         )
-        .schema("Success", success())
         .schema("Error", failure())
         .schema("ScreenRequest", screen_request())
         .schema("BatchRequest", batch_request())
@@ -548,8 +470,11 @@ pub fn document() -> OpenApi {
         .schema("FavoriteRequest", favorite_request())
         .schema("FavoriteImport", favorite_import())
         .schema("DecisionRequest", decision_request())
-        .schema("AlertStatusRequest", alert_status_request())
-        .build();
+        .schema("AlertStatusRequest", alert_status_request());
+    for (name, schema) in data {
+        components = components.schema(name, schema);
+    }
+    let components = components.build();
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
@@ -565,18 +490,4 @@ pub fn document() -> OpenApi {
         .paths(paths)
         .components(Some(components))
         .build()
-}
-
-fn merge(item: &mut PathItem, o: &Op) {
-    let op = Some(operation(o));
-    match o.method {
-        HttpMethod::Get => item.get = op,
-        HttpMethod::Post => item.post = op,
-        HttpMethod::Put => item.put = op,
-        HttpMethod::Delete => item.delete = op,
-        HttpMethod::Patch => item.patch = op,
-        HttpMethod::Head => item.head = op,
-        HttpMethod::Options => item.options = op,
-        HttpMethod::Trace => item.trace = op,
-    }
 }

@@ -42,17 +42,17 @@ pub(super) fn reference(name: &str) -> RefOr<Schema> {
     RefOr::Ref(utoipa::openapi::Ref::from_schema_name(name))
 }
 
-/// `{"success": true, "data": ...}`.
-pub(super) fn success() -> Schema {
+/// `{"success": true, "data": ...}` with `data` as given.
+pub(super) fn success(data: RefOr<Schema>) -> Schema {
     ObjectBuilder::new()
-        .property("success", ObjectBuilder::new().schema_type(Type::Boolean))
-        .required("success")
         .property(
-            "data",
+            "success",
             ObjectBuilder::new()
-                .schema_type(SchemaType::AnyValue)
-                .description(Some("The payload.")),
+                .schema_type(Type::Boolean)
+                .enum_values(Some([true])),
         )
+        .required("success")
+        .property("data", data)
         .required("data")
         .into()
 }
@@ -352,14 +352,12 @@ pub(super) fn method_name(method: &HttpMethod) -> &'static str {
 
 pub(super) fn response(
     description: &str,
-    schema: &str,
+    schema: RefOr<Schema>,
     rate_headers: bool,
 ) -> utoipa::openapi::Response {
     let mut r = ResponseBuilder::new().description(description).content(
         "application/json",
-        ContentBuilder::new()
-            .schema(Some(reference(schema)))
-            .build(),
+        ContentBuilder::new().schema(Some(schema)).build(),
     );
     if rate_headers {
         for (name, meaning) in [

@@ -1,0 +1,197 @@
+//! `utoipa::ToSchema` of the domain types that appear inside the wire types of `src/api`
+//! (list codes, kinds, statuses, favorites, alerts, decision records, ...), written by hand
+//! here so that the model layer stays free of the HTTP document. The wire types derive
+//! `ToSchema` and refer to these by name; `openapi.rs` collects them into `components`.
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::{PartialSchema, ToSchema};
+
+use super::openapi_schemas::{
+    alert_kind, alert_status, date_time, integer, items, list_code, nullable_string, one_of,
+    review_status, string,
+};
+use crate::model::{
+    Address, Alert, AlertChange, AlertKind, AlertStatus, Alias, DateSpec, Decision, DecisionRecord,
+    EntityKind, EntityVersion, Favorite, IdDocument, ListCode, NameParts, ReviewStatus,
+    ScreeningOrigin, Severity, SourceFile,
+};
+
+/// `PartialSchema` from an expression and a `ToSchema` named after the type.
+macro_rules! schema {
+    ($t:ty, $body:expr) => {
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                RefOr::T($body)
+            }
+        }
+        impl ToSchema for $t {}
+    };
+}
+
+/// An object with these properties: name, schema, required.
+fn object(description: &str, properties: Vec<(&str, Schema, bool)>) -> Schema {
+    let mut b = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(description));
+    for (name, schema, required) in properties {
+        b = b.property(name, schema);
+        if required {
+            b = b.required(name);
+        }
+    }
+    b.into()
+}
+
+/// A JSON object whose fields this document does not spell out.
+fn open_object(description: &str) -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(description))
+        .into()
+}
+
+fn nullable_date_time() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
+            utoipa::openapi::schema::KnownFormat::DateTime,
+        )))
+        .into()
+}
+
+fn strings() -> Schema {
+    ArrayBuilder::new().items(items(string())).into()
+}
+
+/// One of `values` or null.
+fn nullable_one_of(values: &[&str]) -> Schema {
+    let mut all: Vec<serde_json::Value> = values.iter().map(|v| serde_json::json!(v)).collect();
+    all.push(serde_json::Value::Null);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(all))
+        .into()
+}
+
+const LIST_CODES: &[&str] = &[
+    "ofac_sdn",
+    "ofac_cons",
+    "eu",
+    "un",
+    "uk_hmt",
+    "ca_sema",
+    "au_dfat",
+    "world_bank",
+];
+const KINDS: &[&str] = &["individual", "entity", "vessel", "aircraft"];
+
+schema!(ListCode, list_code());
+schema!(EntityKind, one_of(KINDS));
+schema!(ReviewStatus, review_status());
+schema!(ScreeningOrigin, one_of(&["single", "batch", "watchlist"]));
+schema!(
+    Decision,
+    one_of(&["false_positive", "true_match", "escalated"])
+);
+schema!(AlertStatus, alert_status());
+schema!(AlertKind, alert_kind());
+schema!(Severity, one_of(&["info", "low", "medium", "high"]));
+
+schema!(
+    Favorite,
+    object(
+        "A name on the watchlist.",
+        vec![
+            ("id", string(), true),
+            ("name", string(), true),
+            ("type", nullable_one_of(KINDS), true),
+            ("note", nullable_string(), true),
+            ("created_at", date_time(), true),
+            ("last_screened_at", nullable_date_time(), true),
+            ("last_match_count", integer(), true),
+            ("last_screening_id", nullable_string(), true),
+            ("matched_entity_ids", strings(), false),
+        ],
+    )
+);
+
+schema!(
+    Alert,
+    object(
+        "Something an analyst should look at.",
+        vec![
+            ("id", string(), true),
+            ("kind", alert_kind(), true),
+            ("severity", one_of(&["info", "low", "medium", "high"]), true),
+            ("title", string(), true),
+            ("message", string(), true),
+            ("created_at", date_time(), true),
+            ("status", alert_status(), true),
+            ("screening_id", nullable_string(), true),
+            ("favorite_id", nullable_string(), true),
+            ("list", nullable_one_of(LIST_CODES), true),
+            ("entity_ids", strings(), true),
+        ],
+    )
+);
+
+schema!(
+    AlertChange,
+    object(
+        "One status change of an alert.",
+        vec![
+            ("alert_id", string(), true),
+            ("from", alert_status(), true),
+            ("to", alert_status(), true),
+            ("note", string(), true),
+            ("actor", string(), true),
+            ("at", date_time(), true),
+        ],
+    )
+);
+
+schema!(
+    DecisionRecord,
+    object(
+        "One entry of the review audit log.",
+        vec![
+            ("id", integer(), true),
+            ("screening_id", string(), true),
+            ("entity_id", nullable_string(), true),
+            ("from", review_status(), true),
+            ("to", review_status(), true),
+            ("note", string(), true),
+            ("actor", string(), true),
+            ("at", date_time(), true),
+        ],
+    )
+);
+
+schema!(
+    SourceFile,
+    object(
+        "One file of an import.",
+        vec![
+            ("name", string(), true),
+            ("sha256", string(), true),
+            ("bytes", integer(), true),
+        ],
+    )
+);
+
+schema!(
+    EntityVersion,
+    open_object("One version of a listed entry: `update_id`, `change`, `at`, ...")
+);
+schema!(
+    Alias,
+    open_object("An alias of a listed entry, as the list gives it.")
+);
+schema!(
+    NameParts,
+    open_object("The parts of a listed name, where the list gives them.")
+);
+schema!(DateSpec, open_object("A listed date with its `precision`."));
+schema!(Address, open_object("A listed address."));
+schema!(IdDocument, open_object("A listed identity document."));

@@ -1,0 +1,169 @@
+//! One operation of the OpenAPI document (`openapi.rs`): its parameters, request body, and
+//! every response with its envelope, the success envelope's `data` being the schema derived
+//! from the wire type the handler answers with (`utoipa::ToSchema` on `src/api`).
+
+use utoipa::ToSchema;
+use utoipa::openapi::content::ContentBuilder;
+use utoipa::openapi::path::{
+    HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn, PathItem,
+};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::security::SecurityRequirement;
+use utoipa::openapi::{RefOr, Required};
+
+use super::openapi::{Body, Op};
+use super::openapi_schemas::*;
+
+/// Named schemas an operation refers to, collected into `components`.
+pub(super) type Schemas = Vec<(String, RefOr<Schema>)>;
+
+/// The schema of an operation's `data`, pushing the named schemas it refers to.
+pub(super) type Data = fn(&mut Schemas) -> RefOr<Schema>;
+
+/// `data` is a reference to `T`'s own component.
+pub(super) fn named<T: ToSchema>(schemas: &mut Schemas) -> RefOr<Schema> {
+    T::schemas(schemas);
+    schemas.push((T::name().into_owned(), T::schema()));
+    reference(&T::name())
+}
+
+/// `data` is `T`'s schema inline (an array or a page of named `Item`s, which utoipa refers to
+/// without collecting).
+pub(super) fn inline<T: ToSchema, Item: ToSchema>(schemas: &mut Schemas) -> RefOr<Schema> {
+    named::<Item>(schemas);
+    T::schemas(schemas);
+    T::schema()
+}
+
+pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path::Operation {
+    let mut b = OperationBuilder::new()
+        .operation_id(Some(o.id))
+        .summary(Some(o.summary))
+        .tag(if o.extension {
+            "extensions"
+        } else {
+            "interface"
+        })
+        .security(SecurityRequirement::new("bearer", Vec::<String>::new()));
+    if let Some(open) = o.path.find('{') {
+        let name = &o.path[open + 1..o.path[open..].find('}').map_or(o.path.len(), |i| open + i)];
+        b = b.parameter(
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .schema(Some(if name == "list" {
+                    list_code()
+                } else {
+                    string()
+                })),
+        );
+    }
+    for (name, schema, meaning) in o.query {
+        b = b.parameter(
+            ParameterBuilder::new()
+                .name(*name)
+                .parameter_in(ParameterIn::Query)
+                .required(Required::False)
+                .description(Some(*meaning))
+                .schema(Some(schema())),
+        );
+    }
+    match o.body {
+        Body::None => {}
+        Body::Json(schema) => {
+            b = b.request_body(Some(
+                RequestBodyBuilder::new()
+                    .required(Some(Required::True))
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(json_body(schema)))
+                            .build(),
+                    )
+                    .build(),
+            ))
+        }
+        Body::JsonOrCsv => {
+            b = b.request_body(Some(
+                RequestBodyBuilder::new()
+                    .required(Some(Required::True))
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(reference("BatchRequest")))
+                            .build(),
+                    )
+                    .content(
+                        "text/csv",
+                        ContentBuilder::new().schema(Some(string())).build(),
+                    )
+                    .build(),
+            ))
+        }
+    }
+    let ok = if o.created { "201" } else { "200" };
+    b = b.response(
+        ok,
+        response(
+            if o.created { "Created." } else { "Success." },
+            RefOr::T(success((o.data)(schemas))),
+            true,
+        ),
+    );
+    let mut errors = vec![
+        (
+            "401",
+            "Missing, malformed, unknown or revoked key (with `WWW-Authenticate: Bearer`).",
+        ),
+        (
+            "403",
+            "The plan does not allow the operation, or the month's credits are used up.",
+        ),
+        ("404", "Unknown id or list code."),
+        ("405", "Method not allowed on this path."),
+        (
+            "429",
+            "Over the plan's requests per minute (with `Retry-After`).",
+        ),
+        (
+            "503",
+            "The index is not built yet, or the request took too long.",
+        ),
+    ];
+    if !matches!(o.body, Body::None) || !o.query.is_empty() {
+        errors.push((
+            "400",
+            "Malformed body or parameter, missing field or wrong JSON type.",
+        ));
+        errors.push((
+            "422",
+            "A well-formed value that is not allowed, naming the field.",
+        ));
+    }
+    if !matches!(o.body, Body::None) {
+        errors.push(("413", "Body over the size limit."));
+    }
+    for (status, meaning) in errors {
+        b = b.response(
+            status,
+            response(meaning, reference("Error"), status != "401"),
+        );
+    }
+    b.build()
+}
+
+pub(super) fn merge(item: &mut PathItem, o: &Op, schemas: &mut Schemas) {
+    let op = Some(operation(o, schemas));
+    match o.method {
+        HttpMethod::Get => item.get = op,
+        HttpMethod::Post => item.post = op,
+        HttpMethod::Put => item.put = op,
+        HttpMethod::Delete => item.delete = op,
+        HttpMethod::Patch => item.patch = op,
+        HttpMethod::Head => item.head = op,
+        HttpMethod::Options => item.options = op,
+        HttpMethod::Trace => item.trace = op,
+    }
+}
