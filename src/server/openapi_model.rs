@@ -4,7 +4,9 @@
 //! `ToSchema` and refer to these by name; `openapi.rs` collects them into `components`.
 
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{
+    ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::openapi_schemas::{
@@ -41,14 +43,6 @@ fn object(description: &str, properties: Vec<(&str, Schema, bool)>) -> Schema {
         }
     }
     b.into()
-}
-
-/// A JSON object whose fields this document does not spell out.
-fn open_object(description: &str) -> Schema {
-    ObjectBuilder::new()
-        .schema_type(Type::Object)
-        .description(Some(description))
-        .into()
 }
 
 fn nullable_date_time() -> Schema {
@@ -182,16 +176,93 @@ schema!(
 
 schema!(
     EntityVersion,
-    open_object("One version of a listed entry: `update_id`, `change`, `at`, ...")
+    object(
+        "One update that added, changed or removed a listed entry.",
+        vec![
+            ("update_id", integer(), true),
+            ("change", one_of(&["added", "removed", "changed"]), true),
+            ("at", string(), true),
+        ],
+    )
 );
+
 schema!(
     Alias,
-    open_object("An alias of a listed entry, as the list gives it.")
+    object(
+        "Another name of a listed entry.",
+        vec![
+            ("name", string(), true),
+            ("kind", string(), false),
+            ("quality", one_of(&["unspecified", "strong", "weak"]), false),
+            ("script", string(), false),
+            ("lang", string(), false),
+        ],
+    )
 );
+
 schema!(
     NameParts,
-    open_object("The parts of a listed name, where the list gives them.")
+    object(
+        "The parts of a person's name, where the list gives them.",
+        ["title", "given", "middle", "patronymic", "family"]
+            .into_iter()
+            .map(|part| (part, string(), false))
+            .collect(),
+    )
 );
-schema!(DateSpec, open_object("A listed date with its `precision`."));
-schema!(Address, open_object("A listed address."));
-schema!(IdDocument, open_object("A listed identity document."));
+
+schema!(
+    Address,
+    object(
+        "A postal address, as structured as the list gives it.",
+        ["street", "city", "region", "postal_code", "country", "full"]
+            .into_iter()
+            .map(|part| (part, string(), false))
+            .collect(),
+    )
+);
+
+schema!(
+    IdDocument,
+    object(
+        "An identity or registration document.",
+        vec![
+            ("doc_type", string(), true),
+            ("number", string(), true),
+            ("country", string(), false),
+            ("note", string(), false),
+        ],
+    )
+);
+
+/// One variant of [`DateSpec`]: `precision` and its fields, all required.
+fn date_variant(precision: &str, fields: &[(&str, Schema)]) -> Schema {
+    let mut properties = vec![("precision", one_of(&[precision]), true)];
+    properties.extend(fields.iter().map(|(name, s)| (*name, s.clone(), true)));
+    object("A listed date.", properties)
+}
+
+schema!(
+    DateSpec,
+    OneOfBuilder::new()
+        .item(date_variant(
+            "day",
+            &[
+                ("year", integer()),
+                ("month", integer()),
+                ("day", integer())
+            ]
+        ))
+        .item(date_variant(
+            "month",
+            &[("year", integer()), ("month", integer())]
+        ))
+        .item(date_variant("year", &[("year", integer())]))
+        .item(date_variant(
+            "range",
+            &[("from", string()), ("to", string())]
+        ))
+        .item(date_variant("text", &[("text", string())]))
+        .description(Some("A date as precise as the list gives it."))
+        .into()
+);
