@@ -167,6 +167,14 @@ mod tests {
         }
     }
 
+    /// A new state with the mouse on, on `tab`.
+    fn mouse_on(tab: Tab) -> State {
+        let mut state = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
+        state.mouse = true;
+        state.tab = tab;
+        state
+    }
+
     #[test]
     fn tab_bar_positions_follow_the_titles() {
         // " 1:Screen " is columns 0-9, " 2:Batch " 10-18, ...
@@ -191,9 +199,7 @@ mod tests {
 
     #[test]
     fn a_click_selects_a_row_and_the_wheel_moves() {
-        let mut state = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
-        state.mouse = true;
-        state.tab = Tab::Lists;
+        let mut state = mouse_on(Tab::Lists);
         let lists: Vec<crate::api::lists::ListInfo> = (0..8)
             .map(|i| crate::api::lists::ListInfo {
                 list_code: crate::model::ListCode::ALL[i],
@@ -242,8 +248,7 @@ mod tests {
 
     #[test]
     fn a_click_selects_a_screen_result_and_focuses_the_results() {
-        let mut state = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
-        state.mouse = true;
+        let mut state = mouse_on(Tab::Screen);
         state.screen.shown = Some(crate::tui::pages::screen::Shown {
             id: String::new(),
             query: "name".into(),
@@ -267,9 +272,7 @@ mod tests {
 
     #[test]
     fn a_click_selects_a_batch_row_of_those_shown() {
-        let mut state = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
-        state.mouse = true;
-        state.tab = Tab::Batch;
+        let mut state = mouse_on(Tab::Batch);
         state.batch.results = (0..4)
             .map(|i| crate::api::batch::BatchResult {
                 name: format!("name {i}"),
@@ -291,9 +294,7 @@ mod tests {
 
     #[test]
     fn a_click_selects_a_webhook_above_the_lines_under_the_table() {
-        let mut state = State::new("LOCAL", jiff::Timestamp::UNIX_EPOCH);
-        state.mouse = true;
-        state.tab = Tab::Webhooks;
+        let mut state = mouse_on(Tab::Webhooks);
         state.webhooks.loaded = true;
         state.webhooks.items = (0..5)
             .map(|i| crate::api::webhooks::Webhook {
