@@ -12,8 +12,8 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use sanctions::api::alerts::{AlertKind, AlertQuery};
-use sanctions::api::webhooks::WebhookCreate;
+use sanctions::api::alerts::{Alert, AlertKind, AlertQuery};
+use sanctions::api::webhooks::{Webhook, WebhookCreate};
 use sanctions::config::Config;
 use sanctions::model::OutboxEvent;
 use sanctions::service::{LocalService, Service};
@@ -58,12 +58,41 @@ async fn service(config: &str) -> (tempfile::TempDir, LocalService) {
     (dir, svc)
 }
 
-fn request(addr: SocketAddr, events: &[&str]) -> WebhookCreate {
+fn request(addr: SocketAddr, event: &str) -> WebhookCreate {
     WebhookCreate {
         url: format!("http://{addr}/hook"),
-        events: events.iter().map(|e| (*e).to_owned()).collect(),
+        events: vec![event.to_owned()],
         description: None,
     }
+}
+
+/// Registers a webhook for `event` sending to `addr`.
+async fn create(svc: &LocalService, addr: SocketAddr, event: &str) -> Webhook {
+    svc.create_webhook(request(addr, event)).await.unwrap()
+}
+
+/// A service configured with `config` and one `list.updated` webhook sending to a receiver
+/// that answers `status` after `delay`.
+async fn hooked(
+    status: u16,
+    delay: Duration,
+    config: &str,
+) -> (tempfile::TempDir, LocalService, Webhook, Got) {
+    let (addr, got) = receiver(status, delay).await;
+    let (dir, svc) = service(config).await;
+    let hook = create(&svc, addr, "list.updated").await;
+    (dir, svc, hook, got)
+}
+
+/// The alerts raised for disabled webhooks.
+async fn disabled_alerts(svc: &LocalService) -> Vec<Alert> {
+    svc.alerts(AlertQuery {
+        kind: Some(AlertKind::WebhookDisabled),
+        ..AlertQuery::default()
+    })
+    .await
+    .unwrap()
+    .items
 }
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -100,15 +129,12 @@ async fn drain(svc: &LocalService) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_attempt_that_outlasts_the_timeout_is_abandoned_and_retried() {
-    let (addr, got) = receiver(200, Duration::from_secs(5)).await;
-    let (_dir, svc) = service(
+    let (_dir, svc, hook, got) = hooked(
+        200,
+        Duration::from_secs(5),
         "[webhooks]\ntimeout_secs = 1\nretry_schedule = [\"200ms\"]\npoll_interval_ms = 50\n",
     )
     .await;
-    let hook = svc
-        .create_webhook(request(addr, &["list.updated"]))
-        .await
-        .unwrap();
     emit(&svc, serde_json::json!({"list": "un"})).await;
     let started = Instant::now();
     drain(&svc).await;
@@ -137,16 +163,13 @@ async fn an_attempt_that_outlasts_the_timeout_is_abandoned_and_retried() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_payload_over_the_cap_is_not_sent_and_not_retried() {
-    let (addr, got) = receiver(200, Duration::ZERO).await;
-    let (_dir, svc) = service(
+    let (_dir, svc, hook, got) = hooked(
+        200,
+        Duration::ZERO,
         "[webhooks]\nmax_payload_bytes = 2048\nretry_schedule = [\"100ms\", \"100ms\"]\n\
          poll_interval_ms = 50\n",
     )
     .await;
-    let hook = svc
-        .create_webhook(request(addr, &["list.updated"]))
-        .await
-        .unwrap();
     emit(&svc, serde_json::json!({"notes": "x".repeat(5000)})).await;
     emit(&svc, serde_json::json!({"list": "un"})).await;
     drain(&svc).await;
@@ -170,12 +193,10 @@ async fn at_most_twenty_webhooks_per_owner() {
     let (_dir, svc) = service("").await;
     let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
     for _ in 0..20 {
-        svc.create_webhook(request(addr, &["list.updated"]))
-            .await
-            .unwrap();
+        create(&svc, addr, "list.updated").await;
     }
     let err = svc
-        .create_webhook(request(addr, &["list.updated"]))
+        .create_webhook(request(addr, "list.updated"))
         .await
         .unwrap_err();
     assert_eq!(err.status(), 422, "{err:?}");
@@ -184,9 +205,7 @@ async fn at_most_twenty_webhooks_per_owner() {
     // Deleting one makes room again.
     let first = svc.webhooks().await.unwrap()[0].id.clone();
     svc.delete_webhook(&first).await.unwrap();
-    svc.create_webhook(request(addr, &["list.updated"]))
-        .await
-        .unwrap();
+    create(&svc, addr, "list.updated").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -194,25 +213,13 @@ async fn a_disabled_endpoint_raises_an_alert_and_an_alert_created_event() {
     let (gone, _) = receiver(410, Duration::ZERO).await;
     let (watcher, got) = receiver(200, Duration::ZERO).await;
     let (_dir, svc) = service("[webhooks]\npoll_interval_ms = 50\n").await;
-    let hook = svc
-        .create_webhook(request(gone, &["list.updated"]))
-        .await
-        .unwrap();
-    svc.create_webhook(request(watcher, &["alert.created"]))
-        .await
-        .unwrap();
+    let hook = create(&svc, gone, "list.updated").await;
+    create(&svc, watcher, "alert.created").await;
     emit(&svc, serde_json::json!({"list": "un"})).await;
     drain(&svc).await;
     let shown = svc.webhook(&hook.id).await.unwrap();
     assert!(!shown.active);
-    let alerts = svc
-        .alerts(AlertQuery {
-            kind: Some(AlertKind::WebhookDisabled),
-            ..AlertQuery::default()
-        })
-        .await
-        .unwrap()
-        .items;
+    let alerts = disabled_alerts(&svc).await;
     assert_eq!(alerts.len(), 1, "{alerts:#?}");
     assert!(alerts[0].title.contains(&hook.id), "{:?}", alerts[0]);
     assert!(alerts[0].title.contains("410"));
@@ -227,29 +234,18 @@ async fn a_disabled_endpoint_raises_an_alert_and_an_alert_created_event() {
     // A second event does not disable it again nor alert twice.
     emit(&svc, serde_json::json!({"list": "eu"})).await;
     drain(&svc).await;
-    let again = svc
-        .alerts(AlertQuery {
-            kind: Some(AlertKind::WebhookDisabled),
-            ..AlertQuery::default()
-        })
-        .await
-        .unwrap()
-        .items;
-    assert_eq!(again.len(), 1);
+    assert_eq!(disabled_alerts(&svc).await.len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_endpoint_failing_past_the_limit_is_disabled_with_an_alert() {
     // `disable_after_hours = 0`: failing since its creation is failing "for days" here.
-    let (addr, got) = receiver(500, Duration::ZERO).await;
-    let (_dir, svc) = service(
+    let (_dir, svc, hook, got) = hooked(
+        500,
+        Duration::ZERO,
         "[webhooks]\nretry_schedule = [\"100ms\"]\npoll_interval_ms = 50\ndisable_after_hours = 0\n",
     )
     .await;
-    let hook = svc
-        .create_webhook(request(addr, &["list.updated"]))
-        .await
-        .unwrap();
     emit(&svc, serde_json::json!({"list": "un"})).await;
     drain(&svc).await;
     assert_eq!(got.lock().unwrap().len(), 2, "the schedule's two attempts");
@@ -257,14 +253,7 @@ async fn an_endpoint_failing_past_the_limit_is_disabled_with_an_alert() {
     assert!(!shown.active);
     let reason = shown.disabled_reason.unwrap();
     assert!(reason.contains("no event accepted"), "{reason}");
-    let alerts = svc
-        .alerts(AlertQuery {
-            kind: Some(AlertKind::WebhookDisabled),
-            ..AlertQuery::default()
-        })
-        .await
-        .unwrap()
-        .items;
+    let alerts = disabled_alerts(&svc).await;
     assert_eq!(alerts.len(), 1);
     assert!(alerts[0].title.contains(&reason), "{:?}", alerts[0]);
 }

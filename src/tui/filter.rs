@@ -4,6 +4,7 @@
 use super::action::{Call, Effect};
 use super::state::{State, Tab};
 use super::update::call;
+use super::widgets::table::clamp;
 
 impl Tab {
     /// Whether `/` filters this tab's table.
@@ -65,29 +66,25 @@ pub fn apply(state: &mut State) {
             let text = format!("{} {}", l.list_code.code(), l.list_name);
             matches(words, &text)
         });
-        let len = state.lists.lists.len();
-        state.lists.selected = state.lists.selected.min(len.saturating_sub(1));
+        state.lists.selected = clamp(state.lists.selected, state.lists.lists.len());
     }
     if let Some(words) = state.filters.get(&Tab::Watchlist) {
         state.watchlist.items.retain(|f| matches(words, &f.name));
-        let len = state.watchlist.items.len();
-        state.watchlist.selected = state.watchlist.selected.min(len.saturating_sub(1));
+        state.watchlist.selected = clamp(state.watchlist.selected, state.watchlist.items.len());
     }
     if let Some(words) = state.filters.get(&Tab::Alerts) {
         state.alerts.items.retain(|a| {
             let text = format!("{} {} {} {}", a.id, a.title, a.kind, a.severity.as_str());
             matches(words, &text)
         });
-        let len = state.alerts.items.len();
-        state.alerts.selected = state.alerts.selected.min(len.saturating_sub(1));
+        state.alerts.selected = clamp(state.alerts.selected, state.alerts.items.len());
     }
     if let Some(words) = state.filters.get(&Tab::Webhooks) {
         state.webhooks.items.retain(|h| {
             let text = format!("{} {} {}", h.id, h.url, h.events.join(" "));
             matches(words, &text)
         });
-        let len = state.webhooks.items.len();
-        state.webhooks.selected = state.webhooks.selected.min(len.saturating_sub(1));
+        state.webhooks.selected = clamp(state.webhooks.selected, state.webhooks.items.len());
     }
 }
 

@@ -3,7 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 
 use crate::api::alerts::{Alert, AlertQuery, AlertStatus};
 use crate::tui::action::{Call, Effect, Outcome, Slot};
@@ -50,11 +50,10 @@ impl AlertsState {
 /// Handles a command on the Alerts tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     let a = &mut state.alerts;
+    if table::step(&mut a.selected, a.items.len(), command) {
+        return Vec::new();
+    }
     match command {
-        Command::Up => a.selected = a.selected.saturating_sub(1),
-        Command::Down if a.selected + 1 < a.items.len() => a.selected += 1,
-        Command::Top => a.selected = 0,
-        Command::Bottom => a.selected = a.items.len().saturating_sub(1),
         Command::Refresh => {
             let query = a.query();
             return vec![call(state, Call::Alerts(query))];
@@ -108,7 +107,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             a.more = page.next_cursor.is_some();
             a.loaded = true;
             a.error = None;
-            a.selected = a.selected.min(a.items.len().saturating_sub(1));
+            a.selected = table::clamp(a.selected, a.items.len());
             Vec::new()
         }
         Outcome::AlertSet(Ok(alert)) => {
@@ -141,20 +140,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         if a.more { " (first 200)" } else { "" }
     ));
     if !a.loaded || a.items.is_empty() {
-        let text = match &a.error {
-            Some(e) => format!("✗ {e}"),
-            None if state.requests.pending(Slot::Alerts) => "Loading…".to_owned(),
-            None if !a.loaded => "Not loaded: r reloads.".to_owned(),
-            None => format!(
-                "No {filter} alert. Alerts come from screenings with matches and from watchlist names that gain a match after a list update."
-            ),
-        };
-        frame.render_widget(
-            Paragraph::new(text)
-                .wrap(ratatui::widgets::Wrap { trim: false })
-                .block(block),
-            area,
+        let empty = format!(
+            "No {filter} alert. Alerts come from screenings with matches and from watchlist names that gain a match after a list update."
         );
+        let pending = state.requests.pending(Slot::Alerts);
+        let text = table::placeholder(a.error.as_deref(), pending, a.loaded, &empty);
+        table::message(frame, area, block, text);
         return;
     }
     let rows = a

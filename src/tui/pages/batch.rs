@@ -4,7 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::widgets::{Block, Gauge, Paragraph, Wrap};
+use ratatui::widgets::{Block, Gauge};
 
 use crate::api::batch::{BatchName, BatchRequest, BatchResult, MAX_BATCH};
 use crate::tui::action::{Call, Effect, Outcome};
@@ -82,6 +82,9 @@ fn next_chunk(state: &mut State) -> Vec<Effect> {
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     let b = &mut state.batch;
     let len = b.rows().len();
+    if table::step(&mut b.selected, len, command) {
+        return Vec::new();
+    }
     match command {
         Command::Load if !b.running => {
             state.prompt = Some(Prompt::new(
@@ -104,8 +107,6 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 PromptKind::BatchExport,
             ));
         }
-        Command::Up => b.selected = b.selected.saturating_sub(1),
-        Command::Down if b.selected + 1 < len => b.selected += 1,
         Command::Activate => {
             if let Some(id) = b.rows().get(b.selected).map(|r| r.screening_id.clone()) {
                 state.tab = Tab::Screen;
@@ -253,10 +254,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             None if !b.results.is_empty() => "No row with a match.".to_owned(),
             None => "Press l and type the path of a file: CSV with a name column (and optional type), one name per line, or JSON. Each name is screened and stored; batches over 500 names go in chunks of 500.".to_owned(),
         };
-        frame.render_widget(
-            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
-            body,
-        );
+        table::message(frame, body, block, text);
         return;
     }
     let cells = rows

@@ -94,11 +94,10 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         return Vec::new();
     }
+    if table::step(&mut b.selected, b.items.len(), command) {
+        return Vec::new();
+    }
     match command {
-        Command::Up => b.selected = b.selected.saturating_sub(1),
-        Command::Down if b.selected + 1 < b.items.len() => b.selected += 1,
-        Command::Top => b.selected = 0,
-        Command::Bottom => b.selected = b.items.len().saturating_sub(1),
         Command::Activate if b.current().is_some() => {
             b.open = true;
             b.scroll = 0;
@@ -140,7 +139,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             b.more = page.next_cursor.is_some();
             b.loaded = true;
             b.error = None;
-            b.selected = b.selected.min(b.items.len().saturating_sub(1));
+            b.selected = table::clamp(b.selected, b.items.len());
             Vec::new()
         }
         Outcome::Briefs(Err(e)) => {
@@ -193,20 +192,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     );
     let block = Block::bordered().title(fit(&title, area.width.saturating_sub(2) as usize));
     if b.items.is_empty() {
-        let text = match &b.error {
-            Some(e) => format!("✗ {e}"),
-            None if state.requests.pending(Slot::Briefs) || !b.loaded => "Loading…".to_owned(),
-            None if b.list.is_some() || b.words.is_some() => {
-                "No brief matches these filters: l cycles the list back to all, / with nothing clears the words.".to_owned()
-            }
-            None => "No brief yet. A brief is written for each list update (import or update the lists), \
-                     and from the feeds of the config file: u fetches them now."
-                .to_owned(),
+        let empty = if b.list.is_some() || b.words.is_some() {
+            "No brief matches these filters: l cycles the list back to all, / with nothing clears the words."
+        } else {
+            "No brief yet. A brief is written for each list update (import or update the lists), \
+             and from the feeds of the config file: u fetches them now."
         };
-        frame.render_widget(
-            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
-            area,
-        );
+        // Before the first answer the tab is loading: it asks on opening.
+        let pending = state.requests.pending(Slot::Briefs) || !b.loaded;
+        let text = table::placeholder(b.error.as_deref(), pending, b.loaded, empty);
+        table::message(frame, area, block, text);
         return;
     }
     let wide = area.width >= 100;

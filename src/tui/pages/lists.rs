@@ -41,16 +41,17 @@ impl ListsState {
         self.lists = lists;
         self.loaded = true;
         self.error = None;
-        self.selected = self.selected.min(self.lists.len().saturating_sub(1));
+        self.selected = table::clamp(self.selected, self.lists.len());
     }
 }
 
 /// Handles a command on the Lists tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     let l = &mut state.lists;
+    if table::step(&mut l.selected, l.lists.len(), command) {
+        return Vec::new();
+    }
     match command {
-        Command::Up => l.selected = l.selected.saturating_sub(1),
-        Command::Down if l.selected + 1 < l.lists.len() => l.selected += 1,
         Command::Refresh => return vec![call(state, Call::Lists)],
         Command::Activate => {
             if let Some(code) = l.lists.get(l.selected).map(|x| x.list_code) {
@@ -143,12 +144,9 @@ fn draw_updates(
         code.code()
     ));
     if records.is_empty() {
-        let text = if state.requests.pending(Slot::ListUpdates) {
-            "Loading…"
-        } else {
-            "No update recorded."
-        };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        let pending = state.requests.pending(Slot::ListUpdates);
+        let text = table::placeholder(None, pending, true, "No update recorded.");
+        table::message(frame, area, block, text);
         return;
     }
     let rows = records
@@ -215,14 +213,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     ));
     if l.loaded && l.lists.is_empty() {
         let text = "No list matches the filter: / with nothing shows all.";
-        frame.render_widget(Paragraph::new(text).block(block), top);
+        table::message(frame, top, block, text);
     } else if !l.loaded {
-        let text = match &l.error {
-            Some(e) => format!("✗ {e}"),
-            None if state.requests.pending(Slot::Lists) => "Loading…".to_owned(),
-            None => "Not loaded: r reloads.".to_owned(),
-        };
-        frame.render_widget(Paragraph::new(text).block(block), top);
+        let pending = state.requests.pending(Slot::Lists);
+        let text = table::placeholder(l.error.as_deref(), pending, false, "");
+        table::message(frame, top, block, text);
     } else {
         let rows = l
             .lists

@@ -14,6 +14,7 @@ use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
 use crate::tui::state::{Prompt, PromptKind, State};
 use crate::tui::update::call;
+use crate::tui::widgets::table;
 
 /// Where the keyboard is on the Screen tab.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -232,15 +233,9 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             }
             Vec::new()
         }
-        (View::Results, Command::Top) => {
-            s.selected = 0;
-            Vec::new()
-        }
-        (View::Results, Command::Bottom) => {
-            s.selected = s
-                .shown
-                .as_ref()
-                .map_or(0, |x| x.results.len().saturating_sub(1));
+        (View::Results, command @ (Command::Top | Command::Bottom)) => {
+            let len = s.shown.as_ref().map_or(0, |x| x.results.len());
+            table::step(&mut s.selected, len, command);
             Vec::new()
         }
         (View::Results, Command::Back) => {
@@ -260,14 +255,11 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             s.view = View::Results;
             Vec::new()
         }
-        (View::History, Command::Up) => {
-            s.history_selected = s.history_selected.saturating_sub(1);
-            Vec::new()
-        }
-        (View::History, Command::Down) => {
-            if s.history_selected + 1 < s.history.len() {
-                s.history_selected += 1;
-            }
+        (
+            View::History,
+            command @ (Command::Up | Command::Down | Command::Top | Command::Bottom),
+        ) => {
+            table::step(&mut s.history_selected, s.history.len(), command);
             Vec::new()
         }
         (View::History, Command::Activate) => match s.history.get(s.history_selected) {

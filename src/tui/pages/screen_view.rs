@@ -102,13 +102,7 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         None
     };
     if let Some(message) = message {
-        let block = block.title(" Results ");
-        frame.render_widget(
-            Paragraph::new(message)
-                .wrap(Wrap { trim: false })
-                .block(block),
-            area,
-        );
+        table::message(frame, area, block.title(" Results "), message);
         return;
     }
     let Some(shown) = &s.shown else { return };
@@ -136,10 +130,7 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         } else {
             "No match at this threshold. The screening is stored (no review needed)."
         };
-        frame.render_widget(
-            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
-            area,
-        );
+        table::message(frame, area, block, text);
         return;
     }
     let wide = area.width >= 100;
@@ -294,12 +285,9 @@ fn draw_history(frame: &mut Frame, area: Rect, state: &State) {
     let s = &state.screen;
     let block = Block::bordered().title(" History · Enter reopens · Esc back ");
     if s.history.is_empty() {
-        let text = if state.requests.pending(Slot::History) {
-            "Loading…"
-        } else {
-            "No screening stored yet."
-        };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        let pending = state.requests.pending(Slot::History);
+        let text = table::placeholder(None, pending, true, "No screening stored yet.");
+        table::message(frame, area, block, text);
         return;
     }
     let rows = s

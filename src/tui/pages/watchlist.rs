@@ -3,7 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Block;
 
 use crate::api::favorites::Favorite;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
@@ -25,11 +25,10 @@ pub struct WatchlistState {
 /// Handles a command on the Watchlist tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     let w = &mut state.watchlist;
+    if table::step(&mut w.selected, w.items.len(), command) {
+        return Vec::new();
+    }
     match command {
-        Command::Up => w.selected = w.selected.saturating_sub(1),
-        Command::Down if w.selected + 1 < w.items.len() => w.selected += 1,
-        Command::Top => w.selected = 0,
-        Command::Bottom => w.selected = w.items.len().saturating_sub(1),
         Command::Refresh => return vec![call(state, Call::Favorites)],
         Command::Rescreen => return vec![call(state, Call::Rescreen)],
         Command::Import => {
@@ -70,7 +69,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             w.total = page.total;
             w.loaded = true;
             w.error = None;
-            w.selected = w.selected.min(w.items.len().saturating_sub(1));
+            w.selected = table::clamp(w.selected, w.items.len());
             Vec::new()
         }
         Outcome::FavoriteAdded(Ok(f)) => {
@@ -129,18 +128,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         w.total
     ));
     if !w.loaded || w.items.is_empty() {
-        let text = match &w.error {
-            Some(e) => format!("✗ {e}"),
-            None if state.requests.pending(Slot::Favorites) => "Loading…".to_owned(),
-            None if !w.loaded => "Not loaded: r reloads.".to_owned(),
-            None => "The watchlist is empty. Press a to add a name, or w on the Screen tab to add the screened name.\nWatched names are re-screened after every list update, and new matches raise alerts.".to_owned(),
-        };
-        frame.render_widget(
-            Paragraph::new(text)
-                .wrap(ratatui::widgets::Wrap { trim: false })
-                .block(block),
-            area,
-        );
+        let empty = "The watchlist is empty. Press a to add a name, or w on the Screen tab to add the screened name.\nWatched names are re-screened after every list update, and new matches raise alerts.";
+        let pending = state.requests.pending(Slot::Favorites);
+        let text = table::placeholder(w.error.as_deref(), pending, w.loaded, empty);
+        table::message(frame, area, block, text);
         return;
     }
     let rows = w

@@ -67,11 +67,10 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         return Vec::new();
     }
+    if table::step(&mut w.selected, w.items.len(), command) {
+        return Vec::new();
+    }
     match command {
-        Command::Up => w.selected = w.selected.saturating_sub(1),
-        Command::Down if w.selected + 1 < w.items.len() => w.selected += 1,
-        Command::Top => w.selected = 0,
-        Command::Bottom => w.selected = w.items.len().saturating_sub(1),
         Command::Refresh => return vec![call(state, Call::Webhooks)],
         Command::Add => {
             state.prompt = Some(Prompt::new(
@@ -140,7 +139,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             w.items = items;
             w.loaded = true;
             w.error = None;
-            w.selected = w.selected.min(w.items.len().saturating_sub(1));
+            w.selected = table::clamp(w.selected, w.items.len());
             Vec::new()
         }
         Outcome::WebhookSaved(Ok(hook)) => {
@@ -225,18 +224,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let title = " Webhooks · a add · e edit · Space on/off · t test · d delete · Enter log ";
     let block = Block::bordered().title(fit(title, area.width.saturating_sub(2) as usize));
     if w.items.is_empty() {
-        let text = match &w.error {
-            Some(e) => format!("✗ {e}"),
-            None if state.requests.pending(Slot::Webhooks) || !w.loaded => "Loading…".to_owned(),
-            None => format!(
-                "No webhook. a registers an HTTPS endpoint that receives signed events ({}).",
-                default_events()
-            ),
-        };
-        frame.render_widget(
-            Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
-            list,
+        let empty = format!(
+            "No webhook. a registers an HTTPS endpoint that receives signed events ({}).",
+            default_events()
         );
+        let pending = state.requests.pending(Slot::Webhooks) || !w.loaded;
+        let text = table::placeholder(w.error.as_deref(), pending, w.loaded, &empty);
+        table::message(frame, list, block, text);
     } else {
         let wide = area.width >= 100;
         let rows = w
@@ -279,7 +273,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
 }
 
 /// The test outcome, a new secret and why a webhook was disabled, under the list.
-fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
+pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some((id, secret)) = &w.secret {
         lines.push(Line::from(format!(
@@ -311,12 +305,14 @@ fn draw_log(frame: &mut Frame, area: Rect, state: &State) {
     let id = w.current().map_or("", |h| h.id.as_str());
     let block = Block::bordered().title(format!(" Delivery log · {id} · r reload · Esc back "));
     if w.deliveries.is_empty() {
-        let text = if state.requests.pending(Slot::Deliveries) {
-            "Loading…"
-        } else {
-            "No delivery yet: t on the list sends a test event."
-        };
-        frame.render_widget(Paragraph::new(text).block(block), area);
+        let empty = "No delivery yet: t on the list sends a test event.";
+        let pending = state.requests.pending(Slot::Deliveries);
+        table::message(
+            frame,
+            area,
+            block,
+            table::placeholder(None, pending, true, empty),
+        );
         return;
     }
     let rows = w

@@ -1,10 +1,14 @@
-//! A table of rows with a selected row, drawn the same way on every tab.
+//! A table of rows with a selected row, drawn the same way on every tab, and what the tabs'
+//! tables share besides: the cursor keys, keeping the cursor on a row after a reload, and
+//! the message shown in the table's place while it has no row.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::widgets::{Block, Row, Table, TableState};
+use ratatui::text::Text;
+use ratatui::widgets::{Block, Paragraph, Row, Table, TableState, Wrap};
 
+use crate::tui::keymap::Command;
 use crate::tui::text::sanitize;
 
 /// Draws `rows` (sanitised) under `header` with `widths`, row `selected` highlighted and
@@ -30,4 +34,79 @@ pub fn draw(
         .highlight_symbol("> ");
     let mut state = TableState::default().with_selected(selected);
     frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// Moves the cursor `selected` of a table of `len` rows on Up, Down, Top or Bottom (never
+/// past the last row); true when `command` was one of them.
+pub fn step(selected: &mut usize, len: usize, command: Command) -> bool {
+    match command {
+        Command::Up => *selected = selected.saturating_sub(1),
+        Command::Down if *selected + 1 < len => *selected += 1,
+        Command::Down => {}
+        Command::Top => *selected = 0,
+        Command::Bottom => *selected = len.saturating_sub(1),
+        _ => return false,
+    }
+    true
+}
+
+/// The cursor `selected` kept on one of `len` rows (row 0 when there is none).
+pub fn clamp(selected: usize, len: usize) -> usize {
+    selected.min(len.saturating_sub(1))
+}
+
+/// The text in a table's place while it has no row: the load `error`, `Loading…` while a
+/// request is `pending`, `Not loaded: r reloads.` before the first load, else `empty`.
+pub fn placeholder(error: Option<&str>, pending: bool, loaded: bool, empty: &str) -> String {
+    match error {
+        Some(e) => format!("✗ {e}"),
+        None if pending => "Loading…".to_owned(),
+        None if !loaded => "Not loaded: r reloads.".to_owned(),
+        None => empty.to_owned(),
+    }
+}
+
+/// Draws `text` (wrapped) in `block`, in a table's place.
+pub fn message<'a>(frame: &mut Frame, area: Rect, block: Block, text: impl Into<Text<'a>>) {
+    frame.render_widget(
+        Paragraph::new(text).wrap(Wrap { trim: false }).block(block),
+        area,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursor_stays_on_a_row() {
+        let mut selected = 0;
+        assert!(step(&mut selected, 3, Command::Up));
+        assert_eq!(selected, 0);
+        step(&mut selected, 3, Command::Down);
+        step(&mut selected, 3, Command::Down);
+        step(&mut selected, 3, Command::Down);
+        assert_eq!(selected, 2);
+        step(&mut selected, 3, Command::Top);
+        assert_eq!(selected, 0);
+        step(&mut selected, 3, Command::Bottom);
+        assert_eq!(selected, 2);
+        step(&mut selected, 0, Command::Bottom);
+        assert_eq!(selected, 0);
+        assert!(!step(&mut selected, 3, Command::Refresh));
+        assert_eq!(clamp(7, 3), 2);
+        assert_eq!(clamp(7, 0), 0);
+        assert_eq!(clamp(1, 3), 1);
+    }
+
+    #[test]
+    fn the_placeholder_says_why_there_is_no_row() {
+        assert_eq!(placeholder(Some("down"), true, true, "none"), "✗ down");
+        assert_eq!(placeholder(None, true, false, "none"), "Loading…");
+        assert_eq!(
+            placeholder(None, false, false, "none"),
+            "Not loaded: r reloads."
+        );
+        assert_eq!(placeholder(None, false, true, "none"), "none");
+    }
 }
