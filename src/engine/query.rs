@@ -159,9 +159,10 @@ impl Query {
         self.tokens.iter().map(|t| t.weight).sum()
     }
 
-    /// Names worth scoring, best guesses first, at most `max` of them. `accept` filters by
-    /// the name's entity (type and list filters), so that excluded names take no places.
-    pub fn candidates(&self, index: &Index, max: usize, accept: impl Fn(u32) -> bool) -> Vec<u32> {
+    /// Every name worth scoring with its evidence, in no order (see [`Query::pick`]).
+    /// `accept` filters by the name's entity (type and list filters), so that excluded names
+    /// take no places.
+    pub fn candidates(&self, index: &Index, accept: impl Fn(u32) -> bool) -> Vec<(f32, u32)> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             scratch.prepare(index.names.len());
@@ -186,54 +187,64 @@ impl Query {
                 }
             }
             let floor = CANDIDATE_FLOOR * self.weight();
-            let mut found: Vec<(f32, u32)> = scratch
+            let found: Vec<(f32, u32)> = scratch
                 .touched
                 .iter()
                 .filter_map(|&name| {
                     let acc = scratch.acc[name as usize];
-                    let entry = &index.names[name as usize];
-                    if acc < floor || !accept(entry.entity) {
+                    if acc < floor {
+                        return None;
+                    }
+                    let (entity, weight) = index.name_meta[name as usize];
+                    if !accept(entity) {
                         return None;
                     }
                     // Evidence, discounted for what of the name it leaves unexplained (a
                     // cheap stand-in for the scorer's name coverage).
-                    let coverage = acc / entry.weight.max(acc);
+                    let coverage = acc / weight.max(acc);
                     Some((acc * (0.6 + 0.4 * coverage), name))
                 })
                 .collect();
             scratch.clear();
-            let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-            // Room for the names an entry holds beyond its cap, so that the cap below still
-            // leaves `max` places.
-            let keep = max.saturating_mul(2);
-            if found.len() > keep {
-                found.select_nth_unstable_by(keep, order);
-                found.truncate(keep);
-            }
-            found.sort_unstable_by(order);
-            let mut per_entity: Vec<(u32, u8)> = Vec::new();
-            let mut out = Vec::with_capacity(max.min(found.len()));
-            for (_, name) in found {
-                let entity = index.names[name as usize].entity;
-                let seen = match per_entity.iter_mut().find(|(e, _)| *e == entity) {
-                    Some(slot) => {
-                        slot.1 += 1;
-                        slot.1
-                    }
-                    None => {
-                        per_entity.push((entity, 1));
-                        1
-                    }
-                };
-                if seen <= NAMES_PER_ENTITY {
-                    out.push(name);
-                    if out.len() == max {
-                        break;
-                    }
+            found
+        })
+    }
+
+    /// The best `max` of the `found` [`Query::candidates`], best guesses first, at most
+    /// [`NAMES_PER_ENTITY`] per entry. `found` is reordered, not changed: the look-up is done
+    /// once however many times the screening looks further.
+    pub fn pick(index: &Index, found: &mut [(f32, u32)], max: usize) -> Vec<u32> {
+        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // Room for the names an entry holds beyond its cap, so that the cap below still
+        // leaves `max` places.
+        let keep = max.saturating_mul(2).min(found.len());
+        if found.len() > keep {
+            found.select_nth_unstable_by(keep, order);
+        }
+        let best = &mut found[..keep];
+        best.sort_unstable_by(order);
+        let mut per_entity: Vec<(u32, u8)> = Vec::new();
+        let mut out = Vec::with_capacity(max.min(best.len()));
+        for &(_, name) in best.iter() {
+            let entity = index.name_meta[name as usize].0;
+            let seen = match per_entity.iter_mut().find(|(e, _)| *e == entity) {
+                Some(slot) => {
+                    slot.1 += 1;
+                    slot.1
+                }
+                None => {
+                    per_entity.push((entity, 1));
+                    1
+                }
+            };
+            if seen <= NAMES_PER_ENTITY {
+                out.push(name);
+                if out.len() == max {
+                    break;
                 }
             }
-            out
-        })
+        }
+        out
     }
 }
 

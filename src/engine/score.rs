@@ -13,7 +13,7 @@
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
 use super::query::Query;
-use super::similarity::{MatchKind, edit_similarity};
+use super::similarity::{MatchKind, edit_similarity, edit_similarity_within};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -120,7 +120,10 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
     let mut score = query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT);
 
     let mut compact = false;
-    if score < COMPACT_CAP {
+    // The whole-string comparison gives at most `COMPACT_CAP` for the same string and at
+    // most `COMPACT_CAP - 0.05` otherwise: a score already there cannot rise (a cut-off
+    // that loses nothing, and skips most of the edit distances of whole names).
+    if score < COMPACT_CAP - 0.05 || (score < COMPACT_CAP && query.compact == name.compact) {
         let whole = compact_similarity(&query.compact, &name.compact);
         if whole > score {
             score = whole;
@@ -205,7 +208,16 @@ pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Optio
     if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
         return Some(1.0);
     }
-    let s = edit_similarity(whole, &format!("{first}{second}"));
+    // The two words joined in a buffer on the stack when they fit (no allocation per pair
+    // on the hot path).
+    let mut buf = [0u8; 64];
+    let s = if len <= buf.len() {
+        buf[..first.len()].copy_from_slice(first.as_bytes());
+        buf[first.len()..len].copy_from_slice(second.as_bytes());
+        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| edit_similarity(whole, joined))
+    } else {
+        edit_similarity(whole, &format!("{first}{second}"))
+    };
     (s >= 0.8).then_some(s)
 }
 
@@ -227,7 +239,10 @@ fn compact_similarity(query: &str, listed: &str) -> f32 {
     if query == listed {
         return COMPACT_CAP;
     }
-    let s = edit_similarity(query, listed);
+    // At least 0.9 alike: at most a tenth of the longer string edited, so the distance is
+    // computed only up to that bound (the same result where it matters, far less work).
+    let longest = query.len().max(listed.len());
+    let s = edit_similarity_within(query, listed, longest / 10);
     if s >= 0.9 {
         s.min(COMPACT_CAP) - 0.05
     } else {
