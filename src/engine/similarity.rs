@@ -107,51 +107,58 @@ fn osa_bounded(a: &str, b: &str, bound: usize) -> usize {
         return strsim::osa_distance(a, b);
     }
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    if b.len() >= STACK_ROW {
-        let row = || vec![0usize; b.len() + 1];
-        return osa_rows(a, b, &mut row(), &mut row(), &mut row(), bound);
+    if a.len() < STACK_ROW && b.len() < STACK_ROW {
+        // Distances under 64 fit a byte: three rows of 64 bytes to clear, not of 64 words.
+        let (mut r0, mut r1, mut r2) = ([0u8; STACK_ROW], [0u8; STACK_ROW], [0u8; STACK_ROW]);
+        return osa_rows(a, b, &mut r0, &mut r1, &mut r2, bound);
     }
-    let (mut r0, mut r1, mut r2) = (
-        [0usize; STACK_ROW],
-        [0usize; STACK_ROW],
-        [0usize; STACK_ROW],
-    );
-    osa_rows(a, b, &mut r0, &mut r1, &mut r2, bound)
+    let row = || vec![0usize; b.len() + 1];
+    osa_rows(a, b, &mut row(), &mut row(), &mut row(), bound)
 }
 
 /// Words longer than this (whole names compared as one string) take their rows from the
 /// heap; 64 covers every single word of the lists and most names written as one.
 const STACK_ROW: usize = 64;
 
-/// The distance of `a` and `b` over three rows of at least `b.len() + 1` cells; once two
-/// consecutive rows hold nothing within `bound`, no later cell can be (a cell comes from the
-/// row above, or two rows above plus one), and `bound + 1` is returned.
-fn osa_rows<'a>(
+/// The distance of `a` and `b` over three rows of at least `b.len() + 1` cells of a type
+/// that holds `a.len() + b.len()`; once two consecutive rows hold nothing within `bound`, no
+/// later cell can be (a cell comes from the row above, or two rows above plus one), and
+/// some number above `bound` is returned.
+fn osa_rows<'a, T>(
     a: &[u8],
     b: &[u8],
-    mut two_back: &'a mut [usize],
-    mut prev: &'a mut [usize],
-    mut curr: &'a mut [usize],
+    mut two_back: &'a mut [T],
+    mut prev: &'a mut [T],
+    mut curr: &'a mut [T],
     bound: usize,
-) -> usize {
+) -> usize
+where
+    T: Copy + Ord + From<u8> + std::ops::Add<Output = T> + Into<usize>,
+{
+    let one = T::from(1);
     let n = b.len();
+    let mut c = T::from(0);
     for j in 0..=n {
-        two_back[j] = j;
-        prev[j] = j;
+        two_back[j] = c;
+        prev[j] = c;
+        c = c + one;
     }
     let mut prev_min = 0;
+    let mut start = T::from(0);
     for (i, &ac) in a.iter().enumerate() {
-        curr[0] = i + 1;
-        let mut row_min = curr[0];
+        start = start + one;
+        curr[0] = start;
+        let mut row_min = start;
         for (j, &bc) in b.iter().enumerate() {
-            let cost = usize::from(ac != bc);
-            let mut d = (curr[j] + 1).min(prev[j + 1] + 1).min(prev[j] + cost);
+            let cost = T::from(u8::from(ac != bc));
+            let mut d = (curr[j] + one).min(prev[j + 1] + one).min(prev[j] + cost);
             if i > 0 && j > 0 && ac != bc && ac == b[j - 1] && bc == a[i - 1] {
-                d = d.min(two_back[j - 1] + 1);
+                d = d.min(two_back[j - 1] + one);
             }
             curr[j + 1] = d;
             row_min = row_min.min(d);
         }
+        let row_min: usize = row_min.into();
         if row_min > bound && prev_min > bound {
             return bound.saturating_add(1);
         }
@@ -159,7 +166,7 @@ fn osa_rows<'a>(
         std::mem::swap(&mut two_back, &mut prev);
         std::mem::swap(&mut prev, &mut curr);
     }
-    prev[n]
+    prev[n].into()
 }
 
 /// A key that transliteration variants of one name share: consonant skeleton after folding
