@@ -69,28 +69,36 @@ pub(crate) struct Scored {
 
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
-    let mut candidates = pair_candidates(index, query, name);
-    candidates.sort_by(|a, b| {
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(b.query_len.cmp(&a.query_len))
-            .then(b.listed_len.cmp(&a.listed_len))
-            .then(a.query.cmp(&b.query))
-            .then(a.listed.cmp(&b.listed))
-    });
-    let mut used_q = vec![false; query.tokens.len()];
-    let mut used_l = vec![false; name.tokens.len()];
-    let mut pairs = Vec::new();
-    for pair in candidates {
-        let q = pair.query..pair.query + pair.query_len;
-        let l = pair.listed..pair.listed + pair.listed_len;
-        if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
-            continue;
+    let mut pairs = SCRATCH.with(|scratch| {
+        let (candidates, used_q, used_l) = &mut *scratch.borrow_mut();
+        candidates.clear();
+        pair_candidates(index, query, name, candidates);
+        // A stable sort, as before: pairs of equal rank keep the order they were found in.
+        candidates.sort_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then(b.query_len.cmp(&a.query_len))
+                .then(b.listed_len.cmp(&a.listed_len))
+                .then(a.query.cmp(&b.query))
+                .then(a.listed.cmp(&b.listed))
+        });
+        used_q.clear();
+        used_q.resize(query.tokens.len(), false);
+        used_l.clear();
+        used_l.resize(name.tokens.len(), false);
+        let mut pairs = Vec::new();
+        for pair in candidates.iter() {
+            let q = pair.query..pair.query + pair.query_len;
+            let l = pair.listed..pair.listed + pair.listed_len;
+            if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
+                continue;
+            }
+            used_q[q].iter_mut().for_each(|u| *u = true);
+            used_l[l].iter_mut().for_each(|u| *u = true);
+            pairs.push(*pair);
         }
-        used_q[q].iter_mut().for_each(|u| *u = true);
-        used_l[l].iter_mut().for_each(|u| *u = true);
-        pairs.push(pair);
-    }
+        pairs
+    });
 
     let listed_weight = |li: usize| {
         let t = name.tokens[li];
@@ -143,9 +151,8 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
 
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one
 /// word on either side (`al qaida` / `alqaida`).
-fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair> {
+fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
-    let mut out: Vec<Pair> = Vec::new();
     for (qi, q) in query.tokens.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
             if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
@@ -196,7 +203,16 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
             }
         }
     }
-    out
+}
+
+/// Per-thread buffers of [`score`] (the candidate pairs, the tokens used on either side),
+/// reused from one name to the next instead of allocated for each of a query's names.
+type Buffers = (Vec<Pair>, Vec<bool>, Vec<bool>);
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Buffers> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new()))
+    };
 }
 
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
