@@ -77,6 +77,11 @@ pub(crate) struct Query {
     /// Each adjacent pair of tokens written as one (`joins[i]` joins tokens `i` and `i + 1`),
     /// with the listed token of that spelling when there is one.
     pub joins: Vec<(String, Option<u32>)>,
+    /// For each adjacent pair of words written in an abjad, the consonant skeleton of the
+    /// two joined and the listed words of that skeleton: Persian and Pashto write compounds
+    /// apart that the lists romanise as one word (`هدايت الله` / `Hidayatullah`, `عبد
+    /// الرؤوف` / `Abdurrauf`).
+    pub abjad_joins: Vec<Option<(String, Vec<u32>)>>,
     pub compact: String,
 }
 
@@ -115,6 +120,25 @@ impl Query {
                 (joined, id)
             })
             .collect();
+        let abjad_joins = tokens
+            .windows(2)
+            .map(|pair| {
+                let abjad_word = |t: &normalize::Token| t.abjad && t.kind == TokenKind::Word;
+                if !(abjad_word(&pair[0]) && abjad_word(&pair[1])) {
+                    return None;
+                }
+                let joined = script::skeleton(&format!("{}{}", pair[0].text, pair[1].text));
+                if joined.len() < MIN_JOINED_SKELETON {
+                    return None;
+                }
+                let ids: Vec<u32> = index
+                    .tokens_with_skeleton(&joined, false)
+                    .filter(|&id| !index.vocab[id as usize].abjad)
+                    .take(MAX_JOINED_SKELETON_WORDS)
+                    .collect();
+                (!ids.is_empty()).then_some((joined, ids))
+            })
+            .collect();
         let tokens = tokens
             .into_iter()
             .map(|t| {
@@ -150,6 +174,7 @@ impl Query {
         Query {
             tokens,
             joins,
+            abjad_joins,
             compact,
         }
     }
@@ -184,6 +209,18 @@ impl Query {
                 let weight = self.tokens[qi].weight + self.tokens[qi + 1].weight;
                 for &name in &index.postings[*id as usize] {
                     scratch.add(name, stamp, weight);
+                }
+            }
+            // Latin words with the skeleton of two adjacent abjad words joined.
+            for (qi, join) in self.abjad_joins.iter().enumerate() {
+                let Some((_, ids)) = join else { continue };
+                let stamp = (self.tokens.len() + qi) as u32 + 1;
+                let weight =
+                    (self.tokens[qi].weight + self.tokens[qi + 1].weight) * JOINED_SKELETON;
+                for &id in ids {
+                    for &name in &index.postings[id as usize] {
+                        scratch.add(name, stamp, weight);
+                    }
                 }
             }
             let floor = CANDIDATE_FLOOR * self.weight();
@@ -257,6 +294,17 @@ const NAMES_PER_ENTITY: u8 = 2;
 /// listed compound (`vneshecon`): a shorter one (`sber`, `alfa`) begins too many words,
 /// and short cases are already found as exact joins.
 const MIN_PREFIX: usize = 5;
+
+/// Two abjad words joined meet a Latin word of their skeleton only when it has at least
+/// this many consonant classes: a compound (`htl`, Hidayatullah; `bdrf`, Abdurrauf), not
+/// two short words that make a common two-letter skeleton by chance.
+const MIN_JOINED_SKELETON: usize = 3;
+/// At most this many listed words of one joined skeleton are looked at: bounds the work
+/// (a skeleton of three classes rarely fits more than a few dozen listed words).
+const MAX_JOINED_SKELETON_WORDS: usize = 64;
+/// The similarity of two abjad words joined and a Latin word of the same skeleton: a
+/// skeleton pair's (`script::skeleton_similarity`, 0.88).
+pub(crate) const JOINED_SKELETON: f32 = 0.88;
 
 /// A name needs at least this share of the query's weight from its retrieved tokens.
 const CANDIDATE_FLOOR: f32 = 0.3;

@@ -12,7 +12,7 @@
 
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
-use super::query::Query;
+use super::query::{JOINED_SKELETON, Query};
 use super::similarity::{MatchKind, edit_similarity, edit_similarity_within};
 
 const QUERY_EXPONENT: f32 = 1.0;
@@ -174,6 +174,26 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
                     listed_len: 1,
                     similarity,
                     how: MatchKind::Joined,
+                });
+            }
+        }
+    }
+    // Two adjacent abjad query words as one Latin listed word of their joined skeleton.
+    for (qi, join) in query.abjad_joins.iter().enumerate() {
+        let Some((skeleton, _)) = join else { continue };
+        for (li, listed) in name.tokens.iter().enumerate() {
+            let vocab = &index.vocab[listed.id as usize];
+            if listed.kind != TokenKind::Word || vocab.abjad {
+                continue;
+            }
+            if super::script::skeleton(&vocab.text) == *skeleton {
+                out.push(Pair {
+                    query: qi,
+                    query_len: 2,
+                    listed: li,
+                    listed_len: 1,
+                    similarity: JOINED_SKELETON,
+                    how: MatchKind::Skeleton,
                 });
             }
         }
