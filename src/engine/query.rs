@@ -79,8 +79,7 @@ pub(crate) struct Query {
     pub joins: Vec<(String, Option<u32>)>,
     /// For each adjacent pair of words written in an abjad, the consonant skeleton of the
     /// two joined and the listed words of that skeleton: Persian and Pashto write compounds
-    /// apart that the lists romanise as one word (`هدايت الله` / `Hidayatullah`, `عبد
-    /// الرؤوف` / `Abdurrauf`).
+    /// apart that the lists romanise as one word (`نعمت الله` / `Nematullah`).
     pub abjad_joins: Vec<Option<(String, Vec<u32>)>>,
     pub compact: String,
 }
@@ -296,8 +295,10 @@ const NAMES_PER_ENTITY: u8 = 2;
 const MIN_PREFIX: usize = 5;
 
 /// Two abjad words joined meet a Latin word of their skeleton only when it has at least
-/// this many consonant classes: a compound (`htl`, Hidayatullah; `bdrf`, Abdurrauf), not
-/// two short words that make a common two-letter skeleton by chance.
+/// this many consonant classes: a compound (`nmtl`, Nematullah), not
+/// two short words that make a common two-letter skeleton by chance. Set by that reasoning
+/// and measured once, not tuned: the tune half of the cross-script set rose from 73.0% to
+/// 73.6%, the development set's false positives stayed at 1.0%.
 const MIN_JOINED_SKELETON: usize = 3;
 /// At most this many listed words of one joined skeleton are looked at: bounds the work
 /// (a skeleton of three classes rarely fits more than a few dozen listed words).
