@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeleton;
 use super::similarity::phonetic_key;
+use super::table::HashTable;
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 /// What a match reports about its entry.
@@ -22,6 +23,14 @@ pub(crate) struct IndexedEntity {
     /// The last day of the listing, where the list gives one.
     pub listing_ends: Option<String>,
     pub facts: crate::model::EntityFacts,
+}
+
+/// What the request's filters read of an entry.
+#[derive(Debug, Clone)]
+pub(crate) struct EntityMeta {
+    pub kind: EntityKind,
+    pub list: ListCode,
+    pub listing_ends: Option<Box<str>>,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
@@ -64,20 +73,26 @@ pub(crate) struct VocabToken {
 pub struct Index {
     pub(crate) entities: Vec<IndexedEntity>,
     pub(crate) names: Vec<IndexedName>,
+    /// Each name's entry and weight, side by side for the candidate stage, which visits
+    /// thousands of names per query and needs nothing else of them.
+    pub(crate) name_meta: Vec<(u32, f32)>,
+    /// Each entry's kind, list and last day of listing, for the request's filters, which
+    /// the candidate stage applies to every name that passes its floor.
+    pub(crate) entity_meta: Vec<EntityMeta>,
     pub(crate) vocab: Vec<VocabToken>,
     pub(crate) token_ids: HashMap<String, u32>,
     /// For each token id, the names containing it (ascending, no repeats).
     pub(crate) postings: Vec<Vec<u32>>,
-    /// (hash of a phonetic key, token id), sorted.
-    pub(crate) by_key: Vec<(u64, u32)>,
+    /// (hash of a phonetic key, token id).
+    pub(crate) by_key: HashTable,
     /// (hash of a token's consonant skeleton, token id), sorted: every word, for queries
     /// written in an abjad.
-    pub(crate) by_skeleton: Vec<(u64, u32)>,
+    pub(crate) by_skeleton: HashTable,
     /// The same for the words written in an abjad only, for Latin queries.
-    pub(crate) by_skeleton_abjad: Vec<(u64, u32)>,
+    pub(crate) by_skeleton_abjad: HashTable,
     /// (hash of a token, or of it with one letter deleted, token id), sorted: a query
     /// token or one of its deletions found here is at most two edits from the listed token.
-    pub(crate) by_deletion: Vec<(u64, u32)>,
+    pub(crate) by_deletion: HashTable,
     /// Every token id, sorted by the token's text: the words that begin with a prefix.
     pub(crate) by_text: Vec<u32>,
 }
@@ -217,15 +232,26 @@ impl Index {
         for (name, weight) in self.names.iter_mut().zip(weights) {
             name.weight = weight;
         }
-        self.by_key = self
+        self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
+        self.entity_meta = self
+            .entities
+            .iter()
+            .map(|e| EntityMeta {
+                kind: e.kind,
+                list: e.list,
+                listing_ends: e.listing_ends.as_deref().map(Box::from),
+            })
+            .collect();
+        let mut by_key: Vec<(u64, u32)> = self
             .vocab
             .iter()
             .enumerate()
             .filter(|(_, t)| t.key.len() >= 2 && !t.pair_only)
             .map(|(id, t)| (hash(t.key.as_bytes()), id as u32))
             .collect();
-        self.by_key.sort_unstable();
-        self.by_skeleton = self
+        by_key.sort_unstable();
+        self.by_key = HashTable::new(by_key);
+        let mut by_skeleton: Vec<(u64, u32)> = self
             .vocab
             .iter()
             .enumerate()
@@ -235,14 +261,15 @@ impl Index {
                 (s.len() >= 2).then(|| (hash(s.as_bytes()), id as u32))
             })
             .collect();
-        self.by_skeleton.sort_unstable();
-        self.by_skeleton_abjad = self
-            .by_skeleton
+        by_skeleton.sort_unstable();
+        let by_skeleton_abjad: Vec<(u64, u32)> = by_skeleton
             .iter()
             .filter(|(_, id)| self.vocab[*id as usize].abjad)
             .copied()
             .collect();
-        self.by_deletion = self
+        self.by_skeleton = HashTable::new(by_skeleton);
+        self.by_skeleton_abjad = HashTable::new(by_skeleton_abjad);
+        let mut by_deletion: Vec<(u64, u32)> = self
             .vocab
             .par_iter()
             .enumerate()
@@ -255,8 +282,9 @@ impl Index {
                     .map(move |h| (h, id as u32))
             })
             .collect();
-        self.by_deletion.par_sort_unstable();
-        self.by_deletion.dedup();
+        by_deletion.par_sort_unstable();
+        by_deletion.dedup();
+        self.by_deletion = HashTable::new(by_deletion);
         self.by_text = (0..self.vocab.len() as u32).collect();
         let vocab = &self.vocab;
         self.by_text
@@ -327,7 +355,7 @@ impl Index {
 
     /// Token ids whose phonetic key is `key`.
     pub(crate) fn tokens_with_key(&self, key: &str) -> impl Iterator<Item = u32> + '_ {
-        lookup(&self.by_key, hash(key.as_bytes()))
+        self.by_key.get(hash(key.as_bytes()))
     }
 
     /// Token ids whose consonant skeleton is `skeleton`: any word's, or only the words
@@ -342,12 +370,12 @@ impl Index {
         } else {
             &self.by_skeleton
         };
-        lookup(table, hash(skeleton.as_bytes()))
+        table.get(hash(skeleton.as_bytes()))
     }
 
     /// Token ids that, whole or with one letter deleted, hash to `h`.
     pub(crate) fn tokens_with_deletion(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
-        lookup(&self.by_deletion, h)
+        self.by_deletion.get(h)
     }
 }
 
@@ -359,14 +387,6 @@ const PREFIX_SCAN: usize = 256;
 const LEGAL_WEIGHT: f32 = 0.5;
 /// Weight of an initial.
 const INITIAL_WEIGHT: f32 = 1.0;
-
-fn lookup(table: &[(u64, u32)], h: u64) -> impl Iterator<Item = u32> + '_ {
-    let start = table.partition_point(|(k, _)| *k < h);
-    table[start..]
-        .iter()
-        .take_while(move |(k, _)| *k == h)
-        .map(|(_, id)| *id)
-}
 
 /// The name itself and, when it has a parenthetical part, the name without it
 /// (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`).

@@ -16,6 +16,7 @@ mod result;
 mod score;
 pub mod script;
 pub mod similarity;
+mod table;
 #[cfg(test)]
 mod tests;
 
@@ -121,7 +122,7 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let query = Query::new(index, &name, organisation);
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
-        let e = &index.entities[entity as usize];
+        let e = &index.entity_meta[entity as usize];
         let ended = || listing_ended(e.listing_ends.as_deref(), &today);
         request.kind.is_none_or(|k| k.accepts(e.kind))
             && (request.include_ended || !ended())
@@ -139,8 +140,9 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let mut slots: HashMap<u32, usize> = HashMap::new();
     let mut max = CANDIDATES.max(limit.saturating_mul(2));
     let mut scored_up_to = 0;
+    let mut found = query.candidates(index, accept);
     loop {
-        let candidates = query.candidates(index, max, accept);
+        let candidates = Query::pick(index, &mut found, max);
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
@@ -168,7 +170,9 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
         scored_up_to = candidates.len();
         max = max.saturating_mul(4);
     }
-    let mut hits: Vec<(f32, Hit)> = best
+    // Scores first; the hits (with their explanations and facts, cloned) only for the
+    // `limit` reported, while `total` still counts every entry at or above the threshold.
+    let mut ranked: Vec<(u8, f32, u32, u32, score::Scored, Vec<Evidence>)> = best
         .into_iter()
         .filter_map(|(entity, name_id, scored)| {
             let (evidence, points) = if facts.is_empty() {
@@ -177,25 +181,28 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 facts::weigh(&facts, &index.entities[entity as usize].facts)
             };
             let score = (i16::from(percent(scored.score)) + i16::from(points)).clamp(0, 100) as u8;
-            (score >= threshold).then(|| {
-                let mut hit = to_hit(index, &query, entity, name_id, &scored, &today);
-                hit.score = score;
-                hit.explanation.evidence = evidence;
-                (scored.score, hit)
-            })
+            (score >= threshold).then_some((score, scored.score, entity, name_id, scored, evidence))
         })
         .collect();
     // Highest score first; at equal scores the closer name (the finer name score), then the
     // entry id for a stable order.
-    hits.sort_by(|(a_name, a), (b_name, b)| {
-        b.score
-            .cmp(&a.score)
-            .then_with(|| b_name.total_cmp(a_name))
-            .then_with(|| a.entity_id.cmp(&b.entity_id))
+    let entity_id = |e: u32| index.entities[e as usize].entity_id.as_str();
+    ranked.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| b.1.total_cmp(&a.1))
+            .then_with(|| entity_id(a.2).cmp(entity_id(b.2)))
     });
-    let mut hits: Vec<Hit> = hits.into_iter().map(|(_, hit)| hit).collect();
-    let total = hits.len();
-    hits.truncate(limit);
+    let total = ranked.len();
+    ranked.truncate(limit);
+    let hits: Vec<Hit> = ranked
+        .into_iter()
+        .map(|(score, _, entity, name_id, scored, evidence)| {
+            let mut hit = to_hit(index, &query, entity, name_id, &scored, &today);
+            hit.score = score;
+            hit.explanation.evidence = evidence;
+            hit
+        })
+        .collect();
     Ok(Screening { total, hits })
 }
 

@@ -12,8 +12,8 @@
 
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
-use super::query::Query;
-use super::similarity::{MatchKind, edit_similarity};
+use super::query::{JOINED_SKELETON, Query};
+use super::similarity::{MatchKind, edit_similarity, edit_similarity_within};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -69,28 +69,36 @@ pub(crate) struct Scored {
 
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
-    let mut candidates = pair_candidates(index, query, name);
-    candidates.sort_by(|a, b| {
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(b.query_len.cmp(&a.query_len))
-            .then(b.listed_len.cmp(&a.listed_len))
-            .then(a.query.cmp(&b.query))
-            .then(a.listed.cmp(&b.listed))
-    });
-    let mut used_q = vec![false; query.tokens.len()];
-    let mut used_l = vec![false; name.tokens.len()];
-    let mut pairs = Vec::new();
-    for pair in candidates {
-        let q = pair.query..pair.query + pair.query_len;
-        let l = pair.listed..pair.listed + pair.listed_len;
-        if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
-            continue;
+    let mut pairs = SCRATCH.with(|scratch| {
+        let (candidates, used_q, used_l) = &mut *scratch.borrow_mut();
+        candidates.clear();
+        pair_candidates(index, query, name, candidates);
+        // A stable sort, as before: pairs of equal rank keep the order they were found in.
+        candidates.sort_by(|a, b| {
+            b.similarity
+                .total_cmp(&a.similarity)
+                .then(b.query_len.cmp(&a.query_len))
+                .then(b.listed_len.cmp(&a.listed_len))
+                .then(a.query.cmp(&b.query))
+                .then(a.listed.cmp(&b.listed))
+        });
+        used_q.clear();
+        used_q.resize(query.tokens.len(), false);
+        used_l.clear();
+        used_l.resize(name.tokens.len(), false);
+        let mut pairs = Vec::new();
+        for pair in candidates.iter() {
+            let q = pair.query..pair.query + pair.query_len;
+            let l = pair.listed..pair.listed + pair.listed_len;
+            if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
+                continue;
+            }
+            used_q[q].iter_mut().for_each(|u| *u = true);
+            used_l[l].iter_mut().for_each(|u| *u = true);
+            pairs.push(*pair);
         }
-        used_q[q].iter_mut().for_each(|u| *u = true);
-        used_l[l].iter_mut().for_each(|u| *u = true);
-        pairs.push(pair);
-    }
+        pairs
+    });
 
     let listed_weight = |li: usize| {
         let t = name.tokens[li];
@@ -120,7 +128,10 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
     let mut score = query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT);
 
     let mut compact = false;
-    if score < COMPACT_CAP {
+    // The whole-string comparison gives at most `COMPACT_CAP` for the same string and at
+    // most `COMPACT_CAP - 0.05` otherwise: a score already there cannot rise (a cut-off
+    // that loses nothing, and skips most of the edit distances of whole names).
+    if score < COMPACT_CAP - 0.05 || (score < COMPACT_CAP && query.compact == name.compact) {
         let whole = compact_similarity(&query.compact, &name.compact);
         if whole > score {
             score = whole;
@@ -140,9 +151,8 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
 
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one
 /// word on either side (`al qaida` / `alqaida`).
-fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair> {
+fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
-    let mut out: Vec<Pair> = Vec::new();
     for (qi, q) in query.tokens.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
             if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
@@ -164,6 +174,26 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
                     listed_len: 1,
                     similarity,
                     how: MatchKind::Joined,
+                });
+            }
+        }
+    }
+    // Two adjacent abjad query words as one Latin listed word of their joined skeleton.
+    for (qi, join) in query.abjad_joins.iter().enumerate() {
+        let Some((skeleton, _)) = join else { continue };
+        for (li, listed) in name.tokens.iter().enumerate() {
+            let vocab = &index.vocab[listed.id as usize];
+            if listed.kind != TokenKind::Word || vocab.abjad {
+                continue;
+            }
+            if super::script::skeleton(&vocab.text) == *skeleton {
+                out.push(Pair {
+                    query: qi,
+                    query_len: 2,
+                    listed: li,
+                    listed_len: 1,
+                    similarity: JOINED_SKELETON,
+                    how: MatchKind::Skeleton,
                 });
             }
         }
@@ -193,7 +223,16 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName) -> Vec<Pair
             }
         }
     }
-    out
+}
+
+/// Per-thread buffers of [`score`] (the candidate pairs, the tokens used on either side),
+/// reused from one name to the next instead of allocated for each of a query's names.
+type Buffers = (Vec<Pair>, Vec<bool>, Vec<bool>);
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Buffers> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new()))
+    };
 }
 
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
@@ -205,7 +244,16 @@ pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Optio
     if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
         return Some(1.0);
     }
-    let s = edit_similarity(whole, &format!("{first}{second}"));
+    // The two words joined in a buffer on the stack when they fit (no allocation per pair
+    // on the hot path).
+    let mut buf = [0u8; 64];
+    let s = if len <= buf.len() {
+        buf[..first.len()].copy_from_slice(first.as_bytes());
+        buf[first.len()..len].copy_from_slice(second.as_bytes());
+        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| edit_similarity(whole, joined))
+    } else {
+        edit_similarity(whole, &format!("{first}{second}"))
+    };
     (s >= 0.8).then_some(s)
 }
 
@@ -227,7 +275,10 @@ fn compact_similarity(query: &str, listed: &str) -> f32 {
     if query == listed {
         return COMPACT_CAP;
     }
-    let s = edit_similarity(query, listed);
+    // At least 0.9 alike: at most a tenth of the longer string edited, so the distance is
+    // computed only up to that bound (the same result where it matters, far less work).
+    let longest = query.len().max(listed.len());
+    let s = edit_similarity_within(query, listed, longest / 10);
     if s >= 0.9 {
         s.min(COMPACT_CAP) - 0.05
     } else {

@@ -188,3 +188,20 @@ fn a_new_index_is_swapped_in() {
     assert_eq!(screener.screen(&request).unwrap().total, 1);
     assert_eq!(old.entity_count(), 0);
 }
+
+#[test]
+fn abjad_words_written_apart_meet_a_latin_compound() {
+    let index = Index::build(&[
+        entry("1", EntityKind::Individual, &["NEMATULLAH, Mawlawi"]),
+        entry("2", EntityKind::Individual, &["NEMAT, Ali"]),
+    ]);
+    // Two words in Arabic script, the listed name one Latin word of their joined skeleton.
+    let query = Query::new(&index, "نعمت الله", false);
+    assert!(query.abjad_joins[0].is_some(), "{:?}", query.abjad_joins);
+    let (found, score) = top(&index, "نعمت الله").unwrap_or_default();
+    assert_eq!(found, "ofac_sdn:1");
+    assert!(score >= 70, "{score}");
+    // Latin words are never joined by skeleton.
+    let latin = Query::new(&index, "Nemat Ullah", false);
+    assert!(latin.abjad_joins.iter().all(Option::is_none));
+}
