@@ -16,21 +16,15 @@ duration=${2:-30s}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 port=${PORT:-18080}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
-[ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
-
+[ -d "$data_dir" ] || { echo "$data_dir is not a folder" >&2; exit 2; }
+data_dir=$(cd "$data_dir" && pwd)
 cd "$(dirname "$0")/.."
-if [ -n "${SANCTIONS_BIN:-}" ]; then
-    bin=$SANCTIONS_BIN # a binary built already (e.g. to check this script quickly)
-else
-    cargo build --release --quiet
-    bin=${CARGO_TARGET_DIR:-target}/release/sanctions
-fi
+. scripts/serve_for_test.sh
+wrk_setup "$data_dir"
 
 work=$(mktemp -d)
 server=
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-. scripts/serve_for_test.sh
 serve_for_test "$bin" "$data_dir" "$port" load-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
 rss_start=$(ps -o rss= -p "$server")
 

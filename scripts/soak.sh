@@ -26,22 +26,16 @@ rate=${3:-3000}
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 port=${PORT:-18081}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
-[ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
-
+[ -d "$data_dir" ] || { echo "$data_dir is not a folder" >&2; exit 2; }
+data_dir=$(cd "$data_dir" && pwd)
 cd "$(dirname "$0")/.."
-if [ -n "${SANCTIONS_BIN:-}" ]; then
-    bin=$SANCTIONS_BIN
-else
-    cargo build --release --quiet
-    bin=${CARGO_TARGET_DIR:-target}/release/sanctions
-fi
+. scripts/serve_for_test.sh
+wrk_setup "$data_dir"
 
 work=$(mktemp -d)
 server=
 sampler=
 trap 'kill "$sampler" 2>/dev/null || true; kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-. scripts/serve_for_test.sh
 serve_for_test "$bin" "$data_dir" "$port" soak-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
 rss() { ps -o rss= -p "$server" | tr -d ' '; }
 rss_start=$(rss)

@@ -228,7 +228,7 @@ fn to_hit(
     } else {
         let query_text = |p: &score::Pair| {
             (p.query..p.query + p.query_len)
-                .map(|qi| query.tokens[qi].text.as_str())
+                .map(|qi| query.tokens[qi].shown())
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -248,7 +248,7 @@ fn to_hit(
                 }),
                 Some(_) => {} // the second token of a joined pair, already explained
                 None => explanation.push(TokenPair {
-                    query: Some(q.text.clone()),
+                    query: Some(q.shown().to_owned()),
                     listed: None,
                     similarity: 0,
                     kind: MatchKind::Unmatched,

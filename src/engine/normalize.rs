@@ -38,6 +38,9 @@ pub struct Token {
     pub kind: TokenKind,
     /// Written in an abjad (Arabic, Hebrew): compared by consonant skeleton too.
     pub abjad: bool,
+    /// The word as written, when not in Latin letters (`أسامة` for `smh`): what an explanation
+    /// shows. Empty for Latin words, whose `text` reads as typed.
+    pub written: String,
 }
 
 /// Titles and honorifics that say nothing about who someone is.
@@ -132,10 +135,16 @@ static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 /// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
 /// names known to be people's, so that a surname such as "Ao" stays a name).
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
-    let (words, scripts): (Vec<String>, Vec<Script>) =
-        drop_titles(drop_honorifics(scripted_words(name)))
-            .into_iter()
-            .unzip();
+    let mut scripts = Vec::new();
+    let mut written = Vec::new();
+    let words: Vec<String> = drop_titles(drop_honorifics(scripted_words(name)))
+        .into_iter()
+        .map(|w| {
+            scripts.push(w.script);
+            written.push(w.written);
+            w.text
+        })
+        .collect();
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
@@ -145,6 +154,7 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
                 raw: words[i..i + len].join(""),
                 kind: TokenKind::Legal,
                 abjad: false,
+                written: String::new(),
             });
             i += len;
             continue;
@@ -164,6 +174,7 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
         };
         let mut token = word_token(text, particle);
         token.abjad = abjad && !particle;
+        token.written = std::mem::take(&mut written[i]);
         out.push(token);
         i += 1;
     }
@@ -198,19 +209,29 @@ fn word_token(text: String, particle: bool) -> Token {
         text,
         kind,
         abjad: false,
+        written: String::new(),
     }
+}
+
+/// One word of a name: its compared form, its script and (not in Latin letters) how it was
+/// written.
+#[derive(Debug, Clone)]
+struct Word {
+    text: String,
+    script: Script,
+    written: String,
 }
 
 /// Removes honorifics, unless that would leave nothing. A word written in an abjad is never
 /// one: its transliteration is a consonant skeleton that may spell one by chance (`عمار`,
 /// Ammar, gives `mr`).
-fn drop_honorifics(words: Vec<(String, Script)>) -> Vec<(String, Script)> {
+fn drop_honorifics(words: Vec<Word>) -> Vec<Word> {
     if words.len() < 2 {
         return words;
     }
-    let kept: Vec<(String, Script)> = words
+    let kept: Vec<Word> = words
         .iter()
-        .filter(|w| w.1 == Script::Abjad || !HONORIFICS.contains(&w.0.as_str()))
+        .filter(|w| w.script == Script::Abjad || !HONORIFICS.contains(&w.text.as_str()))
         .cloned()
         .collect();
     if kept.is_empty() { words } else { kept }
@@ -223,8 +244,8 @@ pub fn is_title_or_particle(word: &str) -> bool {
 }
 
 /// Removes [`TITLES`] from both ends while at least two other words remain.
-fn drop_titles(mut words: Vec<(String, Script)>) -> Vec<(String, Script)> {
-    let is_title = |w: &(String, Script)| w.1 != Script::Abjad && TITLES.contains(&w.0.as_str());
+fn drop_titles(mut words: Vec<Word>) -> Vec<Word> {
+    let is_title = |w: &Word| w.script != Script::Abjad && TITLES.contains(&w.text.as_str());
     while words.len() > 2 && words.first().is_some_and(is_title) {
         words.remove(0);
     }
@@ -237,20 +258,21 @@ fn drop_titles(mut words: Vec<(String, Script)>) -> Vec<(String, Script)> {
 /// Lower-case ASCII words of `name`, transliterated, split on anything that is not a letter or
 /// a digit (apostrophes excepted: they vanish).
 pub fn words(name: &str) -> Vec<String> {
-    scripted_words(name).into_iter().map(|(w, _)| w).collect()
+    scripted_words(name).into_iter().map(|w| w.text).collect()
 }
 
 /// [`words`], each with the script it was written in (the script of its last non-Latin
 /// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
 /// begins with the article (`الرحمن`) gives the article as a word of its own.
-fn scripted_words(name: &str) -> Vec<(String, Script)> {
+fn scripted_words(name: &str) -> Vec<Word> {
     let chars: Vec<char> = name.nfkc().collect();
     let mut words = Vec::new();
-    let mut current = String::new();
+    let mut current = Current::default();
     let mut script = Script::Latin;
     for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
-            current.push(c.to_ascii_lowercase());
+            current.text.push(c.to_ascii_lowercase());
+            current.written.push(c);
         } else if is_apostrophe(c) {
             continue;
         } else if c.is_ascii() || !c.is_alphanumeric() {
@@ -265,7 +287,7 @@ fn scripted_words(name: &str) -> Vec<(String, Script)> {
             }
             script = script::script_of(c);
             // The Arabic article written onto a word of three letters or more.
-            let article = current.is_empty()
+            let article = current.text.is_empty()
                 && c == '\u{0627}'
                 && chars.get(i + 1) == Some(&'\u{0644}')
                 && chars[i + 2..]
@@ -274,24 +296,29 @@ fn scripted_words(name: &str) -> Vec<(String, Script)> {
                     .count()
                     >= 3;
             if article {
-                words.push(("al".to_owned(), Script::Abjad));
+                words.push(Word {
+                    text: "al".to_owned(),
+                    script: Script::Abjad,
+                    written: "\u{0627}\u{0644}".to_owned(),
+                });
                 continue;
             }
             if script == Script::Abjad
                 && c == '\u{0644}'
-                && current.is_empty()
-                && words.last().is_some_and(|(w, _)| w == "al")
+                && current.text.is_empty()
+                && words.last().is_some_and(|w| w.text == "al")
                 && i > 0
                 && chars[i - 1] == '\u{0627}'
             {
                 continue; // the lam of the article just split off
             }
+            current.written.push(c);
             let latin = script::hebrew_letter(c)
                 .map(str::to_owned)
                 .unwrap_or_else(|| any_ascii::any_ascii_char(c).to_owned());
             for l in latin.chars() {
                 if l.is_ascii_alphanumeric() {
-                    current.push(l.to_ascii_lowercase());
+                    current.text.push(l.to_ascii_lowercase());
                 } else if l == ' ' {
                     push_word(&mut words, &mut current, &mut script);
                 }
@@ -305,9 +332,27 @@ fn scripted_words(name: &str) -> Vec<(String, Script)> {
     words
 }
 
-fn push_word(words: &mut Vec<(String, Script)>, current: &mut String, script: &mut Script) {
-    if !current.is_empty() {
-        words.push((script::fold(std::mem::take(current), *script), *script));
+/// The word being read: its transliterated letters and the characters they came from.
+#[derive(Default)]
+struct Current {
+    text: String,
+    written: String,
+}
+
+fn push_word(words: &mut Vec<Word>, current: &mut Current, script: &mut Script) {
+    let written = std::mem::take(&mut current.written);
+    if !current.text.is_empty() {
+        let text = std::mem::take(&mut current.text);
+        words.push(Word {
+            text: script::fold(text, *script),
+            script: *script,
+            // Only a word not in Latin letters needs its written form shown.
+            written: if *script == Script::Latin {
+                String::new()
+            } else {
+                written
+            },
+        });
     }
     *script = Script::Latin;
 }
@@ -396,6 +441,12 @@ mod tests {
         assert_eq!(texts("أسامة بن لادن", false), ["smh", "bin", "ldn"]);
         assert_eq!(texts("عبد الرحمن", false), ["abdul", "al", "rhmn"]);
         assert!(tokens("أسامة بن لادن", false)[0].abjad);
+        // Each word as written, for explanations (the article split off as its own word).
+        let written = |name: &str| -> Vec<String> {
+            tokens(name, false).into_iter().map(|t| t.written).collect()
+        };
+        assert_eq!(written("عبد الرحمن"), ["عبد", "ال", "رحمن"]);
+        assert_eq!(written("Kim 김정은"), ["", "김", "정", "은"]);
         assert_eq!(texts("בשאר אל-אסד", false), ["bsr", "al", "sd"]);
         // A skeleton that spells an honorific is a name (`عمار`, Ammar: `mr`).
         assert_eq!(texts("عمار اسماعيل", false), ["mr", "smyl"]);

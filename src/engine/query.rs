@@ -17,6 +17,8 @@ pub(crate) struct QueryToken {
     pub text: String,
     /// For a legal form, what it was read from.
     pub raw: String,
+    /// The word as written when not in Latin letters ([`normalize::Token::written`]).
+    pub written: String,
     pub kind: TokenKind,
     pub weight: f32,
     /// Listed tokens it resembles: (token id, similarity, how), best first.
@@ -26,6 +28,16 @@ pub(crate) struct QueryToken {
 }
 
 impl QueryToken {
+    /// What an explanation shows for this token: the word as written when it was not in
+    /// Latin letters (the analyst's own `أسامة`, not its skeleton `smh`), else the compared form.
+    pub fn shown(&self) -> &str {
+        if self.written.is_empty() {
+            &self.text
+        } else {
+            &self.written
+        }
+    }
+
     /// The similarity of this token to listed token `id`, if they are a pair.
     pub fn similarity_to(
         &self,
@@ -165,6 +177,7 @@ impl Query {
                     weight: index.weight_for_df(df, t.kind),
                     text: t.text,
                     raw: t.raw,
+                    written: t.written,
                     kind: t.kind,
                     matches,
                 }

@@ -104,7 +104,8 @@ pub struct Explanation {
 /// One step of the alignment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenPair {
-    /// The query's token(s), normalised; `None` for a listed token with no partner.
+    /// The query's token(s), normalised (a word not in Latin letters as it was written);
+    /// `None` for a listed token with no partner.
     pub query: Option<String>,
     /// The listed token(s), normalised; `None` for a query token with no partner.
     pub listed: Option<String>,

@@ -205,3 +205,32 @@ fn abjad_words_written_apart_meet_a_latin_compound() {
     let latin = Query::new(&index, "Nemat Ullah", false);
     assert!(latin.abjad_joins.iter().all(Option::is_none));
 }
+
+#[test]
+fn explanations_show_words_not_in_latin_letters_as_written() {
+    let index = index();
+    let request = Request {
+        limit: Some(1),
+        ..Request::new("أسامة بن لادن")
+    };
+    let result = screen(&index, &request).unwrap();
+    assert_eq!(result.hits[0].entity_id, "ofac_sdn:2");
+    let how: Vec<_> = result.hits[0]
+        .explanation
+        .tokens
+        .iter()
+        .map(|t| (t.query.as_deref(), t.listed.as_deref()))
+        .collect();
+    // The analyst's own words beside the listed ones, not their skeletons (`smh`, `ldn`).
+    assert!(how.contains(&(Some("أسامة"), Some("osama"))), "{how:?}");
+    assert!(how.contains(&(Some("لادن"), Some("laden"))), "{how:?}");
+    // Latin and Cyrillic words: Latin ones as compared, Cyrillic as written.
+    let result = screen(&index, &Request::new("Владимир Putin")).unwrap();
+    let shown: Vec<_> = result.hits[0]
+        .explanation
+        .tokens
+        .iter()
+        .filter_map(|t| t.query.as_deref())
+        .collect();
+    assert_eq!(shown, ["Владимир", "putin"]);
+}

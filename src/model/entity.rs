@@ -18,6 +18,14 @@ pub enum EntityKind {
 }
 
 impl EntityKind {
+    /// Every kind, in the order the wire documents them.
+    pub const ALL: [EntityKind; 4] = [
+        EntityKind::Individual,
+        EntityKind::Entity,
+        EntityKind::Vessel,
+        EntityKind::Aircraft,
+    ];
+
     /// The lowercase word used on the wire and in the store.
     pub fn as_str(self) -> &'static str {
         match self {

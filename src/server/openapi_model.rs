@@ -68,20 +68,13 @@ fn nullable_one_of(values: &[&str]) -> Schema {
         .into()
 }
 
-const LIST_CODES: &[&str] = &[
-    "ofac_sdn",
-    "ofac_cons",
-    "eu",
-    "un",
-    "uk_hmt",
-    "ca_sema",
-    "au_dfat",
-    "world_bank",
-];
-const KINDS: &[&str] = &["individual", "entity", "vessel", "aircraft"];
+/// The entry kinds, from the model's own table.
+fn kinds() -> [&'static str; 4] {
+    EntityKind::ALL.map(EntityKind::as_str)
+}
 
 schema!(ListCode, list_code());
-schema!(EntityKind, one_of(KINDS));
+schema!(EntityKind, one_of(&kinds()));
 schema!(ReviewStatus, review_status());
 schema!(ScreeningOrigin, one_of(&["single", "batch", "watchlist"]));
 schema!(
@@ -99,7 +92,7 @@ schema!(
         vec![
             ("id", string(), true),
             ("name", string(), true),
-            ("type", nullable_one_of(KINDS), true),
+            ("type", nullable_one_of(&kinds()), true),
             ("note", nullable_string(), true),
             ("created_at", date_time(), true),
             ("last_screened_at", nullable_date_time(), true),
@@ -124,7 +117,11 @@ schema!(
             ("status", alert_status(), true),
             ("screening_id", nullable_string(), true),
             ("favorite_id", nullable_string(), true),
-            ("list", nullable_one_of(LIST_CODES), true),
+            (
+                "list",
+                nullable_one_of(&ListCode::ALL.map(ListCode::code)),
+                true
+            ),
             ("entity_ids", strings(), true),
         ],
     )

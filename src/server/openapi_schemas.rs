@@ -85,16 +85,7 @@ pub(super) fn one_of(values: &[&str]) -> Schema {
 }
 
 pub(super) fn list_code() -> Schema {
-    one_of(&[
-        "ofac_sdn",
-        "ofac_cons",
-        "eu",
-        "un",
-        "uk_hmt",
-        "ca_sema",
-        "au_dfat",
-        "world_bank",
-    ])
+    one_of(&crate::model::ListCode::ALL.map(crate::model::ListCode::code))
 }
 
 pub(super) fn review_status() -> Schema {
