@@ -101,6 +101,36 @@ pub struct Index {
 pub(crate) const MIN_DELETION_LEN: usize = 4;
 
 impl Index {
+    /// How each token of name `name_id` was written, for explanations: the word as the list
+    /// writes it where it is not in Latin letters, else empty. Worked out again from the
+    /// name's text (only for the few names reported; the index keeps no copy), and all
+    /// empty when that text gives other tokens than the index holds.
+    pub(crate) fn written_tokens(&self, name_id: u32) -> Vec<String> {
+        let Some(name) = self.names.get(name_id as usize) else {
+            return Vec::new();
+        };
+        if name.text.is_ascii() {
+            return Vec::new();
+        }
+        let organisation = self.entities[name.entity as usize].kind != EntityKind::Individual;
+        let indexed: Vec<&str> = name
+            .tokens
+            .iter()
+            .map(|t| self.vocab[t.id as usize].text.as_str())
+            .collect();
+        variants(&name.text)
+            .iter()
+            .map(|variant| normalize::tokens(variant, organisation))
+            .find(|tokens| {
+                tokens
+                    .iter()
+                    .map(|t| t.text.as_str())
+                    .eq(indexed.iter().copied())
+            })
+            .map(|tokens| tokens.into_iter().map(|t| t.written).collect())
+            .unwrap_or_default()
+    }
+
     /// Builds the index from every entry's names.
     pub fn build(entries: &[EntityNames]) -> Index {
         let normalised: Vec<Vec<(String, bool, Vec<Token>)>> = entries

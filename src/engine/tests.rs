@@ -123,7 +123,8 @@ fn explains_each_token() {
         .iter()
         .find(|t| t.query.as_deref() == Some("putin"))
         .unwrap();
-    assert_eq!(putin.listed.as_deref(), Some("putin"));
+    // The listed Cyrillic word as the list writes it.
+    assert_eq!(putin.listed.as_deref(), Some("Путин"));
     assert_eq!(putin.kind, MatchKind::Exact);
     request.name = "V Putin".to_owned();
     request.threshold = Some(0);
@@ -135,7 +136,7 @@ fn explains_each_token() {
         .map(|t| (t.query.as_deref(), t.listed.as_deref(), t.kind))
         .collect();
     assert!(
-        how.contains(&(Some("v"), Some("vladimir"), MatchKind::Initial)),
+        how.contains(&(Some("v"), Some("Владимир"), MatchKind::Initial)),
         "{how:?}"
     );
     request.name = "Nasrallah Khan".to_owned();
@@ -224,6 +225,16 @@ fn explanations_show_words_not_in_latin_letters_as_written() {
     // The analyst's own words beside the listed ones, not their skeletons (`smh`, `ldn`).
     assert!(how.contains(&(Some("أسامة"), Some("osama"))), "{how:?}");
     assert!(how.contains(&(Some("لادن"), Some("laden"))), "{how:?}");
+    // A listed name not in Latin letters: its words as the list writes them.
+    let result = screen(&index, &Request::new("Vladimir Putin")).unwrap();
+    let listed: Vec<_> = result.hits[0]
+        .explanation
+        .tokens
+        .iter()
+        .filter_map(|t| t.listed.as_deref())
+        .collect();
+    assert_eq!(result.hits[0].matched_name, "Владимир Путин");
+    assert_eq!(listed, ["Владимир", "Путин"]);
     // Latin and Cyrillic words: Latin ones as compared, Cyrillic as written.
     let result = screen(&index, &Request::new("Владимир Putin")).unwrap();
     let shown: Vec<_> = result.hits[0]
