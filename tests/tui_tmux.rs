@@ -283,24 +283,7 @@ fn briefs_and_webhooks_tabs_end_to_end() {
 
     tmux.keys(&["q"]);
     // Work still running (a slow reload on a loaded machine) makes the UI ask first.
-    let start = Instant::now();
-    let code = loop {
-        if let Ok(code) = std::fs::read_to_string(&status)
-            && code.ends_with('\n')
-        {
-            break code;
-        }
-        let pane = tmux.pane();
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the UI did not exit; the pane shows:\n{pane}"
-        );
-        if pane.contains("Quit anyway") {
-            tmux.keys(&["y"]);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(code.trim(), "0", "the UI's exit status");
+    assert_eq!(exit_status(&tmux, &status), "0", "the UI's exit status");
     // tmux may read the UI's last output (leaving the alternate screen) a moment later.
     let left = Instant::now();
     while tmux.pane().contains("Webhooks ·") {
