@@ -70,38 +70,26 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
                 .schema(Some(schema())),
         );
     }
-    match o.body {
-        Body::None => {}
-        Body::Json(schema) => {
-            b = b.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(json_body(schema)))
-                            .build(),
-                    )
-                    .build(),
-            ))
+    // The JSON body's schema, and whether CSV is accepted too (the batch).
+    let body = match o.body {
+        Body::None => None,
+        Body::Json(schema) => Some((json_body(schema), false)),
+        Body::JsonOrCsv => Some((reference("BatchRequest"), true)),
+    };
+    if let Some((schema, csv)) = body {
+        let mut body = RequestBodyBuilder::new()
+            .required(Some(Required::True))
+            .content(
+                "application/json",
+                ContentBuilder::new().schema(Some(schema)).build(),
+            );
+        if csv {
+            body = body.content(
+                "text/csv",
+                ContentBuilder::new().schema(Some(string())).build(),
+            );
         }
-        Body::JsonOrCsv => {
-            b = b.request_body(Some(
-                RequestBodyBuilder::new()
-                    .required(Some(Required::True))
-                    .content(
-                        "application/json",
-                        ContentBuilder::new()
-                            .schema(Some(reference("BatchRequest")))
-                            .build(),
-                    )
-                    .content(
-                        "text/csv",
-                        ContentBuilder::new().schema(Some(string())).build(),
-                    )
-                    .build(),
-            ))
-        }
+        b = b.request_body(Some(body.build()));
     }
     let ok = if o.created { "201" } else { "200" };
     b = b.response(
