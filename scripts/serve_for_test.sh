@@ -1,9 +1,9 @@
 # Sourced by load.sh, soak.sh and schemathesis.sh: starts `sanctions serve` on an existing
 # data folder with a Business key whose plan's rate is lifted, and waits until it is ready.
 #
-#   wrk_setup DATA_DIR       (load.sh, soak.sh) checks wrk and the data folder, makes
-#                            `data_dir` absolute and sets `bin` ($SANCTIONS_BIN, or a release
-#                            build of this checkout)
+#   wrk_setup DATA_DIR       (load.sh, soak.sh) checks wrk and the data folder (an absolute
+#                            path: the callers resolve it before changing folder) and sets
+#                            `bin` ($SANCTIONS_BIN, or a release build of this checkout)
 #
 #   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG
 #
@@ -31,7 +31,6 @@ serve_for_test() {
 wrk_setup() {
     command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
     [ -f "$1/sanctions.db" ] || { echo "$1 holds no sanctions.db: import the lists first" >&2; exit 2; }
-    data_dir=$(cd "$1" && pwd)
     if [ -n "${SANCTIONS_BIN:-}" ]; then
         bin=$SANCTIONS_BIN # a binary built already
     else
