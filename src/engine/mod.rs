@@ -216,12 +216,6 @@ fn to_hit(
 ) -> Hit {
     let e = &index.entities[entity as usize];
     let name = &index.names[name_id as usize];
-    // A listed word not in Latin letters is shown as the list writes it, like the query's.
-    let written = index.written_tokens(name_id);
-    let listed_text = |li: usize| match written.get(li) {
-        Some(w) if !w.is_empty() => w.as_str(),
-        _ => index.vocab[name.tokens[li].id as usize].text.as_str(),
-    };
     let mut explanation: Vec<TokenPair> = Vec::new();
     if scored.compact {
         explanation.push(TokenPair {
@@ -231,6 +225,12 @@ fn to_hit(
             kind: MatchKind::Joined,
         });
     } else {
+        // A listed word not in Latin letters is shown as the list writes it, like the query's.
+        let written = index.written_tokens(name_id);
+        let listed_text = |li: usize| match written.get(li) {
+            Some(w) if !w.is_empty() => w.as_str(),
+            _ => index.vocab[name.tokens[li].id as usize].text.as_str(),
+        };
         let query_text = |p: &score::Pair| {
             (p.query..p.query + p.query_len)
                 .map(|qi| query.tokens[qi].shown())
