@@ -252,12 +252,22 @@ pub(super) fn date_time() -> Schema {
         .into()
 }
 
-const ABSOLUTE_URL: &str = "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$";
+/// An absolute http(s) URL as `webhooks::safety::parse_url` takes it: a host name whose last
+/// label starts with a letter (one ending in digits would be read as an IPv4 address) or a
+/// dotted IPv4 address, a port of 0-65535, then printable ASCII.
+const ABSOLUTE_URL: &str = concat!(
+    "^https?://",
+    "(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*",
+    "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))",
+    "(:0*([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    "([/?#][!-~]*)?$"
+);
 
 pub(super) fn absolute_url() -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::String)
         .pattern(Some(ABSOLUTE_URL))
+        .max_length(Some(crate::webhooks::safety::MAX_URL_LEN))
         .into()
 }
 
@@ -311,7 +321,8 @@ pub(super) fn webhook_update() -> Schema {
             "url",
             ObjectBuilder::new()
                 .schema_type(or_null(Type::String))
-                .pattern(Some(ABSOLUTE_URL)),
+                .pattern(Some(ABSOLUTE_URL))
+                .max_length(Some(crate::webhooks::safety::MAX_URL_LEN)),
         )
         .property("events", events_array().schema_type(or_null(Type::Array)))
         .property(
