@@ -8,6 +8,7 @@ pub mod coverage;
 pub mod entities;
 pub mod envelope;
 pub mod favorites;
+pub mod integral;
 pub mod lists;
 pub mod routes;
 pub mod screening;

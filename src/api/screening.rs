@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::coverage::Coverage;
-use crate::model::{EntityKind, ListCode};
+use crate::model::{DateSpec, EntityKind, ListCode, to_iso2};
 
 /// The two types of the interface: the `type` filter of a request and the `type` of a match
 /// (vessels and aircraft are entities there; a match's `kind` tells them apart).
@@ -30,12 +30,21 @@ pub struct ScreenRequest {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<KindFilter>,
-    /// Lowest score reported (0-100); the engine's default when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Lowest score reported (0-100); the engine's default when absent. A whole number
+    /// written as a float (`80.0`) is read as the integer.
+    #[serde(
+        default,
+        deserialize_with = "super::integral::option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub threshold: Option<u8>,
     /// Most people or organisations reported: every entry of the best `limit` groups (one
-    /// person's entries on several lists count once).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// person's entries on several lists count once). A whole float is read as the integer.
+    #[serde(
+        default,
+        deserialize_with = "super::integral::option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub limit: Option<usize>,
     /// Only these lists; all when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -64,6 +73,27 @@ impl ScreenRequest {
             date_of_birth: None,
             country: None,
         }
+    }
+
+    /// The request with its date of birth and country in the one form the interface takes
+    /// (`YYYY[-MM[-DD]]` and an alpha-2 code), when the looser forms the local service reads
+    /// (`07.10.1952`, `Russia`) resolve to one; blank ones dropped. What the remote client
+    /// sends, so that the CLI and the terminal UI take the same input against a server.
+    pub fn in_wire_form(mut self) -> ScreenRequest {
+        self.date_of_birth = self
+            .date_of_birth
+            .filter(|d| !d.trim().is_empty())
+            .map(|d| match DateSpec::parse_loose(&d) {
+                Some(
+                    spec @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }),
+                ) => spec.iso(),
+                _ => d,
+            });
+        self.country = self
+            .country
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| to_iso2(&c).map_or(c, str::to_owned));
+        self
     }
 }
 
@@ -159,4 +189,26 @@ pub struct BatchLine {
     /// The stored screening of this row (`batch --store`, or any batch through a server).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screening_id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wire_form_resolves_loose_dates_and_country_names() {
+        let mut request = ScreenRequest::new("Vladimir Putin");
+        request.date_of_birth = Some("07.10.1952".into());
+        request.country = Some("Russia".into());
+        let wire = request.in_wire_form();
+        assert_eq!(wire.date_of_birth.as_deref(), Some("1952-10-07"));
+        assert_eq!(wire.country.as_deref(), Some("RU"));
+        let mut request = ScreenRequest::new("x");
+        request.date_of_birth = Some(" ".into());
+        request.country = Some("Atlantis".into());
+        let wire = request.in_wire_form();
+        assert_eq!(wire.date_of_birth, None);
+        // Left as typed: the server refuses it naming the field.
+        assert_eq!(wire.country.as_deref(), Some("Atlantis"));
+    }
 }

@@ -51,6 +51,14 @@ pub fn country_name(iso2: &str) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// Every alpha-2 code that [`to_iso2`] reads as itself, in alphabetical order.
+pub fn iso2_codes() -> impl Iterator<Item = &'static str> {
+    table::COUNTRIES
+        .iter()
+        .map(|(code, _)| *code)
+        .filter(|code| to_iso2(code) == Some(*code))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

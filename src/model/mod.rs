@@ -14,7 +14,7 @@ mod screening;
 mod update;
 mod watch;
 
-pub use country::{country_name, to_iso2};
+pub use country::{country_name, iso2_codes, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
     listing_ended, today_utc,

@@ -64,16 +64,19 @@ impl Service for RemoteService {
     }
 
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
+        let request = request.in_wire_form();
         self.send(Method::POST, routes::SCREEN, Some(&request))
             .await
     }
 
     async fn preview(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
+        let request = request.in_wire_form();
         self.send(Method::POST, routes::SCREEN_PREVIEW, Some(&request))
             .await
     }
 
-    async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError> {
+    async fn screen_batch(&self, mut request: BatchRequest) -> Result<BatchResponse, ServiceError> {
+        request.options = request.options.map(ScreenRequest::in_wire_form);
         self.send(Method::POST, routes::SCREEN_BATCH, Some(&request))
             .await
     }

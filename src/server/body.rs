@@ -61,6 +61,13 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "the request body is empty: a JSON object is required",
         ));
     }
+    // Every body of the interface is an object: serde would also read a struct from an
+    // array (`[null, null]` as every field absent), which the document does not allow.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            "request body: expected a JSON object ({...})",
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     let error = match result {

@@ -9,6 +9,7 @@
 
 mod auth;
 mod body;
+mod checks;
 pub mod keys;
 mod limiter;
 mod listener;

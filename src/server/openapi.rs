@@ -157,7 +157,14 @@ const OPS: &[Op] = &[
         true,
         false,
         Body::None,
-        &[SINCE, ("until", date_time, "RFC 3339 UTC upper bound.")],
+        &[
+            SINCE,
+            (
+                "until",
+                date_time,
+                "RFC 3339 UTC upper bound, excluded; not before `since`.",
+            ),
+        ],
     ),
     op(
         HttpMethod::Get,

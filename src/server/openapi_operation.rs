@@ -86,7 +86,7 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
         if csv {
             body = body.content(
                 "text/csv",
-                ContentBuilder::new().schema(Some(string())).build(),
+                ContentBuilder::new().schema(Some(csv_body())).build(),
             );
         }
         b = b.request_body(Some(body.build()));
@@ -125,10 +125,7 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
             "400",
             "Malformed body or parameter, missing field or wrong JSON type.",
         ));
-        errors.push((
-            "422",
-            "A well-formed value that is not allowed, naming the field.",
-        ));
+        errors.push(("422", unprocessable(o.id)));
     }
     if !matches!(o.body, Body::None) {
         errors.push(("413", "Body over the size limit."));
@@ -140,6 +137,51 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
         );
     }
     b.build()
+}
+
+/// What a 422 of an operation means: a value the document allows but the service refuses
+/// beyond what a schema can say (the stored state, two fields together), named here.
+fn unprocessable(id: &str) -> &'static str {
+    match id {
+        "screen" | "screenPreview" => {
+            "A well-formed value that is not allowed, naming the field: a blank or over-long \
+             `name`, a `threshold` over 100, a `limit` out of 1-500, a `date_of_birth` whose \
+             day the month lacks."
+        }
+        "screenBatch" => {
+            "A well-formed value that is not allowed, naming the field: more than 500 names, \
+             a blank or over-long name (`names[i]`, or the CSV row), a CSV `type` other than \
+             `individual` or `entity`."
+        }
+        "addFavorite" => {
+            "A well-formed value that is not allowed, naming the field; or the name, with its \
+             type, is already on the watchlist (`name`, naming the favorite it duplicates)."
+        }
+        "createWebhook" => {
+            "A well-formed value that is not allowed, naming the field (a target the server \
+             refuses, e.g. a private address, is `url`); or 20 webhooks are registered \
+             already (`webhooks`)."
+        }
+        "updateWebhook" => {
+            "A well-formed value that is not allowed, naming the field (a target the server \
+             refuses, e.g. a private address, is `url`)."
+        }
+        "decide" => {
+            "A well-formed value that is not allowed, naming the field; or the decision does \
+             not apply to the screening as it stands (`decision`): it matched nothing, \
+             `entity_id` is not one of its matches, or the match's status cannot become \
+             this decision."
+        }
+        "alertStatus" => {
+            "A well-formed value that is not allowed, naming the field; or the alert cannot \
+             take this status (`status`): `open` again, or a resolved alert."
+        }
+        "audit" => {
+            "`until` before `since` (equal bounds are an empty period), or a period of more \
+             than 1,000,000 screenings (`since`)."
+        }
+        _ => "A well-formed value that is not allowed, naming the field.",
+    }
 }
 
 pub(super) fn merge(item: &mut PathItem, o: &Op, schemas: &mut Schemas) {

@@ -112,14 +112,23 @@ pub(super) fn alert_status() -> Schema {
 }
 
 pub(super) fn events() -> Schema {
+    events_array().into()
+}
+
+fn events_array() -> ArrayBuilder {
     ArrayBuilder::new()
         .items(
             ObjectBuilder::new()
                 .schema_type(Type::String)
-                .enum_values(Some(["screening.match", "list.updated"])),
+                .enum_values(Some(crate::webhooks::EVENT_KINDS)),
         )
         .min_items(Some(1))
-        .into()
+}
+
+/// Null, or the type given (JSON Schema's `type: [T, "null"]`): an optional field of a
+/// request that serde reads as absent when it is `null`.
+fn or_null(t: Type) -> SchemaType {
+    SchemaType::from_iter([t, Type::Null])
 }
 
 pub(super) fn page_limit() -> Schema {
@@ -146,10 +155,73 @@ pub(super) fn update_id() -> Schema {
         .into()
 }
 
+/// A day `YYYY-MM-DD` of the years `year` matches (`leap` those of them that are leap years),
+/// as a regular expression: the day exists in its month, 29 February only in a leap year.
+fn day_pattern(year: &str, leap: &str) -> String {
+    format!(
+        "({year}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])\
+         |{year}-(0[13-9]|1[0-2])-(29|30)\
+         |{year}-(0[13578]|1[02])-31\
+         |{leap}-02-29)"
+    )
+}
+
+/// `YYYY-MM-DD` or an RFC 3339 instant: what `checks::is_since` takes. Digits are `[0-9]`,
+/// not `\d`, which a fuzzer's regex engine may read as any script's digits.
 pub(super) fn brief_since() -> Schema {
+    let day = day_pattern(
+        "[0-9]{4}",
+        "([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)",
+    );
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .pattern(Some(r"^\d{4}-\d{2}-\d{2}"))
+        .pattern(Some(format!(
+            "^{day}(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{{1,9}})?\
+             (Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$"
+        )))
+        .into()
+}
+
+/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` with a year from 1850 to 2100 and a day the month has:
+/// what `checks::is_date_of_birth` takes.
+pub(super) fn date_of_birth() -> Schema {
+    let year = "(18[5-9][0-9]|19[0-9]{2}|20[0-9]{2}|2100)";
+    let day = day_pattern(
+        year,
+        "(18(5[26]|[68][048]|[79][26])|19([02468][48]|[13579][26]|[2468]0)\
+         |20([02468][048]|[13579][26]))",
+    );
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .pattern(Some(format!("^({year}(-(0[1-9]|1[0-2]))?|{day})$")))
+        .description(Some(
+            "`YYYY`, `YYYY-MM` or `YYYY-MM-DD`, a year from 1850 to 2100 (422 otherwise).",
+        ))
+        .into()
+}
+
+/// An ISO 3166-1 alpha-2 code in capitals, or null: what `checks::is_country` takes.
+pub(super) fn country() -> Schema {
+    let mut codes: Vec<serde_json::Value> = crate::model::iso2_codes()
+        .map(serde_json::Value::from)
+        .collect();
+    codes.push(serde_json::Value::Null);
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(codes))
+        .description(Some(
+            "ISO 3166-1 alpha-2 code in capitals (`RU`); any other value is a 422.",
+        ))
+        .into()
+}
+
+/// A required review note: not blank, at most 2000 characters.
+pub(super) fn note() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(2000))
+        .pattern(Some(r"[^\s]"))
         .into()
 }
 
@@ -180,10 +252,22 @@ pub(super) fn date_time() -> Schema {
         .into()
 }
 
+/// An absolute http(s) URL as `webhooks::safety::parse_url` takes it: a host name whose last
+/// label starts with a letter (one ending in digits would be read as an IPv4 address) or a
+/// dotted IPv4 address, a port of 0-65535, then printable ASCII.
+const ABSOLUTE_URL: &str = concat!(
+    "^https?://",
+    "(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*",
+    "|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))",
+    "(:0*([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    "([/?#][!-~]*)?$"
+);
+
 pub(super) fn absolute_url() -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .pattern(Some("^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"))
+        .pattern(Some(ABSOLUTE_URL))
+        .max_length(Some(crate::webhooks::safety::MAX_URL_LEN))
         .into()
 }
 
@@ -216,14 +300,7 @@ pub(super) fn decision_request() -> Schema {
             one_of(&["false_positive", "true_match", "escalated"]),
         )
         .required("decision")
-        .property(
-            "note",
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .min_length(Some(1))
-                .max_length(Some(2000))
-                .pattern(Some(r"[^\s]")),
-        )
+        .property("note", note())
         .required("note")
         .into()
 }
@@ -232,22 +309,32 @@ pub(super) fn alert_status_request() -> Schema {
     ObjectBuilder::new()
         .property("status", alert_status())
         .required("status")
-        .property("note", string())
+        .property("note", note())
         .required("note")
         .into()
 }
 
+/// Every field optional; absent or null leaves it as it is.
 pub(super) fn webhook_update() -> Schema {
     ObjectBuilder::new()
-        .property("url", absolute_url())
-        .property("events", events())
+        .property(
+            "url",
+            ObjectBuilder::new()
+                .schema_type(or_null(Type::String))
+                .pattern(Some(ABSOLUTE_URL))
+                .max_length(Some(crate::webhooks::safety::MAX_URL_LEN)),
+        )
+        .property("events", events_array().schema_type(or_null(Type::Array)))
         .property(
             "description",
             ObjectBuilder::new()
                 .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
                 .max_length(Some(500)),
         )
-        .property("active", ObjectBuilder::new().schema_type(Type::Boolean))
+        .property(
+            "active",
+            ObjectBuilder::new().schema_type(or_null(Type::Boolean)),
+        )
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .into()
 }
@@ -260,34 +347,35 @@ pub(super) fn screen_request() -> Schema {
         .property(
             "threshold",
             ObjectBuilder::new()
-                .schema_type(Type::Integer)
+                .schema_type(or_null(Type::Integer))
                 .minimum(Some(0))
-                .maximum(Some(100)),
+                .maximum(Some(100))
+                .description(Some("Lowest score reported; null or absent: the default.")),
         )
         .property(
             "limit",
             ObjectBuilder::new()
-                .schema_type(Type::Integer)
+                .schema_type(or_null(Type::Integer))
                 .minimum(Some(1))
-                .maximum(Some(500)),
+                .maximum(Some(500))
+                .description(Some(
+                    "Most people or organisations reported; null or absent: the default.",
+                )),
         )
         .property(
             "lists",
             ArrayBuilder::new()
+                .schema_type(or_null(Type::Array))
                 .items(items(list_code()))
-                .min_items(Some(1)),
+                .min_items(Some(1))
+                .description(Some("Only these lists; null or absent: all.")),
         )
         .property(
             "include_ended",
             ObjectBuilder::new().schema_type(Type::Boolean),
         )
-        .property(
-            "date_of_birth",
-            ObjectBuilder::new()
-                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
-                .pattern(Some(r"^\d{4}(-\d{2}(-\d{2})?)?$")),
-        )
-        .property("country", nullable_string())
+        .property("date_of_birth", date_of_birth())
+        .property("country", country())
         .into()
 }
 
@@ -301,6 +389,24 @@ pub(super) fn batch_request() -> Schema {
                 .max_items(Some(500)),
         )
         .required("names")
+        .into()
+}
+
+/// The CSV form of a batch, as `body::csv_batch` reads it.
+pub(super) fn csv_body() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .pattern(Some(r"[^\s,]"))
+        .description(Some(
+            "UTF-8 CSV (RFC 4180 quoting), with or without a byte-order mark: one name per \
+             row, at most 500. With a header row (a cell `name`, and optionally `type`, in \
+             any order and case) the named columns are read; without one, the first column is \
+             the name and the second, when present, its type. `type` is `individual`, \
+             `entity` or empty; any other value refuses the batch (422 naming the row). Blank \
+             rows are skipped; a body with no name is a 400; every name is checked as in \
+             JSON (1-500 characters, not blank).",
+        ))
         .into()
 }
 

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::AppState;
 use super::auth::Caller;
 use super::body::{Id, JsonBody, Params, content_type, csv_batch, parse_json, read_body};
+use super::checks;
 use super::plans::Feature;
 use super::reply::{ApiError, Reply, ok};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
@@ -44,6 +45,7 @@ async fn one_name(
     request: ScreenRequest,
     preview: bool,
 ) -> Reply {
+    checks::screen_request(&request)?;
     let service = caller.service.clone();
     state
         .charge(caller, 1, async move {
@@ -71,6 +73,9 @@ pub async fn batch(State(state): AppState_, caller: Caller, request: Request) ->
             )));
         }
     };
+    if let Some(options) = &batch.options {
+        checks::screen_request(options)?;
+    }
     if batch.names.len() > MAX_BATCH {
         return Err(ApiError::invalid(
             "names",

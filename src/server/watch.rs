@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::AppState;
 use super::auth::Caller;
 use super::body::{Id, JsonBody, Params};
+use super::checks;
 use super::plans::Feature;
 use super::reply::{Reply, created, ok};
 use super::screen::LimitQuery;
@@ -150,6 +151,7 @@ pub async fn deliveries(
 
 /// `GET /briefs`.
 pub async fn briefs(caller: Caller, Params(query): Params<BriefQuery>) -> Reply {
+    checks::brief_since(query.since.as_deref())?;
     Ok(ok(caller.service.briefs(query).await?))
 }
 

@@ -148,35 +148,59 @@ impl Store {
 
     /// The update records of `list`, newest first, at most `limit`.
     pub fn updates(&self, list: ListCode, limit: usize) -> Result<Vec<UpdateRecord>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, at, origin, files, published, added, removed, changed, total, notes,
-                    failed
-             FROM list_updates WHERE list_code = ?1 ORDER BY id DESC LIMIT ?2",
-        )?;
-        let rows = stmt.query_map(params![list.code(), limit as i64], |r| {
+        self.updates_where(
+            "list_code = ?1 ORDER BY id DESC LIMIT ?2",
+            params![list.code(), limit as i64],
+        )
+    }
+
+    /// One update record by its id, of whichever list.
+    pub fn update(&self, update_id: i64) -> Result<Option<UpdateRecord>, StoreError> {
+        Ok(self
+            .updates_where("id = ?1", params![update_id])?
+            .into_iter()
+            .next())
+    }
+
+    /// The update records `condition` (SQL after `WHERE`) selects.
+    fn updates_where(
+        &self,
+        condition: &str,
+        values: impl rusqlite::Params,
+    ) -> Result<Vec<UpdateRecord>, StoreError> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT id, list_code, at, origin, files, published, added, removed, changed, total,
+                    notes, failed
+             FROM list_updates WHERE {condition}"
+        ))?;
+        let rows = stmt.query_map(values, |r| {
             Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
+                (r.get::<_, i64>(0)?, r.get::<_, String>(1)?),
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
-                r.get::<_, Option<String>>(4)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
                 [
-                    r.get::<_, i64>(5)?,
                     r.get::<_, i64>(6)?,
                     r.get::<_, i64>(7)?,
                     r.get::<_, i64>(8)?,
+                    r.get::<_, i64>(9)?,
                 ],
-                r.get::<_, String>(9)?,
-                r.get::<_, Option<String>>(10)?,
+                r.get::<_, String>(10)?,
+                r.get::<_, Option<String>>(11)?,
             ))
         })?;
         let mut records = Vec::new();
         for row in rows {
-            let (id, at, origin, files, published, counts, notes, failed) = row?;
+            let ((id, code), at, origin, files, published, counts, notes, failed) = row?;
             let corrupt = |source| StoreError::Corrupt {
                 entity_id: format!("list update {id}"),
                 source,
             };
+            let list = code.parse::<ListCode>().map_err(|_| StoreError::Invalid {
+                entity_id: format!("list update {id}"),
+                message: format!("unknown list code {code:?}"),
+            })?;
             records.push(UpdateRecord {
                 id,
                 list,

@@ -33,6 +33,8 @@ pub trait Repository: Send + Sync {
     // Lists and entries.
     fn lists(&self) -> Result<Vec<ListSummary>, StoreError>;
     fn updates(&self, list: ListCode, limit: usize) -> Result<Vec<UpdateRecord>, StoreError>;
+    /// One update record by its id (of any list); `None` when there is none.
+    fn update(&self, update_id: i64) -> Result<Option<UpdateRecord>, StoreError>;
     fn changes(&self, update_id: i64) -> Result<Vec<EntityChange>, StoreError>;
     fn list_versions(&self) -> Result<ListVersions, StoreError>;
     fn latest_update_id(&self) -> Result<i64, StoreError>;
@@ -246,6 +248,9 @@ impl Repository for SqliteRepository {
     }
     fn updates(&self, list: ListCode, limit: usize) -> Result<Vec<UpdateRecord>, StoreError> {
         self.reader()?.updates(list, limit)
+    }
+    fn update(&self, update_id: i64) -> Result<Option<UpdateRecord>, StoreError> {
+        self.reader()?.update(update_id)
     }
     fn changes(&self, update_id: i64) -> Result<Vec<EntityChange>, StoreError> {
         self.reader()?.changes(update_id)

@@ -264,3 +264,28 @@ fn changed_entities_are_each_update_as_it_stood_like_entity_at() {
         assert_eq!(names(update), kinds(update), "update {update}");
     }
 }
+
+#[test]
+fn an_update_is_read_by_its_id_whatever_its_list() {
+    let (_dir, mut store) = temp_store();
+    let un = store
+        .replace_list(&parsed(vec![entity("1", "A")]), "import test")
+        .unwrap();
+    let mut eu = parsed(vec![entity("9", "Z")]);
+    eu.list = ListCode::Eu;
+    for e in &mut eu.entities {
+        e.list = ListCode::Eu;
+    }
+    let eu = store.replace_list(&eu, "import test").unwrap();
+    assert_ne!(un.id, eu.id);
+    for record in [&un, &eu] {
+        let read = store.update(record.id).unwrap().unwrap();
+        assert_eq!(
+            &read,
+            store.updates(record.list, 1).unwrap().first().unwrap()
+        );
+        assert_eq!(read.list, record.list);
+        assert_eq!((read.added, read.total), (1, 1));
+    }
+    assert_eq!(store.update(eu.id + 1).unwrap(), None);
+}

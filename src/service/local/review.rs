@@ -87,9 +87,13 @@ impl LocalService {
 
     pub(crate) async fn audit_local(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
         if let (Some(since), Some(until)) = (query.since, query.until)
-            && since >= until
+            && since > until
         {
-            return Err(ServiceError::validation("until", "must be after since"));
+            // Equal bounds are an empty period (half-open: `since` <= t < `until`).
+            return Err(ServiceError::validation(
+                "until",
+                "must not be before since",
+            ));
         }
         self.blocking(move |this| {
             let repo = this.repo();

@@ -216,6 +216,13 @@ impl LocalService {
         id: String,
         limit: usize,
     ) -> Result<Vec<DeliveryAttempt>, ServiceError> {
+        // The bounds of the other logs (`list_updates`): refused, not clamped.
+        if limit == 0 || limit > 1000 {
+            return Err(ServiceError::validation(
+                "limit",
+                "must be between 1 and 1000",
+            ));
+        }
         self.blocking(move |this| {
             let repo = this.repo();
             repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
