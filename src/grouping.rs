@@ -56,10 +56,13 @@ fn same(a: &Facts, b: &Facts) -> bool {
 
 /// Sets `group` on every match (1, 2, ... in rank order; a match whose entry is unknown gets
 /// a group of its own) and returns the number of groups.
-pub fn assign(matches: &mut [Match], entities: &HashMap<String, Entity>) -> u32 {
+pub fn assign<E: std::borrow::Borrow<Entity>>(
+    matches: &mut [Match],
+    entities: &HashMap<String, E>,
+) -> u32 {
     let all: Vec<Option<Facts>> = matches
         .iter()
-        .map(|m| entities.get(&m.entity_id).map(facts))
+        .map(|m| entities.get(&m.entity_id).map(|e| facts(e.borrow())))
         .collect();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, f) in all.iter().enumerate() {

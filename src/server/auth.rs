@@ -1,6 +1,7 @@
 //! The authentication and rate-limit middleware of every `/api/v1` route but the OpenAPI
-//! document: `Authorization: Bearer <key>` checked against the store on every request (so a
-//! revocation takes effect at once), the key's per-minute window counted, and the
+//! document: `Authorization: Bearer <key>` checked on every request (against the cache of
+//! verified keys, which the store's key fingerprint invalidates, so a revocation takes effect
+//! at once), the key's per-minute window counted, and the
 //! `X-RateLimit-*` headers put on the answer, whatever it is.
 
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::key_cache::{self, Lookup};
 use super::keys::{self, Refusal};
 use super::plans::{Feature, PlanLimits};
 use super::reply::ApiError;
@@ -82,20 +84,9 @@ pub async fn authenticate(
         Ok(secret) => secret,
         Err(refusal) => return refusal.into_response(),
     };
-    let store = state.keys.clone();
-    let verified = tokio::task::spawn_blocking(move || keys::verify(store.as_ref(), &secret)).await;
-    let key = match verified {
-        Ok(Ok(Ok(key))) => key,
-        Ok(Ok(Err(refusal))) => {
-            let message = match refusal {
-                Refusal::Malformed => "invalid API key: not an sk_live_ key of this service",
-                Refusal::Unknown => "invalid API key: no such key",
-                Refusal::Revoked => "invalid API key: this key has been revoked",
-            };
-            return ApiError::unauthorized(message, true).into_response();
-        }
-        Ok(Err(e)) => return ApiError::from(ServiceError::from(e)).into_response(),
-        Err(e) => return ApiError::from(ServiceError::from(e)).into_response(),
+    let key = match verify(&state, secret).await {
+        Ok(key) => key,
+        Err(refusal) => return refusal.into_response(),
     };
     let limits = state.plans.get(key.plan);
     let now = jiff::Timestamp::now().as_second();
@@ -126,6 +117,37 @@ pub async fn authenticate(
     let mut response = next.run(request).await;
     put_headers(response.headers_mut(), admission.headers);
     response
+}
+
+/// The valid key of `secret`: from the cache of verified keys when the store's keys have
+/// not changed since it was verified (checked inline: one tiny read), else from the store on
+/// the blocking pool.
+async fn verify(state: &AppState, secret: String) -> Result<ApiKey, ApiError> {
+    let hash = key_cache::secret_hash(&secret);
+    let fingerprint = match state.key_cache.lookup(state.keys.as_ref(), &hash) {
+        Ok(Lookup::Valid(key)) => return Ok(key),
+        Ok(Lookup::Miss(fingerprint)) => fingerprint,
+        Err(e) => return Err(ApiError::from(ServiceError::from(e))),
+    };
+    let store = state.keys.clone();
+    let verified = tokio::task::spawn_blocking(move || keys::verify(store.as_ref(), &secret))
+        .await
+        .map_err(|e| ApiError::from(ServiceError::from(e)))?
+        .map_err(|e| ApiError::from(ServiceError::from(e)))?;
+    match verified {
+        Ok(key) => {
+            state.key_cache.remember(fingerprint, hash, key.clone());
+            Ok(key)
+        }
+        Err(refusal) => {
+            let message = match refusal {
+                Refusal::Malformed => "invalid API key: not an sk_live_ key of this service",
+                Refusal::Unknown => "invalid API key: no such key",
+                Refusal::Revoked => "invalid API key: this key has been revoked",
+            };
+            Err(ApiError::unauthorized(message, true))
+        }
+    }
 }
 
 /// `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix epoch seconds).

@@ -10,6 +10,7 @@
 mod auth;
 mod body;
 mod checks;
+mod key_cache;
 pub mod keys;
 mod limiter;
 mod listener;
@@ -57,6 +58,8 @@ pub struct AppState {
     pub keys: Arc<dyn KeyStore>,
     pub plans: Plans,
     windows: limiter::Windows,
+    /// Verified keys, dropped whenever the store's keys change.
+    key_cache: key_cache::KeyCache,
     /// Set once the screening index is built (`/readyz`).
     pub ready: AtomicBool,
 }
@@ -68,6 +71,7 @@ impl AppState {
             keys,
             plans,
             windows: limiter::Windows::default(),
+            key_cache: key_cache::KeyCache::default(),
             ready: AtomicBool::new(false),
         }
     }

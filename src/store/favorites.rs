@@ -321,9 +321,8 @@ impl Store {
     pub fn latest_update_id(&self) -> Result<i64, StoreError> {
         Ok(self
             .conn
-            .query_row("SELECT coalesce(max(id), 0) FROM list_updates", [], |r| {
-                r.get(0)
-            })?)
+            .prepare_cached("SELECT coalesce(max(id), 0) FROM list_updates")?
+            .query_row([], |r| r.get(0))?)
     }
 
     fn last_run_at(&self) -> Result<Option<String>, StoreError> {

@@ -21,6 +21,11 @@ pub trait KeyStore: Send + Sync {
     fn keys_with_prefix(&self, prefix: &str) -> Result<Vec<(ApiKey, String)>, StoreError>;
     /// Revokes a key (idempotent); the key as it now stands.
     fn revoke_key(&self, id: &str) -> Result<ApiKey, StoreError>;
+    /// A fingerprint of the key table that changes whenever a key is created or revoked
+    /// (keys are never deleted nor un-revoked): (keys, revoked keys). One cheap read, so a
+    /// server can keep verified keys in memory and drop them as soon as this changes, a
+    /// revocation by another process included.
+    fn keys_fingerprint(&self) -> Result<(u64, u64), StoreError>;
     /// Credits `key_id` used in `month` (`YYYY-MM`).
     fn credits_used(&self, key_id: &str, month: &str) -> Result<u64, StoreError>;
     /// Takes `n` credits of `month` if the total stays within `limit` (no limit: always);
@@ -138,6 +143,16 @@ impl KeyStore for SqliteRepository {
             })
     }
 
+    fn keys_fingerprint(&self) -> Result<(u64, u64), StoreError> {
+        self.with_reader(|s| {
+            let (all, revoked): (i64, i64) = s
+                .conn
+                .prepare_cached("SELECT count(*), count(revoked_at) FROM api_keys")?
+                .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok((all.max(0) as u64, revoked.max(0) as u64))
+        })
+    }
+
     fn credits_used(&self, key_id: &str, month: &str) -> Result<u64, StoreError> {
         self.with_reader(|s| s.credits(key_id, month))
     }
@@ -217,8 +232,12 @@ mod tests {
         );
         assert_eq!(repo.keys_with_prefix("sk_live_abc").unwrap().len(), 2);
         assert_eq!(repo.api_keys().unwrap().len(), 2);
+        assert_eq!(repo.keys_fingerprint().unwrap(), (2, 0));
         let revoked = repo.revoke_key("key_1").unwrap();
         assert!(revoked.revoked_at.is_some());
+        assert_eq!(repo.keys_fingerprint().unwrap(), (2, 1));
+        repo.revoke_key("key_1").unwrap();
+        assert_eq!(repo.keys_fingerprint().unwrap(), (2, 1));
         assert!(repo.revoke_key("nope").is_err());
 
         assert_eq!(

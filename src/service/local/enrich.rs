@@ -9,7 +9,7 @@
 //! known. All of it is dropped with the index when a list update lands.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::Loaded;
 use crate::api::screening::{KindFilter, ScreenRequest, ScreenResult};
@@ -39,8 +39,9 @@ const MAX_CACHED_ENTITIES: usize = 40_000;
 pub(crate) struct Answers {
     /// The lists' counts and versions when the index was built: every answer's coverage.
     pub lists: Vec<ListSummary>,
-    /// Entry records read for grouping matches (`None`: not in the store).
-    entities: Mutex<HashMap<String, Option<Entity>>>,
+    /// Entry records read for grouping matches (`None`: not in the store), shared with the
+    /// answers that use them rather than copied.
+    entities: Mutex<HashMap<String, Option<Arc<Entity>>>>,
     /// Entries searched, by (lists searched, include ended, kind filter, today).
     searched: Mutex<HashMap<SearchedKey, u64>>,
 }
@@ -62,11 +63,11 @@ impl Answers {
         &self,
         repo: &dyn Repository,
         entity_id: &str,
-    ) -> Result<Option<Entity>, ServiceError> {
+    ) -> Result<Option<Arc<Entity>>, ServiceError> {
         if let Some(found) = lock(&self.entities).get(entity_id) {
             return Ok(found.clone());
         }
-        let found = repo.entity(entity_id)?;
+        let found = repo.entity(entity_id)?.map(Arc::new);
         let mut cache = lock(&self.entities);
         if cache.len() >= MAX_CACHED_ENTITIES {
             cache.clear();

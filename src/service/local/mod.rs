@@ -202,6 +202,15 @@ impl LocalService {
         Ok(fresh)
     }
 
+    /// The current index if it is up to date and holds entries (one cheap store read), so
+    /// that a caller can screen on it at once; `None` when it must be (re)built first or no
+    /// list is imported (then [`LocalService::ready`] on the blocking pool says which).
+    pub(crate) fn fresh(&self) -> Result<Option<Arc<Loaded>>, ServiceError> {
+        let loaded = self.inner.loaded.load_full();
+        let latest = self.inner.repo.latest_update_id()?;
+        Ok((latest == loaded.latest_update && loaded.index.entity_count() > 0).then_some(loaded))
+    }
+
     /// The current index, which must hold some entries.
     pub(crate) fn ready(&self) -> Result<Arc<Loaded>, ServiceError> {
         let loaded = self.current()?;
