@@ -386,8 +386,12 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
             ids.extend(index.tokens_with_deletion(h));
         }
     }
-    // A typo on top of a romanisation variant: one edit of the folded form.
-    let folded = (!abjad && text.len() >= MIN_FOLDED_WORD).then(|| folded_key(text));
+    // A typo on top of a romanisation variant: one edit of the folded form. Only for a word
+    // the lists do not hold (a mangled word is seldom a listed one), which keeps the extra
+    // look-ups off the common case: done for every word, the median query took half as
+    // long again.
+    let folded = (!abjad && text.len() >= MIN_FOLDED_WORD && !index.token_ids.contains_key(text))
+        .then(|| folded_key(text));
     if let Some(folded) = &folded {
         ids.extend(index.tokens_with_folded(hash(folded.as_bytes())));
         for h in deletions(folded) {
