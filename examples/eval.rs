@@ -4,7 +4,9 @@
 //! `cargo run --release --example eval [-- [--threshold N] [--misses] [CSV] [LISTS_DIR]]`;
 //! `--latency` also times each query alone on one thread; `--misses` also lists the positives not ranked first and the negatives that alerted;
 //! `--sets` also prints the development set by half (tune / measure), the cross-script set
-//! and the combined-changes set built from the lists (`quality::sets`).
+//! and the combined-changes set built from the lists (`quality::sets`); `--diagnose` prints
+//! the combined-changes set's misses on its tune half with their causes, and the development
+//! set's false alarms on its tune half (`quality::diagnose`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -17,6 +19,7 @@ fn main() -> color_eyre::Result<()> {
     let misses = take_flag(&mut args, "--misses");
     let latency = take_flag(&mut args, "--latency");
     let sets = take_flag(&mut args, "--sets");
+    let diagnose = take_flag(&mut args, "--diagnose");
     let threshold = match args.iter().position(|a| a == "--threshold") {
         Some(i) if i + 1 < args.len() => {
             let t = args.remove(i + 1).parse()?;
@@ -64,6 +67,35 @@ fn main() -> color_eyre::Result<()> {
             "measuring {} queries whose targets are in the lists read",
             queries.len()
         );
+    }
+    if diagnose {
+        let positives: Vec<quality::LabelledQuery> = queries
+            .iter()
+            .filter(|q| !q.expected_entity_id.is_empty())
+            .cloned()
+            .collect();
+        let tune: Vec<quality::LabelledQuery> = quality::sets::combined(&entries, &positives)
+            .into_iter()
+            .filter(|q| q.category.ends_with(" tune"))
+            .collect();
+        let original = entries
+            .iter()
+            .map(|e| (e.entity_id.clone(), e.primary_name.clone()))
+            .collect();
+        print!(
+            "{}",
+            quality::diagnose::misses(&index, &tune, &original, threshold)
+        );
+        let dev_tune: Vec<quality::LabelledQuery> = queries
+            .iter()
+            .filter(|q| quality::half_of(&q.qid) == "tune")
+            .cloned()
+            .collect();
+        print!(
+            "\nfalse alarms of the development set's tune half:\n{}",
+            quality::diagnose::false_alarms(&index, &dev_tune, threshold)
+        );
+        return Ok(());
     }
     let started = std::time::Instant::now();
     let outcomes = quality::run(&index, &queries);

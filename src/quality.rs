@@ -2,6 +2,7 @@
 //! expected_entity_id`, as `../shared/eval/dev.csv`): recall@1, recall@10, recall and
 //! false-positive rate at a threshold, overall and per category.
 
+pub mod diagnose;
 pub mod lexicon;
 pub mod sets;
 

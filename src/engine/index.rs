@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeleton;
-use super::similarity::phonetic_key;
+use super::similarity::{folded_key, phonetic_key};
 use super::table::HashTable;
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
@@ -57,6 +57,8 @@ pub(crate) struct NameToken {
 pub(crate) struct VocabToken {
     pub text: String,
     pub key: String,
+    /// Its [`folded_key`]: variants spelt alike, vowels kept.
+    pub folded: String,
     /// How many names contain it.
     pub df: u32,
     /// Its weight as a word (see [`Index::weight_for_df`]), computed once.
@@ -93,12 +95,20 @@ pub struct Index {
     /// (hash of a token, or of it with one letter deleted, token id), sorted: a query
     /// token or one of its deletions found here is at most two edits from the listed token.
     pub(crate) by_deletion: HashTable,
+    /// (hash of a word's [`folded_key`], or of it with one letter deleted, token id): a query
+    /// word or one of its deletions found here is one edit of the folded form from the
+    /// listed word (a typo on top of a romanisation variant). Words of [`MIN_FOLDED_WORD`]
+    /// letters or more, not written in an abjad.
+    pub(crate) by_folded: HashTable,
     /// Every token id, sorted by the token's text: the words that begin with a prefix.
     pub(crate) by_text: Vec<u32>,
 }
 
 /// The least length of a token whose deletions are indexed.
 pub(crate) const MIN_DELETION_LEN: usize = 4;
+/// The least length of a word filed under its folded form: shorter words have no typo to
+/// spare on top of a variant (see [`super::similarity::folded_similarity`]).
+pub(crate) const MIN_FOLDED_WORD: usize = 4;
 
 impl Index {
     /// How each token of name `name_id` was written, for explanations: the word as the list
@@ -231,6 +241,7 @@ impl Index {
         self.vocab.push(VocabToken {
             text: text.to_owned(),
             key: phonetic_key(text),
+            folded: folded_key(text),
             df: 0,
             idf: 0.0,
             pair_only: false,
@@ -315,6 +326,20 @@ impl Index {
         by_deletion.par_sort_unstable();
         by_deletion.dedup();
         self.by_deletion = HashTable::new(by_deletion);
+        let mut by_folded: Vec<(u64, u32)> = self
+            .vocab
+            .par_iter()
+            .enumerate()
+            .filter(|(_, t)| t.text.len() >= MIN_FOLDED_WORD && !t.pair_only && !t.abjad)
+            .flat_map_iter(|(id, t)| {
+                std::iter::once(hash(t.folded.as_bytes()))
+                    .chain(deletions(&t.folded))
+                    .map(move |h| (h, id as u32))
+            })
+            .collect();
+        by_folded.par_sort_unstable();
+        by_folded.dedup();
+        self.by_folded = HashTable::new(by_folded);
         self.by_text = (0..self.vocab.len() as u32).collect();
         let vocab = &self.vocab;
         self.by_text
@@ -406,6 +431,11 @@ impl Index {
     /// Token ids that, whole or with one letter deleted, hash to `h`.
     pub(crate) fn tokens_with_deletion(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
         self.by_deletion.get(h)
+    }
+
+    /// Token ids whose folded form, whole or with one letter deleted, hashes to `h`.
+    pub(crate) fn tokens_with_folded(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
+        self.by_folded.get(h)
     }
 }
 

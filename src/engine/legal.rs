@@ -160,6 +160,47 @@ impl LegalForms {
     }
 }
 
+/// The words of four letters or more of every legal form's spellings (`limited`,
+/// `liability`, `joint`, `stock`, `company`, `obshchestvo`, ...), sorted.
+/// With their folded keys (`similarity::folded_key`), worked out once.
+static FORM_WORDS: std::sync::LazyLock<Vec<(&'static str, String)>> =
+    std::sync::LazyLock::new(|| {
+        let mut words: Vec<&'static str> = FORMS
+            .iter()
+            .flat_map(|(_, spellings)| spellings.iter().flat_map(|s| s.split(' ')))
+            .filter(|w| w.len() >= 4)
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+            .into_iter()
+            .map(|w| (w, super::similarity::folded_key(w)))
+            .collect()
+    });
+
+/// Whether `word` is a word of a legal form's spelling, or a typo or a variant of one
+/// (`liability`, `stock`, `compain`, `lymitfd`): what is left of a legal form that
+/// reordering (`Stock Company X Joint`) or misspelling broke apart, so that it was not
+/// folded into its canonical form.
+pub fn is_form_word(word: &str) -> bool {
+    use super::similarity::{folded_key, folded_similarity, osa_distance};
+    if word.len() < 4 {
+        return false;
+    }
+    if FORM_WORDS.binary_search_by(|(w, _)| (*w).cmp(word)).is_ok() {
+        return true;
+    }
+    let folded = folded_key(word);
+    // A typo (one edit of a word of five letters or more), or a typo on top of a variant
+    // (`Cmpani`); not merely alike (`Bernard` is not `Berhad`).
+    FORM_WORDS.iter().any(|(form, form_folded)| {
+        form.as_bytes()[0] == word.as_bytes()[0]
+            && form.len().abs_diff(word.len()) <= 2
+            && ((word.len() >= 5 && osa_distance(form, word) <= 1)
+                || folded_similarity(word, &folded, form, form_folded).is_some())
+    })
+}
+
 fn same_word(form: &str, word: &str) -> bool {
     if form == word {
         return true;
@@ -207,5 +248,22 @@ mod tests {
         );
         assert_eq!(forms.match_at(&toks("limitdd")), Some(("ltd", 1)));
         assert_eq!(forms.match_at(&toks("compact")), None);
+    }
+
+    #[test]
+    fn leftover_words_of_a_legal_form_are_known() {
+        for w in [
+            "liability",
+            "stock",
+            "joint",
+            "compain",
+            "cmpani",
+            "lymitfd",
+        ] {
+            assert!(is_form_word(w), "{w}");
+        }
+        for w in ["bernard", "sapfir", "bank", "ali"] {
+            assert!(!is_form_word(w), "{w}");
+        }
     }
 }

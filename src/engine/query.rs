@@ -4,12 +4,16 @@
 
 use std::cell::RefCell;
 
-use super::index::{Index, MIN_DELETION_LEN, deletions, hash};
+use super::index::{Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, deletions, hash};
+use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::score::joined_similarity;
 use super::script;
-use super::similarity::{MIN_SIMILARITY, MatchKind, edit_similarity, phonetic_key, similarity};
+use super::similarity::{
+    MIN_SIMILARITY, MatchKind, edit_similarity, folded_key, folded_similarity, phonetic_key,
+    similarity,
+};
 
 /// One token of the query.
 #[derive(Debug, Clone)]
@@ -21,6 +25,10 @@ pub(crate) struct QueryToken {
     pub written: String,
     pub kind: TokenKind,
     pub weight: f32,
+    /// What it weighs when it finds no partner: its weight, or a legal form's for a word of a
+    /// legal form's spelling left over in an organisation's name ([`legal::is_form_word`]:
+    /// `Stock Company X Joint`, `Compain`), which is no more evidence than the form itself.
+    pub unpaired_weight: f32,
     /// Listed tokens it resembles: (token id, similarity, how), best first.
     pub matches: Vec<(u32, f32, MatchKind)>,
     /// The same, by token id, for look-ups while scoring.
@@ -172,9 +180,19 @@ impl Query {
                     .map_or(0, |&id| index.vocab[id as usize].df);
                 let mut by_id = matches.clone();
                 by_id.sort_unstable_by_key(|m| m.0);
+                let weight = index.weight_for_df(df, t.kind);
+                let form_word = organisation
+                    && t.kind == TokenKind::Word
+                    && !t.abjad
+                    && legal::is_form_word(&t.text);
                 QueryToken {
                     by_id,
-                    weight: index.weight_for_df(df, t.kind),
+                    weight,
+                    unpaired_weight: if form_word {
+                        weight.min(index.weight_for_df(0, TokenKind::Legal))
+                    } else {
+                        weight
+                    },
                     text: t.text,
                     raw: t.raw,
                     written: t.written,
@@ -191,9 +209,10 @@ impl Query {
         }
     }
 
-    /// Sum of the query tokens' weights.
+    /// Sum of the query tokens' weights, each as it weighs unpaired (the least a name
+    /// must explain).
     pub fn weight(&self) -> f32 {
-        self.tokens.iter().map(|t| t.weight).sum()
+        self.tokens.iter().map(|t| t.unpaired_weight).sum()
     }
 
     /// Every name worth scoring with its evidence, in no order (see [`Query::pick`]).
@@ -367,6 +386,18 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
             ids.extend(index.tokens_with_deletion(h));
         }
     }
+    // A typo on top of a romanisation variant: one edit of the folded form. Only for a word
+    // the lists do not hold (a mangled word is seldom a listed one), which keeps the extra
+    // look-ups off the common case: done for every word, the median query took half as
+    // long again.
+    let folded = (!abjad && text.len() >= MIN_FOLDED_WORD && !index.token_ids.contains_key(text))
+        .then(|| folded_key(text));
+    if let Some(folded) = &folded {
+        ids.extend(index.tokens_with_folded(hash(folded.as_bytes())));
+        for h in deletions(folded) {
+            ids.extend(index.tokens_with_folded(h));
+        }
+    }
     ids.sort_unstable();
     ids.dedup();
     let mut out: Vec<(u32, f32, MatchKind)> = ids
@@ -389,7 +420,11 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 .binary_search(&id)
                 .is_ok()
                 .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
-            [spelt, across, learned]
+            let variant_typo = folded
+                .as_deref()
+                .filter(|_| !listed.abjad)
+                .and_then(|f| folded_similarity(text, f, &listed.text, &listed.folded));
+            [spelt, across, learned, variant_typo]
                 .into_iter()
                 .flatten()
                 .reduce(|a, b| if b.0 > a.0 { b } else { a })
