@@ -13,7 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::key_cache::{self, Lookup};
+use super::key_cache::Lookup;
 use super::keys::{self, Refusal};
 use super::plans::{Feature, PlanLimits};
 use super::reply::ApiError;
@@ -123,7 +123,7 @@ pub async fn authenticate(
 /// not changed since it was verified (checked inline: one tiny read), else from the store on
 /// the blocking pool.
 async fn verify(state: &AppState, secret: String) -> Result<ApiKey, ApiError> {
-    let hash = key_cache::secret_hash(&secret);
+    let hash = keys::digest(&secret);
     let fingerprint = match state.key_cache.lookup(state.keys.as_ref(), &hash) {
         Ok(Lookup::Valid(key)) => return Ok(key),
         Ok(Lookup::Miss(fingerprint)) => fingerprint,

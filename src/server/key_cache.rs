@@ -12,21 +12,14 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use sha2::{Digest, Sha256};
-
 use crate::model::ApiKey;
 use crate::store::{KeyStore, StoreError};
 
 /// The most keys kept; past it the cache starts again.
 const MAX_KEYS: usize = 10_000;
 
-/// The SHA-256 of a presented secret.
+/// The SHA-256 of a presented secret ([`super::keys::digest`]).
 pub type SecretHash = [u8; 32];
-
-/// The hash the cache is keyed by.
-pub fn secret_hash(secret: &str) -> SecretHash {
-    Sha256::digest(secret.as_bytes()).into()
-}
 
 #[derive(Default)]
 struct Entries {
@@ -100,7 +93,7 @@ mod tests {
         let (secret, new) = keys::generate(Plan::Pro, None).unwrap();
         repo.create_key(&new).unwrap();
         let cache = KeyCache::default();
-        let hash = secret_hash(&secret);
+        let hash = keys::digest(&secret);
 
         let Lookup::Miss(fingerprint) = cache.lookup(&repo, &hash).unwrap() else {
             panic!("an empty cache found a key");

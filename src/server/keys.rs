@@ -47,9 +47,15 @@ pub fn generate(plan: Plan, label: Option<String>) -> Result<(String, NewApiKey)
     Ok((secret, NewApiKey { key, hash }))
 }
 
+/// The SHA-256 of a secret (what the store keeps, hex-encoded, and what the cache of
+/// verified keys is keyed by).
+pub fn digest(secret: &str) -> [u8; 32] {
+    Sha256::digest(secret.as_bytes()).into()
+}
+
 /// The hex SHA-256 of a secret.
 pub fn hash(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
+    hex::encode(digest(secret))
 }
 
 /// `sk_live_` and the first characters of the secret, or `None` if `secret` is not shaped
