@@ -13,13 +13,8 @@ set -euo pipefail
 
 data_dir=${1:?usage: scripts/load.sh DATA_DIR [DURATION]}
 duration=${2:-30s}
-connections=${CONNECTIONS:-64}
-threads=${THREADS:-2}
 port=${PORT:-18080}
-[ -d "$data_dir" ] || { echo "$data_dir is not a folder" >&2; exit 2; }
-data_dir=$(cd "$data_dir" && pwd)
-cd "$(dirname "$0")/.."
-. scripts/serve_for_test.sh
+. "$(dirname "$0")/serve_for_test.sh"
 wrk_setup "$data_dir"
 
 work=$(mktemp -d)

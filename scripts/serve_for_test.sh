@@ -1,9 +1,10 @@
 # Sourced by load.sh, soak.sh and schemathesis.sh: starts `sanctions serve` on an existing
 # data folder with a Business key whose plan's rate is lifted, and waits until it is ready.
 #
-#   wrk_setup DATA_DIR       (load.sh, soak.sh) checks wrk and the data folder (an absolute
-#                            path: the callers resolve it before changing folder) and sets
-#                            `bin` ($SANCTIONS_BIN, or a release build of this checkout)
+#   wrk_setup DATA_DIR       (load.sh, soak.sh) checks wrk and the data folder, sets
+#                            `data_dir` (its absolute path), `connections` ($CONNECTIONS or
+#                            64) and `threads` ($THREADS or 2), changes to the checkout's
+#                            root and sets `bin` ($SANCTIONS_BIN, or a release build of it)
 #
 #   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG
 #
@@ -29,8 +30,13 @@ serve_for_test() {
 }
 
 wrk_setup() {
+    [ -d "$1" ] || { echo "$1 is not a folder" >&2; exit 2; }
+    data_dir=$(cd "$1" && pwd)
+    connections=${CONNECTIONS:-64}
+    threads=${THREADS:-2}
+    cd "$(dirname "${BASH_SOURCE[0]}")/.."
     command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
-    [ -f "$1/sanctions.db" ] || { echo "$1 holds no sanctions.db: import the lists first" >&2; exit 2; }
+    [ -f "$data_dir/sanctions.db" ] || { echo "$data_dir holds no sanctions.db: import the lists first" >&2; exit 2; }
     if [ -n "${SANCTIONS_BIN:-}" ]; then
         bin=$SANCTIONS_BIN # a binary built already
     else

@@ -23,13 +23,8 @@ fi
 data_dir=${1:?usage: scripts/soak.sh [--short] DATA_DIR [DURATION] [RATE]}
 duration=${2:-$duration}
 rate=${3:-3000}
-connections=${CONNECTIONS:-64}
-threads=${THREADS:-2}
 port=${PORT:-18081}
-[ -d "$data_dir" ] || { echo "$data_dir is not a folder" >&2; exit 2; }
-data_dir=$(cd "$data_dir" && pwd)
-cd "$(dirname "$0")/.."
-. scripts/serve_for_test.sh
+. "$(dirname "$0")/serve_for_test.sh"
 wrk_setup "$data_dir"
 
 work=$(mktemp -d)
