@@ -58,9 +58,10 @@ pub(crate) fn parse(dob: Option<&str>, country: Option<&str>) -> Result<QueryFac
 
 fn parse_date(text: &str) -> Option<DateSpec> {
     match DateSpec::parse_loose(text)? {
-        d @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }) => {
-            d.year().filter(|y| (1850..=2100).contains(y)).map(|_| d)
-        }
+        d @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }) => d
+            .year()
+            .filter(|y| crate::model::DATE_OF_BIRTH_YEARS.contains(y))
+            .map(|_| d),
         _ => None,
     }
 }

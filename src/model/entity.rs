@@ -135,6 +135,11 @@ pub enum DateSpec {
     Text { text: String },
 }
 
+/// The years a date of birth given with a query may have (the engine weighs it, the server
+/// accepts it): a living person's, with room for the lists' oldest entries; a year outside
+/// is taken as a typing error, not as evidence.
+pub const DATE_OF_BIRTH_YEARS: std::ops::RangeInclusive<i32> = 1850..=2100;
+
 impl DateSpec {
     /// Reads the date notations the lists use: `YYYY-MM-DD`, `DD/MM/YYYY`, `DD-MM-YYYY`,
     /// `DD.MM.YYYY`, `DD Mon YYYY`, `Mon YYYY`, `YYYY`, `YYYY to YYYY` / `YYYY-YYYY`, with

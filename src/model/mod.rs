@@ -16,8 +16,8 @@ mod watch;
 
 pub use country::{country_name, iso2_codes, to_iso2};
 pub use entity::{
-    Address, Alias, AliasQuality, DateSpec, Entity, EntityKind, IdDocument, NameParts,
-    listing_ended, today_utc,
+    Address, Alias, AliasQuality, DATE_OF_BIRTH_YEARS, DateSpec, Entity, EntityKind, IdDocument,
+    NameParts, listing_ended, today_utc,
 };
 pub use history::EntityVersion;
 pub use keys::{ApiKey, NewApiKey, Plan};

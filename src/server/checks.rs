@@ -9,8 +9,8 @@ use super::reply::ApiError;
 use crate::api::screening::ScreenRequest;
 use crate::model::to_iso2;
 
-/// Earliest and latest year of a date of birth (the engine's own range).
-pub(super) const DOB_YEARS: (u32, u32) = (1850, 2100);
+/// Earliest and latest year of a date of birth: the engine's own range.
+const DOB_YEARS: std::ops::RangeInclusive<i32> = crate::model::DATE_OF_BIRTH_YEARS;
 
 /// `date_of_birth` and `country` of a screening request (or a batch's options).
 pub(super) fn screen_request(request: &ScreenRequest) -> Result<(), ApiError> {
@@ -21,7 +21,8 @@ pub(super) fn screen_request(request: &ScreenRequest) -> Result<(), ApiError> {
             "date_of_birth",
             format!(
                 "{dob:?} is not YYYY, YYYY-MM or YYYY-MM-DD with a year from {} to {}",
-                DOB_YEARS.0, DOB_YEARS.1
+                DOB_YEARS.start(),
+                DOB_YEARS.end()
             ),
         ));
     }
@@ -71,7 +72,7 @@ fn is_day(text: &str) -> bool {
 /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, year in [`DOB_YEARS`], a month 01-12 and a day the
 /// month has.
 pub(super) fn is_date_of_birth(text: &str) -> bool {
-    let year_ok = number(text, 0, 4).is_some_and(|y| (DOB_YEARS.0..=DOB_YEARS.1).contains(&y));
+    let year_ok = number(text, 0, 4).is_some_and(|y| DOB_YEARS.contains(&(y as i32)));
     match text.len() {
         4 => year_ok,
         7 => {
