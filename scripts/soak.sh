@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak test of `sanctions serve` (release build): single-name screenings (POST
 # /api/v1/screen, each one stored) at a fixed rate for a long time, with wrk paced by a Lua
-# clock, reporting the rate reached, the latency, every error, and the server's RSS at the
+# clock (serve_for_test.sh's screen_lua), reporting the rate reached, the latency, every error, and the server's RSS at the
 # start, every minute and at the end (memory should stay flat).
 #
 #   scripts/soak.sh DATA_DIR [DURATION] [RATE]   default 10m at 3000 requests/s
@@ -42,48 +42,7 @@ log_start=$(wc -l <"$data_dir/sanctions.log" 2>/dev/null || echo 0)
 ) &
 sampler=$!
 
-cat >"$work/soak.lua" <<LUA
--- Each wrk thread sends its share of the rate on a schedule kept with the wall clock
--- (LuaJIT's ffi), so the rate holds whatever the latency; it never bursts to catch up more
--- than one second late.
-local ffi = require("ffi")
-ffi.cdef[[
-typedef struct { long tv_sec; long tv_usec; } soak_timeval;
-int gettimeofday(soak_timeval *tv, void *tz);
-]]
-local tv = ffi.new("soak_timeval")
-local function now_ms()
-  ffi.C.gettimeofday(tv, nil)
-  return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000
-end
-local interval = 1000 * $threads / $rate
-local next_at = nil
-local names = {"Vladimir Putin", "Bank Rossiya", "Acme Trading Ltd", "Kim Jong Un",
-  "John Smith", "Rosneft", "Ali Hassan", "Maria Garcia", "Sberbank", "Li Wei"}
-local i = 0
-delay = function()
-  local now = now_ms()
-  if next_at == nil or next_at < now - 1000 then next_at = now end
-  local wait = next_at - now
-  next_at = next_at + interval
-  if wait < 0 then return 0 end
-  return wait
-end
-request = function()
-  i = i + 1
-  local body = '{"name":"' .. names[(i % #names) + 1] .. '"}'
-  return wrk.format("POST", "/api/v1/screen",
-    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $key"}, body)
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("requests: %d, rate: %.0f/s\n", summary.requests,
-    summary.requests / (summary.duration / 1e6)))
-  io.write(string.format("errors: %d (non-2xx %d, connect %d, read %d, write %d, timeout %d)\n",
-    e.status + e.connect + e.read + e.write + e.timeout,
-    e.status, e.connect, e.read, e.write, e.timeout))
-end
-LUA
+screen_lua "$key" "$threads" "$rate" >"$work/soak.lua"
 
 echo "== soak: $rate requests/s of single-name screenings, $connections connections, $duration"
 echo "$(date -u +%H:%M:%S) RSS $rss_start KiB (start)"
