@@ -6,6 +6,7 @@
 
 mod alerts;
 mod briefs;
+mod checkpoint;
 mod codec;
 mod entities;
 mod favorites;
@@ -25,6 +26,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
+pub use checkpoint::CheckpointOutcome;
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
 pub use keys::KeyStore;
 pub use lists::{EntityChange, ListSummary};
