@@ -15,7 +15,7 @@
 //! makes the next commit do so. That is one short stall every RESTART_PAGES pages instead of
 //! a whole checkpoint every 1,000 pages inside a commit. The writer's `journal_size_limit`
 //! truncates a file that grew beyond [`WAL_LIMIT_BYTES`] when it starts again, and when the
-//! store has been quiet for a tick a TRUNCATE checkpoint empties it. RESTART and TRUNCATE
+//! store has been quiet for [`QUIET_TICKS`] a TRUNCATE checkpoint empties it. RESTART and TRUNCATE
 //! wait at most [`QUIET_BUSY`] for a reader or the writer, and are tried again later.
 //! Durability is unchanged: commits still sync the WAL (`synchronous=FULL`),
 //! and a checkpoint only moves committed pages. When the thread stops (its connection
@@ -29,6 +29,9 @@ use super::{Store, StoreError, repo::SqliteRepository};
 
 /// How often the checkpointer looks at the WAL.
 pub const TICK: Duration = Duration::from_millis(100);
+/// Ticks without a commit after which the store counts as quiet (a commit held up by a slow
+/// sync under load is not quiet).
+pub const QUIET_TICKS: u32 = 10;
 /// WAL pages (4 KiB each) past which a RESTART checkpoint makes the next commit start the
 /// WAL again from the beginning.
 pub const RESTART_PAGES: i64 = 32 * 1024;
@@ -116,6 +119,7 @@ impl SqliteRepository {
 /// The checkpointer's loop, until the repository is gone or its connection fails.
 fn run(store: &Store, repo: &Weak<SqliteRepository>) {
     let mut last_pages = 0;
+    let mut quiet_ticks = 0;
     let mut truncated = true;
     loop {
         std::thread::sleep(TICK);
@@ -132,20 +136,22 @@ fn run(store: &Store, repo: &Weak<SqliteRepository>) {
             }
         };
         let passive = started.elapsed();
-        let quiet = outcome.wal_pages == last_pages;
-        if outcome.wal_pages != last_pages {
+        if outcome.wal_pages == last_pages {
+            quiet_ticks += 1;
+        } else {
+            quiet_ticks = 0;
             truncated = false;
         }
         last_pages = outcome.wal_pages;
         // A store written to all the time never leaves the WAL wholly copied at the moment a
         // commit starts, so the WAL would never start again from the beginning: past
         // RESTART_PAGES a RESTART checkpoint (the writer waits while it copies the last few
-        // pages) makes the next commit start it again. Quiet for a tick: TRUNCATE empties
-        // the file. Either gives up after QUIET_BUSY when a reader or the writer holds on,
+        // pages) makes the next commit start it again. Quiet for QUIET_TICKS (a commit held
+        // up by a slow sync does not count): TRUNCATE empties the file. Either gives up after QUIET_BUSY when a reader or the writer holds on,
         // and is tried again on a later tick.
         let mode = if outcome.wal_pages > RESTART_PAGES {
             "RESTART"
-        } else if quiet && !truncated && outcome.wal_pages > 0 {
+        } else if quiet_ticks >= QUIET_TICKS && !truncated && outcome.wal_pages > 0 {
             "TRUNCATE"
         } else {
             drop(repo);
