@@ -10,8 +10,9 @@
 #
 # DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported,
 # but every request stores a screening there (3,000/s for 10 minutes is 1.8 million
-# screenings, about 2-3 GB: use a copy of a data folder). A Business key is created in it
-# and the server runs with a config that lifts the plan's rate. Needs wrk (Debian: apt-get
+# screenings of about 4 KB each, some 7 GB: use a copy of a data folder, and delete it
+# afterwards). A Business key is created in it and the server runs with a config that
+# lifts the plan's rate. Needs wrk (Debian: apt-get
 # install wrk; its LuaJIT paces the requests) and curl. SANCTIONS_BIN=PATH skips the build.
 # Exit status 1 when any request failed or the server died. Not run by the tests or CI.
 set -euo pipefail
