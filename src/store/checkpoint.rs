@@ -47,15 +47,16 @@ const AUTOCHECKPOINT_PAGES: i64 = 1000;
 /// The outcome of one `PRAGMA wal_checkpoint`: whether it was blocked, the pages in the WAL
 /// and how many of them are in the database file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CheckpointOutcome {
-    pub busy: bool,
-    pub wal_pages: i64,
-    pub copied: i64,
+pub(crate) struct CheckpointOutcome {
+    pub(crate) busy: bool,
+    pub(crate) wal_pages: i64,
+    pub(crate) copied: i64,
 }
 
 impl Store {
-    /// Runs `PRAGMA wal_checkpoint(MODE)` (PASSIVE, FULL, RESTART or TRUNCATE).
-    pub fn checkpoint(&self, mode: &str) -> Result<CheckpointOutcome, StoreError> {
+    /// Runs `PRAGMA wal_checkpoint(MODE)`; `mode` is one of SQLite's own (PASSIVE, FULL,
+    /// RESTART, TRUNCATE), never text from outside.
+    pub(crate) fn checkpoint(&self, mode: &'static str) -> Result<CheckpointOutcome, StoreError> {
         let sql = format!("PRAGMA wal_checkpoint({mode})");
         Ok(self.conn.query_row(&sql, [], |row| {
             Ok(CheckpointOutcome {
@@ -164,6 +165,7 @@ fn run(store: &Store, repo: &Weak<SqliteRepository>) {
                     mode,
                     busy = done.busy,
                     wal_pages = outcome.wal_pages,
+                    copied = done.copied,
                     passive_ms = passive.as_secs_f64() * 1e3,
                     took_ms = started.elapsed().as_secs_f64() * 1e3,
                     "checkpoint"

@@ -26,7 +26,6 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
-pub use checkpoint::CheckpointOutcome;
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
 pub use keys::KeyStore;
 pub use lists::{EntityChange, ListSummary};
