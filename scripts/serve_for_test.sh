@@ -11,6 +11,15 @@
 # Needs `$work` (a temp folder the caller removes). Sets `key` (the new key), `server` (the
 # server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT). EXTRA_CONFIG is TOML
 # added to the config, which already lifts `[server.plans.business]`.
+#
+#   screen_lua KEY THREADS [RATE]   (load.sh, soak.sh) prints wrk's Lua script of single-name
+#                            screenings (POST /api/v1/screen, ten names in turn) whose summary
+#                            gives the requests, the rate reached and every error; with RATE
+#                            (requests/s in all), each of the THREADS wrk threads sends its
+#                            share on a schedule kept with the wall clock (LuaJIT's ffi), so
+#                            the rate holds whatever the latency; it never bursts to catch up
+#                            more than one second late. Without RATE, wrk sends as fast as the
+#                            answers come (closed loop: the throughput's ceiling).
 serve_for_test() {
     local bin=$1 data_dir=$2 port=$3 label=$4 extra=$5
     printf '%s\n[server.plans.business]\nrequests_per_minute = 1000000000\nscreenings_per_month = "unlimited"\n' \
@@ -43,4 +52,51 @@ wrk_setup() {
         cargo build --release --quiet
         bin=${CARGO_TARGET_DIR:-target}/release/sanctions
     fi
+}
+
+screen_lua() {
+    local key=$1 threads=$2 rate=${3:-}
+    if [ -n "$rate" ]; then
+        cat <<LUA
+local ffi = require("ffi")
+ffi.cdef[[
+typedef struct { long tv_sec; long tv_usec; } paced_timeval;
+int gettimeofday(paced_timeval *tv, void *tz);
+]]
+local tv = ffi.new("paced_timeval")
+local function now_ms()
+  ffi.C.gettimeofday(tv, nil)
+  return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000
+end
+local interval = 1000 * $threads / $rate
+local next_at = nil
+delay = function()
+  local now = now_ms()
+  if next_at == nil or next_at < now - 1000 then next_at = now end
+  local wait = next_at - now
+  next_at = next_at + interval
+  if wait < 0 then return 0 end
+  return wait
+end
+LUA
+    fi
+    cat <<LUA
+local names = {"Vladimir Putin", "Bank Rossiya", "Acme Trading Ltd", "Kim Jong Un",
+  "John Smith", "Rosneft", "Ali Hassan", "Maria Garcia", "Sberbank", "Li Wei"}
+local i = 0
+request = function()
+  i = i + 1
+  local body = '{"name":"' .. names[(i % #names) + 1] .. '"}'
+  return wrk.format("POST", "/api/v1/screen",
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $key"}, body)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("requests: %d, rate: %.0f/s\n", summary.requests,
+    summary.requests / (summary.duration / 1e6)))
+  io.write(string.format("errors: %d (non-2xx %d, connect %d, read %d, write %d, timeout %d)\n",
+    e.status + e.connect + e.read + e.write + e.timeout,
+    e.status, e.connect, e.read, e.write, e.timeout))
+end
+LUA
 }

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Soak test of `sanctions serve` (release build): single-name screenings (POST
 # /api/v1/screen, each one stored) at a fixed rate for a long time, with wrk paced by a Lua
-# clock, reporting the rate reached, the latency, every error, and the server's RSS at the
-# start, every minute and at the end (memory should stay flat).
+# clock (serve_for_test.sh's screen_lua), reporting the rate reached, the latency, every
+# error, and the server's RSS at the start, every minute and at the end (memory should stay
+# flat) with the sizes of the WAL and the database.
 #
 #   scripts/soak.sh DATA_DIR [DURATION] [RATE]   default 10m at 3000 requests/s
 #   scripts/soak.sh --short DATA_DIR             2 minutes, to check the script itself
 #
 # DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported,
 # but every request stores a screening there (3,000/s for 10 minutes is 1.8 million
-# screenings, about 2-3 GB: use a copy of a data folder). A Business key is created in it
-# and the server runs with a config that lifts the plan's rate. Needs wrk (Debian: apt-get
+# screenings of about 4 KB each, some 7 GB: use a copy of a data folder, and delete it
+# afterwards). A Business key is created in it and the server runs with a config that
+# lifts the plan's rate. Needs wrk (Debian: apt-get
 # install wrk; its LuaJIT paces the requests) and curl. SANCTIONS_BIN=PATH skips the build.
 # Exit status 1 when any request failed or the server died. Not run by the tests or CI.
 set -euo pipefail
@@ -33,57 +35,24 @@ sampler=
 trap 'kill "$sampler" 2>/dev/null || true; kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 serve_for_test "$bin" "$data_dir" "$port" soak-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
 rss() { ps -o rss= -p "$server" | tr -d ' '; }
+# The WAL's file should stay bounded (the server's checkpointer starts it again past
+# about 128 MiB); the database grows by every screening stored.
+sizes() {
+    local wal db
+    wal=$(stat -c %s "$data_dir/sanctions.db-wal" 2>/dev/null || echo 0)
+    db=$(stat -c %s "$data_dir/sanctions.db" 2>/dev/null || echo 0)
+    echo "WAL $((wal / 1048576)) MiB, database $((db / 1048576)) MiB"
+}
 rss_start=$(rss)
 log_start=$(wc -l <"$data_dir/sanctions.log" 2>/dev/null || echo 0)
 (
     while sleep 60; do
-        echo "$(date -u +%H:%M:%S) RSS $(rss) KiB"
+        echo "$(date -u +%H:%M:%S) RSS $(rss) KiB; $(sizes)"
     done
 ) &
 sampler=$!
 
-cat >"$work/soak.lua" <<LUA
--- Each wrk thread sends its share of the rate on a schedule kept with the wall clock
--- (LuaJIT's ffi), so the rate holds whatever the latency; it never bursts to catch up more
--- than one second late.
-local ffi = require("ffi")
-ffi.cdef[[
-typedef struct { long tv_sec; long tv_usec; } soak_timeval;
-int gettimeofday(soak_timeval *tv, void *tz);
-]]
-local tv = ffi.new("soak_timeval")
-local function now_ms()
-  ffi.C.gettimeofday(tv, nil)
-  return tonumber(tv.tv_sec) * 1000 + tonumber(tv.tv_usec) / 1000
-end
-local interval = 1000 * $threads / $rate
-local next_at = nil
-local names = {"Vladimir Putin", "Bank Rossiya", "Acme Trading Ltd", "Kim Jong Un",
-  "John Smith", "Rosneft", "Ali Hassan", "Maria Garcia", "Sberbank", "Li Wei"}
-local i = 0
-delay = function()
-  local now = now_ms()
-  if next_at == nil or next_at < now - 1000 then next_at = now end
-  local wait = next_at - now
-  next_at = next_at + interval
-  if wait < 0 then return 0 end
-  return wait
-end
-request = function()
-  i = i + 1
-  local body = '{"name":"' .. names[(i % #names) + 1] .. '"}'
-  return wrk.format("POST", "/api/v1/screen",
-    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $key"}, body)
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("requests: %d, rate: %.0f/s\n", summary.requests,
-    summary.requests / (summary.duration / 1e6)))
-  io.write(string.format("errors: %d (non-2xx %d, connect %d, read %d, write %d, timeout %d)\n",
-    e.status + e.connect + e.read + e.write + e.timeout,
-    e.status, e.connect, e.read, e.write, e.timeout))
-end
-LUA
+screen_lua "$key" "$threads" "$rate" >"$work/soak.lua"
 
 echo "== soak: $rate requests/s of single-name screenings, $connections connections, $duration"
 echo "$(date -u +%H:%M:%S) RSS $rss_start KiB (start)"
@@ -92,7 +61,7 @@ kill "$sampler" 2>/dev/null || true
 alive=yes
 kill -0 "$server" 2>/dev/null || alive=no
 rss_end=$( [ "$alive" = yes ] && rss || echo "-")
-echo "== server RSS: $rss_start KiB at start, $rss_end KiB at end; server alive: $alive"
+echo "== server RSS: $rss_start KiB at start, $rss_end KiB at end; server alive: $alive; $(sizes)"
 log_errors=$(tail -n +"$((log_start + 1))" "$data_dir/sanctions.log" 2>/dev/null | grep ' ERROR ' | grep -vc 'path=/readyz' || true)
 echo "== ERROR lines the server logged during the soak: ${log_errors:-0}"
 failed=$(sed -n 's/^errors: \([0-9]*\).*/\1/p' "$work/wrk.out")

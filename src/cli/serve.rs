@@ -29,6 +29,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     let svc = local_service(ctx)?;
     // Before the background work starts: it reads the mode when it checks webhook URLs.
     svc.set_server_mode(true);
+    // Checkpoints on a thread of their own, not inside the commits requests wait for.
+    svc.start_checkpointer();
     let config = ctx.config.server.clone();
     let bind = args.bind.unwrap_or_else(|| config.bind.clone());
     let rt = runtime()?;

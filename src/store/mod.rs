@@ -6,6 +6,7 @@
 
 mod alerts;
 mod briefs;
+mod checkpoint;
 mod codec;
 mod entities;
 mod favorites;

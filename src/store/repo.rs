@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
 
 use jiff::Timestamp;
@@ -142,6 +143,8 @@ pub struct SqliteRepository {
     readers: Mutex<Vec<Store>>,
     /// Opened with [`SqliteRepository::open_read_only`]: every connection only reads.
     read_only: bool,
+    /// A checkpointer thread runs (see [`super::checkpoint`]).
+    checkpointer: AtomicBool,
 }
 
 /// Most idle reader connections kept (a server under load reads on many blocking threads at
@@ -183,6 +186,7 @@ impl SqliteRepository {
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: false,
+            checkpointer: AtomicBool::new(false),
         })
     }
 
@@ -195,12 +199,18 @@ impl SqliteRepository {
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: true,
+            checkpointer: AtomicBool::new(false),
         })
     }
 
     /// Whether this repository was opened read-only.
     pub fn is_read_only(&self) -> bool {
         self.read_only
+    }
+
+    /// Whether a checkpointer thread runs.
+    pub(crate) fn checkpointer_started(&self) -> &AtomicBool {
+        &self.checkpointer
     }
 
     /// The database file.

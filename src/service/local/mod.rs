@@ -220,6 +220,13 @@ impl LocalService {
         Ok(loaded)
     }
 
+    /// Moves the store's WAL checkpoints off the commits to a thread of their own, for a
+    /// process that writes all the time (the server; see `store::checkpoint`). Returns
+    /// whether the thread runs.
+    pub fn start_checkpointer(&self) -> bool {
+        self.inner.repo.start_checkpointer()
+    }
+
     /// Runs blocking work off the async threads.
     pub(crate) async fn blocking<T: Send + 'static>(
         &self,

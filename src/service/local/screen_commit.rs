@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
@@ -40,6 +41,7 @@ pub(crate) fn start(repo: Arc<SqliteRepository>) -> Option<mpsc::Sender<Job>> {
 }
 
 fn run(repo: &dyn Repository, rx: &mpsc::Receiver<Job>) {
+    let mut stats = Stats::default();
     while let Ok(first) = rx.recv() {
         let mut jobs = vec![first];
         while jobs.len() < MAX_GROUP {
@@ -48,7 +50,49 @@ fn run(repo: &dyn Repository, rx: &mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let n = jobs.len();
+        let started = Instant::now();
         commit(repo, jobs);
+        stats.add(n, started.elapsed());
+    }
+}
+
+/// How the groups went, logged at debug level every [`Stats::EVERY`] (a server's latency
+/// tail is mostly the time a request waits for its group's commit).
+#[derive(Default)]
+struct Stats {
+    since: Option<Instant>,
+    groups: u64,
+    operations: u64,
+    largest: usize,
+    total: Duration,
+    longest: Duration,
+    over_10ms: u64,
+}
+
+impl Stats {
+    const EVERY: Duration = Duration::from_secs(10);
+
+    fn add(&mut self, n: usize, took: Duration) {
+        let since = *self.since.get_or_insert_with(Instant::now);
+        self.groups += 1;
+        self.operations += n as u64;
+        self.largest = self.largest.max(n);
+        self.total += took;
+        self.longest = self.longest.max(took);
+        self.over_10ms += u64::from(took > Duration::from_millis(10));
+        if since.elapsed() >= Self::EVERY {
+            tracing::debug!(
+                groups = self.groups,
+                operations = self.operations,
+                largest = self.largest,
+                mean_ms = self.total.as_secs_f64() * 1e3 / self.groups as f64,
+                longest_ms = self.longest.as_secs_f64() * 1e3,
+                over_10ms = self.over_10ms,
+                "group commits"
+            );
+            *self = Stats::default();
+        }
     }
 }
 
