@@ -20,7 +20,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
@@ -137,7 +136,7 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
     // round) until a round's tail finds none or the candidates run out, so that the total
     // counts every entry that reaches the threshold and the limit can be met.
     let mut best: Vec<(u32, u32, score::Scored)> = Vec::new();
-    let mut slots: HashMap<u32, usize> = HashMap::new();
+    let mut slots: table::FastMap<u32, usize> = table::FastMap::default();
     let mut max = CANDIDATES.max(limit.saturating_mul(2));
     let mut scored_up_to = 0;
     let mut found = query.candidates(index, accept);
