@@ -88,7 +88,8 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         used_q.resize(query.tokens.len(), false);
         used_l.clear();
         used_l.resize(name.tokens.len(), false);
-        let mut pairs = Vec::new();
+        // Each pair takes a token of either side: one allocation of the most there can be.
+        let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
         for pair in candidates.iter() {
             let q = pair.query..pair.query + pair.query_len;
             let l = pair.listed..pair.listed + pair.listed_len;
