@@ -6,7 +6,9 @@
 //! `--sets` also prints the development set by half (tune / measure), the cross-script set
 //! and the combined-changes set built from the lists (`quality::sets`); `--diagnose` prints
 //! the combined-changes set's misses on its tune half with their causes, and the development
-//! set's false alarms on its tune half (`quality::diagnose`).
+//! set's false alarms on its tune half (`quality::diagnose`); `--dump FILE` writes every
+//! query's full results (development set, its dated variant, typed, cross-script and
+//! combined-changes queries; `quality::dump`) to FILE, to compare two builds line by line.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,6 +22,14 @@ fn main() -> color_eyre::Result<()> {
     let latency = take_flag(&mut args, "--latency");
     let sets = take_flag(&mut args, "--sets");
     let diagnose = take_flag(&mut args, "--diagnose");
+    let dump = match args.iter().position(|a| a == "--dump") {
+        Some(i) if i + 1 < args.len() => {
+            let file = PathBuf::from(args.remove(i + 1));
+            args.remove(i);
+            Some(file)
+        }
+        _ => None,
+    };
     let threshold = match args.iter().position(|a| a == "--threshold") {
         Some(i) if i + 1 < args.len() => {
             let t = args.remove(i + 1).parse()?;
@@ -67,6 +77,10 @@ fn main() -> color_eyre::Result<()> {
             "measuring {} queries whose targets are in the lists read",
             queries.len()
         );
+    }
+    if let Some(file) = dump {
+        write_dump(&file, &index, &entries, &queries)?;
+        return Ok(());
     }
     if diagnose {
         let positives: Vec<quality::LabelledQuery> = queries
@@ -273,6 +287,53 @@ fn print_sets(
             }
         }
     }
+}
+
+/// Writes [`quality::dump`] of every set `--sets` measures to `file`.
+fn write_dump(
+    file: &std::path::Path,
+    index: &engine::Index,
+    entries: &[sanctions::model::EntityNames],
+    queries: &[quality::LabelledQuery],
+) -> color_eyre::Result<()> {
+    let typed: Vec<quality::LabelledQuery> = quality::sets::TYPED_CASES
+        .iter()
+        .chain(quality::sets::TYPED_CASES_MISSED)
+        .enumerate()
+        .map(|(i, (query, _))| quality::LabelledQuery {
+            qid: format!("typed{i}"),
+            query: query.to_string(),
+            ..Default::default()
+        })
+        .collect();
+    let positives: Vec<quality::LabelledQuery> = queries
+        .iter()
+        .filter(|q| !q.expected_entity_id.is_empty())
+        .cloned()
+        .collect();
+    let cross = quality::sets::cross_script(entries);
+    let forward = engine::Index::build(&cross.forward);
+    let reverse = engine::Index::build(&cross.reverse);
+    let mut lines = quality::dump(index, queries);
+    lines.extend(quality::dump(
+        index,
+        &quality::sets::with_facts(entries, queries),
+    ));
+    lines.extend(quality::dump(index, &typed));
+    lines.extend(quality::dump(
+        index,
+        &quality::sets::combined(entries, &positives),
+    ));
+    lines.extend(quality::dump(&forward, &cross.forward_queries));
+    lines.extend(quality::dump(&reverse, &cross.reverse_queries));
+    lines.push(String::new());
+    std::fs::write(file, lines.join("\n"))?;
+    eprintln!(
+        "wrote {} screened queries to {}",
+        lines.len() - 1,
+        file.display()
+    );
+    Ok(())
 }
 
 fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {

@@ -122,6 +122,36 @@ pub fn run(index: &Index, queries: &[LabelledQuery]) -> Vec<Outcome> {
         .collect()
 }
 
+/// Every query's full results, one line each, for comparing two builds of the engine
+/// exactly (`eval --dump FILE`): each query screened three ways (as [`run`] measures it, at
+/// the engine's defaults with its type hint as a batch or the server would, and down to 50
+/// with up to 100 results, which looks deepest into the candidates), each screening's total
+/// and every hit's entry, score, matched name, explanation and facts.
+pub fn dump(index: &Index, queries: &[LabelledQuery]) -> Vec<String> {
+    queries
+        .par_iter()
+        .map(|q| {
+            let measured = q.request(10);
+            let defaults = Request {
+                threshold: None,
+                limit: None,
+                include_ended: false,
+                ..measured.clone()
+            };
+            let deep = Request {
+                threshold: Some(50),
+                limit: Some(100),
+                ..measured.clone()
+            };
+            let mut line = format!("{} {:?}", q.qid, q.query);
+            for request in [measured, defaults, deep] {
+                line.push_str(&format!(" | {:?}", engine::screen(index, &request)));
+            }
+            line
+        })
+        .collect()
+}
+
 /// Figures for one group of queries.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Figures {

@@ -2,14 +2,12 @@
 //! of distinct tokens and three ways into it: the token itself, its phonetic key, and its
 //! one-letter deletions (which find tokens one or two typos away without scanning).
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeleton;
 use super::similarity::{folded_key, phonetic_key};
-use super::table::HashTable;
+use super::table::{FastMap, HashTable};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 /// What a match reports about its entry.
@@ -82,7 +80,7 @@ pub struct Index {
     /// the candidate stage applies to every name that passes its floor.
     pub(crate) entity_meta: Vec<EntityMeta>,
     pub(crate) vocab: Vec<VocabToken>,
-    pub(crate) token_ids: HashMap<String, u32>,
+    pub(crate) token_ids: FastMap<String, u32>,
     /// For each token id, the names containing it (ascending, no repeats).
     pub(crate) postings: Vec<Vec<u32>>,
     /// (hash of a phonetic key, token id).

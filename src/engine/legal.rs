@@ -2,7 +2,7 @@
 //! "S.A. de C.V.", ...), recognised in a token stream and folded to one canonical token each,
 //! so that respelt forms meet and the engine can count them as weak evidence.
 
-use super::similarity::edit_similarity;
+use super::similarity::edit_similarity_at_least;
 
 /// Each entry: the canonical token and the token sequences (already normalised: lower-case
 /// ASCII, punctuation split) that spell it. Longer phrases are tried first.
@@ -210,7 +210,7 @@ fn same_word(form: &str, word: &str) -> bool {
         && form.as_bytes()[..2]
             .iter()
             .any(|b| word.as_bytes()[..2].contains(b))
-        && edit_similarity(form, word) >= 0.8
+        && edit_similarity_at_least(form, word, 0.8) >= 0.8
 }
 
 impl Default for LegalForms {

@@ -20,7 +20,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
@@ -136,9 +135,11 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
     // at or above the threshold, more may lie beyond it: look further (four times as far each
     // round) until a round's tail finds none or the candidates run out, so that the total
     // counts every entry that reaches the threshold and the limit can be met.
-    let mut best: Vec<(u32, u32, score::Scored)> = Vec::new();
-    let mut slots: HashMap<u32, usize> = HashMap::new();
     let mut max = CANDIDATES.max(limit.saturating_mul(2));
+    // Room for the first round's entries at once (no growing while scoring).
+    let mut best: Vec<(u32, u32, score::Scored)> = Vec::with_capacity(max);
+    let mut slots: table::FastMap<u32, usize> =
+        table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
     let mut found = query.candidates(index, accept);
     loop {

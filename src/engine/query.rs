@@ -11,8 +11,8 @@ use super::normalize::{self, TokenKind};
 use super::score::joined_similarity;
 use super::script;
 use super::similarity::{
-    MIN_SIMILARITY, MatchKind, edit_similarity, folded_key, folded_similarity, phonetic_key,
-    similarity,
+    MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
+    phonetic_key, similarity,
 };
 
 /// One token of the query.
@@ -85,7 +85,7 @@ impl QueryToken {
         {
             return None;
         }
-        let s = edit_similarity(&self.text, listed);
+        let s = edit_similarity_at_least(&self.text, listed, MIN_SIMILARITY);
         (s >= MIN_SIMILARITY).then_some((s, MatchKind::Fuzzy))
     }
 }

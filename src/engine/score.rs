@@ -13,7 +13,9 @@
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
 use super::query::{JOINED_SKELETON, Query};
-use super::similarity::{MatchKind, edit_similarity, edit_similarity_within};
+use super::similarity::{
+    MatchKind, edit_similarity, edit_similarity_at_least, edit_similarity_within,
+};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -86,7 +88,8 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         used_q.resize(query.tokens.len(), false);
         used_l.clear();
         used_l.resize(name.tokens.len(), false);
-        let mut pairs = Vec::new();
+        // Each pair takes a token of either side: one allocation of the most there can be.
+        let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
         for pair in candidates.iter() {
             let q = pair.query..pair.query + pair.query_len;
             let l = pair.listed..pair.listed + pair.listed_len;
@@ -275,6 +278,9 @@ thread_local! {
     };
 }
 
+/// The least similarity of a word and two words written as one that makes a pair.
+const JOINED_MIN: f32 = 0.8;
+
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
 pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
@@ -290,11 +296,13 @@ pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Optio
     let s = if len <= buf.len() {
         buf[..first.len()].copy_from_slice(first.as_bytes());
         buf[first.len()..len].copy_from_slice(second.as_bytes());
-        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| edit_similarity(whole, joined))
+        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| {
+            edit_similarity_at_least(whole, joined, JOINED_MIN)
+        })
     } else {
         edit_similarity(whole, &format!("{first}{second}"))
     };
-    (s >= 0.8).then_some(s)
+    (s >= JOINED_MIN).then_some(s)
 }
 
 fn ratio(part: f32, whole: f32) -> f32 {

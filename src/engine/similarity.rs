@@ -13,6 +13,9 @@ const PHONETIC_BONUS: f32 = 0.15;
 const PHONETIC_CEILING: f32 = 0.88;
 /// Below this, two tokens are not a pair at all.
 pub const MIN_SIMILARITY: f32 = 0.7;
+/// The lowest spelling similarity [`similarity`] reads: a phonetic pair's `close_enough`
+/// for long keys (0.6); below it the edit distance need not be finished.
+const LEAST_USED: f32 = 0.6;
 
 /// Similarity in 0..=1 of query token `q` and listed token `c` (0 when they are no pair).
 /// `q_key`/`c_key` are their [`phonetic_key`]s.
@@ -36,7 +39,8 @@ pub fn similarity(
     if q_kind == TokenKind::Number || c_kind == TokenKind::Number {
         return None;
     }
-    let fuzzy = edit_similarity(q, c);
+    // Below the least similarity either kind of pair below needs, the value is never used.
+    let fuzzy = edit_similarity_at_least(q, c, LEAST_USED);
     // Same sound, spelt close enough: a transliteration variant, worth a little more than the
     // spelling alone says. Short keys (two consonants) need a closer spelling.
     let close_enough = if q_key.len() >= 3 { 0.6 } else { 0.75 };
@@ -146,6 +150,21 @@ pub fn edit_similarity(a: &str, b: &str) -> f32 {
     }
     let edits = osa_distance(a, b);
     1.0 - edits as f32 / longest as f32
+}
+
+/// [`edit_similarity`] where it is at least `min`, else some value under `min` (0): the
+/// distance is computed only up to the edits that `min` allows (and one more, so that float
+/// rounding cannot matter), which is all a caller comparing with `min` needs, at a fraction
+/// of the work for the many pairs that are far apart. Words not in ASCII take the full
+/// computation (the bound counts bytes there, the distance letters).
+pub fn edit_similarity_at_least(a: &str, b: &str, min: f32) -> f32 {
+    if !a.is_ascii() || !b.is_ascii() {
+        return edit_similarity(a, b);
+    }
+    let longest = a.len().max(b.len());
+    // More edits than this leave 1 - edits / longest at least 1 / longest under `min`.
+    let bound = ((1.0 - min).max(0.0) * longest as f32).ceil() as usize + 1;
+    edit_similarity_within(a, b, bound)
 }
 
 /// [`edit_similarity`] when `a` and `b` are at most `max_edits` apart, else 0: the distance
@@ -391,6 +410,15 @@ mod tests {
         }
         for a in words {
             for b in words {
+                for min in [0.5, 0.6, 0.7, 0.75, 0.8, 0.9] {
+                    let full = edit_similarity(a, b);
+                    let at_least = edit_similarity_at_least(a, b, min);
+                    if full >= min {
+                        assert_eq!(at_least, full, "{a} / {b} at least {min}");
+                    } else {
+                        assert!(at_least < min, "{a} / {b} at least {min}");
+                    }
+                }
                 for bound in 0..4 {
                     let full = edit_similarity(a, b);
                     let within = edit_similarity_within(a, b, bound);
