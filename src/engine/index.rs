@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
-use super::script::skeleton;
+use super::script::skeletons;
 use super::similarity::{folded_key, phonetic_key};
 use super::table::HashTable;
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
@@ -297,12 +297,16 @@ impl Index {
             .iter()
             .enumerate()
             .filter(|(_, t)| !t.pair_only)
-            .filter_map(|(id, t)| {
-                let s = skeleton(&t.text);
-                (s.len() >= 2).then(|| (hash(s.as_bytes()), id as u32))
+            .flat_map(|(id, t)| {
+                // A word written in an abjad under each of its readings.
+                skeletons(&t.text, t.abjad)
+                    .into_iter()
+                    .filter(|s| s.len() >= 2)
+                    .map(move |s| (hash(s.as_bytes()), id as u32))
             })
             .collect();
         by_skeleton.sort_unstable();
+        by_skeleton.dedup();
         let by_skeleton_abjad: Vec<(u64, u32)> = by_skeleton
             .iter()
             .filter(|(_, id)| self.vocab[*id as usize].abjad)

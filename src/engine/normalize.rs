@@ -160,8 +160,10 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
             continue;
         }
         let abjad = scripts[i] == Script::Abjad;
+        // Read from the word as written: a name's skeleton may spell a particle's by chance
+        // (`عابد`, Abid, is `bd` like `عبد`; `علاء`, Alaa, is `l` like the article).
         let abjad_particle = if abjad && words.len() > 1 {
-            script::abjad_particle(&words[i])
+            script::abjad_particle(&written[i])
         } else {
             None
         };
@@ -174,6 +176,11 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
         };
         let mut token = word_token(text, particle);
         token.abjad = abjad && !particle;
+        // A word of an abjad whose skeleton is one letter (`علاء`, Alaa: `l`) is a name,
+        // never an initial.
+        if token.abjad && token.kind == TokenKind::Initial {
+            token.kind = TokenKind::Word;
+        }
         token.written = std::mem::take(&mut written[i]);
         out.push(token);
         i += 1;
@@ -313,9 +320,15 @@ fn scripted_words(name: &str) -> Vec<Word> {
                 continue; // the lam of the article just split off
             }
             current.written.push(c);
-            let latin = script::hebrew_letter(c)
+            let latin = script::abjad_letter(c)
                 .map(str::to_owned)
                 .unwrap_or_else(|| any_ascii::any_ascii_char(c).to_owned());
+            if script == Script::Abjad {
+                let next = chars.get(i + 1).copied();
+                if let Some(vowel) = script::abjad_separator(&current.text, c, &latin, next) {
+                    current.text.push(vowel);
+                }
+            }
             for l in latin.chars() {
                 if l.is_ascii_alphanumeric() {
                     current.text.push(l.to_ascii_lowercase());
@@ -396,6 +409,38 @@ pub fn joinable(a: &Token, b: &Token) -> bool {
         )
     };
     word(a) && word(b) && (a.kind == TokenKind::Particle || a.text.len() <= 3 || b.text.len() <= 3)
+}
+
+/// The ways the abjad words from token `i` on may be one word in Latin letters, as (tokens
+/// covered, the words joined): Persian and Pashto write apart what the lists romanise as one
+/// word (`نعمت الله` / `Nematullah`), an article between written with its `l` or without
+/// (assimilated: `شمس الدين` / `Shamsuddin`, `صلاح الدين` / `Salahaldin`), and `عبد` joined
+/// to what follows (`عبد الرحمن` / `Abdurrahman`, `Abdelrahman`). Only two name words (or
+/// `عبد` and one) are joined: a longer run is a name of several words.
+pub fn abjad_joins(tokens: &[Token], i: usize) -> Vec<(usize, String)> {
+    let word = |t: &Token| t.abjad && t.kind == TokenKind::Word;
+    let Some(first) = tokens.get(i) else {
+        return Vec::new();
+    };
+    let head = if word(first) {
+        first.text.as_str()
+    } else if first.kind == TokenKind::Particle && first.written == "عبد" {
+        "abd"
+    } else {
+        return Vec::new();
+    };
+    match (tokens.get(i + 1), tokens.get(i + 2)) {
+        (Some(next), _) if word(next) => vec![(2, format!("{head}{}", next.text))],
+        (Some(article), Some(next))
+            if article.kind == TokenKind::Particle && article.text == "al" && word(next) =>
+        {
+            vec![
+                (3, format!("{head}{}", next.text)),
+                (3, format!("{head}l{}", next.text)),
+            ]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The query's words concatenated: `Kim Jong-un`, `Kim Jong Un` and `KIM Jongun` all give

@@ -218,18 +218,16 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    // Two adjacent abjad query words as one Latin listed word of their joined skeleton.
-    for (qi, join) in query.abjad_joins.iter().enumerate() {
-        let Some((skeleton, _)) = join else { continue };
+    // Adjacent abjad query words as one Latin listed word (`Query::abjad_joins`).
+    for join in &query.abjad_joins {
         for (li, listed) in name.tokens.iter().enumerate() {
-            let vocab = &index.vocab[listed.id as usize];
-            if listed.kind != TokenKind::Word || vocab.abjad {
+            if listed.kind != TokenKind::Word {
                 continue;
             }
-            if super::script::skeleton(&vocab.text) == *skeleton {
+            if join.ids.binary_search(&listed.id).is_ok() {
                 out.push(Pair {
-                    query: qi,
-                    query_len: 2,
+                    query: join.first,
+                    query_len: join.len,
                     listed: li,
                     listed_len: 1,
                     similarity: JOINED_SKELETON,
@@ -239,6 +237,7 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
         }
     }
     // One query token as two listed tokens.
+    let not_latin = query.tokens.iter().any(|t| !t.written.is_empty());
     for li in 0..name.tokens.len().saturating_sub(1) {
         if name.tokens[li..li + 2]
             .iter()
@@ -247,18 +246,30 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             continue;
         }
         let (first, second) = (listed_text(li), listed_text(li + 1));
+        // The listed pair as the index files it joined, for a word written in another
+        // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`).
+        let pair_id = not_latin
+            .then(|| index.token_ids.get(&format!("{first}{second}")).copied())
+            .flatten();
         for (qi, q) in query.tokens.iter().enumerate() {
             if q.kind == TokenKind::Legal {
                 continue;
             }
-            if let Some(similarity) = joined_similarity(&q.text, first, second) {
+            let found = joined_similarity(&q.text, first, second)
+                .map(|s| (s, MatchKind::Joined))
+                .or_else(|| {
+                    let id = pair_id.filter(|_| !q.written.is_empty())?;
+                    q.similarity_to(id, TokenKind::Word, index)
+                        .filter(|(_, how)| *how == MatchKind::Lexicon)
+                });
+            if let Some((similarity, how)) = found {
                 out.push(Pair {
                     query: qi,
                     query_len: 1,
                     listed: li,
                     listed_len: 2,
                     similarity,
-                    how: MatchKind::Joined,
+                    how,
                 });
             }
         }
