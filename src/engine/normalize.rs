@@ -418,22 +418,46 @@ pub fn joinable(a: &Token, b: &Token) -> bool {
 /// to what follows (`عبد الرحمن` / `Abdurrahman`, `Abdelrahman`). Only two name words (or
 /// `عبد` and one) are joined: a longer run is a name of several words.
 pub fn abjad_joins(tokens: &[Token], i: usize) -> Vec<(usize, String)> {
-    let word = |t: &Token| t.abjad && t.kind == TokenKind::Word;
-    let Some(first) = tokens.get(i) else {
+    let unit = |k: usize| {
+        tokens.get(k).map(|t| JoinUnit {
+            text: &t.text,
+            word: t.abjad && t.kind == TokenKind::Word,
+            abd: t.kind == TokenKind::Particle && t.written == "عبد",
+            article: t.kind == TokenKind::Particle && t.text == "al",
+        })
+    };
+    joins_of(unit, i)
+}
+
+/// A token as [`joins_of`] reads it: its text, whether it is a word written in an abjad,
+/// the particle `عبد`, or the article.
+#[derive(Debug, Clone, Copy)]
+pub struct JoinUnit<'a> {
+    pub text: &'a str,
+    pub word: bool,
+    pub abd: bool,
+    pub article: bool,
+}
+
+/// [`abjad_joins`] over any run of tokens (`unit(k)` is token `k`, `None` past the end): the
+/// query's tokens, or a listed name's (a Latin query word meeting listed abjad words).
+pub fn joins_of<'a>(
+    unit: impl Fn(usize) -> Option<JoinUnit<'a>>,
+    i: usize,
+) -> Vec<(usize, String)> {
+    let Some(first) = unit(i) else {
         return Vec::new();
     };
-    let head = if word(first) {
-        first.text.as_str()
-    } else if first.kind == TokenKind::Particle && first.written == "عبد" {
+    let head = if first.word {
+        first.text
+    } else if first.abd {
         "abd"
     } else {
         return Vec::new();
     };
-    match (tokens.get(i + 1), tokens.get(i + 2)) {
-        (Some(next), _) if word(next) => vec![(2, format!("{head}{}", next.text))],
-        (Some(article), Some(next))
-            if article.kind == TokenKind::Particle && article.text == "al" && word(next) =>
-        {
+    match (unit(i + 1), unit(i + 2)) {
+        (Some(next), _) if next.word => vec![(2, format!("{head}{}", next.text))],
+        (Some(article), Some(next)) if article.article && next.word => {
             vec![
                 (3, format!("{head}{}", next.text)),
                 (3, format!("{head}l{}", next.text)),

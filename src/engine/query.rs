@@ -352,7 +352,7 @@ const MIN_PREFIX: usize = 5;
 /// two short words that make a common two-letter skeleton by chance. Set by that reasoning
 /// and measured once, not tuned: the tune half of the cross-script set rose from 73.0% to
 /// 73.6%, the development set's false positives stayed at 1.0%.
-const MIN_JOINED_SKELETON: usize = 3;
+pub(crate) const MIN_JOINED_SKELETON: usize = 3;
 /// At most this many listed words of one joined skeleton are looked at: bounds the work
 /// (a skeleton of three classes rarely fits more than a few dozen listed words).
 const MAX_JOINED_SKELETON_WORDS: usize = 64;
@@ -433,16 +433,29 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 TokenKind::Word,
                 &listed.key,
             );
-            let across = (by_skeleton.binary_search(&id).is_ok() && (abjad || listed.abjad))
+            let learned = by_lexicon
+                .binary_search(&id)
+                .is_ok()
+                .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
+            // A learned spelling (0.95) is closer than any skeleton pair (0.88 at most): the
+            // skeletons of both and the lexicon's verdict are then not worked out.
+            let across = (learned.is_none()
+                && by_skeleton.binary_search(&id).is_ok()
+                && (abjad || listed.abjad))
                 .then(|| {
                     let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
                     let meet = script::skeletons_meet(&skeletons, &listed_skeletons)?;
                     // Weaker where the lexicon knows the abjad word's spellings and they are
                     // all unlike the Latin word (see `lexicon::contradicts`).
+                    // Two abjad words that share a skeleton but are written differently
+                    // (`בשאר`, Bashar, and `بشرى`, Bushra: the long vowels an abjad writes
+                    // differ) are as weak a pair too: a Latin spelling the lexicon or the
+                    // skeleton gives must rank above them.
                     let contradicted = match (abjad, listed.abjad) {
                         (true, false) => lexicon::contradicts(text, &listed.text),
                         (false, true) => lexicon::contradicts(&listed.text, text),
-                        _ => false,
+                        (true, true) => true,
+                        (false, false) => false,
                     };
                     Some(if contradicted {
                         meet.min(script::SKELETON_CONTRADICTED)
@@ -452,10 +465,6 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 })
                 .flatten()
                 .map(|s| (s, MatchKind::Skeleton));
-            let learned = by_lexicon
-                .binary_search(&id)
-                .is_ok()
-                .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
             let variant_typo = folded
                 .as_deref()
                 .filter(|_| !listed.abjad)

@@ -166,8 +166,7 @@ fn align(abjad: &[Token], latin: &[Token]) -> Vec<(String, String)> {
         let (i, alen, atext) = &abjad_units[ai];
         let (j, llen, ltext) = &latin_units[li];
         let (a_span, l_span) = (*i..*i + *alen, *j..*j + *llen);
-        if used_a[a_span.clone()].iter().any(|u| *u) || used_l[l_span.clone()].iter().any(|u| *u)
-        {
+        if used_a[a_span.clone()].iter().any(|u| *u) || used_l[l_span.clone()].iter().any(|u| *u) {
             continue;
         }
         used_a[a_span].iter_mut().for_each(|u| *u = true);
