@@ -44,6 +44,9 @@ pub(crate) struct IndexedName {
     pub compact: String,
     /// Sum of the tokens' weights.
     pub weight: f32,
+    /// Holds adjacent abjad words the lists may romanise as one (`normalize::abjad_joins`):
+    /// only such names are compared with a Latin query word as a compound.
+    pub abjad_joins: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -229,6 +232,7 @@ impl Index {
             compact: normalize::compact(tokens),
             tokens: name_tokens,
             weight: 0.0,
+            abjad_joins: (0..tokens.len()).any(|i| !normalize::abjad_joins(tokens, i).is_empty()),
         });
     }
 

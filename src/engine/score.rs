@@ -308,9 +308,7 @@ fn latin_word_as_listed_abjad_words(
         })
     };
     let latin = |q: &&super::query::QueryToken| q.kind == TokenKind::Word && q.written.is_empty();
-    if !query.tokens.iter().any(|q| latin(&q))
-        || !(0..name.tokens.len()).any(|li| unit(li).is_some_and(|u| u.word))
-    {
+    if !name.abjad_joins || !query.tokens.iter().any(|q| latin(&q)) {
         return;
     }
     let before = out.len();
