@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
-use super::script::skeleton;
+use super::script::skeletons;
 use super::similarity::{folded_key, phonetic_key};
 use super::table::{FastMap, HashTable};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
@@ -42,6 +42,9 @@ pub(crate) struct IndexedName {
     pub compact: String,
     /// Sum of the tokens' weights.
     pub weight: f32,
+    /// Holds adjacent abjad words the lists may romanise as one (`normalize::abjad_joins`):
+    /// only such names are compared with a Latin query word as a compound.
+    pub abjad_joins: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -227,6 +230,7 @@ impl Index {
             compact: normalize::compact(tokens),
             tokens: name_tokens,
             weight: 0.0,
+            abjad_joins: (0..tokens.len()).any(|i| !normalize::abjad_joins(tokens, i).is_empty()),
         });
     }
 
@@ -295,12 +299,16 @@ impl Index {
             .iter()
             .enumerate()
             .filter(|(_, t)| !t.pair_only)
-            .filter_map(|(id, t)| {
-                let s = skeleton(&t.text);
-                (s.len() >= 2).then(|| (hash(s.as_bytes()), id as u32))
+            .flat_map(|(id, t)| {
+                // A word written in an abjad under each of its readings.
+                skeletons(&t.text, t.abjad)
+                    .into_iter()
+                    .filter(|s| s.len() >= 2)
+                    .map(move |s| (hash(s.as_bytes()), id as u32))
             })
             .collect();
         by_skeleton.sort_unstable();
+        by_skeleton.dedup();
         let by_skeleton_abjad: Vec<(u64, u32)> = by_skeleton
             .iter()
             .filter(|(_, id)| self.vocab[*id as usize].abjad)

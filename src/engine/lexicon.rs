@@ -51,6 +51,25 @@ pub fn abjad_words(latin_word: &str) -> &'static [&'static str] {
     LEXICON.abjad.get(latin_word).map_or(&[], Vec::as_slice)
 }
 
+/// A Latin word under this edit similarity to every spelling the lexicon learned for an
+/// abjad word is unlike all of them: 0.6 is the fuzzy floor's neighbourhood, where
+/// spellings of one name still fall (`mohamad` / `mohammad` 0.88, `zuhair` / `zouhair`
+/// 0.86) and other names do not (`zahra` / `zuhair` 0.5). Set by that reasoning, measured
+/// once (see the README), not tuned.
+const UNLIKE: f32 = 0.6;
+
+/// Whether the lexicon speaks against an abjad word and a Latin one that share a consonant
+/// skeleton: the lists spell the abjad word in ways all unlike the Latin word (`زهير` is
+/// Zuhair, Zouhair, never Zahra, whose skeleton it shares). A word the lexicon does not
+/// know is not spoken against.
+pub fn contradicts(abjad_word: &str, latin_word: &str) -> bool {
+    let spellings = latin_spellings(abjad_word);
+    !spellings.is_empty()
+        && spellings
+            .iter()
+            .all(|s| super::similarity::edit_similarity(s, latin_word) < UNLIKE)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,8 +160,10 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
             continue;
         }
         let abjad = scripts[i] == Script::Abjad;
+        // Read from the word as written: a name's skeleton may spell a particle's by chance
+        // (`عابد`, Abid, is `bd` like `عبد`; `علاء`, Alaa, is `l` like the article).
         let abjad_particle = if abjad && words.len() > 1 {
-            script::abjad_particle(&words[i])
+            script::abjad_particle(&written[i])
         } else {
             None
         };
@@ -174,6 +176,11 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
         };
         let mut token = word_token(text, particle);
         token.abjad = abjad && !particle;
+        // A word of an abjad whose skeleton is one letter (`علاء`, Alaa: `l`) is a name,
+        // never an initial.
+        if token.abjad && token.kind == TokenKind::Initial {
+            token.kind = TokenKind::Word;
+        }
         token.written = std::mem::take(&mut written[i]);
         out.push(token);
         i += 1;
@@ -313,9 +320,15 @@ fn scripted_words(name: &str) -> Vec<Word> {
                 continue; // the lam of the article just split off
             }
             current.written.push(c);
-            let latin = script::hebrew_letter(c)
+            let latin = script::abjad_letter(c)
                 .map(str::to_owned)
                 .unwrap_or_else(|| any_ascii::any_ascii_char(c).to_owned());
+            if script == Script::Abjad {
+                let next = chars.get(i + 1).copied();
+                if let Some(vowel) = script::abjad_separator(&current.text, c, &latin, next) {
+                    current.text.push(vowel);
+                }
+            }
             for l in latin.chars() {
                 if l.is_ascii_alphanumeric() {
                     current.text.push(l.to_ascii_lowercase());
@@ -396,6 +409,62 @@ pub fn joinable(a: &Token, b: &Token) -> bool {
         )
     };
     word(a) && word(b) && (a.kind == TokenKind::Particle || a.text.len() <= 3 || b.text.len() <= 3)
+}
+
+/// The ways the abjad words from token `i` on may be one word in Latin letters, as (tokens
+/// covered, the words joined): Persian and Pashto write apart what the lists romanise as one
+/// word (`نعمت الله` / `Nematullah`), an article between written with its `l` or without
+/// (assimilated: `شمس الدين` / `Shamsuddin`, `صلاح الدين` / `Salahaldin`), and `عبد` joined
+/// to what follows (`عبد الرحمن` / `Abdurrahman`, `Abdelrahman`). Only two name words (or
+/// `عبد` and one) are joined: a longer run is a name of several words.
+pub fn abjad_joins(tokens: &[Token], i: usize) -> Vec<(usize, String)> {
+    let unit = |k: usize| {
+        tokens.get(k).map(|t| JoinUnit {
+            text: &t.text,
+            word: t.abjad && t.kind == TokenKind::Word,
+            abd: t.kind == TokenKind::Particle && t.written == "عبد",
+            article: t.kind == TokenKind::Particle && t.text == "al",
+        })
+    };
+    joins_of(unit, i)
+}
+
+/// A token as [`joins_of`] reads it: its text, whether it is a word written in an abjad,
+/// the particle `عبد`, or the article.
+#[derive(Debug, Clone, Copy)]
+pub struct JoinUnit<'a> {
+    pub text: &'a str,
+    pub word: bool,
+    pub abd: bool,
+    pub article: bool,
+}
+
+/// [`abjad_joins`] over any run of tokens (`unit(k)` is token `k`, `None` past the end): the
+/// query's tokens, or a listed name's (a Latin query word meeting listed abjad words).
+pub fn joins_of<'a>(
+    unit: impl Fn(usize) -> Option<JoinUnit<'a>>,
+    i: usize,
+) -> Vec<(usize, String)> {
+    let Some(first) = unit(i) else {
+        return Vec::new();
+    };
+    let head = if first.word {
+        first.text
+    } else if first.abd {
+        "abd"
+    } else {
+        return Vec::new();
+    };
+    match (unit(i + 1), unit(i + 2)) {
+        (Some(next), _) if next.word => vec![(2, format!("{head}{}", next.text))],
+        (Some(article), Some(next)) if article.article && next.word => {
+            vec![
+                (3, format!("{head}{}", next.text)),
+                (3, format!("{head}l{}", next.text)),
+            ]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The query's words concatenated: `Kim Jong-un`, `Kim Jong Un` and `KIM Jongun` all give

@@ -97,10 +97,10 @@ pub(crate) struct Query {
     /// Each adjacent pair of tokens written as one (`joins[i]` joins tokens `i` and `i + 1`),
     /// with the listed token of that spelling when there is one.
     pub joins: Vec<(String, Option<u32>)>,
-    /// For each adjacent pair of words written in an abjad, the consonant skeleton of the
-    /// two joined and the listed words of that skeleton: Persian and Pashto write compounds
-    /// apart that the lists romanise as one word (`نعمت الله` / `Nematullah`).
-    pub abjad_joins: Vec<Option<(String, Vec<u32>)>>,
+    /// Adjacent words written in an abjad that the lists may write as one Latin word
+    /// (`normalize::abjad_joins`: `نعمت الله` / `Nematullah`, `شمس الدين` / `Shamsuddin`),
+    /// with the listed Latin words of their joined skeleton or a spelling the lexicon gives.
+    pub abjad_joins: Vec<AbjadJoin>,
     pub compact: String,
 }
 
@@ -139,23 +139,35 @@ impl Query {
                 (joined, id)
             })
             .collect();
-        let abjad_joins = tokens
-            .windows(2)
-            .map(|pair| {
-                let abjad_word = |t: &normalize::Token| t.abjad && t.kind == TokenKind::Word;
-                if !(abjad_word(&pair[0]) && abjad_word(&pair[1])) {
-                    return None;
+        let abjad_joins = (0..tokens.len())
+            .filter_map(|first| {
+                let mut len = 0;
+                let mut ids: Vec<u32> = Vec::new();
+                for (covered, joined) in normalize::abjad_joins(&tokens, first) {
+                    len = covered;
+                    let learned = lexicon::latin_spellings(&joined)
+                        .iter()
+                        .filter_map(|w| index.token_ids.get(*w).copied());
+                    let skeletons = script::skeletons(&joined, true);
+                    if skeletons
+                        .first()
+                        .is_none_or(|s| s.len() < MIN_JOINED_SKELETON)
+                    {
+                        ids.extend(learned);
+                        continue;
+                    }
+                    ids.extend(
+                        skeletons
+                            .iter()
+                            .flat_map(|s| index.tokens_with_skeleton(s, false))
+                            .take(MAX_JOINED_SKELETON_WORDS)
+                            .chain(learned),
+                    );
                 }
-                let joined = script::skeleton(&format!("{}{}", pair[0].text, pair[1].text));
-                if joined.len() < MIN_JOINED_SKELETON {
-                    return None;
-                }
-                let ids: Vec<u32> = index
-                    .tokens_with_skeleton(&joined, false)
-                    .filter(|&id| !index.vocab[id as usize].abjad)
-                    .take(MAX_JOINED_SKELETON_WORDS)
-                    .collect();
-                (!ids.is_empty()).then_some((joined, ids))
+                ids.retain(|&id| !index.vocab[id as usize].abjad);
+                ids.sort_unstable();
+                ids.dedup();
+                (!ids.is_empty()).then_some(AbjadJoin { first, len, ids })
             })
             .collect();
         let tokens = tokens
@@ -242,13 +254,13 @@ impl Query {
                     scratch.add(name, stamp, weight);
                 }
             }
-            // Latin words with the skeleton of two adjacent abjad words joined.
-            for (qi, join) in self.abjad_joins.iter().enumerate() {
-                let Some((_, ids)) = join else { continue };
-                let stamp = (self.tokens.len() + qi) as u32 + 1;
-                let weight =
-                    (self.tokens[qi].weight + self.tokens[qi + 1].weight) * JOINED_SKELETON;
-                for &id in ids {
+            // Latin words with the skeleton of adjacent abjad words joined.
+            for (k, join) in self.abjad_joins.iter().enumerate() {
+                let stamp = (self.tokens.len() + self.joins.len() + k) as u32 + 1;
+                let covered = join.first..join.first + join.len;
+                let weight: f32 =
+                    self.tokens[covered].iter().map(|t| t.weight).sum::<f32>() * JOINED_SKELETON;
+                for &id in &join.ids {
                     for &name in &index.postings[id as usize] {
                         scratch.add(name, stamp, weight);
                     }
@@ -316,6 +328,15 @@ impl Query {
     }
 }
 
+/// Adjacent abjad query words (`first..first + len`) that listed Latin words `ids` (sorted)
+/// write as one.
+#[derive(Debug, Clone)]
+pub(crate) struct AbjadJoin {
+    pub first: usize,
+    pub len: usize,
+    pub ids: Vec<u32>,
+}
+
 /// At most this many names of one entry are scored: its best guesses. An entry with dozens
 /// of aliases (transliterations of one name) must not take every place from other entries;
 /// two leaves room for a primary name and an alias spelt differently.
@@ -331,7 +352,7 @@ const MIN_PREFIX: usize = 5;
 /// two short words that make a common two-letter skeleton by chance. Set by that reasoning
 /// and measured once, not tuned: the tune half of the cross-script set rose from 73.0% to
 /// 73.6%, the development set's false positives stayed at 1.0%.
-const MIN_JOINED_SKELETON: usize = 3;
+pub(crate) const MIN_JOINED_SKELETON: usize = 3;
 /// At most this many listed words of one joined skeleton are looked at: bounds the work
 /// (a skeleton of three classes rarely fits more than a few dozen listed words).
 const MAX_JOINED_SKELETON_WORDS: usize = 64;
@@ -348,12 +369,12 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// similarity, best first.
 fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
     let mut ids: Vec<u32> = Vec::new();
-    let skeleton = script::skeleton(text);
-    let mut by_skeleton: Vec<u32> = if skeleton.len() >= 2 {
-        index.tokens_with_skeleton(&skeleton, !abjad).collect()
-    } else {
-        Vec::new()
-    };
+    let skeletons = script::skeletons(text, abjad);
+    let mut by_skeleton: Vec<u32> = skeletons
+        .iter()
+        .filter(|s| s.len() >= 2)
+        .flat_map(|s| index.tokens_with_skeleton(s, !abjad))
+        .collect();
     by_skeleton.sort_unstable();
     ids.extend(&by_skeleton);
     // Across scripts, the spellings the lexicon learned from the lists' bilingual entries:
@@ -412,14 +433,38 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 TokenKind::Word,
                 &listed.key,
             );
-            let across = (by_skeleton.binary_search(&id).is_ok() && (abjad || listed.abjad))
-                .then(|| script::skeleton_similarity(&skeleton, &script::skeleton(&listed.text)))
-                .flatten()
-                .map(|s| (s, MatchKind::Skeleton));
             let learned = by_lexicon
                 .binary_search(&id)
                 .is_ok()
                 .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
+            // A learned spelling (0.95) is closer than any skeleton pair (0.88 at most): the
+            // skeletons of both and the lexicon's verdict are then not worked out.
+            let across = (learned.is_none()
+                && by_skeleton.binary_search(&id).is_ok()
+                && (abjad || listed.abjad))
+                .then(|| {
+                    let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
+                    let meet = script::skeletons_meet(&skeletons, &listed_skeletons)?;
+                    // Weaker where the lexicon knows the abjad word's spellings and they are
+                    // all unlike the Latin word (see `lexicon::contradicts`).
+                    // Two abjad words that share a skeleton but are written differently
+                    // (`בשאר`, Bashar, and `بشرى`, Bushra: the long vowels an abjad writes
+                    // differ) are as weak a pair too: a Latin spelling the lexicon or the
+                    // skeleton gives must rank above them.
+                    let contradicted = match (abjad, listed.abjad) {
+                        (true, false) => lexicon::contradicts(text, &listed.text),
+                        (false, true) => lexicon::contradicts(&listed.text, text),
+                        (true, true) => true,
+                        (false, false) => false,
+                    };
+                    Some(if contradicted {
+                        meet.min(script::SKELETON_CONTRADICTED)
+                    } else {
+                        meet
+                    })
+                })
+                .flatten()
+                .map(|s| (s, MatchKind::Skeleton));
             let variant_typo = folded
                 .as_deref()
                 .filter(|_| !listed.abjad)

@@ -11,11 +11,12 @@
 //! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
 
 use super::index::{Index, IndexedName};
-use super::normalize::TokenKind;
-use super::query::{JOINED_SKELETON, Query};
+use super::normalize::{JoinUnit, TokenKind, joins_of};
+use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, Query};
 use super::similarity::{
     MatchKind, edit_similarity, edit_similarity_at_least, edit_similarity_within,
 };
+use super::{lexicon, script};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -221,27 +222,35 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    // Two adjacent abjad query words as one Latin listed word of their joined skeleton.
-    for (qi, join) in query.abjad_joins.iter().enumerate() {
-        let Some((skeleton, _)) = join else { continue };
+    // Adjacent abjad query words as one Latin listed word (`Query::abjad_joins`).
+    let before = out.len();
+    for join in &query.abjad_joins {
         for (li, listed) in name.tokens.iter().enumerate() {
-            let vocab = &index.vocab[listed.id as usize];
-            if listed.kind != TokenKind::Word || vocab.abjad {
+            if listed.kind != TokenKind::Word {
                 continue;
             }
-            if super::script::skeleton(&vocab.text) == *skeleton {
+            if join.ids.binary_search(&listed.id).is_ok() {
+                // Where the first word alone meets the listed compound more closely (the
+                // lexicon learned `امین` as `Aminullah`), the join reads the same compound
+                // and also covers the `الله` after it: as close, and sorted first (more
+                // query words), so that `الله` is not left unpaired.
+                let alone = query.tokens[join.first]
+                    .similarity_to(listed.id, listed.kind, index)
+                    .map_or(0.0, |(s, _)| s);
                 out.push(Pair {
-                    query: qi,
-                    query_len: 2,
+                    query: join.first,
+                    query_len: join.len,
                     listed: li,
                     listed_len: 1,
-                    similarity: JOINED_SKELETON,
+                    similarity: JOINED_SKELETON.max(alone),
                     how: MatchKind::Skeleton,
                 });
             }
         }
     }
+    drop_particles_inside_joins(query, name, out, before);
     // One query token as two listed tokens.
+    let not_latin = query.tokens.iter().any(|t| !t.written.is_empty());
     for li in 0..name.tokens.len().saturating_sub(1) {
         if name.tokens[li..li + 2]
             .iter()
@@ -250,22 +259,129 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             continue;
         }
         let (first, second) = (listed_text(li), listed_text(li + 1));
+        // The listed pair as the index files it joined, for a word written in another
+        // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`).
+        let pair_id = not_latin
+            .then(|| index.token_ids.get(&format!("{first}{second}")).copied())
+            .flatten();
         for (qi, q) in query.tokens.iter().enumerate() {
             if q.kind == TokenKind::Legal {
                 continue;
             }
-            if let Some(similarity) = joined_similarity(&q.text, first, second) {
+            let found = joined_similarity(&q.text, first, second)
+                .map(|s| (s, MatchKind::Joined))
+                .or_else(|| {
+                    let id = pair_id.filter(|_| !q.written.is_empty())?;
+                    q.similarity_to(id, TokenKind::Word, index)
+                        .filter(|(_, how)| *how == MatchKind::Lexicon)
+                });
+            if let Some((similarity, how)) = found {
                 out.push(Pair {
                     query: qi,
                     query_len: 1,
                     listed: li,
                     listed_len: 2,
                     similarity,
-                    how: MatchKind::Joined,
+                    how,
                 });
             }
         }
     }
+    latin_word_as_listed_abjad_words(index, query, name, out);
+}
+
+/// A Latin query word as adjacent listed words written in an abjad that the lists romanise
+/// as one (`Hidayatullah` / `هدايت الله`, `Noureddine` / `نور الدين`, `Abdallah` / `عبد
+/// الله`): the reverse of `Query::abjad_joins`, on the same joins (`normalize::joins_of`),
+/// met by a spelling the lexicon learned for the joined words or by their joined skeleton.
+fn latin_word_as_listed_abjad_words(
+    index: &Index,
+    query: &Query,
+    name: &IndexedName,
+    out: &mut Vec<Pair>,
+) {
+    let unit = |li: usize| {
+        let t = name.tokens.get(li)?;
+        let vocab = &index.vocab[t.id as usize];
+        Some(JoinUnit {
+            text: &vocab.text,
+            word: vocab.abjad && t.kind == TokenKind::Word,
+            abd: t.kind == TokenKind::Particle && vocab.text == "abdul",
+            article: t.kind == TokenKind::Particle && vocab.text == "al",
+        })
+    };
+    let latin = |q: &&super::query::QueryToken| q.kind == TokenKind::Word && q.written.is_empty();
+    if !name.abjad_joins || !query.tokens.iter().any(|q| latin(&q)) {
+        return;
+    }
+    let before = out.len();
+    let words: Vec<(usize, String)> = query
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| latin(q))
+        .map(|(qi, q)| (qi, script::skeleton(&q.text)))
+        .collect();
+    for li in 0..name.tokens.len() {
+        for (len, joined) in joins_of(unit, li) {
+            let readings = script::skeletons(&joined, true);
+            let long = readings
+                .first()
+                .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON);
+            let learned = lexicon::latin_spellings(&joined);
+            for (qi, skeleton) in &words {
+                let text = query.tokens[*qi].text.as_str();
+                let found = if learned.contains(&text) {
+                    Some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon))
+                } else if long && readings.contains(skeleton) {
+                    Some((JOINED_SKELETON, MatchKind::Skeleton))
+                } else {
+                    None
+                };
+                if let Some((similarity, how)) = found {
+                    out.push(Pair {
+                        query: *qi,
+                        query_len: 1,
+                        listed: li,
+                        listed_len: len,
+                        similarity,
+                        how,
+                    });
+                }
+            }
+        }
+    }
+    drop_particles_inside_joins(query, name, out, before);
+}
+
+/// Drops the single pairs of a particle (the article `ال`, `عبد`) that a join of abjad words
+/// found from `out[from..]` covers: the join is the reading of the whole compound, and the
+/// article paired alone with another name's `al` (whose similarity, 1.0, sorts first) would
+/// otherwise take the particle from it and leave the compound unpaired (`نور الدين ...
+/// الدريسي` / `Noureddine ... Al-Drissi`).
+fn drop_particles_inside_joins(
+    query: &Query,
+    name: &IndexedName,
+    out: &mut Vec<Pair>,
+    from: usize,
+) {
+    if out.len() == from {
+        return;
+    }
+    let joins: Vec<Pair> = out[from..].to_vec();
+    out.retain(|p| {
+        let query_particle = p.query_len == 1
+            && query.tokens[p.query].kind == TokenKind::Particle
+            && joins
+                .iter()
+                .any(|j| j.query_len > 1 && j.covers_query(p.query));
+        let listed_particle = p.listed_len == 1
+            && name.tokens[p.listed].kind == TokenKind::Particle
+            && joins
+                .iter()
+                .any(|j| j.listed_len > 1 && j.covers_listed(p.listed));
+        !(query_particle || listed_particle)
+    });
 }
 
 /// Per-thread buffers of [`score`] (the candidate pairs, the tokens used on either side),

@@ -35,15 +35,19 @@ pub fn script_of(c: char) -> Script {
     }
 }
 
-/// Hebrew letters whose reading `any_ascii` gives without the dot that decides it: bet as
-/// `v` (Bashar is written with it), vav as `v` (a vowel as often), kaf as `kh`, pe as `f`.
-/// Names on the lists spell them `b`, `w`/`o`/`u`, `k` and `p` far more often.
-pub fn hebrew_letter(c: char) -> Option<&'static str> {
+/// Abjad letters whose reading `any_ascii` gives otherwise than the lists' names need.
+/// Hebrew letters without the dot that decides them: bet as `v` (Bashar is written with
+/// it), vav as `v` (a vowel as often), kaf as `kh`, pe as `f`; names on the lists spell them
+/// `b`, `w`/`o`/`u`, `k` and `p` far more often. Arabic dad (`ض`), given as `d`: Persian
+/// and Urdu names romanise it `z` (`رضا`, Reza; `فیض`, Faiz), Arabic ones `d` or `dh`
+/// (`رمضان`, Ramadan; `رياض`, Riyadh): read `dh`, which [`skeletons`] reads both ways.
+pub fn abjad_letter(c: char) -> Option<&'static str> {
     match c {
         'ב' => Some("b"),
         'ו' => Some("w"),
         'כ' | 'ך' => Some("k"),
         'פ' | 'ף' => Some("p"),
+        'ض' => Some("dh"),
         _ => None,
     }
 }
@@ -71,17 +75,45 @@ pub fn fold(word: String, script: Script) -> String {
     }
 }
 
-/// How an abjad word that is a name particle reads (`بن` gives `bn`, `عبد` gives `bd`,
-/// `ابو` gives `bw`, a separate article `ال` gives `l`).
-pub fn abjad_particle(word: &str) -> Option<&'static str> {
-    match word {
-        "bn" => Some("bin"),
-        "bnt" => Some("bint"),
-        "bd" => Some("abdul"),
-        "bw" | "bu" => Some("abu"),
-        "l" | "al" => Some("al"),
+/// How an abjad word that is a name particle reads, from the word as written (`بن` is
+/// `bin`, `عبد` `abdul`, `ابو` `abu`, a separate article `ال` `al`; Hebrew `בן`, `אל`):
+/// never from its transliteration, which other names share (`عابد`, Abid, is `bd` too).
+pub fn abjad_particle(written: &str) -> Option<&'static str> {
+    match written {
+        "بن" | "ابن" | "إبن" | "בן" => Some("bin"),
+        "بنت" => Some("bint"),
+        "عبد" | "עבד" => Some("abdul"),
+        "ابو" | "أبو" | "بو" | "אבו" => Some("abu"),
+        "ال" | "أل" | "אל" => Some("al"),
         _ => None,
     }
+}
+
+/// A vowel to write before an abjad letter's romanisation, where without one the word's
+/// skeleton would read wrong:
+/// - between two letters whose romanisations join into a digraph that is one letter
+///   (`ط` + `ه` of `طه`, Taha, would read `th`, tha; `س` + `ه` `sh`, shin; `ت` + `س`
+///   `ts`): the letters stay two consonants;
+/// - after a first letter that gives no Latin letter (alef, ain) before a waw or ya: the
+///   waw or ya is then a vowel (`عیسی`, Isa; `ایران`, Iran; `اویس`, Owais), not the
+///   consonant a first `w`/`y` is (`Walid`, `Yassin`).
+///
+/// The vowel is dropped by [`skeleton`], so nothing else changes.
+pub fn abjad_separator(text: &str, c: char, latin: &str, next: Option<char>) -> Option<char> {
+    let last = text.as_bytes().last().copied();
+    let first = latin.as_bytes().first().copied();
+    let digraph = matches!(
+        (last, first),
+        (
+            Some(b't' | b's' | b'z' | b'd' | b'k' | b'g' | b'c' | b'p'),
+            Some(b'h')
+        ) | (Some(b't'), Some(b's'))
+    );
+    let silent_start = text.is_empty()
+        && !latin.bytes().any(|b| b.is_ascii_alphanumeric())
+        && matches!(c, 'ا' | 'أ' | 'إ' | 'آ' | 'ٱ' | 'ع' | 'א' | 'ע')
+        && matches!(next, Some('و' | 'ی' | 'ي' | 'ى' | 'ו' | 'י'));
+    (digraph || silent_start).then_some('a')
 }
 
 /// The consonant skeleton of a romanised word: vowels, `w`/`v` and `y` (waw and ya, as often
@@ -91,10 +123,56 @@ pub fn abjad_particle(word: &str) -> Option<&'static str> {
 /// and gaf; `b`/`p` for ba and pe; `sh` with `s`, since Hebrew shin is romanised `s`);
 /// repeats collapsed; a final `h` (ta marbuta) dropped.
 pub fn skeleton(word: &str) -> String {
+    read_skeleton(word, 0)
+}
+
+/// At most this many `dh`/`th` letters of one abjad word are read both ways (2^2 = 4
+/// skeletons at most): bounds the look-ups; names rarely hold more than two.
+const MAX_AMBIGUOUS: u32 = 2;
+
+/// The skeletons of a word: its [`skeleton`], and for a word written in an abjad, also the
+/// readings of its `dh` and `th` (dhal, zah, dad, tha) as `d`/`t` rather than `s`/`z`:
+/// each of these letters is romanised both ways (`ذر`, Dharr or Zar; `ظاهر`, Zahir or
+/// Dahir; `رضا`, Reza, and `رمضان`, Ramadan; `عثمان`, Othman or Osman, and `هيثم`,
+/// Haitham or Haytam).
+pub fn skeletons(word: &str, abjad: bool) -> Vec<String> {
+    let ambiguous = if abjad {
+        (word.matches("dh").count() + word.matches("th").count()) as u32
+    } else {
+        0
+    };
+    let mut out: Vec<String> = (0..1u32 << ambiguous.min(MAX_AMBIGUOUS))
+        .map(|alt| read_skeleton(word, alt))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Whether two words meet on a skeleton ([`skeletons`] of each), and how closely
+/// ([`skeleton_similarity`]).
+pub fn skeletons_meet(a: &[String], b: &[String]) -> Option<f32> {
+    a.iter()
+        .find(|s| b.contains(s))
+        .and_then(|s| skeleton_similarity(s, s))
+}
+
+/// [`skeleton`], reading the `n`-th `dh`/`th` digraph as `t` where bit `n` of `alt` is set.
+fn read_skeleton(word: &str, alt: u32) -> String {
     let b = word.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
+    let mut digraphs = 0;
     while i < b.len() {
+        if let [b'd' | b't', b'h', ..] = &b[i..] {
+            digraphs += 1;
+            if alt & (1 << (digraphs - 1)) != 0 {
+                if out.last() != Some(&b't') {
+                    out.push(b't');
+                }
+                i += 2;
+                continue;
+            }
+        }
         let (class, used): (Option<u8>, usize) = match &b[i..] {
             // At the start, ya and waw are consonants (`Yassin`, `Walid`, `Vladimir`).
             [b'y', ..] if i == 0 => (Some(b'y'), 1),
@@ -134,6 +212,11 @@ pub fn skeleton(word: &str) -> String {
     }
     String::from_utf8(out).unwrap_or_default()
 }
+
+/// A skeleton pair the cross-script lexicon speaks against (`lexicon::contradicts`): as weak
+/// as a two-letter skeleton's pair (0.8, [`skeleton_similarity`]), so that it needs the
+/// rest of the name to reach the threshold. Chosen as that existing level, not tuned.
+pub const SKELETON_CONTRADICTED: f32 = 0.8;
 
 /// Similarity of an abjad word and another word whose skeletons are `a` and `b`: the same
 /// skeleton of at least two consonants is a pair (the vowels are unknowable, not wrong),
@@ -178,6 +261,20 @@ mod tests {
         ] {
             assert_eq!(skeleton(arabic), skeleton(latin), "{arabic} / {latin}");
         }
+        // Dhal, zah, dad and tha read both ways.
+        for (arabic, latin) in [
+            ("rdha", "reza"),
+            ("rmdhn", "ramadan"),
+            ("dhahr", "zahir"),
+            ("dhahr", "dahir"),
+            ("thmn", "osman"),
+            ("thmn", "uthman"),
+        ] {
+            let meet = skeletons_meet(&skeletons(arabic, true), &skeletons(latin, false));
+            assert!(meet.is_some(), "{arabic} / {latin}");
+        }
+        // Only a word written in an abjad is read both ways.
+        assert_eq!(skeletons("thomas", false), ["sms"]);
         assert_ne!(skeleton("hsyny"), skeleton("hussein"));
         assert_ne!(skeleton("hsyny"), skeleton("hussein"));
     }

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::engine::normalize::{self, Token, TokenKind};
-use crate::engine::script::{Script, script_of, skeleton};
+use crate::engine::script::{Script, script_of, skeleton, skeletons};
 use crate::model::{EntityKind, EntityNames};
 
 /// A pair of words must be aligned in at least this many entries to be kept. Tried 1 and 2
@@ -43,23 +43,25 @@ pub fn learn(entries: &[EntityNames]) -> String {
             continue;
         }
         let organisation = e.kind != EntityKind::Individual;
-        let words = |n: &str| -> Vec<Token> {
+        // Particles stay on the abjad side: an article or `عبد` may be part of a compound
+        // the Latin name writes as one word (`normalize::abjad_joins`).
+        let words = |n: &str, particles: bool| -> Vec<Token> {
             normalize::tokens(n, organisation)
                 .into_iter()
-                .filter(|t| t.kind == TokenKind::Word)
+                .filter(|t| t.kind == TokenKind::Word || particles && t.kind == TokenKind::Particle)
                 .collect()
         };
         let abjad: Vec<Vec<Token>> = e
             .names
             .iter()
             .filter(|(n, _)| is_abjad(n))
-            .map(|(n, _)| words(n))
+            .map(|(n, _)| words(n, true))
             .collect();
         let latin: Vec<Vec<Token>> = e
             .names
             .iter()
             .filter(|(n, _)| is_latin(n))
-            .map(|(n, _)| words(n))
+            .map(|(n, _)| words(n, false))
             .collect();
         if abjad.is_empty() || latin.is_empty() {
             continue;
@@ -69,6 +71,9 @@ pub fn learn(entries: &[EntityNames]) -> String {
         let mut held: HashSet<String> = HashSet::new();
         for a in &abjad {
             held.extend(a.iter().filter(|t| t.abjad).map(|t| t.text.clone()));
+            held.extend(
+                (0..a.len()).flat_map(|i| normalize::abjad_joins(a, i).into_iter().map(|j| j.1)),
+            );
             for l in &latin {
                 seen.extend(align(a, l));
             }
@@ -103,34 +108,70 @@ pub fn learn(entries: &[EntityNames]) -> String {
 }
 
 /// The words of an abjad name and a Latin name of one entry paired token by token: the most
-/// alike skeletons first, each word used once, pairs under [`MIN_ALIGNMENT`] left out.
+/// alike skeletons first, each word used once, pairs under [`MIN_ALIGNMENT`] left out. A
+/// unit is one word, or on one side (never both) words one name writes apart and the other
+/// as one: abjad words joined (`normalize::abjad_joins`: `رحمت الله` / `Rahmatullah`) or two
+/// adjacent Latin words (`محمدرضا` / `Mohammad Reza`, learned as `mohammadreza`, the form
+/// under which the index files the listed pair). At equal likeness a single word wins.
 fn align(abjad: &[Token], latin: &[Token]) -> Vec<(String, String)> {
-    let mut scored: Vec<(f32, usize, usize)> = Vec::new();
-    for (i, a) in abjad.iter().enumerate().filter(|(_, t)| t.abjad) {
-        let sa = skeleton(&a.text);
-        for (j, l) in latin.iter().enumerate() {
-            let sl = skeleton(&l.text);
-            let longest = sa.len().max(sl.len());
-            // One-letter skeletons (`zyz`, Aziz: `s`) align only when equal.
-            if longest == 0 || (longest == 1 && sa != sl) {
+    // (first token, tokens covered, compared text) of each side.
+    let mut abjad_units: Vec<(usize, usize, String)> = Vec::new();
+    for (i, a) in abjad.iter().enumerate() {
+        if a.abjad && a.kind == TokenKind::Word {
+            abjad_units.push((i, 1, a.text.clone()));
+        }
+        for (len, joined) in normalize::abjad_joins(abjad, i) {
+            abjad_units.push((i, len, joined));
+        }
+    }
+    let mut latin_units: Vec<(usize, usize, String)> = Vec::new();
+    for (j, l) in latin.iter().enumerate() {
+        latin_units.push((j, 1, l.text.clone()));
+        if let Some(next) = latin.get(j + 1) {
+            latin_units.push((j, 2, format!("{}{}", l.text, next.text)));
+        }
+    }
+    let mut scored: Vec<(f32, usize, usize, usize)> = Vec::new();
+    for (ai, (_, alen, atext)) in abjad_units.iter().enumerate() {
+        // Each reading of the abjad word (`skeletons`); the closest counts.
+        let readings = skeletons(atext, true);
+        for (li, (_, llen, ltext)) in latin_units.iter().enumerate() {
+            if *alen > 1 && *llen > 1 {
                 continue;
             }
-            let s = 1.0 - strsim::osa_distance(&sa, &sl) as f32 / longest as f32;
+            let sl = skeleton(ltext);
+            let alike = |sa: &String| {
+                let longest = sa.len().max(sl.len());
+                // One-letter skeletons (`zyz`, Aziz: `s`) align only when equal.
+                if longest == 0 || (longest == 1 && *sa != sl) {
+                    return 0.0;
+                }
+                1.0 - strsim::osa_distance(sa, &sl) as f32 / longest as f32
+            };
+            let s = readings.iter().map(alike).fold(0.0, f32::max);
             if s >= MIN_ALIGNMENT {
-                scored.push((s, i, j));
+                scored.push((s, alen + llen, ai, li));
             }
         }
     }
-    scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    scored.sort_by(|x, y| {
+        y.0.total_cmp(&x.0)
+            .then(x.1.cmp(&y.1))
+            .then(x.2.cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
     let (mut used_a, mut used_l) = (vec![false; abjad.len()], vec![false; latin.len()]);
     let mut out = Vec::new();
-    for (_, i, j) in scored {
-        if used_a[i] || used_l[j] {
+    for (_, _, ai, li) in scored {
+        let (i, alen, atext) = &abjad_units[ai];
+        let (j, llen, ltext) = &latin_units[li];
+        let (a_span, l_span) = (*i..*i + *alen, *j..*j + *llen);
+        if used_a[a_span.clone()].iter().any(|u| *u) || used_l[l_span.clone()].iter().any(|u| *u) {
             continue;
         }
-        used_a[i] = true;
-        used_l[j] = true;
-        out.push((abjad[i].text.clone(), latin[j].text.clone()));
+        used_a[a_span].iter_mut().for_each(|u| *u = true);
+        used_l[l_span].iter_mut().for_each(|u| *u = true);
+        out.push((atext.clone(), ltext.clone()));
     }
     out
 }

@@ -1,0 +1,117 @@
+//! Diagnoses the cross-script set's misses on its **tune half only** (the measure half is
+//! never looked at): each Arabic- or Hebrew-script query whose target scores under the
+//! threshold, with the target's best name and the alignment that scored it, grouped by a
+//! rough cause and counted.
+//!
+//! `cargo run --release --example eval_script [-- [--all] [--reverse] [LISTS_DIR]]`:
+//! `--all` prints every miss (default: the first 15 of each cause), `--reverse` diagnoses
+//! the Latin -> Arabic-script queries instead; `--words NAME...` prints how names normalise.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use sanctions::engine::{self, DEFAULT_THRESHOLD, MatchKind};
+use sanctions::quality;
+
+fn main() -> color_eyre::Result<()> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let all = args.iter().any(|a| a == "--all");
+    let reverse = args.iter().any(|a| a == "--reverse");
+    if args.first().is_some_and(|a| a == "--words") {
+        // How names normalise: each token, its kind and its consonant skeleton.
+        for name in &args[1..] {
+            let tokens = sanctions::engine::normalize::tokens(name, false);
+            let shown: Vec<String> = tokens
+                .iter()
+                .map(|t| {
+                    let skeleton = sanctions::engine::script::skeleton(&t.text);
+                    format!("{}[{:?} {skeleton}]", t.text, t.kind)
+                })
+                .collect();
+            println!("{name}: {}", shown.join(" "));
+        }
+        return Ok(());
+    }
+    args.retain(|a| !a.starts_with("--"));
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lists = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/data/lists"));
+    let (entries, _) = quality::names_from_dir(&lists);
+    let cross = quality::sets::cross_script(&entries);
+    let (index, queries) = if reverse {
+        (engine::Index::build(&cross.reverse), cross.reverse_queries)
+    } else {
+        (engine::Index::build(&cross.forward), cross.forward_queries)
+    };
+    let wanted = |c: &str| {
+        c.ends_with(" tune") && (c.starts_with("arabic") || c.starts_with("hebrew") || reverse)
+    };
+    let mut causes: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+    let mut total = 0;
+    for q in queries.iter().filter(|q| wanted(&q.category)) {
+        total += 1;
+        let result = engine::screen(&index, &q.request(500))?;
+        let target = result
+            .hits
+            .iter()
+            .find(|h| q.expected_entity_id.split('|').any(|id| id == h.entity_id));
+        if target.is_some_and(|h| h.score >= DEFAULT_THRESHOLD) {
+            continue;
+        }
+        let Some(hit) = target else {
+            causes
+                .entry("not a candidate")
+                .or_default()
+                .push(format!("{:?} -> {}", q.query, q.expected_entity_id));
+            continue;
+        };
+        let pairs = &hit.explanation.tokens;
+        let unmatched_query = pairs
+            .iter()
+            .filter(|p| p.query.is_some() && p.kind == MatchKind::Unmatched)
+            .count();
+        let unmatched_listed = pairs
+            .iter()
+            .filter(|p| p.query.is_none() && p.kind == MatchKind::Unmatched)
+            .count();
+        let cause = match (unmatched_query, unmatched_listed) {
+            (0, 0) => "all paired, weak pairs",
+            (0, _) => "listed words left over",
+            (_, 0) => "query words left over",
+            _ => "both sides left over",
+        };
+        let shown: Vec<String> = pairs
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}~{}({} {})",
+                    p.query.as_deref().unwrap_or("-"),
+                    p.listed.as_deref().unwrap_or("-"),
+                    p.kind.as_str(),
+                    p.similarity
+                )
+            })
+            .collect();
+        let first = result.hits.first().map_or(String::new(), |h| {
+            format!(" [first: {} {}]", h.score, h.matched_name)
+        });
+        causes.entry(cause).or_default().push(format!(
+            "{:?} -> {:?} {}: {}{first}",
+            q.query,
+            hit.matched_name,
+            hit.score,
+            shown.join(" ")
+        ));
+    }
+    let missed: usize = causes.values().map(Vec::len).sum();
+    println!("{missed} of {total} tune-half queries under {DEFAULT_THRESHOLD}");
+    for (cause, lines) in &causes {
+        println!("\n## {cause}: {}", lines.len());
+        for l in lines.iter().take(if all { usize::MAX } else { 15 }) {
+            println!("  {l}");
+        }
+    }
+    Ok(())
+}
