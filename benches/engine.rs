@@ -17,6 +17,11 @@ use sanctions::model::ListCode;
 use sanctions::quality;
 use sanctions::store::Store;
 
+/// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
+/// program's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn shared() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
     if dir.join("data/lists").is_dir() {

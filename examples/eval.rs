@@ -16,6 +16,11 @@ use std::path::PathBuf;
 use sanctions::engine::{self, DEFAULT_THRESHOLD, Request};
 use sanctions::quality::{self, Report};
 
+/// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
+/// program's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> color_eyre::Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let misses = take_flag(&mut args, "--misses");
