@@ -90,31 +90,17 @@ fn names_across_scripts_and_combined_changes_hold_their_floors() {
         return;
     };
     let cross = sets::cross_script(&lists.entries);
-    let forward = Index::build(&cross.forward);
-    let arabic: Vec<LabelledQuery> = cross
-        .forward_queries
-        .into_iter()
-        .filter(|q| q.category == "arabic->latin measure")
-        .collect();
-    let report = Report::new(&quality::run(&forward, &sample(arabic)), DEFAULT_THRESHOLD);
-    println!("{}", report.markdown());
-    assert!(
-        report.positives.recall >= MIN_ARABIC_RECALL,
-        "Arabic script: {}",
-        report.positives.recall
+    holds_floor(
+        &cross.forward,
+        cross.forward_queries,
+        "arabic->latin measure",
+        MIN_ARABIC_RECALL,
     );
-    let reverse = Index::build(&cross.reverse);
-    let latin: Vec<LabelledQuery> = cross
-        .reverse_queries
-        .into_iter()
-        .filter(|q| q.category == "latin->arabic measure")
-        .collect();
-    let report = Report::new(&quality::run(&reverse, &sample(latin)), DEFAULT_THRESHOLD);
-    println!("{}", report.markdown());
-    assert!(
-        report.positives.recall >= MIN_LATIN_TO_ARABIC_RECALL,
-        "Latin -> Arabic script: {}",
-        report.positives.recall
+    holds_floor(
+        &cross.reverse,
+        cross.reverse_queries,
+        "latin->arabic measure",
+        MIN_LATIN_TO_ARABIC_RECALL,
     );
 
     let positives: Vec<LabelledQuery> = queries
@@ -243,4 +229,26 @@ fn a_date_of_birth_and_a_country_are_weighed_and_shown() {
         "an exact name stays above"
     );
     assert_eq!(agrees.explanation.evidence.len(), 2);
+}
+
+/// Screens the `category` queries of a cross-script set (a sample of them) against an index
+/// of `records`, and asserts their recall at the default threshold reaches `floor`.
+fn holds_floor(
+    records: &[sanctions::model::EntityNames],
+    queries: Vec<LabelledQuery>,
+    category: &str,
+    floor: f64,
+) {
+    let queries: Vec<LabelledQuery> = queries
+        .into_iter()
+        .filter(|q| q.category == category)
+        .collect();
+    let index = Index::build(records);
+    let report = Report::new(&quality::run(&index, &sample(queries)), DEFAULT_THRESHOLD);
+    println!("{}", report.markdown());
+    assert!(
+        report.positives.recall >= floor,
+        "{category}: {}",
+        report.positives.recall
+    );
 }
