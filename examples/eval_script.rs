@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use sanctions::engine::{self, DEFAULT_THRESHOLD, MatchKind};
-use sanctions::quality;
+use sanctions::quality::{self, diagnose};
 
 fn main() -> color_eyre::Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -82,18 +82,6 @@ fn main() -> color_eyre::Result<()> {
             (_, 0) => "query words left over",
             _ => "both sides left over",
         };
-        let shown: Vec<String> = pairs
-            .iter()
-            .map(|p| {
-                format!(
-                    "{}~{}({} {})",
-                    p.query.as_deref().unwrap_or("-"),
-                    p.listed.as_deref().unwrap_or("-"),
-                    p.kind.as_str(),
-                    p.similarity
-                )
-            })
-            .collect();
         let first = result.hits.first().map_or(String::new(), |h| {
             format!(" [first: {} {}]", h.score, h.matched_name)
         });
@@ -102,7 +90,7 @@ fn main() -> color_eyre::Result<()> {
             q.query,
             hit.matched_name,
             hit.score,
-            shown.join(" ")
+            diagnose::explain(hit)
         ));
     }
     let missed: usize = causes.values().map(Vec::len).sum();

@@ -70,8 +70,8 @@ pub fn cause(hit: Option<&Hit>) -> Cause {
     }
 }
 
-/// One line per token pair: `query ~ listed (how similarity)`.
-fn explain(hit: &Hit) -> String {
+/// A hit's explanation on one line, a pair each: `query ~ listed (how similarity)`.
+pub fn explain(hit: &Hit) -> String {
     hit.explanation
         .tokens
         .iter()
