@@ -106,35 +106,16 @@ mod tests {
         assert_eq!(read(r#"{"n": 8.7e1}"#), Ok(Some(87)));
         assert_eq!(read(r#"{"n": null}"#), Ok(None));
         assert_eq!(read(r#"{}"#), Ok(None));
-        assert!(
-            read(r#"{"n": 1.5}"#)
-                .unwrap_err()
-                .starts_with("invalid type")
-        );
-        assert!(
-            read(r#"{"n": "5"}"#)
-                .unwrap_err()
-                .starts_with("invalid type")
-        );
-        assert!(
-            read(r#"{"n": 300}"#)
-                .unwrap_err()
-                .starts_with("invalid value")
-        );
-        assert!(
-            read(r#"{"n": 300.0}"#)
-                .unwrap_err()
-                .starts_with("invalid value")
-        );
-        assert!(
-            read(r#"{"n": -1}"#)
-                .unwrap_err()
-                .starts_with("invalid value")
-        );
-        assert!(
-            read(r#"{"n": 1e300}"#)
-                .unwrap_err()
-                .starts_with("invalid value")
-        );
+        for (body, refusal) in [
+            (r#"{"n": 1.5}"#, "invalid type"),
+            (r#"{"n": "5"}"#, "invalid type"),
+            (r#"{"n": 300}"#, "invalid value"),
+            (r#"{"n": 300.0}"#, "invalid value"),
+            (r#"{"n": -1}"#, "invalid value"),
+            (r#"{"n": 1e300}"#, "invalid value"),
+        ] {
+            let message = read(body).unwrap_err();
+            assert!(message.starts_with(refusal), "{body}: {message}");
+        }
     }
 }
