@@ -66,7 +66,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE entities ADD COLUMN listing_ends TEXT;
     "#,
     // 3: the service layer: entity history, stored screenings, append-only review decisions,
-    // the watchlist, alerts, the webhook outbox and the migrations log.
+    // the watchlist, alerts, the webhook outbox and the migrations log. `screenings.results`
+    // holds JSON text in rows written before the results were packed and a BLOB of deflated
+    // JSON since (`codec::to_packed_json`); SQLite keeps a BLOB as it is in a TEXT column, and
+    // the reader takes either.
     r#"
     CREATE TABLE IF NOT EXISTS schema_migrations (
         version     INTEGER PRIMARY KEY,

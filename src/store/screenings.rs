@@ -2,7 +2,9 @@
 
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 
-use super::codec::{from_json, parse_ts, to_json, ts_text, versions, word};
+use super::codec::{
+    Packed, from_json, from_packed_json, parse_ts, to_json, to_packed_json, ts_text, versions, word,
+};
 use super::{Store, StoreError};
 use crate::model::{
     Alert, Decision, DecisionRecord, EntityKind, ListCode, ListVersions, MatchedEntity,
@@ -254,7 +256,7 @@ impl Store {
                 .map(|k| word(&k, &id, EntityKind::parse))
                 .transpose()?,
             created_at: parse_ts(&raw.created_at, &id)?,
-            results: from_json(&raw.results, &id)?,
+            results: from_packed_json(&raw.results, &id)?,
             list_versions: versions(&raw.list_versions, &id)?,
             origin: word(&raw.origin, &id, ScreeningOrigin::parse)?,
             status: word(&raw.status, &id, ReviewStatus::parse)?,
@@ -297,7 +299,7 @@ fn insert_screening(tx: &Transaction<'_>, s: &ScreeningRecord) -> Result<(), Sto
         s.threshold,
         ts_text(s.created_at),
         s.total_matches as i64,
-        to_json(&s.results, &s.id)?,
+        to_packed_json(&s.results, &s.id)?,
         to_json(&s.list_versions, &s.id)?,
         s.engine_version,
         s.actor,
@@ -321,7 +323,7 @@ struct RawScreening {
     threshold: u8,
     created_at: String,
     total_matches: u64,
-    results: String,
+    results: Packed,
     list_versions: String,
     engine_version: String,
     actor: String,

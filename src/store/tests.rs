@@ -289,3 +289,61 @@ fn an_update_is_read_by_its_id_whatever_its_list() {
     }
     assert_eq!(store.update(eu.id + 1).unwrap(), None);
 }
+
+#[test]
+fn screening_results_are_stored_deflated_and_older_text_rows_still_read() {
+    use crate::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
+    let (_dir, mut store) = temp_store();
+    let results = serde_json::json!([{"entity_id": "un:QDi.1", "score": 97, "name": "X"}]);
+    let record = |id: &str| ScreeningRecord {
+        id: id.to_owned(),
+        query: "Ana".into(),
+        kind: None,
+        threshold: 80,
+        created_at: jiff::Timestamp::now(),
+        total_matches: 1,
+        status: ReviewStatus::PendingReview,
+        matched: Vec::new(),
+        results: results.clone(),
+        list_versions: Default::default(),
+        engine_version: "test".into(),
+        actor: "t".into(),
+        origin: ScreeningOrigin::Single,
+        favorite_id: None,
+    };
+    store
+        .record(&screenings::Changes {
+            screenings: vec![record("scr_new")],
+            ..Default::default()
+        })
+        .unwrap();
+    let kind: String = store
+        .conn
+        .query_row(
+            "SELECT typeof(results) FROM screenings WHERE id = 'scr_new'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kind, "blob");
+    assert_eq!(
+        store.screening("scr_new").unwrap().unwrap().results,
+        results
+    );
+
+    // A row as stored before results were packed: JSON text.
+    store
+        .conn
+        .execute(
+            "INSERT INTO screenings (id, query, kind, threshold, created_at, total_matches,
+                 results, list_versions, engine_version, actor, origin, favorite_id, status)
+             VALUES ('scr_old', 'Ana', NULL, 80, '2026-01-01T00:00:00.000000Z', 1, ?1, '{}',
+                 'test', 't', 'single', NULL, 'pending_review')",
+            [results.to_string()],
+        )
+        .unwrap();
+    assert_eq!(
+        store.screening("scr_old").unwrap().unwrap().results,
+        results
+    );
+}
