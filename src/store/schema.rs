@@ -67,7 +67,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "#,
     // 3: the service layer: entity history, stored screenings, append-only review decisions,
     // the watchlist, alerts, the webhook outbox and the migrations log. `screenings.results`
-    // holds JSON text in rows written before the results were packed and a BLOB of deflated
+    // holds JSON text in rows written before the results were packed and a BLOB of compressed
     // JSON since (`codec::to_packed_json`); SQLite keeps a BLOB as it is in a TEXT column, and
     // the reader takes either.
     r#"

@@ -291,7 +291,7 @@ fn an_update_is_read_by_its_id_whatever_its_list() {
 }
 
 #[test]
-fn screening_results_are_stored_deflated_and_older_text_rows_still_read() {
+fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
     use crate::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
     let (_dir, mut store) = temp_store();
     let results = serde_json::json!([{"entity_id": "un:QDi.1", "score": 97, "name": "X"}]);
