@@ -119,7 +119,7 @@ impl Store {
 }
 
 /// Stores an alert and, in the same transaction, its `alert.created` event for the webhook
-/// worker (the payload is the alert itself).
+/// worker (the payload is the alert itself) when a webhook wants it.
 pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO alerts (id, kind, severity, title, message, created_at, status,
@@ -139,6 +139,9 @@ pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreE
         a.list.map(ListCode::code),
         to_json(&a.entity_ids, &a.id)?
     ])?;
+    if !super::outbox::wanted(tx, ALERT_CREATED)? {
+        return Ok(());
+    }
     super::outbox::insert_event(
         tx,
         &OutboxEvent {

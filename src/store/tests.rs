@@ -290,12 +290,9 @@ fn an_update_is_read_by_its_id_whatever_its_list() {
     assert_eq!(store.update(eu.id + 1).unwrap(), None);
 }
 
-#[test]
-fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
+fn screening_record(id: &str, results: serde_json::Value) -> crate::model::ScreeningRecord {
     use crate::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
-    let (_dir, mut store) = temp_store();
-    let results = serde_json::json!([{"entity_id": "un:QDi.1", "score": 97, "name": "X"}]);
-    let record = |id: &str| ScreeningRecord {
+    ScreeningRecord {
         id: id.to_owned(),
         query: "Ana".into(),
         kind: None,
@@ -304,16 +301,22 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         total_matches: 1,
         status: ReviewStatus::PendingReview,
         matched: Vec::new(),
-        results: results.clone(),
+        results,
         list_versions: Default::default(),
         engine_version: "test".into(),
         actor: "t".into(),
         origin: ScreeningOrigin::Single,
         favorite_id: None,
-    };
+    }
+}
+
+#[test]
+fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
+    let (_dir, mut store) = temp_store();
+    let results = serde_json::json!([{"entity_id": "un:QDi.1", "score": 97, "name": "X"}]);
     store
         .record(&screenings::Changes {
-            screenings: vec![record("scr_new")],
+            screenings: vec![screening_record("scr_new", results.clone())],
             ..Default::default()
         })
         .unwrap();
@@ -346,4 +349,80 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         store.screening("scr_old").unwrap().unwrap().results,
         results
     );
+}
+
+#[test]
+fn events_are_written_only_for_the_kinds_a_webhook_wants() {
+    use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
+    let (_dir, mut store) = temp_store();
+    let matched = |n: u32| {
+        let now = jiff::Timestamp::now();
+        let id = format!("scr_{n}");
+        screenings::Changes {
+            screenings: vec![screening_record(&id, serde_json::json!([]))],
+            alerts: vec![Alert {
+                id: format!("alt_{n}"),
+                kind: AlertKind::ScreeningMatch,
+                severity: Severity::High,
+                title: "t".into(),
+                message: "m".into(),
+                created_at: now,
+                status: AlertStatus::Open,
+                screening_id: Some(id.clone()),
+                favorite_id: None,
+                list: None,
+                entity_ids: vec!["un:QDi.1".into()],
+            }],
+            events: vec![OutboxEvent {
+                event_id: format!("evt_{n}"),
+                kind: "screening.match".into(),
+                created_at: now,
+                payload: serde_json::json!({"screening_id": id}),
+            }],
+        }
+    };
+    let kinds = |store: &Store| -> Vec<String> {
+        let mut stmt = store
+            .conn
+            .prepare("SELECT kind FROM outbox ORDER BY seq")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let before = kinds(&store);
+
+    // No webhook: the screening and its alert are stored, no event (none could be delivered).
+    store.record(&matched(1)).unwrap();
+    assert_eq!(kinds(&store), before);
+    assert_eq!(store.screening("scr_1").unwrap().unwrap().query, "Ana");
+    let alerts: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM alerts WHERE id = 'alt_1'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(alerts, 1);
+
+    // A disabled webhook that wants screening.match: that kind is written (it catches up
+    // when enabled), alert.created still not.
+    let now = jiff::Timestamp::now();
+    store
+        .insert_webhook(&webhooks::WebhookRecord {
+            id: "wh_1".into(),
+            url: "https://example.com/hook".into(),
+            events: vec!["screening.match".into()],
+            description: None,
+            secret: "whsec_x".into(),
+            active: false,
+            disabled_reason: Some("test".into()),
+            created_at: now,
+            updated_at: now,
+        })
+        .unwrap();
+    store.record_all(&[matched(2)]).unwrap();
+    let mut want = before.clone();
+    want.push("screening.match".into());
+    assert_eq!(kinds(&store), want);
 }
