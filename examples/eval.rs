@@ -9,6 +9,10 @@
 //! set's false alarms on its tune half (`quality::diagnose`); `--dump FILE` writes every
 //! query's full results (development set, its dated variant, typed, cross-script and
 //! combined-changes queries; `quality::dump`) to FILE, to compare two builds line by line.
+//! `--latency-sample N` screens only the first N queries, each alone on one thread, after
+//! building the index, and prints nothing else: a fixed workload for instruction counts
+//! (`valgrind --tool=callgrind --toggle-collect='eval::screen_sample*'`), where the index
+//! build would otherwise dominate.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -32,6 +36,14 @@ fn main() -> color_eyre::Result<()> {
             let file = PathBuf::from(args.remove(i + 1));
             args.remove(i);
             Some(file)
+        }
+        _ => None,
+    };
+    let sample: Option<usize> = match args.iter().position(|a| a == "--latency-sample") {
+        Some(i) if i + 1 < args.len() => {
+            let n = args.remove(i + 1).parse()?;
+            args.remove(i);
+            Some(n)
         }
         _ => None,
     };
@@ -82,6 +94,17 @@ fn main() -> color_eyre::Result<()> {
             "measuring {} queries whose targets are in the lists read",
             queries.len()
         );
+    }
+    if let Some(n) = sample {
+        let sample = &queries[..n.min(queries.len())];
+        let started = std::time::Instant::now();
+        let hits = screen_sample(&index, sample);
+        eprintln!(
+            "screened {} queries alone in {:.2?} ({hits} hits)",
+            sample.len(),
+            started.elapsed()
+        );
+        return Ok(());
     }
     if let Some(file) = dump {
         write_dump(&file, &index, &entries, &queries)?;
@@ -339,6 +362,17 @@ fn write_dump(
         file.display()
     );
     Ok(())
+}
+
+/// Screens each query alone at the default options; the number of hits, so that nothing is
+/// optimised away. Not inlined, so that a profiler can count this function alone.
+#[inline(never)]
+fn screen_sample(index: &engine::Index, queries: &[quality::LabelledQuery]) -> usize {
+    queries
+        .iter()
+        .filter_map(|q| engine::screen(index, &Request::new(q.query.clone())).ok())
+        .map(|s| s.hits.len())
+        .sum()
 }
 
 fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {

@@ -398,11 +398,21 @@ thread_local! {
 const JOINED_MIN: f32 = 0.8;
 
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
+/// The quick refusal (lengths, first letter), which most of a screening's calls end in, is
+/// inlined into the callers; the comparison itself is not.
+#[inline]
 pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
     if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
         return None;
     }
+    joined_similarity_near(whole, first, second)
+}
+
+/// [`joined_similarity`] past its quick refusal.
+#[inline(never)]
+fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32> {
+    let len = first.len() + second.len();
     if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
         return Some(1.0);
     }
