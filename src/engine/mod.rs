@@ -6,6 +6,7 @@
 //! reported as a domain [`Screening`] (wire shapes are `api`'s, mapped by `service`). The [`Screener`] holds the current index behind an `ArcSwap`: a new index (after
 //! an import) is swapped in at once while screenings in flight finish on the old one.
 
+mod alternatives;
 mod facts;
 mod index;
 mod legal;
@@ -90,8 +91,63 @@ impl Screener {
     }
 }
 
-/// Screens one name against `index`.
+/// Screens one name against `index`. A name that holds a part in parentheses written in
+/// another script than the rest (`Ibrahim Hassan Tali Asiri (إبراهيم حسن طالع عسيري)`) is two
+/// alternative names of one person: each is screened alone and each entry keeps its better
+/// result ([`alternatives`]).
 pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError> {
+    if request.name.trim().chars().count() > MAX_NAME_CHARS {
+        return Err(ScreenError::NameTooLong);
+    }
+    let Some(names) = alternatives::script_alternatives(request.name.trim()) else {
+        return screen_one(index, request);
+    };
+    let alone = |name: &String, limit: Option<usize>| {
+        screen_one(
+            index,
+            &Request {
+                name: name.clone(),
+                limit,
+                ..request.clone()
+            },
+        )
+    };
+    let mut screenings = [
+        alone(&names[0], request.limit)?,
+        alone(&names[1], request.limit)?,
+    ];
+    // The best `limit` entries of both lie among the best `limit` of each; the total of both
+    // needs every entry of each at or above the threshold, so both are screened again in
+    // full when either had more than it reported.
+    if screenings.iter().any(|s| s.total > s.hits.len()) {
+        screenings = [
+            alone(&names[0], Some(MAX_LIMIT))?,
+            alone(&names[1], Some(MAX_LIMIT))?,
+        ];
+    }
+    let [first, second] = screenings;
+    let floor = first.total.max(second.total);
+    let mut hits: Vec<Hit> = Vec::with_capacity(first.hits.len() + second.hits.len());
+    for hit in first.hits.into_iter().chain(second.hits) {
+        match hits.iter_mut().find(|h| h.entity == hit.entity) {
+            Some(kept) if kept.score >= hit.score => {}
+            Some(kept) => *kept = hit,
+            None => hits.push(hit),
+        }
+    }
+    // Past `MAX_LIMIT` entries in one screening the union is not known: at least the larger.
+    let total = hits.len().max(floor);
+    hits.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| a.entity_id.cmp(&b.entity_id))
+    });
+    hits.truncate(request.limit.unwrap_or(DEFAULT_LIMIT));
+    Ok(Screening { total, hits })
+}
+
+/// Screens one name, in one script or several, against `index`.
+fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError> {
     let name = request.name.trim();
     if name.is_empty() {
         return Err(ScreenError::EmptyName);

@@ -137,7 +137,7 @@ static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
     let mut scripts = Vec::new();
     let mut written = Vec::new();
-    let words: Vec<String> = drop_titles(drop_honorifics(scripted_words(name)))
+    let words: Vec<String> = drop_titles(drop_honorifics(drop_abjad_titles(scripted_words(name))))
         .into_iter()
         .map(|w| {
             scripts.push(w.script);
@@ -242,6 +242,24 @@ fn drop_honorifics(words: Vec<Word>) -> Vec<Word> {
         .cloned()
         .collect();
     if kept.is_empty() { words } else { kept }
+}
+
+/// Removes the honorifics written in an abjad ([`script::abjad_honorifics`]), while at least
+/// two other words remain: the Latin names drop the same honorifics ([`HONORIFICS`]).
+fn drop_abjad_titles(words: Vec<Word>) -> Vec<Word> {
+    let written: Vec<Option<&str>> = words
+        .iter()
+        .map(|w| (w.script == Script::Abjad).then_some(w.written.as_str()))
+        .collect();
+    let dropped = script::abjad_honorifics(&written);
+    if words.len() - dropped.iter().filter(|d| **d).count() < 2 {
+        return words;
+    }
+    words
+        .into_iter()
+        .zip(dropped)
+        .filter_map(|(w, d)| (!d).then_some(w))
+        .collect()
 }
 
 /// True for a word ([`words`]) that is only a title or a name particle (`mr`, `al`, `bin`):
@@ -555,6 +573,12 @@ mod tests {
             ["ayman", "al", "zawahiri"]
         );
         assert_eq!(texts("Sheikh", false), ["sheikh"]);
+        // Honorifics written in Arabic script too, with an article written onto them, while
+        // two other words remain.
+        assert_eq!(texts("الشيخ ملا محمد عمر", false), texts("محمد عمر", false));
+        assert_eq!(texts("ملا عمر", false).len(), 2);
+        // `سید` stays a word: Latin names keep `Seyed`.
+        assert_eq!(texts("سید محمد عمر", false).len(), 3);
     }
 
     #[test]

@@ -147,6 +147,7 @@ impl Query {
                     len = covered;
                     let learned = lexicon::latin_spellings(&joined)
                         .iter()
+                        .chain(first_word_compounds(&tokens, first, covered))
                         .filter_map(|w| index.token_ids.get(*w).copied());
                     let skeletons = script::skeletons(&joined, true);
                     if skeletons
@@ -170,9 +171,24 @@ impl Query {
                 (!ids.is_empty()).then_some(AbjadJoin { first, len, ids })
             })
             .collect();
+        // A title at the start of the name that the Latin names keep as often as they leave
+        // it out (`سید`, Seyed: `script::AbjadTitle::Leading`), after any other title or the
+        // article: unpaired it weighs as a particle, not as the name word it is not.
+        let mut leading = true;
+        let leading_titles: Vec<bool> = tokens
+            .iter()
+            .map(|t| {
+                let title = leading
+                    && t.abjad
+                    && script::abjad_title(&t.written) == Some(script::AbjadTitle::Leading);
+                leading &= title || t.kind == TokenKind::Particle && t.text == "al";
+                title
+            })
+            .collect();
         let tokens = tokens
             .into_iter()
-            .map(|t| {
+            .zip(leading_titles)
+            .map(|(t, leading_title)| {
                 let key = phonetic_key(&t.text);
                 let matches = match t.kind {
                     TokenKind::Word => resembling(index, &t.text, &key, t.abjad),
@@ -202,6 +218,8 @@ impl Query {
                     weight,
                     unpaired_weight: if form_word {
                         weight.min(index.weight_for_df(0, TokenKind::Legal))
+                    } else if leading_title {
+                        weight.min(index.weight_for_df(0, TokenKind::Particle))
                     } else {
                         weight
                     },
@@ -346,6 +364,33 @@ const NAMES_PER_ENTITY: u8 = 2;
 /// listed compound (`vneshecon`): a shorter one (`sber`, `alfa`) begins too many words,
 /// and short cases are already found as exact joins.
 const MIN_PREFIX: usize = 5;
+
+/// The spellings the lexicon learned for the first of abjad words joined (`first..first +
+/// covered`) that are the whole compound: those ending with a spelling of the last word, its
+/// leading vowels aside (`ولى` learned as `Waliullah`, which ends with `llah` of `الله`'s
+/// `allah`). A join whose skeleton is too short to look up (`ولى الله`: `l`) then still meets
+/// the compound its first word alone meets, and covers the `الله` after it.
+fn first_word_compounds<'a>(
+    tokens: &'a [normalize::Token],
+    first: usize,
+    covered: usize,
+) -> impl Iterator<Item = &'static &'static str> + 'a {
+    let head = tokens.get(first).filter(|t| t.abjad);
+    let last = tokens.get(first + covered.max(1) - 1).filter(|t| t.abjad);
+    let (head, tails) = match (head, last) {
+        (Some(h), Some(l)) => (
+            lexicon::latin_spellings(&h.text),
+            lexicon::latin_spellings(&l.text),
+        ),
+        _ => (&[][..], &[][..]),
+    };
+    head.iter().filter(move |w| {
+        tails.iter().any(|t| {
+            let t = t.trim_start_matches(['a', 'e', 'i', 'o', 'u']);
+            !t.is_empty() && w.len() > t.len() + 1 && w.ends_with(t)
+        })
+    })
+}
 
 /// Two abjad words joined meet a Latin word of their skeleton only when it has at least
 /// this many consonant classes: a compound (`nmtl`, Nematullah), not

@@ -283,3 +283,43 @@ fn a_latin_compound_meets_abjad_words_written_apart() {
     assert_eq!(found, "ofac_sdn:2");
     assert!(score >= DEFAULT_THRESHOLD, "{score}");
 }
+
+#[test]
+fn a_name_in_two_scripts_is_screened_as_two_names() {
+    let index = index();
+    // The Latin name with its Arabic-script form in parentheses, or one after the other:
+    // the Latin name alone meets the entry exactly.
+    for name in [
+        "Hassan Nasrallah (حسن نصر الله)",
+        "(Hassan Nasrallah) حسن نصر الله",
+        "Hassan Nasrallah حسن نصر الله",
+    ] {
+        let request = Request {
+            threshold: Some(0),
+            limit: Some(3),
+            ..Request::new(name)
+        };
+        let result = screen(&index, &request).unwrap();
+        assert_eq!(result.hits[0].entity_id, "ofac_sdn:5", "{name}");
+        assert_eq!(result.hits[0].score, 100, "{name}");
+        assert!(result.hits.len() <= 3);
+        let mut entities: Vec<u32> = result.hits.iter().map(|h| h.entity).collect();
+        entities.dedup();
+        assert_eq!(entities.len(), result.hits.len(), "one hit per entry");
+        assert!(result.total >= result.hits.len());
+    }
+}
+
+#[test]
+fn titles_written_in_arabic_script_cost_little() {
+    let index = index();
+    let (id, plain) = top(&index, "حسن نصرالله").unwrap_or_default();
+    assert_eq!(id, "ofac_sdn:5");
+    // An honorific is dropped like its Latin spelling (`Sheikh`), with its article.
+    assert_eq!(top(&index, "الشيخ حسن نصرالله"), Some((id.clone(), plain)));
+    // A leading `سید` stays a word (Latin names keep `Seyed`) but weighs as a particle
+    // when it meets nothing.
+    let (titled_id, titled) = top(&index, "سید حسن نصرالله").unwrap_or_default();
+    assert_eq!(titled_id, id);
+    assert!(plain - titled <= 10, "{plain} vs {titled}");
+}

@@ -1,0 +1,114 @@
+//! A name written in two scripts at once: `Ibrahim Hassan Tali Asiri (إبراهيم حسن طالع عسيري)`,
+//! a Latin name with its Arabic-script form in parentheses (or the other way round, or the
+//! two one after the other), as the lists and analysts write them. Screened as one long name it pairs half its words at best
+//! (47 for that name against its own Latin form); it is two alternative names of one person,
+//! each screened alone, the better result of each entry kept.
+
+use super::script::{Script, script_of};
+
+/// The script of a letter as this module compares them: Latin letters (diacritics
+/// included) against each other script.
+fn letter_script(c: char) -> Option<Script> {
+    if !c.is_alphabetic() {
+        None
+    } else if c.is_ascii() || (c as u32) < 0x0250 {
+        Some(Script::Latin)
+    } else {
+        Some(script_of(c))
+    }
+}
+
+/// The one script all the letters of `text` are written in, if it holds letters and they
+/// are all of one.
+fn one_script(text: &str) -> Option<Script> {
+    let mut found = None;
+    for s in text.chars().filter_map(letter_script) {
+        match found {
+            None => found = Some(s),
+            Some(f) if f != s => return None,
+            Some(_) => {}
+        }
+    }
+    found
+}
+
+/// The two names of a name that holds a part in parentheses written in another script than
+/// the rest (the rest first), or `None` when it is one name (a single script, a country or
+/// an alias in parentheses in the same script, `(Russia)`, or parentheses that do not close).
+pub(crate) fn script_alternatives(name: &str) -> Option<[String; 2]> {
+    let Some(open) = name.find('(') else {
+        return script_runs(name);
+    };
+    let close = open + name[open..].find(')')?;
+    let inside = &name[open + 1..close];
+    let outside = format!("{} {}", &name[..open], &name[close + 1..]);
+    let outside = outside.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (a, b) = (one_script(&outside)?, one_script(inside)?);
+    (a != b).then(|| [outside, inside.trim().to_owned()])
+}
+
+/// The least words each of two names written one after the other must have
+/// ([`script_runs`]): a single word in another script is likelier part of the name
+/// (`Kim 김정은`) than a name of its own. Set by that reasoning, not tuned.
+const MIN_RUN_WORDS: usize = 2;
+
+/// The two names of a name written as two runs of words in two scripts, without
+/// parentheses (`Abdelrahim Hamdan Dagalo Mousa عبدالرحيم دقلو`), each of at least
+/// [`MIN_RUN_WORDS`] words.
+fn script_runs(name: &str) -> Option<[String; 2]> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let mut scripts = Vec::with_capacity(words.len());
+    for w in &words {
+        // A word of no letters (`-`, `1952`) goes with the run before it.
+        let s = if w.chars().any(char::is_alphabetic) {
+            one_script(w)?
+        } else {
+            *scripts.last()?
+        };
+        scripts.push(s);
+    }
+    let change = scripts.windows(2).position(|p| p[0] != p[1])? + 1;
+    let one_change = scripts[change..].iter().all(|s| *s == scripts[change]);
+    (one_change && change >= MIN_RUN_WORDS && words.len() - change >= MIN_RUN_WORDS)
+        .then(|| [words[..change].join(" "), words[change..].join(" ")])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_scripts_are_two_names() {
+        assert_eq!(
+            script_alternatives("Ibrahim Hassan Tali Asiri (إبراهيم حسن طالع عسيري)"),
+            Some([
+                "Ibrahim Hassan Tali Asiri".to_owned(),
+                "إبراهيم حسن طالع عسيري".to_owned()
+            ])
+        );
+        assert_eq!(
+            script_alternatives("Владимир Путин (Vladimir Putin) 1952"),
+            Some([
+                "Владимир Путин 1952".to_owned(),
+                "Vladimir Putin".to_owned()
+            ])
+        );
+        assert_eq!(
+            script_alternatives("Abdelrahim Hamdan Dagalo Mousa عبدالرحيم دقلو"),
+            Some([
+                "Abdelrahim Hamdan Dagalo Mousa".to_owned(),
+                "عبدالرحيم دقلو".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn one_script_is_one_name() {
+        assert_eq!(script_alternatives("Vladimir Putin (Russia)"), None);
+        assert_eq!(script_alternatives("Gazprom (Газпром"), None);
+        assert_eq!(script_alternatives("Vladimir Putin"), None);
+        assert_eq!(script_alternatives("Kim 김정은"), None);
+        assert_eq!(script_alternatives("Ali محمد علي Omar"), None);
+        assert_eq!(script_alternatives("(محمد) Ali محمد"), None);
+    }
+}
