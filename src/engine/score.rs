@@ -250,7 +250,8 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
     }
     drop_particles_inside_joins(query, name, out, before);
     // One query token as two listed tokens.
-    let not_latin = query.tokens.iter().any(|t| !t.written.is_empty());
+    // The listed pair joined, in one buffer for all pairs (no allocation per pair).
+    let mut joined_pair = String::new();
     for li in 0..name.tokens.len().saturating_sub(1) {
         if name.tokens[li..li + 2]
             .iter()
@@ -260,21 +261,27 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
         }
         let (first, second) = (listed_text(li), listed_text(li + 1));
         // The listed pair as the index files it joined, for a word written in another
-        // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`).
-        let pair_id = not_latin
-            .then(|| index.token_ids.get(&format!("{first}{second}")).copied())
-            .flatten();
+        // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`): looked
+        // up once per listed pair, and only when such a word needs it.
+        let mut pair_id: Option<Option<u32>> = None;
         for (qi, q) in query.tokens.iter().enumerate() {
             if q.kind == TokenKind::Legal {
                 continue;
             }
-            let found = joined_similarity(&q.text, first, second)
-                .map(|s| (s, MatchKind::Joined))
-                .or_else(|| {
-                    let id = pair_id.filter(|_| !q.written.is_empty())?;
-                    q.similarity_to(id, TokenKind::Word, index)
+            let found = match joined_similarity(&q.text, first, second) {
+                Some(s) => Some((s, MatchKind::Joined)),
+                None if !q.written.is_empty() => {
+                    let id = *pair_id.get_or_insert_with(|| {
+                        joined_pair.clear();
+                        joined_pair.push_str(first);
+                        joined_pair.push_str(second);
+                        index.token_ids.get(joined_pair.as_str()).copied()
+                    });
+                    id.and_then(|id| q.similarity_to(id, TokenKind::Word, index))
                         .filter(|(_, how)| *how == MatchKind::Lexicon)
-                });
+                }
+                None => None,
+            };
             if let Some((similarity, how)) = found {
                 out.push(Pair {
                     query: qi,
