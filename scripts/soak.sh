@@ -10,7 +10,7 @@
 #
 # DATA_DIR must already hold imported lists (`sanctions lists import`); nothing is imported,
 # but every request stores a screening there (3,000/s for 10 minutes is 1.8 million
-# screenings of about 4 KB each, some 7 GB: use a copy of a data folder, and delete it
+# screenings of about 1.5 KB each, some 3 GB: use a copy of a data folder, and delete it
 # afterwards). A Business key is created in it and the server runs with a config that
 # lifts the plan's rate. Needs wrk (Debian: apt-get
 # install wrk; its LuaJIT paces the requests) and curl. SANCTIONS_BIN=PATH skips the build.
