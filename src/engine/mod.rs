@@ -12,6 +12,7 @@ mod index;
 mod legal;
 mod lexicon;
 pub mod normalize;
+mod osa;
 mod query;
 mod result;
 mod score;
