@@ -31,29 +31,13 @@ fn main() -> color_eyre::Result<()> {
     let latency = take_flag(&mut args, "--latency");
     let sets = take_flag(&mut args, "--sets");
     let diagnose = take_flag(&mut args, "--diagnose");
-    let dump = match args.iter().position(|a| a == "--dump") {
-        Some(i) if i + 1 < args.len() => {
-            let file = PathBuf::from(args.remove(i + 1));
-            args.remove(i);
-            Some(file)
-        }
-        _ => None,
-    };
-    let sample: Option<usize> = match args.iter().position(|a| a == "--latency-sample") {
-        Some(i) if i + 1 < args.len() => {
-            let n = args.remove(i + 1).parse()?;
-            args.remove(i);
-            Some(n)
-        }
-        _ => None,
-    };
-    let threshold = match args.iter().position(|a| a == "--threshold") {
-        Some(i) if i + 1 < args.len() => {
-            let t = args.remove(i + 1).parse()?;
-            args.remove(i);
-            t
-        }
-        _ => DEFAULT_THRESHOLD,
+    let dump = take_value(&mut args, "--dump").map(PathBuf::from);
+    let sample: Option<usize> = take_value(&mut args, "--latency-sample")
+        .map(|n| n.parse())
+        .transpose()?;
+    let threshold = match take_value(&mut args, "--threshold") {
+        Some(t) => t.parse()?,
+        None => DEFAULT_THRESHOLD,
     };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
     let csv = args
@@ -373,6 +357,17 @@ fn screen_sample(index: &engine::Index, queries: &[quality::LabelledQuery]) -> u
         .filter_map(|q| engine::screen(index, &Request::new(q.query.clone())).ok())
         .map(|s| s.hits.len())
         .sum()
+}
+
+/// The value after `option` (both removed from `args`), when it has one.
+fn take_value(args: &mut Vec<String>, option: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == option)?;
+    if i + 1 >= args.len() {
+        return None;
+    }
+    let value = args.remove(i + 1);
+    args.remove(i);
+    Some(value)
 }
 
 fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {

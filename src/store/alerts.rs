@@ -139,10 +139,11 @@ pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreE
         a.list.map(ListCode::code),
         to_json(&a.entity_ids, &a.id)?
     ])?;
+    // Checked before the payload is built: most alerts have no webhook waiting for them.
     if !super::outbox::wanted(tx, ALERT_CREATED)? {
         return Ok(());
     }
-    super::outbox::insert_event(
+    super::outbox::write_event(
         tx,
         &OutboxEvent {
             event_id: format!("evt_{}", ulid::Ulid::new()),

@@ -85,10 +85,11 @@ pub(crate) fn to_packed_json<T: serde::Serialize>(
         entity_id: what.to_owned(),
         source,
     })?;
-    let mut packed =
-        Vec::with_capacity(1 + 4 + lz4_flex::block::get_maximum_output_size(json.len()));
+    // The block with its length first, behind the format byte.
+    let block = lz4_flex::block::compress_prepend_size(&json);
+    let mut packed = Vec::with_capacity(1 + block.len());
     packed.push(PACKED_LZ4);
-    packed.extend_from_slice(&lz4_flex::block::compress_prepend_size(&json));
+    packed.extend_from_slice(&block);
     Ok(packed)
 }
 

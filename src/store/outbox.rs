@@ -65,6 +65,11 @@ pub(crate) fn insert_event(tx: &Transaction<'_>, e: &OutboxEvent) -> Result<(), 
     if !wanted(tx, &e.kind)? {
         return Ok(());
     }
+    write_event(tx, e)
+}
+
+/// Writes `e`, its kind already known [`wanted`].
+pub(crate) fn write_event(tx: &Transaction<'_>, e: &OutboxEvent) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO outbox (event_id, kind, created_at, payload) VALUES (?1, ?2, ?3, ?4)",
     )?
