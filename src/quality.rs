@@ -72,6 +72,18 @@ pub fn half_of(qid: &str) -> &'static str {
     }
 }
 
+/// The quarter of an entry or query id: `tune-a` or `tune-b` (the tune half split again by
+/// the same hash), or `measure`. `eval_script --proxy` learns the lexicon from `tune-a` and
+/// diagnoses `tune-b`, so that what generalises can be looked at without looking at the
+/// measure half.
+pub fn quarter_of(qid: &str) -> &'static str {
+    match engine::hash_text(qid) % 4 {
+        0 => "tune-a",
+        2 => "tune-b",
+        _ => "measure",
+    }
+}
+
 /// Reads a labelled query set from CSV.
 pub fn read_queries(csv_text: &str) -> Result<Vec<LabelledQuery>, csv::Error> {
     csv::Reader::from_reader(csv_text.as_bytes())

@@ -7,7 +7,7 @@
 //! themselves wrote the one word as the other.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Similarity of a word and a spelling the lexicon gives it: above a skeleton pair (0.88),
 /// since the lists themselves wrote the one as the other, below an exact match. Tried 0.92,
@@ -21,7 +21,24 @@ struct Lexicon {
     abjad: HashMap<&'static str, Vec<&'static str>>,
 }
 
-static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| parse(include_str!("lexicon.txt")));
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    // Settles which text is used: a replacement comes too late once this has run.
+    parse(TEXT.get_or_init(|| include_str!("lexicon.txt")))
+});
+
+/// The lexicon's text: the committed one, or another for evaluation only
+/// ([`replace_for_evaluation`]).
+static TEXT: OnceLock<&'static str> = OnceLock::new();
+
+/// Makes the engine use `text` (in the format of `lexicon.txt`) instead of the committed
+/// lexicon, for the rest of the process; false (and nothing changed) once the lexicon has
+/// been used or replaced. For the evaluation tools only: `eval_script --proxy` learns a
+/// lexicon from one half of the tune half and measures on the other, a stand-in for the
+/// measure half that may be looked at.
+#[doc(hidden)]
+pub fn replace_for_evaluation(text: String) -> bool {
+    TEXT.set(Box::leak(text.into_boxed_str())).is_ok()
+}
 
 fn parse(text: &'static str) -> Lexicon {
     let mut lexicon = Lexicon {

@@ -28,6 +28,8 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 pub use index::Index;
+#[doc(hidden)]
+pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;
 use query::Query;
 pub use result::{
     Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
