@@ -323,3 +323,26 @@ fn titles_written_in_arabic_script_cost_little() {
     assert_eq!(titled_id, id);
     assert!(plain - titled <= 10, "{plain} vs {titled}");
 }
+
+#[test]
+fn abjad_letters_read_as_the_latin_names_spell_them() {
+    let index = Index::build(&[
+        entry("1", EntityKind::Individual, &["AFIF, Ghassan Aziz"]),
+        entry("2", EntityKind::Individual, &["HANAFI, Nazirullah"]),
+        entry("3", EntityKind::Individual, &["OULD MOHAMED, Hamada"]),
+        entry("4", EntityKind::Individual, &["BIN MARWAN, Bilal"]),
+        entry("5", EntityKind::Individual, &["BILL, Marwan"]),
+    ]);
+    // A letter repeated across a long vowel (`عفيف`, `عزيز`), alef maksura for a final ya
+    // (`حنفى`), `ولد` as the particle `ould`, alef as a vowel (`بلال` is not Bill).
+    for (query, expected) in [
+        ("غسان عزيز عفيف", "ofac_sdn:1"),
+        ("نذیر الله حنفى", "ofac_sdn:2"),
+        ("حماده ولد محمد", "ofac_sdn:3"),
+        ("بلال بن مروان", "ofac_sdn:4"),
+    ] {
+        let (found, score) = top(&index, query).unwrap_or_default();
+        assert_eq!(found, expected, "{query}");
+        assert!(score >= DEFAULT_THRESHOLD, "{query}: {score}");
+    }
+}
