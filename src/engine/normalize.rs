@@ -433,8 +433,9 @@ pub fn joinable(a: &Token, b: &Token) -> bool {
 /// covered, the words joined): Persian and Pashto write apart what the lists romanise as one
 /// word (`نعمت الله` / `Nematullah`), an article between written with its `l` or without
 /// (assimilated: `شمس الدين` / `Shamsuddin`, `صلاح الدين` / `Salahaldin`), and `عبد` joined
-/// to what follows (`عبد الرحمن` / `Abdurrahman`, `Abdelrahman`). Only two name words (or
-/// `عبد` and one) are joined: a longer run is a name of several words.
+/// to what follows (`عبد الرحمن` / `Abdurrahman`, `Abdelrahman`), the article joined to its
+/// word (`الحسن` / `Elhassan`). Only two name words (or `عبد` or the article and one) are
+/// joined: a longer run is a name of several words.
 pub fn abjad_joins(tokens: &[Token], i: usize) -> Vec<(usize, String)> {
     let unit = |k: usize| {
         tokens.get(k).map(|t| JoinUnit {
@@ -466,6 +467,14 @@ pub fn joins_of<'a>(
     let Some(first) = unit(i) else {
         return Vec::new();
     };
+    // The article and the word it is written onto, which Latin names often write as one
+    // word (`الحسن` / `Elhassan`, `الصيد` / `Elsseid`).
+    if first.article {
+        return match unit(i + 1) {
+            Some(next) if next.word => vec![(2, format!("al{}", next.text))],
+            _ => Vec::new(),
+        };
+    }
     let head = if first.word {
         first.text
     } else if first.abd {

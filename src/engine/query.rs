@@ -149,7 +149,7 @@ impl Query {
                         .iter()
                         .chain(first_word_compounds(&tokens, first, covered))
                         .filter_map(|w| index.token_ids.get(*w).copied());
-                    let skeletons = script::skeletons(&joined, true);
+                    let skeletons = script::joined_skeletons(&joined);
                     if skeletons
                         .first()
                         .is_none_or(|s| s.len() < MIN_JOINED_SKELETON)

@@ -331,7 +331,7 @@ fn latin_word_as_listed_abjad_words(
         .collect();
     for li in 0..name.tokens.len() {
         for (len, joined) in joins_of(unit, li) {
-            let readings = script::skeletons(&joined, true);
+            let readings = script::joined_skeletons(&joined);
             let long = readings
                 .first()
                 .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON);

@@ -179,29 +179,57 @@ pub fn abjad_separator(text: &str, c: char, latin: &str, next: Option<char>) -> 
 /// and gaf; `b`/`p` for ba and pe; `sh` with `s`, since Hebrew shin is romanised `s`);
 /// adjacent repeats collapsed; a final `h` (ta marbuta) dropped.
 pub fn skeleton(word: &str) -> String {
-    read_skeleton(word, 0)
+    read_skeleton(word, 0, false)
 }
 
-/// At most this many `dh`/`th` letters of one abjad word are read both ways (2^2 = 4
-/// skeletons at most): bounds the look-ups; names rarely hold more than two.
+/// At most this many ambiguous letters of one abjad word ([`ambiguous_letter`]) are read
+/// both ways (2^2 = 4 skeletons at most): bounds the look-ups; names rarely hold more.
 const MAX_AMBIGUOUS: u32 = 2;
 
 /// The skeletons of a word: its [`skeleton`], and for a word written in an abjad, also the
-/// readings of its `dh` and `th` (dhal, zah, dad, tha) as `d`/`t` rather than `s`/`z`:
-/// each of these letters is romanised both ways (`ذر`, Dharr or Zar; `ظاهر`, Zahir or
-/// Dahir; `رضا`, Reza, and `رمضان`, Ramadan; `عثمان`, Othman or Osman, and `هيثم`,
-/// Haitham or Haytam).
+/// other readings of its letters that romanisations write two ways ([`ambiguous_letter`]).
 pub fn skeletons(word: &str, abjad: bool) -> Vec<String> {
+    readings(word, abjad, true)
+}
+
+/// The [`skeletons`] of abjad words joined (`normalize::abjad_joins`), without the regional
+/// readings of [`ambiguous_letter`]: two words joined already stretch the evidence (with
+/// them, `ایوب بشیر`, Ayyub Bashir, joined met `Boucher`).
+pub fn joined_skeletons(word: &str) -> Vec<String> {
+    readings(word, true, false)
+}
+
+fn readings(word: &str, abjad: bool, regional: bool) -> Vec<String> {
     let ambiguous = if abjad {
-        (word.matches("dh").count() + word.matches("th").count()) as u32
+        let b = word.as_bytes();
+        (0..b.len())
+            .filter(|&i| ambiguous_letter(&b[i..], regional).is_some())
+            .count() as u32
     } else {
         0
     };
     let mut out: Vec<String> = (0..1u32 << ambiguous.min(MAX_AMBIGUOUS))
-        .map(|alt| read_skeleton(word, alt))
+        .map(|alt| read_skeleton(word, alt, regional))
         .collect();
     out.dedup();
     out
+}
+
+/// An abjad letter at the start of `rest` (as romanised) that the lists' Latin names write
+/// two ways, with its other reading's class and its length:
+/// - `dh` and `th` (dhal, zah, dad, tha), read `s` by [`skeleton`], also `t`: `ذر`, Dharr or
+///   Zar; `ظاهر`, Zahir or Dahir; `رضا`, Reza, and `رمضان`, Ramadan; `عثمان`, Othman or
+///   Osman, and `هيثم`, Haitham or Haytam;
+/// - where `regional`, the spellings of one region: `j` (jim) also `g` as Egyptian names
+///   write it (`رجب`, Ragab; `جمال`, Gamal), `sh` (shin) also French `ch` as Maghreb names
+///   write it (`عكاشة`, Okacha; `شريف`, Cherif).
+fn ambiguous_letter(rest: &[u8], regional: bool) -> Option<(u8, usize)> {
+    match rest {
+        [b'd' | b't', b'h', ..] => Some((b't', 2)),
+        [b's', b'h', ..] if regional => Some((b'c', 2)),
+        [b'j', ..] if regional => Some((b'k', 1)),
+        _ => None,
+    }
 }
 
 /// Whether two words meet on a skeleton ([`skeletons`] of each), and how closely
@@ -212,8 +240,9 @@ pub fn skeletons_meet(a: &[String], b: &[String]) -> Option<f32> {
         .and_then(|s| skeleton_similarity(s, s))
 }
 
-/// [`skeleton`], reading the `n`-th `dh`/`th` digraph as `t` where bit `n` of `alt` is set.
-fn read_skeleton(word: &str, alt: u32) -> String {
+/// [`skeleton`], reading the `n`-th [`ambiguous_letter`] its other way where bit `n` of
+/// `alt` is set.
+fn read_skeleton(word: &str, alt: u32, regional: bool) -> String {
     let b = word.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -223,14 +252,14 @@ fn read_skeleton(word: &str, alt: u32) -> String {
     // one (`Muhammad`, `Hassan`: the doubling Arabic script leaves unwritten).
     let mut vowel = false;
     while i < b.len() {
-        if let [b'd' | b't', b'h', ..] = &b[i..] {
+        if let Some((class, len)) = ambiguous_letter(&b[i..], regional) {
             digraphs += 1;
             if alt & (1 << (digraphs - 1)) != 0 {
-                if vowel || out.last() != Some(&b't') {
-                    out.push(b't');
+                if vowel || out.last() != Some(&class) {
+                    out.push(class);
                 }
                 vowel = false;
-                i += 2;
+                i += len;
                 continue;
             }
         }
@@ -244,6 +273,8 @@ fn read_skeleton(word: &str, alt: u32) -> String {
             [b'c', b'h', ..] => (Some(b'c'), 2),
             [b'p', b'h', ..] => (Some(b'f'), 2),
             [b't', b's', ..] => (Some(b's'), 2),
+            // French `dj` for jim (`Djamel`, Jamal; `Hadj`).
+            [b'd', b'j', ..] => (Some(b'j'), 2),
             [b'a' | b'e' | b'i' | b'o' | b'u' | b'y' | b'w' | b'v', ..] => (None, 1),
             [b'p' | b'b', ..] => (Some(b'b'), 1),
             [b'd' | b't', ..] => (Some(b't'), 1),
@@ -342,6 +373,15 @@ mod tests {
         ] {
             let meet = skeletons_meet(&skeletons(arabic, true), &skeletons(latin, false));
             assert!(meet.is_some(), "{arabic} / {latin}");
+        }
+        // Jim as Egyptian `g`, shin as French `ch`, French `dj` as jim.
+        for (arabic, latin) in [("rjb", "ragab"), ("akashh", "okacha"), ("jmal", "djamel")] {
+            let meet = skeletons_meet(&skeletons(arabic, true), &skeletons(latin, false));
+            assert!(meet.is_some(), "{arabic} / {latin}");
+            assert!(
+                !joined_skeletons(arabic).contains(&skeleton(latin)) || latin == "djamel",
+                "{arabic} / {latin}: regional readings are for single words"
+            );
         }
         // Only a word written in an abjad is read both ways.
         assert_eq!(skeletons("thomas", false), ["sms"]);

@@ -346,3 +346,27 @@ fn abjad_letters_read_as_the_latin_names_spell_them() {
         assert!(score >= DEFAULT_THRESHOLD, "{query}: {score}");
     }
 }
+
+#[test]
+fn regional_spellings_and_the_article_joined_meet_arabic_script() {
+    let index = Index::build(&[
+        entry("1", EntityKind::Individual, &["RAGAB, Gamal Abdel"]),
+        entry("2", EntityKind::Individual, &["AKKACHA, Djamel"]),
+        entry("3", EntityKind::Individual, &["ELHASSAN, Hamza"]),
+        entry("4", EntityKind::Individual, &["BASHIR, Ayyub"]),
+    ]);
+    // Egyptian `g` for jim, French `ch` for shin and `dj` for jim, the article written onto
+    // its word in the Latin name.
+    for (query, expected) in [
+        ("جمال رجب", "ofac_sdn:1"),
+        ("جمال عكاشة", "ofac_sdn:2"),
+        ("حمزة الحسن", "ofac_sdn:3"),
+    ] {
+        let (found, score) = top(&index, query).unwrap_or_default();
+        assert_eq!(found, expected, "{query}");
+        assert!(score >= DEFAULT_THRESHOLD, "{query}: {score}");
+    }
+    // Two words joined are not read the regional ways: `ایوب بشیر` is not `Boucher`.
+    let boucher = Index::build(&[entry("1", EntityKind::Individual, &["ایوب بشیر"])]);
+    assert_quiet(&boucher, "Boucher SARL");
+}
