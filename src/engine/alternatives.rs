@@ -2,7 +2,9 @@
 //! a Latin name with its Arabic-script form in parentheses (or the other way round, or the
 //! two one after the other), as the lists and analysts write them. Screened as one long name it pairs half its words at best
 //! (47 for that name against its own Latin form); it is two alternative names of one person,
-//! each screened alone, the better result of each entry kept.
+//! each screened alone, the better result of each entry kept. The same for a name holding
+//! a word written in Arabic script that the Latin names write as two (`محمدتقی`): its
+//! reading with the word split ([`super::split`]) is screened too ([`readings`]).
 
 use super::script::{Script, script_of};
 
@@ -45,6 +47,27 @@ pub(crate) fn script_alternatives(name: &str) -> Option<[String; 2]> {
     let outside = outside.split_whitespace().collect::<Vec<_>>().join(" ");
     let (a, b) = (one_script(&outside)?, one_script(inside)?);
     (a != b).then(|| [outside, inside.trim().to_owned()])
+}
+
+/// The readings of a name to screen, each alone ([`super::screen`]): the name itself, or its
+/// two names in two scripts ([`script_alternatives`]); and after each, where it holds a word
+/// written in Arabic script that the Latin names write as two, that name with the word split
+/// ([`super::split::compound_reading`]). One reading means the name is screened as it is.
+pub(crate) fn readings(name: &str) -> Vec<String> {
+    let names: Vec<String> = match script_alternatives(name) {
+        Some(two) => two.into(),
+        None => vec![name.to_owned()],
+    };
+    let mut out = Vec::with_capacity(names.len() * 2);
+    for n in names {
+        // The split reading is a little longer (a space per word split): past the longest
+        // name screened it would fail the whole screening, so it is left out.
+        let split = super::split::compound_reading(&n)
+            .filter(|r| r.chars().count() <= super::MAX_NAME_CHARS);
+        out.push(n);
+        out.extend(split);
+    }
+    out
 }
 
 /// The least words each of two names written one after the other must have
@@ -100,6 +123,21 @@ mod tests {
                 "عبدالرحيم دقلو".to_owned()
             ])
         );
+    }
+
+    #[test]
+    fn a_joined_word_gives_a_second_reading_within_the_longest_name() {
+        assert_eq!(
+            readings("محمدتقی اسانلو"),
+            ["محمدتقی اسانلو".to_owned(), "محمد تقی اسانلو".to_owned()]
+        );
+        assert_eq!(readings("Vladimir Putin"), ["Vladimir Putin".to_owned()]);
+        let long = format!(
+            "{}محمدتقی",
+            "ا".repeat(super::super::MAX_NAME_CHARS - 8) + " "
+        );
+        assert_eq!(long.chars().count(), super::super::MAX_NAME_CHARS);
+        assert_eq!(readings(&long).len(), 1);
     }
 
     #[test]

@@ -144,14 +144,16 @@ impl Index {
 
     /// Builds the index from every entry's names.
     pub fn build(entries: &[EntityNames]) -> Index {
-        let normalised: Vec<Vec<(String, bool, Vec<Token>)>> = entries
+        let normalised: Vec<Vec<Normalised>> = entries
             .par_iter()
             .map(|entry| {
                 let organisation = entry.kind != EntityKind::Individual;
                 let mut seen: Vec<String> = Vec::new();
                 let mut out = Vec::new();
                 for (name, quality) in &entry.names {
+                    let split = super::split::compound_reading(name);
                     for variant in variants(name) {
+                        let reading = split.as_deref() == Some(variant.as_str());
                         let tokens = normalize::tokens(&variant, organisation);
                         let mut key: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
                         key.sort_unstable();
@@ -160,7 +162,12 @@ impl Index {
                             continue;
                         }
                         seen.push(key);
-                        out.push((name.clone(), *quality == AliasQuality::Weak, tokens));
+                        out.push((
+                            name.clone(),
+                            *quality == AliasQuality::Weak,
+                            tokens,
+                            reading,
+                        ));
                     }
                 }
                 out
@@ -168,6 +175,8 @@ impl Index {
             .collect();
 
         let mut index = Index::default();
+        // Which names are a listed name read with a joined word split (`split`), by name id.
+        let mut readings: Vec<bool> = Vec::new();
         for (entry, names) in entries.iter().zip(normalised) {
             let entity = index.entities.len() as u32;
             index.entities.push(IndexedEntity {
@@ -179,11 +188,12 @@ impl Index {
                 listing_ends: entry.listing_ends.clone(),
                 facts: entry.facts.clone(),
             });
-            for (text, weak, tokens) in names {
+            for (text, weak, tokens, reading) in names {
+                readings.push(reading);
                 index.add_name(entity, text, weak, &tokens);
             }
         }
-        index.finish();
+        index.finish(&readings);
         index
     }
 
@@ -255,9 +265,15 @@ impl Index {
     }
 
     /// Document frequencies, name weights and the two look-up tables.
-    fn finish(&mut self) {
+    fn finish(&mut self, readings: &[bool]) {
         for (id, postings) in self.postings.iter().enumerate() {
-            self.vocab[id].df = postings.len() as u32;
+            // A listed name read with a joined word split is that name again: it makes none of
+            // its words commoner (a word only such readings hold counts once).
+            let counted = postings
+                .iter()
+                .filter(|&&n| !readings.get(n as usize).copied().unwrap_or(false))
+                .count();
+            self.vocab[id].df = counted.max(postings.len().min(1)) as u32;
         }
         for id in 0..self.vocab.len() {
             self.vocab[id].idf = self.weight_for_df(self.vocab[id].df, TokenKind::Word);
@@ -454,10 +470,17 @@ const LEGAL_WEIGHT: f32 = 0.5;
 /// Weight of an initial.
 const INITIAL_WEIGHT: f32 = 1.0;
 
-/// The name itself and, when it has a parenthetical part, the name without it
-/// (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`).
+/// A listed name as the index files it: the name as published, whether it is a weak alias,
+/// its tokens, and whether it is a reading with a joined word split (`split`).
+type Normalised = (String, bool, Vec<Token>, bool);
+
+/// The name itself, its reading with a joined word split when it holds one, and, when it has
+/// a parenthetical part, the name without it (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`).
 fn variants(name: &str) -> Vec<String> {
     let mut out = vec![name.to_owned()];
+    // A word written in Arabic script that the Latin names write as two (`محمدتقی` /
+    // `Mohammad Taghi`): the name read with it split too (`split::compound_reading`).
+    out.extend(super::split::compound_reading(name));
     if name.contains('(') {
         let mut depth = 0usize;
         let stripped: String = name

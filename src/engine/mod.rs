@@ -18,6 +18,7 @@ mod result;
 mod score;
 pub mod script;
 pub mod similarity;
+mod split;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -96,15 +97,17 @@ impl Screener {
 
 /// Screens one name against `index`. A name that holds a part in parentheses written in
 /// another script than the rest (`Ibrahim Hassan Tali Asiri (إبراهيم حسن طالع عسيري)`) is two
-/// alternative names of one person: each is screened alone and each entry keeps its better
-/// result ([`alternatives`]).
+/// alternative names of one person, and a name with a word written in Arabic script that the
+/// Latin names write as two (`محمدتقی` / `Mohammad Taghi`) has a second reading with it split:
+/// each reading is screened alone and each entry keeps its better result ([`alternatives`]).
 pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError> {
     if request.name.trim().chars().count() > MAX_NAME_CHARS {
         return Err(ScreenError::NameTooLong);
     }
-    let Some(names) = alternatives::script_alternatives(request.name.trim()) else {
+    let names = alternatives::readings(request.name.trim());
+    if names.len() < 2 {
         return screen_one(index, request);
-    };
+    }
     let alone = |name: &String, limit: Option<usize>| {
         screen_one(
             index,
@@ -115,30 +118,29 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
             },
         )
     };
-    let mut screenings = [
-        alone(&names[0], request.limit)?,
-        alone(&names[1], request.limit)?,
-    ];
-    // The best `limit` entries of both lie among the best `limit` of each; the total of both
-    // needs every entry of each at or above the threshold, so both are screened again in
-    // full when either had more than it reported.
+    let mut screenings = names
+        .iter()
+        .map(|n| alone(n, request.limit))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The best `limit` entries of all lie among the best `limit` of each; the total of all
+    // needs every entry of each at or above the threshold, so all are screened again in
+    // full when any had more than it reported.
     if screenings.iter().any(|s| s.total > s.hits.len()) {
-        screenings = [
-            alone(&names[0], Some(MAX_LIMIT))?,
-            alone(&names[1], Some(MAX_LIMIT))?,
-        ];
+        screenings = names
+            .iter()
+            .map(|n| alone(n, Some(MAX_LIMIT)))
+            .collect::<Result<Vec<_>, _>>()?;
     }
-    let [first, second] = screenings;
-    let floor = first.total.max(second.total);
-    let mut hits: Vec<Hit> = Vec::with_capacity(first.hits.len() + second.hits.len());
-    for hit in first.hits.into_iter().chain(second.hits) {
+    let floor = screenings.iter().map(|s| s.total).max().unwrap_or(0);
+    let mut hits: Vec<Hit> = Vec::with_capacity(screenings.iter().map(|s| s.hits.len()).sum());
+    for hit in screenings.into_iter().flat_map(|s| s.hits) {
         match hits.iter_mut().find(|h| h.entity == hit.entity) {
             Some(kept) if kept.score >= hit.score => {}
             Some(kept) => *kept = hit,
             None => hits.push(hit),
         }
     }
-    // Past `MAX_LIMIT` entries in one screening the union is not known: at least the larger.
+    // Past `MAX_LIMIT` entries in one screening the union is not known: at least the largest.
     let total = hits.len().max(floor);
     hits.sort_by(|a, b| {
         b.score

@@ -290,7 +290,7 @@ pub fn words(name: &str) -> Vec<String> {
 /// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
 /// begins with the article (`الرحمن`) gives the article as a word of its own.
 fn scripted_words(name: &str) -> Vec<Word> {
-    let chars: Vec<char> = name.nfkc().collect();
+    let chars = super::split::abd_apart(name.nfkc().collect());
     let mut words = Vec::new();
     let mut current = Current::default();
     let mut script = Script::Latin;
