@@ -50,6 +50,11 @@ impl Pair {
     }
 
     /// Whether this pair covers query token `qi`.
+    /// Whether the pair joins words on either side (`al qaida` / `alqaida`).
+    pub fn is_join(&self) -> bool {
+        self.query_len > 1 || self.listed_len > 1
+    }
+
     pub fn covers_query(&self, qi: usize) -> bool {
         (self.query..self.query + self.query_len).contains(&qi)
     }
@@ -72,7 +77,7 @@ pub(crate) struct Scored {
 
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
-    let mut pairs = SCRATCH.with(|scratch| {
+    let (mut pairs, mut score) = SCRATCH.with(|scratch| {
         let (candidates, used_q, used_l) = &mut *scratch.borrow_mut();
         candidates.clear();
         pair_candidates(index, query, name, candidates);
@@ -85,32 +90,104 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
                 .then(a.query.cmp(&b.query))
                 .then(a.listed.cmp(&b.listed))
         });
-        used_q.clear();
-        used_q.resize(query.tokens.len(), false);
-        used_l.clear();
-        used_l.resize(name.tokens.len(), false);
-        // Each pair takes a token of either side: one allocation of the most there can be.
-        let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
-        for pair in candidates.iter() {
-            let q = pair.query..pair.query + pair.query_len;
-            let l = pair.listed..pair.listed + pair.listed_len;
-            if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
-                continue;
+        let mut select = |first: Priority| {
+            used_q.clear();
+            used_q.resize(query.tokens.len(), false);
+            used_l.clear();
+            used_l.resize(name.tokens.len(), false);
+            // Each pair takes a token of either side: one allocation of the most there can be.
+            let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
+            for pass in [true, false] {
+                for pair in candidates.iter().filter(|p| first.takes(p) == pass) {
+                    let q = pair.query..pair.query + pair.query_len;
+                    let l = pair.listed..pair.listed + pair.listed_len;
+                    if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u)
+                    {
+                        continue;
+                    }
+                    used_q[q].iter_mut().for_each(|u| *u = true);
+                    used_l[l].iter_mut().for_each(|u| *u = true);
+                    pairs.push(*pair);
+                }
             }
-            used_q[q].iter_mut().for_each(|u| *u = true);
-            used_l[l].iter_mut().for_each(|u| *u = true);
-            pairs.push(*pair);
+            let score = coverage(index, query, name, &pairs);
+            (pairs, score)
+        };
+        let mut best = select(Priority::Closest);
+        // Greedy, a closer single pair may take a word a join needed (`الله` / `Allah`
+        // before `حمد الله` / `Hamdullah`), or a join the words that pair better alone
+        // (`احمد ضیا` / `Ahmad` before `احمد` / `Ahmad`, `ضیا` / `Zia`): where joins
+        // compete, the alignments with joins first and with single words first are scored
+        // too, and the best kept.
+        if candidates.iter().any(Pair::is_join) {
+            for first in [Priority::Joins, Priority::Singles] {
+                let other = select(first);
+                if other.1 > best.1 {
+                    best = other;
+                }
+            }
         }
-        pairs
+        best
     });
 
+    let mut compact = false;
+    // The whole-string comparison gives at most `COMPACT_CAP` for the same string and at
+    // most `COMPACT_CAP - 0.05` otherwise: a score already there cannot rise (a cut-off
+    // that loses nothing, and skips most of the edit distances of whole names).
+    if score < COMPACT_CAP - 0.05 || (score < COMPACT_CAP && query.compact == name.compact) {
+        let whole = compact_similarity(&query.compact, &name.compact);
+        if whole > score {
+            score = whole;
+            compact = true;
+            pairs.clear();
+        }
+    }
+    if name.weak {
+        score *= WEAK_ALIAS_FACTOR;
+    }
+    Scored {
+        score: score.clamp(0.0, 1.0),
+        pairs,
+        compact,
+    }
+}
+
+/// Which pairs an alignment takes first ([`score`]).
+#[derive(Clone, Copy)]
+enum Priority {
+    /// The closest pairs first, whatever they cover.
+    Closest,
+    /// Pairs of one word and two joined first ([`Pair::is_join`]), then the rest, each
+    /// closest first.
+    Joins,
+    /// Pairs of single words first, then joins.
+    Singles,
+}
+
+impl Priority {
+    /// Whether `pair` is taken in the first pass.
+    fn takes(self, pair: &Pair) -> bool {
+        match self {
+            Priority::Closest => true,
+            // A compound only: two words against two (a word break moved) would let a
+            // word that meets nothing hide in a pair (`Mikhailovich Zhdanov` with
+            // `Mikhaylovich Bogdanov`).
+            Priority::Joins => pair.is_join() && pair.query_len.min(pair.listed_len) == 1,
+            Priority::Singles => !pair.is_join(),
+        }
+    }
+}
+
+/// The score of an alignment: the shares of the query's and the name's weight that found a
+/// partner, each weighted by the pair's similarity (see the module's doc).
+fn coverage(index: &Index, query: &Query, name: &IndexedName, pairs: &[Pair]) -> f32 {
     let listed_weight = |li: usize| {
         let t = name.tokens[li];
         index.token_weight(t.id, t.kind)
     };
     let mut query_matched = 0.0;
     let mut name_matched = 0.0;
-    for pair in &pairs {
+    for pair in pairs {
         let lw: f32 = (pair.listed..pair.listed + pair.listed_len)
             .map(listed_weight)
             .sum();
@@ -142,28 +219,7 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         .sum();
     let query_coverage = ratio(query_matched, query_total);
     let name_coverage = ratio(name_matched, name.weight);
-    let mut score = query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT);
-
-    let mut compact = false;
-    // The whole-string comparison gives at most `COMPACT_CAP` for the same string and at
-    // most `COMPACT_CAP - 0.05` otherwise: a score already there cannot rise (a cut-off
-    // that loses nothing, and skips most of the edit distances of whole names).
-    if score < COMPACT_CAP - 0.05 || (score < COMPACT_CAP && query.compact == name.compact) {
-        let whole = compact_similarity(&query.compact, &name.compact);
-        if whole > score {
-            score = whole;
-            compact = true;
-            pairs.clear();
-        }
-    }
-    if name.weak {
-        score *= WEAK_ALIAS_FACTOR;
-    }
-    Scored {
-        score: score.clamp(0.0, 1.0),
-        pairs,
-        compact,
-    }
+    query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT)
 }
 
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one

@@ -370,3 +370,29 @@ fn regional_spellings_and_the_article_joined_meet_arabic_script() {
     let boucher = Index::build(&[entry("1", EntityKind::Individual, &["ایوب بشیر"])]);
     assert_quiet(&boucher, "Boucher SARL");
 }
+
+#[test]
+fn joins_and_single_words_are_aligned_both_ways() {
+    let index = Index::build(&[
+        entry("1", EntityKind::Individual, &["HAMDULLAH ALLAH NOOR"]),
+        entry("2", EntityKind::Individual, &["AHMAD ZIA AGHA"]),
+        entry(
+            "3",
+            EntityKind::Individual,
+            &["BOGDANOV, Vladimir Mikhaylovich"],
+        ),
+    ]);
+    // A compound before the closer single pair that would take one of its words, and single
+    // words before a compound that would take both.
+    for (query, expected) in [
+        ("حمد الله الله نور", "ofac_sdn:1"),
+        ("احمد ضیا آغا", "ofac_sdn:2"),
+    ] {
+        let (found, score) = top(&index, query).unwrap_or_default();
+        assert_eq!(found, expected, "{query}");
+        assert!(score >= DEFAULT_THRESHOLD, "{query}: {score}");
+    }
+    // Two words against two are never taken first: a surname that meets nothing stays
+    // unpaired.
+    assert_quiet(&index, "Vladimir Mikhailovich ZHDANOV");
+}
