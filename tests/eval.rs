@@ -19,12 +19,12 @@ const MIN_RECALL_AT_1: f64 = 0.96;
 const MIN_RECALL_AT_10: f64 = 0.985;
 const MIN_RECALL: f64 = 0.98;
 const MAX_FALSE_POSITIVE_RATE: f64 = 0.015;
-/// Cross-script, Arabic script against Latin listings, measure-only half (81.4% in full; a
-/// quarter is sampled here: 84.0%).
-const MIN_ARABIC_RECALL: f64 = 0.80;
-/// The reverse, Latin names against Arabic-script listings, measure-only half (77.9% in full;
-/// sampled: 80.3%).
-const MIN_LATIN_TO_ARABIC_RECALL: f64 = 0.78;
+/// Cross-script, Arabic script against Latin listings, measure-only half (85.1% in full; a
+/// quarter is sampled here: 89.2%).
+const MIN_ARABIC_RECALL: f64 = 0.87;
+/// The reverse, Latin names against Arabic-script listings, measure-only half (80.4% in full;
+/// sampled: 83.6%).
+const MIN_LATIN_TO_ARABIC_RECALL: f64 = 0.82;
 /// Combined changes (two and three at once), measure-only half (97.0% in full; sampled).
 const MIN_COMBINED_RECALL: f64 = 0.95;
 

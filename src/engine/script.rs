@@ -179,7 +179,7 @@ pub fn abjad_separator(text: &str, c: char, latin: &str, next: Option<char>) -> 
 /// and gaf; `b`/`p` for ba and pe; `sh` with `s`, since Hebrew shin is romanised `s`);
 /// adjacent repeats collapsed; a final `h` (ta marbuta) dropped.
 pub fn skeleton(word: &str) -> String {
-    read_skeleton(word, 0, false)
+    read_skeleton(word, 0, false, false)
 }
 
 /// At most this many ambiguous letters of one abjad word ([`ambiguous_letter`]) are read
@@ -200,19 +200,41 @@ pub fn joined_skeletons(word: &str) -> Vec<String> {
 }
 
 fn readings(word: &str, abjad: bool, regional: bool) -> Vec<String> {
-    let ambiguous = if abjad {
-        let b = word.as_bytes();
-        (0..b.len())
-            .filter(|&i| ambiguous_letter(&b[i..], regional).is_some())
-            .count() as u32
-    } else {
-        0
-    };
+    let b = word.as_bytes();
+    if !abjad {
+        // A Latin `sh`, `dh`, `th`, `kh` or `gh` inside a word is one letter (shin, dhal,
+        // tha, kha, ghain) or two, the second ha (`Ishaq`, إسحاق; `Adham`, أدهم): both read.
+        let digraph = (1..b.len().saturating_sub(1)).any(|i| split_digraph(b, i).is_some());
+        let mut out = vec![read_skeleton(word, 0, false, false)];
+        if digraph {
+            out.push(read_skeleton(word, 0, false, true));
+            out.dedup();
+        }
+        return out;
+    }
+    let ambiguous = (0..b.len())
+        .filter(|&i| ambiguous_letter(&b[i..], regional).is_some())
+        .count() as u32;
     let mut out: Vec<String> = (0..1u32 << ambiguous.min(MAX_AMBIGUOUS))
-        .map(|alt| read_skeleton(word, alt, regional))
+        .map(|alt| read_skeleton(word, alt, regional, false))
         .collect();
     out.dedup();
     out
+}
+
+/// The class of the first letter of a Latin digraph at `i` (not the first letter of the
+/// word, where these are one letter far more often: `Shams`, `Khalid`) read as two letters,
+/// the second a ha.
+fn split_digraph(b: &[u8], i: usize) -> Option<u8> {
+    if i == 0 || b.get(i + 1) != Some(&b'h') {
+        return None;
+    }
+    match b[i] {
+        b's' | b'z' => Some(b's'),
+        b'd' | b't' => Some(b't'),
+        b'k' | b'g' => Some(b'k'),
+        _ => None,
+    }
 }
 
 /// An abjad letter at the start of `rest` (as romanised) that the lists' Latin names write
@@ -241,8 +263,9 @@ pub fn skeletons_meet(a: &[String], b: &[String]) -> Option<f32> {
 }
 
 /// [`skeleton`], reading the `n`-th [`ambiguous_letter`] its other way where bit `n` of
-/// `alt` is set.
-fn read_skeleton(word: &str, alt: u32, regional: bool) -> String {
+/// `alt` is set, and where `split`, a Latin digraph inside the word as two letters
+/// ([`split_digraph`]).
+fn read_skeleton(word: &str, alt: u32, regional: bool, split: bool) -> String {
     let b = word.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -263,7 +286,9 @@ fn read_skeleton(word: &str, alt: u32, regional: bool) -> String {
                 continue;
             }
         }
+        let split_class = if split { split_digraph(b, i) } else { None };
         let (class, used): (Option<u8>, usize) = match &b[i..] {
+            _ if split_class.is_some() => (split_class, 1),
             // At the start, ya and waw are consonants (`Yassin`, `Walid`, `Vladimir`).
             [b'y', ..] if i == 0 => (Some(b'y'), 1),
             [b'w' | b'v', ..] if i == 0 => (Some(b'w'), 1),
@@ -383,6 +408,13 @@ mod tests {
                 "{arabic} / {latin}: regional readings are for single words"
             );
         }
+        // A Latin digraph inside a word is also read as two letters, the second a ha; at
+        // the start it is one letter only.
+        for (arabic, latin) in [("asahaq", "ishak"), ("dahm", "adham")] {
+            let meet = skeletons_meet(&skeletons(arabic, true), &skeletons(latin, false));
+            assert!(meet.is_some(), "{arabic} / {latin}");
+        }
+        assert_eq!(skeletons("shams", false), ["sms"]);
         // Only a word written in an abjad is read both ways.
         assert_eq!(skeletons("thomas", false), ["sms"]);
         assert_ne!(skeleton("hsyny"), skeleton("hussein"));
