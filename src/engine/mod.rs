@@ -6,9 +6,11 @@
 //! reported as a domain [`Screening`] (wire shapes are `api`'s, mapped by `service`). The [`Screener`] holds the current index behind an `ArcSwap`: a new index (after
 //! an import) is swapped in at once while screenings in flight finish on the old one.
 
+mod abjad_pairs;
 mod alternatives;
 mod facts;
 mod index;
+mod joins;
 mod legal;
 mod lexicon;
 pub mod normalize;
