@@ -304,21 +304,22 @@ async fn a_small_terminal_gets_the_too_small_screen() {
 
 #[test]
 fn the_readme_key_table_is_the_keymap() {
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/terminal-ui.md"),
+    )
+    .unwrap();
     let start = "<!-- keys:start (generated from src/tui/keymap.rs; a test compares) -->\n";
     let end = "<!-- keys:end -->";
     let from = readme
         .find(start)
-        .expect("README has the key-table markers")
+        .expect("docs/terminal-ui.md has the key-table markers")
         + start.len();
     let to = readme[from..].find(end).unwrap() + from;
     let table = sanctions::tui::keymap::markdown_table();
     assert_eq!(
         readme[from..to],
         table,
-        "README key table differs from the keymap; replace it with:\n{table}"
+        "docs/terminal-ui.md key table differs from the keymap; replace it with:\n{table}"
     );
 }
 

@@ -32,12 +32,22 @@ use crate::model::ListCode;
 pub use context::Context;
 pub use exit::{Exit, Failure};
 
+/// `sanctions --version`: the package version, the commit it was built from and the build date.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("SANCTIONS_COMMIT"),
+    ", built ",
+    env!("SANCTIONS_BUILD_DATE"),
+    ")"
+);
+
 /// Sanctions screening against the official lists (OFAC SDN and Consolidated, EU, UN, UK HMT,
 /// Canada SEMA, Australia DFAT, World Bank), offline, from a local database.
 #[derive(Debug, Parser)]
 #[command(
     name = "sanctions",
-    version,
+    version = VERSION,
     propagate_version = true,
     after_help = "Exit codes: 0 success, 1 match found (with --fail-on-match), 2 usage error, \
                   3 data error (no data, unreadable input, rows not screened, failed import), \

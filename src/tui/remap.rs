@@ -185,7 +185,7 @@ pub fn keymap(remaps: &BTreeMap<String, Keys>) -> (Keymap, Vec<String>) {
     for (name, keys) in remaps {
         let Some(command) = command_by_name(name) else {
             problems.push(format!(
-                "[ui.keys] {name:?}: no such action (the README's key table names them)"
+                "[ui.keys] {name:?}: no such action (the key table of docs/terminal-ui.md names them)"
             ));
             continue;
         };
