@@ -226,8 +226,16 @@ fn a_second_import_waits_for_the_first() {
             .unwrap()
     };
     let first = spawn();
-    // Let the first take the lock (it holds it for the whole import, seconds).
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The second starts once the first holds the lock (for the whole import, seconds).
+    let lock = data.path().join("sanctions.lock");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !held_by_another(&lock) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first import never took the lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     let second = spawn();
     let first = first.wait_with_output().unwrap();
     let second = second.wait_with_output().unwrap();
@@ -242,6 +250,12 @@ fn a_second_import_waits_for_the_first() {
     }
     let waited = String::from_utf8_lossy(&second.stderr);
     assert!(waited.contains("waiting for it to finish"), "{waited}");
+}
+
+/// Whether another process holds the lock file at `path` (it exists and cannot be locked).
+fn held_by_another(path: &std::path::Path) -> bool {
+    std::fs::File::open(path)
+        .is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)))
 }
 
 #[test]

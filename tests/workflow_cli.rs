@@ -245,3 +245,67 @@ fn watchlist_alerts_and_review_from_the_command_line() {
     assert!(stderr(&gone).contains("not found"), "{}", stderr(&gone));
     let _unused: Option<PathBuf> = None;
 }
+
+/// The README's quick start, as a newcomer runs it: the first command's import (with the
+/// arguments the README gives, paths from the crate's folder) into a fresh data folder, then
+/// the names of the README's tour, each found at the default threshold.
+#[test]
+fn the_readme_quick_start_works() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README starts with a sh block of commands");
+    let lines: Vec<&str> = block.lines().collect();
+    assert_eq!(lines.len(), 2, "two commands: {block}");
+    assert_eq!(lines[1], "cargo test");
+    let (import, ui) = lines[0]
+        .split_once(" && ")
+        .expect("import, then open the UI");
+    assert_eq!(ui, "cargo run --release");
+    let args: Vec<&str> = import
+        .strip_prefix("cargo run --release -- ")
+        .expect("the binary run through cargo")
+        .split_whitespace()
+        .collect();
+    assert_eq!(args[..2], ["lists", "import"]);
+    let folder = root.join(args[2]);
+    assert!(
+        folder.is_dir(),
+        "{} (the README's list folder) is missing: the real list files are needed",
+        folder.display()
+    );
+
+    let data = tempfile::tempdir().unwrap();
+    let out = sanctions(data.path(), &["lists", "import", folder.to_str().unwrap()]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    for code in [
+        "ofac_sdn",
+        "ofac_cons",
+        "eu",
+        "un",
+        "uk_hmt",
+        "ca_sema",
+        "au_dfat",
+        "world_bank",
+    ] {
+        assert!(stdout(&out).contains(code), "{code} in {}", stdout(&out));
+    }
+    for name in [
+        "Vladimir Putin",
+        "Banco Nacional de Cuba",
+        "Usama bin Ladin",
+        "أسامة بن لادن",
+    ] {
+        assert!(readme.contains(&format!("`{name}`")), "{name} in the tour");
+        let result = json(&sanctions(data.path(), &["screen", name, "--json"]));
+        let matches = result["results"].as_array().unwrap();
+        assert!(!matches.is_empty(), "{name}: {result}");
+    }
+    // Without a terminal, the second command's `sanctions` prints its help.
+    let help = sanctions(data.path(), &[]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("Usage"), "{}", stdout(&help));
+}
