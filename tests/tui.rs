@@ -166,6 +166,9 @@ async fn screen_tab_from_first_frame_to_a_recorded_decision() {
         "{:?}",
         shown.results
     );
+    // After Enter the name field keeps the keyboard; ↓ enters the results (REVIEW).
+    assert!(ui.app.state.in_text());
+    ui.key(KeyCode::Down).await;
     ui.key(KeyCode::Enter).await;
     ui.snap("screen_detail");
     ui.key(KeyCode::Char('f')).await;
@@ -173,7 +176,9 @@ async fn screen_tab_from_first_frame_to_a_recorded_decision() {
     ui.snap("screen_decision_note_required");
     ui.typed("different person: date of birth differs").await;
     ui.key(KeyCode::Enter).await;
-    ui.snap("screen_decision_recorded");
+    ui.snap("screen_decision_confirm"); // names the screening and the entry
+    ui.key(KeyCode::Char('y')).await;
+    ui.snap("screen_decision_recorded"); // the detail shows the decision, who and when
     ui.key(KeyCode::Esc).await;
     ui.key_with(KeyCode::Char('r'), KeyModifiers::CONTROL).await;
     ui.snap("screen_history");

@@ -48,6 +48,10 @@ pub struct Shown {
     pub total: u64,
     pub results: Vec<Match>,
     pub status: Option<ReviewStatus>,
+    /// What the screening was checked against (missing and stale lists, entries searched).
+    pub coverage: Option<crate::api::coverage::Coverage>,
+    /// The review decisions recorded on it, oldest first.
+    pub decisions: Vec<crate::model::DecisionRecord>,
 }
 
 impl Shown {
@@ -344,9 +348,52 @@ fn decide(state: &mut State, decision: Decision) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Whether `decision` closes the review (it then asks for a confirmation first).
+pub fn is_final(decision: Decision) -> bool {
+    matches!(decision, Decision::TrueMatch | Decision::FalsePositive)
+}
+
+/// Asks (y/n) before a final decision is recorded, naming the screening and the entity.
+pub fn confirm_decision(
+    state: &mut State,
+    screening_id: String,
+    entity_id: Option<String>,
+    decision: Decision,
+    note: String,
+) {
+    let shown = state.screen.shown.as_ref().filter(|x| x.id == screening_id);
+    let query = shown.map_or(String::new(), |x| x.query.clone());
+    let entity = match &entity_id {
+        Some(id) => {
+            let name = shown
+                .and_then(|x| x.results.iter().find(|m| &m.entity_id == id))
+                .map_or(String::new(), |m| format!("{} ", m.name));
+            format!("the entry {name}({id})")
+        }
+        None => "every match (the whole screening)".to_owned(),
+    };
+    let mut prompt = Prompt::new(
+        format!("Record {decision}? It closes the review"),
+        PromptKind::ConfirmDecide {
+            screening_id: screening_id.clone(),
+            entity_id,
+            decision,
+            note: note.clone(),
+        },
+    );
+    prompt.hint = Some(crate::tui::text::sanitize(&format!(
+        "{decision} for {entity} on screening {screening_id} of {query:?}, note {note:?}"
+    )));
+    state.prompt = Some(prompt);
+}
+
 fn show_stored(state: &mut State, stored: StoredScreening) {
     let s = &mut state.screen;
     s.name = Input::new(stored.query.clone());
+    // The stored screening does not keep the form's date of birth and country: clear them,
+    // so that the next Enter does not screen the reopened name with another's evidence.
+    s.dob = Input::default();
+    s.country = Input::default();
     s.kind = stored.kind;
     s.debounce += 1;
     s.shown = Some(Shown {
@@ -355,10 +402,12 @@ fn show_stored(state: &mut State, stored: StoredScreening) {
         total: stored.total_matches,
         results: stored.results,
         status: Some(stored.status),
+        coverage: None,
+        decisions: stored.decisions,
     });
     s.selected = 0;
     s.view = View::Results;
-    s.focus = Focus::Results;
+    s.focus = Focus::Name;
 }
 
 /// Applies a result for the Screen tab.
@@ -377,12 +426,13 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 total: response.result.total_matches as u64,
                 results: response.result.results,
                 status: Some(status),
+                coverage: response.result.coverage,
+                decisions: Vec::new(),
             });
             s.selected = 0;
             s.error = None;
-            if s.shown.as_ref().is_some_and(|x| !x.results.is_empty()) {
-                s.focus = Focus::Results;
-            }
+            // The focus stays where it is: the next keys type the next name (trap 1). The
+            // results are reviewed after ↓ or Tab, in the REVIEW mode the screen shows.
             // A stored match may raise an alert.
             vec![call(state, Call::OpenAlerts)]
         }
@@ -394,6 +444,8 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 total: response.result.total_matches as u64,
                 results: response.result.results,
                 status: None,
+                coverage: response.result.coverage,
+                decisions: Vec::new(),
             });
             s.selected = 0;
             s.error = None;
@@ -417,8 +469,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             Vec::new()
         }
         Outcome::Decided(Ok(response)) => {
-            if let Some(shown) = state.screen.shown.as_mut() {
+            if let Some(shown) = state
+                .screen
+                .shown
+                .as_mut()
+                .filter(|x| x.id == response.decision.screening_id)
+            {
                 shown.status = Some(response.status);
+                shown.decisions.push(response.decision.clone());
             }
             state.info(format!(
                 "recorded: {} (screening now {})",
