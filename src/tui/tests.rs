@@ -136,7 +136,6 @@ fn after_enter_the_next_name_is_typed_not_run_as_commands() {
     );
     assert!(s.in_text(), "the name field keeps the keyboard");
     assert_eq!(s.mode_label(), "TYPING");
-    s.screen.name = tui_input::Input::default();
     for c in "Tariq Aziz al qaida w".chars() {
         let mods = if c.is_uppercase() {
             KeyModifiers::SHIFT

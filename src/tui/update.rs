@@ -159,11 +159,15 @@ fn on_paste(state: &mut State, text: &str) -> Vec<Effect> {
             lines.len()
         ));
     }
+    let replace = std::mem::take(&mut state.screen.replace);
     if let Some(prompt) = state.prompt.as_mut().filter(|p| !p.yes_no()) {
         insert(&mut prompt.input, &clean);
     } else if state.tab == Tab::Screen
         && let Some(field) = state.screen.field_mut()
     {
+        if replace {
+            *field = Input::default();
+        }
         insert(field, &clean);
         return pages::screen::changed(state);
     }
@@ -222,11 +226,16 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return Vec::new();
     }
+    // Right after Enter, a character typed starts the next name; any other key keeps it.
+    let replace = std::mem::take(&mut state.screen.replace) && command.is_none();
     let Some(command) = command else {
         if state.tab == Tab::Screen
             && let Some(field) = state.screen.field_mut()
         {
             let before = field.value().to_owned();
+            if replace && is_typed_char(key) {
+                *field = Input::default();
+            }
             edit(field, key);
             if field.value() != before {
                 return pages::screen::changed(state);
@@ -288,6 +297,14 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             Tab::Webhooks => pages::webhooks::on_command(state, other),
         },
     }
+}
+
+/// A printable character without Ctrl or Alt (what a text field types).
+fn is_typed_char(key: KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char(_))
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 fn page_can_back(state: &State) -> bool {

@@ -81,6 +81,9 @@ pub struct ScreenState {
     pub history: Vec<ScreeningSummary>,
     pub history_selected: usize,
     pub error: Option<String>,
+    /// The name was just run (Enter): the next character typed starts a new name instead of
+    /// appending to it (any other key keeps the name for editing).
+    pub replace: bool,
 }
 
 impl ScreenState {
@@ -164,6 +167,7 @@ fn run(state: &mut State) -> Vec<Effect> {
     s.debounce += 1;
     state.requests.cancel(Slot::Preview);
     let request = state.screen.request();
+    state.screen.replace = state.screen.focus == Focus::Name;
     vec![call(state, Call::Screen(request))]
 }
 

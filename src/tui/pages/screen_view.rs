@@ -44,10 +44,10 @@ fn draw_field(frame: &mut Frame, area: Rect, state: &State) {
     .areas(area);
     let title = format!(
         " Name{} · type {kind} ^T · threshold {threshold} PgUp/Dn ",
-        if editing && s.focus == Focus::Name {
-            " ✎"
-        } else {
-            ""
+        match (editing && s.focus == Focus::Name, s.replace) {
+            (true, true) => " ✎ typing starts a new name",
+            (true, false) => " ✎",
+            _ => "",
         }
     );
     let fields = [
