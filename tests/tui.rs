@@ -309,9 +309,17 @@ async fn a_small_terminal_gets_the_too_small_screen() {
 
 #[test]
 fn the_readme_key_table_is_the_keymap() {
+    key_table_is_the_keymap("README.md");
+}
+
+#[test]
+fn the_docs_key_table_is_the_keymap() {
+    key_table_is_the_keymap("docs/tui.md");
+}
+
+fn key_table_is_the_keymap(file: &str) {
     let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
     let start = "<!-- keys:start (generated from src/tui/keymap.rs; a test compares) -->\n";
     let end = "<!-- keys:end -->";
     let from = readme
@@ -323,7 +331,7 @@ fn the_readme_key_table_is_the_keymap() {
     assert_eq!(
         readme[from..to],
         table,
-        "README key table differs from the keymap; replace it with:\n{table}"
+        "{file}'s key table differs from the keymap; replace it with:\n{table}"
     );
 }
 

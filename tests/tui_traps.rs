@@ -254,3 +254,32 @@ fn offline_refuses_list_downloads() {
     tmux.wait_for("offline = true in the config", 10);
     quit_from_commands(&tmux, data.path());
 }
+
+/// Trap 4: a stale or old list showed only on the Lists tab, and a no-match did not say what
+/// was searched. Now the Screen tab and the status bar say it (the real files include an EU
+/// file published in 2022: OLD by its publication date although imported today).
+#[test]
+fn coverage_is_in_sight_on_the_screen_tab_and_the_status_bar() {
+    if shared().is_none() {
+        return;
+    }
+    let data = data("");
+    let tmux = start(data.path(), "trap4", 80, 24);
+    tmux.text("Banco Nacional de Cuba");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_all(
+        &[
+            "for \"Banco Nacional de Cuba\"",
+            "eu OLD (published",
+            "│ lists: ",
+        ],
+        120,
+    );
+    tmux.text("Qzxqvj Wpfkrtz");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_all(
+        &["No match at this threshold (searched", " entries of "],
+        120,
+    );
+    quit(&tmux, data.path());
+}

@@ -132,9 +132,10 @@ impl ScreenState {
 /// Something that changes the results changed (a field, the type, the threshold): wait for a
 /// pause in typing, then preview. A stored screening on screen stays until the preview comes.
 pub fn changed(state: &mut State) -> Vec<Effect> {
+    let remote = !previews_on(state);
     let s = &mut state.screen;
     s.debounce += 1;
-    if s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
+    if remote || s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
         // Nothing worth previewing: drop a preview on screen and any preview in flight.
         if s.shown.as_ref().is_some_and(Shown::is_preview) {
             s.shown = None;
@@ -146,8 +147,20 @@ pub fn changed(state: &mut State) -> Vec<Effect> {
     vec![Effect::Debounce(s.debounce)]
 }
 
+/// Why results as you type are off in remote mode: a server counts every screening request
+/// of a key against its per-minute budget and its monthly credits, previews included.
+pub const REMOTE_NO_PREVIEW: &str = "Remote mode: no results as you type (on a server each would count against the key's requests per minute and monthly credits). Enter screens and stores the name: one request.";
+
+/// Whether results as you type are on: locally (they cost nothing), never against a server.
+pub fn previews_on(state: &State) -> bool {
+    state.status.mode == "LOCAL"
+}
+
 /// A typing pause ended: preview now if `n` is still the latest.
 pub fn preview_due(state: &mut State, n: u64) -> Vec<Effect> {
+    if !previews_on(state) {
+        return Vec::new();
+    }
     let s = &state.screen;
     if n != s.debounce || s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
         return Vec::new();

@@ -97,7 +97,14 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
             if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) {
                 "No list has been imported yet, so there is nothing to screen against.\nSee the Lists tab (4) for how to import or update the lists.".to_owned()
             } else {
-                "Type a name: results appear as you type (nothing stored). Enter runs and stores the screening for the audit trail.\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.".to_owned()
+                if super::screen::previews_on(state) {
+                    "Type a name: results appear as you type (nothing stored). Enter runs and stores the screening for the audit trail.\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.".to_owned()
+                } else {
+                    format!(
+                        "{}\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.",
+                        super::screen::REMOTE_NO_PREVIEW
+                    )
+                }
             },
         )
     } else {
