@@ -4,125 +4,12 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod tmux;
 use common::shared_data as shared;
+use tmux::{Tmux, exit_status, import};
 
-use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// One tmux server on its own socket, killed on drop.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn new(name: &str) -> Tmux {
-        let has = Command::new("tmux").arg("-V").output();
-        assert!(
-            has.is_ok_and(|o| o.status.success()),
-            "tmux is needed for the end-to-end UI tests (apt-get install -y tmux)"
-        );
-        Tmux {
-            socket: format!("sanctions-{name}-{}", std::process::id()),
-        }
-    }
-
-    /// Runs `command` in a new 100x30 session `t`, with no escape delay and the pane kept
-    /// after the program exits (so what the shell echoed after it can be read).
-    fn start(&self, command: &str) {
-        self.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            "sh",
-            "-c",
-            command,
-        ]);
-        self.run(&["set-option", "-g", "escape-time", "0"]);
-        self.run(&["set-option", "-g", "remain-on-exit", "on"]);
-    }
-
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "tmux {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        self.run(&args);
-    }
-
-    fn text(&self, text: &str) {
-        self.run(&["send-keys", "-t", "t", "-l", text]);
-    }
-
-    fn pane(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "t"])
-    }
-
-    /// Waits until the pane shows `needle`, failing with the pane after `secs`.
-    fn wait_for(&self, needle: &str, secs: u64) -> String {
-        self.wait_for_all(&[needle], secs)
-    }
-
-    /// Waits until the pane shows every one of `needles` at once (under load a capture can
-    /// catch a frame half written), failing with the pane after `secs`.
-    fn wait_for_all(&self, needles: &[&str], secs: u64) -> String {
-        let start = Instant::now();
-        loop {
-            let pane = self.pane();
-            if needles.iter().all(|n| pane.contains(n)) {
-                return pane;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "{needles:?} did not all appear; the pane shows:\n{pane}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
-
-/// Imports `lists` into `data`, and writes `data/offline.toml`: a config that reads no
-/// risk-brief feed (the defaults are on the internet; tests talk to loopback only).
-fn import(data: &Path, lists: &Path) {
-    std::fs::write(data.join("offline.toml"), "[briefs]\nfeeds = []\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sanctions"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(["lists", "import"])
-        .arg(lists)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 #[test]
 fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
@@ -296,28 +183,6 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     }
 }
 
-/// Waits for the shell's `echo $? > FILE` after the UI quits (answering "Quit anyway?" if
-/// work still runs): tmux 3.3 under load may never show a dead pane's last output.
-fn exit_status(tmux: &Tmux, status: &Path) -> String {
-    let start = Instant::now();
-    loop {
-        if let Ok(code) = std::fs::read_to_string(status)
-            && code.ends_with('\n')
-        {
-            return code.trim().to_owned();
-        }
-        let pane = tmux.pane();
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the UI did not exit; the pane shows:\n{pane}"
-        );
-        if pane.contains("Quit anyway") {
-            tmux.keys(&["y"]);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remote_ui_against_a_real_server_screens_and_quits() {
     let Some(data) = common::serve::data() else {
@@ -384,6 +249,8 @@ fn first_start_writes_the_config_file_and_reports_bad_remaps() {
     assert_eq!(exit_status(&tmux, &status), "0");
     let written = std::fs::read_to_string(&config).unwrap();
     assert!(written.contains("[ui.keys]") && written.contains("# mouse = false"));
+    // Nothing leaves the machine unasked: the file says how feeds go on and how to forbid all.
+    assert!(written.contains("# feeds = false") && written.contains("# offline = false"));
     drop(tmux);
 
     // A remap onto a key taken elsewhere, and an unknown action: said at start, the rest

@@ -18,6 +18,12 @@ pub struct UiConfig {
     pub theme: Background,
     /// Mouse clicks and wheel (off: the terminal's own text selection keeps working).
     pub mouse: bool,
+    /// Read the publishers' news feeds (`[briefs] feeds`) while the UI runs and on `u` in
+    /// Briefs. Off by default: the UI contacts no website unless asked.
+    pub feeds: bool,
+    /// Nothing leaves this machine: no feed is read, no list is downloaded (`u` in Lists and
+    /// Briefs refuse and say why), whatever else the file says.
+    pub offline: bool,
     /// Action name -> key(s), e.g. `quit = ["q", "ctrl-q"]`; checked when the UI starts.
     pub keys: BTreeMap<String, Keys>,
 }

@@ -129,7 +129,11 @@ pub fn copy_target(state: &State) -> Option<String> {
             .items
             .get(state.alerts.selected)
             .map(|a| a.id.clone()),
-        Tab::Webhooks => state.webhooks.current().map(|h| h.id.clone()),
+        // The secret of a new webhook first: it is shown once, and lost if not copied.
+        Tab::Webhooks => match (&state.webhooks.secret, state.webhooks.current()) {
+            (Some((id, secret)), Some(h)) if &h.id == id => Some(secret.clone()),
+            _ => state.webhooks.current().map(|h| h.id.clone()),
+        },
     }
     .map(|t| super::text::sanitize(&t))
     .filter(|t| !t.is_empty())

@@ -11,6 +11,7 @@
 pub mod action;
 pub mod app;
 pub mod complete;
+pub mod coverage;
 pub mod filter;
 pub mod keymap;
 pub mod lists_job;
@@ -103,7 +104,12 @@ pub fn start_local(
 ) -> std::io::Result<()> {
     let warmup = local_warmup(&service);
     let worker = service.clone();
-    let config = config.clone();
+    let config = network_config(config, &settings);
+    // The service reads the feeds of this config on `u` in Briefs too, also when the
+    // background work cannot start.
+    if let Err(e) = service.configure(&config) {
+        tracing::warn!(error = %e, "config not applied to the service");
+    }
     start_with(
         Arc::new(service),
         Some(warmup),
@@ -116,6 +122,19 @@ pub fn start_local(
             }
         },
     )
+}
+
+/// `config` with the briefs' feeds left out unless `[ui] feeds = true` (and never under
+/// `[ui] offline = true`): the UI contacts no website unless the user configured it.
+pub fn network_config(
+    config: &crate::config::Config,
+    settings: &settings::Settings,
+) -> crate::config::Config {
+    let mut config = config.clone();
+    if !settings.feeds || settings.offline {
+        config.briefs.feeds.clear();
+    }
+    config
 }
 
 /// The background index build of a local service.

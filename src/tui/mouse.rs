@@ -255,6 +255,8 @@ mod tests {
             total: 5,
             results: (0..5).map(result).collect(),
             status: None,
+            coverage: None,
+            decisions: Vec::new(),
         });
         // Tab bar, the name field (3), the table's border and header: rows from line 6.
         on_mouse(&mut state, click(5, 5), 80, 24); // the header

@@ -6,8 +6,8 @@ use std::io::{self, Stdout};
 use std::time::Duration;
 
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
-    EventStream, KeyEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, Event, EventStream,
+    KeyEventKind,
 };
 use crossterm::execute;
 use crossterm::terminal::{
@@ -34,6 +34,20 @@ pub fn restore() {
     );
 }
 
+/// Mouse reporting of presses, releases, drags and the wheel only (`?1000h`, `?1002h`, SGR
+/// `?1006h`): not crossterm's `EnableMouseCapture`, whose `?1003h` reports every motion of
+/// the pointer, a stream of bytes over SSH for nothing the UI uses.
+pub struct EnableClicksAndDrags;
+
+/// The bytes [`EnableClicksAndDrags`] writes.
+pub const CLICKS_AND_DRAGS: &str = "\x1b[?1000h\x1b[?1002h\x1b[?1006h";
+
+impl crossterm::Command for EnableClicksAndDrags {
+    fn write_ansi(&self, f: &mut impl std::fmt::Write) -> std::fmt::Result {
+        f.write_str(CLICKS_AND_DRAGS)
+    }
+}
+
 /// Runs the UI on the real terminal until the user quits.
 pub async fn run(mut app: App) -> io::Result<()> {
     enable_raw_mode()?;
@@ -53,7 +67,7 @@ fn setup(mouse: bool) -> io::Result<Terminal<CrosstermBackend<Stdout>>> {
     let mut stdout = io::stdout();
     execute!(stdout, EnterAlternateScreen, EnableBracketedPaste)?;
     if mouse {
-        execute!(stdout, EnableMouseCapture)?;
+        execute!(stdout, EnableClicksAndDrags)?;
     }
     Terminal::new(CrosstermBackend::new(stdout))
 }

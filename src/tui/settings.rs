@@ -11,6 +11,10 @@ use crate::config::ui::{Colors, UiConfig};
 pub struct Settings {
     pub keys: Keymap,
     pub mouse: bool,
+    /// `[ui] feeds`: the publishers' news feeds are read.
+    pub feeds: bool,
+    /// `[ui] offline`: nothing leaves this machine.
+    pub offline: bool,
     /// Problems with the settings (shown as an error at start; the UI starts anyway).
     pub problems: Vec<String>,
     /// A notice for the status bar at start (e.g. the config file just created).
@@ -32,6 +36,8 @@ impl Settings {
         Settings {
             keys,
             mouse: ui.mouse,
+            feeds: ui.feeds && !ui.offline,
+            offline: ui.offline,
             problems,
             notice: None,
             lists_tool: None,
@@ -43,6 +49,10 @@ impl Settings {
         state.lists.can_run = self.lists_tool.is_some();
         state.keys = self.keys;
         state.mouse = self.mouse;
+        state.net = super::state::Network {
+            feeds: self.feeds,
+            offline: self.offline,
+        };
         if !self.problems.is_empty() {
             let text = format!(
                 "config: {} problem(s): {}",

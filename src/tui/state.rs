@@ -123,6 +123,15 @@ pub struct Status {
     pub rate_limit: Option<crate::service::RateLimit>,
 }
 
+/// What the UI may send off this machine (`[ui] feeds` and `[ui] offline`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Network {
+    /// The publishers' news feeds are read (off unless configured).
+    pub feeds: bool,
+    /// Nothing leaves the machine: list downloads and feed reads are refused.
+    pub offline: bool,
+}
+
 /// What a confirmed prompt does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptKind {
@@ -131,6 +140,14 @@ pub enum PromptKind {
         screening_id: String,
         entity_id: Option<String>,
         decision: crate::model::Decision,
+    },
+    /// A final decision (`true_match`, `false_positive`) with its note, confirmed (y/n)
+    /// after the prompt named the screening and the entity.
+    ConfirmDecide {
+        screening_id: String,
+        entity_id: Option<String>,
+        decision: crate::model::Decision,
+        note: String,
     },
     /// Acknowledge or resolve an alert with a note.
     AlertStatus {
@@ -198,6 +215,7 @@ impl Prompt {
             PromptKind::ConfirmRemove { .. }
                 | PromptKind::ConfirmQuit
                 | PromptKind::ConfirmDeleteWebhook { .. }
+                | PromptKind::ConfirmDecide { .. }
         )
     }
 
@@ -246,6 +264,8 @@ pub struct State {
     pub keys: super::keymap::Keymap,
     /// Whether mouse clicks and the wheel are on (`[ui] mouse`).
     pub mouse: bool,
+    /// What may leave the machine.
+    pub net: Network,
 }
 
 impl State {
@@ -279,6 +299,7 @@ impl State {
             webhooks: Default::default(),
             keys: Default::default(),
             mouse: false,
+            net: Network::default(),
         }
     }
 
@@ -292,6 +313,19 @@ impl State {
         match &self.prompt {
             Some(p) => !p.yes_no(),
             None => self.tab == Tab::Screen && self.screen.in_text(),
+        }
+    }
+
+    /// The keyboard mode the status bar shows: `TYPING` (every printable key is typed),
+    /// `CONFIRM` (a yes/no question), `REVIEW` (the Screen tab's results: letters decide)
+    /// or `COMMANDS` (letters are the tab's commands).
+    pub fn mode_label(&self) -> &'static str {
+        match &self.prompt {
+            Some(p) if p.yes_no() => "CONFIRM",
+            Some(_) => "TYPING",
+            None if self.in_text() => "TYPING",
+            None if self.tab == Tab::Screen => "REVIEW",
+            None => "COMMANDS",
         }
     }
 

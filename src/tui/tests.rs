@@ -102,13 +102,137 @@ fn a_decision_needs_a_note() {
     assert!(key(&mut s, KeyCode::Enter).is_empty());
     assert!(s.prompt.as_ref().is_some_and(|p| p.error.is_some()));
     typed(&mut s, "different birth date");
-    let effects = key(&mut s, KeyCode::Enter);
+    // A final decision asks first, naming the screening.
+    assert!(key(&mut s, KeyCode::Enter).is_empty());
+    let prompt = s.prompt.as_ref().unwrap();
+    assert!(matches!(prompt.kind, PromptKind::ConfirmDecide { .. }));
+    assert!(
+        prompt.hint.as_deref().unwrap().contains("scr_1"),
+        "{prompt:?}"
+    );
+    assert_eq!(s.mode_label(), "CONFIRM");
+    let effects = key(&mut s, KeyCode::Char('y'));
     let [Effect::Call(_, Call::Decide(screening, request))] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     assert_eq!(screening, "scr_1");
     assert_eq!(request.note, "different birth date");
     assert!(s.prompt.is_none());
+}
+
+#[test]
+fn after_enter_the_next_name_is_typed_not_run_as_commands() {
+    let mut s = state();
+    typed(&mut s, "Banco Nacional de Cuba");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(
+        &mut s,
+        Action::Done(
+            id,
+            Box::new(screened_with_match("scr_1", "Banco Nacional de Cuba")),
+        ),
+    );
+    assert!(s.in_text(), "the name field keeps the keyboard");
+    assert_eq!(s.mode_label(), "TYPING");
+    for c in "Tariq Aziz al qaida w".chars() {
+        let mods = if c.is_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        let effects = update(&mut s, Action::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        assert!(
+            effects.iter().all(|e| matches!(e, Effect::Debounce(_))),
+            "{c}: {effects:?}"
+        );
+    }
+    assert!(s.prompt.is_none() && !s.quit);
+    assert_eq!(s.screen.name.value(), "Tariq Aziz al qaida w");
+    // ↓ enters the results: REVIEW, where letters decide.
+    key(&mut s, KeyCode::Down);
+    assert_eq!(s.mode_label(), "REVIEW");
+}
+
+#[test]
+fn a_decision_not_confirmed_records_nothing() {
+    let mut s = state();
+    typed(&mut s, "a");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(
+        &mut s,
+        Action::Done(id, Box::new(screened_with_match("scr_1", "a"))),
+    );
+    key(&mut s, KeyCode::Down);
+    key(&mut s, KeyCode::Char('t'));
+    typed(&mut s, "same person");
+    key(&mut s, KeyCode::Enter);
+    let hint = s.prompt.as_ref().and_then(|p| p.hint.clone()).unwrap();
+    assert!(
+        hint.contains("BANCO NACIONAL (ent_1)") && hint.contains("scr_1"),
+        "{hint}"
+    );
+    assert!(key(&mut s, KeyCode::Char('n')).is_empty());
+    assert!(s.prompt.is_none());
+    // Escalation is not final: recorded after its note, without a question.
+    key(&mut s, KeyCode::Char('e'));
+    typed(&mut s, "ask compliance");
+    let effects = key(&mut s, KeyCode::Enter);
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Call(_, Call::Decide(..))]
+    ));
+}
+
+#[test]
+fn cr_separated_paste_on_batch_is_one_name_per_line() {
+    let mut s = state();
+    key(&mut s, KeyCode::Esc);
+    key(&mut s, KeyCode::Char('2'));
+    let effects = update(
+        &mut s,
+        Action::Paste("Vladimir Putin\rJohn Smith\r\nHezbollah\n".into()),
+    );
+    let [Effect::Call(_, Call::Batch(request))] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    let names: Vec<String> = request
+        .names
+        .iter()
+        .map(|n| match n {
+            crate::api::batch::BatchName::Typed { name, .. } => name.clone(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["Vladimir Putin", "John Smith", "Hezbollah"]);
+}
+
+fn screened_with_match(id: &str, query: &str) -> Outcome {
+    let m: crate::api::screening::Match = serde_json::from_value(serde_json::json!({
+        "name": "BANCO NACIONAL",
+        "matched_name": "BANCO NACIONAL",
+        "list_code": "ofac_sdn",
+        "list": "OFAC SDN",
+        "score": 90,
+        "type": "entity",
+        "kind": "entity",
+        "country": null,
+        "explanation": [],
+        "entity_id": "ent_1",
+    }))
+    .unwrap();
+    Outcome::Screened(Ok(ScreeningResponse {
+        id: id.into(),
+        result: ScreenResult {
+            query: query.into(),
+            total_matches: 1,
+            results: vec![m],
+            coverage: None,
+        },
+    }))
 }
 
 #[test]
@@ -152,7 +276,7 @@ fn paste_arrives_whole_and_sanitised_in_the_focused_field() {
         &mut s,
         Action::Paste("Vladimir\u{1b}[2J \u{202E}Putin\n".into()),
     );
-    assert_eq!(s.screen.name.value(), "Vladimir[2J Putin ");
+    assert_eq!(s.screen.name.value(), "Vladimir[2J Putin");
 }
 
 #[test]

@@ -171,3 +171,19 @@ fn the_help_scrolls_and_closes() {
     key(&mut s, KeyCode::Esc);
     assert!(!s.help);
 }
+
+#[test]
+fn remote_mode_previews_nothing_so_no_request_is_counted() {
+    let mut s = State::new("REMOTE example:8080", jiff::Timestamp::UNIX_EPOCH);
+    init(&mut s);
+    let effects = typed(&mut s, "Vladimir Putin");
+    assert!(effects.is_empty(), "{effects:?}");
+    let latest = s.screen.debounce;
+    assert!(update(&mut s, Action::PreviewDue(latest)).is_empty());
+    // Enter is one counted request, stored.
+    let effects = key(&mut s, KeyCode::Enter);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Call(_, Call::Screen(_))]),
+        "{effects:?}"
+    );
+}

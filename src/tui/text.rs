@@ -27,6 +27,14 @@ pub fn sanitize(text: &str) -> String {
     out
 }
 
+/// The lines of pasted `text`: CR LF, a lone CR (tmux's and many terminals' paste) and a
+/// lone LF all end a line.
+pub fn split_lines(text: &str) -> Vec<&str> {
+    text.split("\r\n")
+        .flat_map(|l| l.split(['\r', '\n']))
+        .collect()
+}
+
 /// The sanitised `text` cut to at most `width` terminal columns, ending in `…` when cut.
 pub fn fit(text: &str, width: usize) -> String {
     let clean = sanitize(text);
@@ -58,6 +66,13 @@ mod tests {
     fn escapes_and_bidi_controls_are_removed() {
         assert_eq!(sanitize("a\u{1b}[31mb\u{202E}c\u{9b}d"), "a[31mbcd");
         assert_eq!(sanitize("x\ny\tz"), "x y z");
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_all_end_a_line() {
+        assert_eq!(split_lines("a\rb\nc\r\nd"), ["a", "b", "c", "d"]);
+        assert_eq!(split_lines("a\r\n\r\nb"), ["a", "", "b"]);
+        assert_eq!(split_lines("one"), ["one"]);
     }
 
     #[test]

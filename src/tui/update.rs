@@ -143,17 +143,33 @@ fn slot_of(outcome: &Outcome) -> Slot {
 }
 
 fn on_paste(state: &mut State, text: &str) -> Vec<Effect> {
-    let clean = super::text::sanitize(text);
+    if state.tab == Tab::Batch && state.prompt.is_none() && !state.batch.running {
+        // Names pasted on the Batch tab (one per line) are screened as a batch.
+        return pages::batch::paste(state, text);
+    }
+    // A one-line field takes the first line; the rest is never run together into it.
+    let lines: Vec<&str> = super::text::split_lines(text)
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let clean = super::text::sanitize(lines.first().copied().unwrap_or(""));
+    if lines.len() > 1 {
+        state.info(format!(
+            "pasted {} lines: only the first is kept in this field; paste on the Batch tab (2) to screen each line",
+            lines.len()
+        ));
+    }
+    let replace = std::mem::take(&mut state.screen.replace);
     if let Some(prompt) = state.prompt.as_mut().filter(|p| !p.yes_no()) {
         insert(&mut prompt.input, &clean);
     } else if state.tab == Tab::Screen
         && let Some(field) = state.screen.field_mut()
     {
+        if replace {
+            *field = Input::default();
+        }
         insert(field, &clean);
         return pages::screen::changed(state);
-    } else if state.tab == Tab::Batch && !state.batch.running {
-        // Names pasted on the Batch tab (one per line) are screened as a batch.
-        return pages::batch::paste(state, text);
     }
     Vec::new()
 }
@@ -210,11 +226,16 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return Vec::new();
     }
+    // Right after Enter, a character typed starts the next name; any other key keeps it.
+    let replace = std::mem::take(&mut state.screen.replace) && command.is_none();
     let Some(command) = command else {
         if state.tab == Tab::Screen
             && let Some(field) = state.screen.field_mut()
         {
             let before = field.value().to_owned();
+            if replace && is_typed_char(key) {
+                *field = Input::default();
+            }
             edit(field, key);
             if field.value() != before {
                 return pages::screen::changed(state);
@@ -234,9 +255,12 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         Command::Copy => {
             match super::filter::copy_target(state) {
                 Some(text) => {
-                    state.info(format!(
-                        "copied {text:?} (OSC 52: the terminal's clipboard)"
-                    ));
+                    let what = if text.starts_with("whsec_") {
+                        "the webhook's secret".to_owned()
+                    } else {
+                        format!("{text:?}")
+                    };
+                    state.info(format!("copied {what} (OSC 52: the terminal's clipboard)"));
                     state.clipboard = Some(text);
                 }
                 None => state.error("nothing selected to copy"),
@@ -273,6 +297,14 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             Tab::Webhooks => pages::webhooks::on_command(state, other),
         },
     }
+}
+
+/// A printable character without Ctrl or Alt (what a text field types).
+fn is_typed_char(key: KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char(_))
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 fn page_can_back(state: &State) -> bool {
@@ -349,6 +381,19 @@ fn on_prompt_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             PromptKind::ConfirmDeleteWebhook { webhook_id } => {
                 vec![call(state, Call::DeleteWebhook(webhook_id))]
             }
+            PromptKind::ConfirmDecide {
+                screening_id,
+                entity_id,
+                decision,
+                note,
+            } => {
+                let request = crate::api::screenings::DecisionRequest {
+                    entity_id,
+                    decision,
+                    note,
+                };
+                vec![call(state, Call::Decide(screening_id, request))]
+            }
             _ => Vec::new(),
         };
     }
@@ -404,6 +449,14 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
     };
     state.status.message = None;
     match prompt.kind {
+        PromptKind::Decide {
+            screening_id,
+            entity_id,
+            decision,
+        } if pages::screen::is_final(decision) => {
+            pages::screen::confirm_decision(state, screening_id, entity_id, decision, value);
+            Vec::new()
+        }
         PromptKind::Decide {
             screening_id,
             entity_id,
@@ -487,7 +540,8 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         }
         PromptKind::ConfirmRemove { .. }
         | PromptKind::ConfirmQuit
-        | PromptKind::ConfirmDeleteWebhook { .. } => Vec::new(),
+        | PromptKind::ConfirmDeleteWebhook { .. }
+        | PromptKind::ConfirmDecide { .. } => Vec::new(),
     }
 }
 

@@ -112,10 +112,16 @@ fn draw_help(frame: &mut Frame, area: Rect, state: &State) {
 }
 
 fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &super::state::Prompt) {
+    let width = area.width.saturating_sub(4).min(90);
+    // A yes/no question with details (what a decision records) shows them wrapped.
+    let details = prompt.hint.as_deref().filter(|_| prompt.yes_no());
+    let detail_lines = details.map_or(0, |d| {
+        (d.chars().count() as u16).div_ceil(width.saturating_sub(3).max(1)) + 1
+    });
     let rect = centered(
         area,
-        area.width.saturating_sub(4).min(90),
-        if prompt.yes_no() { 3 } else { 5 },
+        width,
+        if prompt.yes_no() { 3 + detail_lines } else { 5 },
     );
     frame.render_widget(Clear, rect);
     let title = fit(
@@ -126,7 +132,13 @@ fn draw_prompt(frame: &mut Frame, area: Rect, prompt: &super::state::Prompt) {
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
     if prompt.yes_no() {
-        frame.render_widget(Paragraph::new(" y: yes · any other key: no"), inner);
+        let mut lines = Vec::new();
+        if let Some(d) = details {
+            lines.push(Line::from(format!(" {d}")));
+            lines.push(Line::from(""));
+        }
+        lines.push(Line::from(" y: yes · any other key: no"));
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
         return;
     }
     let width = inner.width.max(1) as usize;

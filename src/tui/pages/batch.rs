@@ -123,8 +123,8 @@ const MAX_PASTED: usize = 10_000;
 
 /// Names pasted on the tab (one per line): screened as a batch at once.
 pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
-    let names: Vec<BatchName> = text
-        .lines()
+    let names: Vec<BatchName> = crate::tui::text::split_lines(text)
+        .into_iter()
         .map(|l| crate::tui::text::sanitize(l).trim().to_owned())
         .filter(|l| !l.is_empty())
         .take(MAX_PASTED)

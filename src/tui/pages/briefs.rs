@@ -122,7 +122,16 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             return reload(state);
         }
         Command::Fetch => {
-            state.info("fetching briefs: new list updates and the configured feeds…");
+            let local = state.status.mode == "LOCAL";
+            let note = match (local, state.net.offline, state.net.feeds) {
+                (false, ..) => "new list updates and the server's feeds",
+                (true, true, _) => "new list updates only (offline = true: no feed is read)",
+                (true, false, false) => {
+                    "new list updates only (feeds are off: [ui] feeds = true reads the publishers' news feeds)"
+                }
+                (true, false, true) => "new list updates and the configured feeds",
+            };
+            state.info(format!("fetching briefs: {note}…"));
             return vec![call(state, Call::RefreshBriefs)];
         }
         _ => {}

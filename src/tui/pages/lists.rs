@@ -45,6 +45,9 @@ impl ListsState {
     }
 }
 
+/// Why `u` does nothing under `[ui] offline = true`.
+pub const OFFLINE_UPDATE: &str = "offline = true in the config: no list is downloaded from the publishers; import them from a folder (i) instead";
+
 /// Handles a command on the Lists tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
     let l = &mut state.lists;
@@ -60,14 +63,20 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             }
         }
         Command::Back => l.updates = None,
+        Command::Fetch if state.net.offline => state.error(OFFLINE_UPDATE),
         Command::Fetch => return start(state, ListsWork::Update),
         Command::Import => {
-            let last = l.last_dir.clone().unwrap_or_default();
-            state.prompt = Some(Prompt::with_value(
+            // The field starts empty (typing never appends to an old path); the last folder
+            // is offered as a hint.
+            let mut prompt = Prompt::new(
                 "Import the lists from a folder (one folder per list code): path",
                 PromptKind::ListsImport,
-                &last,
-            ));
+            );
+            prompt.hint = l
+                .last_dir
+                .as_ref()
+                .map(|d| crate::tui::text::sanitize(&format!("last: {d} · Tab completes")));
+            state.prompt = Some(prompt);
         }
         _ => {}
     }

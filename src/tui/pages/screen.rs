@@ -48,6 +48,10 @@ pub struct Shown {
     pub total: u64,
     pub results: Vec<Match>,
     pub status: Option<ReviewStatus>,
+    /// What the screening was checked against (missing and stale lists, entries searched).
+    pub coverage: Option<crate::api::coverage::Coverage>,
+    /// The review decisions recorded on it, oldest first.
+    pub decisions: Vec<crate::model::DecisionRecord>,
 }
 
 impl Shown {
@@ -77,6 +81,9 @@ pub struct ScreenState {
     pub history: Vec<ScreeningSummary>,
     pub history_selected: usize,
     pub error: Option<String>,
+    /// The name was just run (Enter): the next character typed starts a new name instead of
+    /// appending to it (any other key keeps the name for editing).
+    pub replace: bool,
 }
 
 impl ScreenState {
@@ -125,9 +132,10 @@ impl ScreenState {
 /// Something that changes the results changed (a field, the type, the threshold): wait for a
 /// pause in typing, then preview. A stored screening on screen stays until the preview comes.
 pub fn changed(state: &mut State) -> Vec<Effect> {
+    let remote = !previews_on(state);
     let s = &mut state.screen;
     s.debounce += 1;
-    if s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
+    if remote || s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
         // Nothing worth previewing: drop a preview on screen and any preview in flight.
         if s.shown.as_ref().is_some_and(Shown::is_preview) {
             s.shown = None;
@@ -139,8 +147,20 @@ pub fn changed(state: &mut State) -> Vec<Effect> {
     vec![Effect::Debounce(s.debounce)]
 }
 
+/// Why results as you type are off in remote mode: a server counts every screening request
+/// of a key against its per-minute budget and its monthly credits, previews included.
+pub const REMOTE_NO_PREVIEW: &str = "Remote mode: no results as you type (on a server each would count against the key's requests per minute and monthly credits). Enter screens and stores the name: one request.";
+
+/// Whether results as you type are on: locally (they cost nothing), never against a server.
+pub fn previews_on(state: &State) -> bool {
+    state.status.mode == "LOCAL"
+}
+
 /// A typing pause ended: preview now if `n` is still the latest.
 pub fn preview_due(state: &mut State, n: u64) -> Vec<Effect> {
+    if !previews_on(state) {
+        return Vec::new();
+    }
     let s = &state.screen;
     if n != s.debounce || s.name.value().trim().chars().count() < PREVIEW_MIN_CHARS {
         return Vec::new();
@@ -160,6 +180,7 @@ fn run(state: &mut State) -> Vec<Effect> {
     s.debounce += 1;
     state.requests.cancel(Slot::Preview);
     let request = state.screen.request();
+    state.screen.replace = state.screen.focus == Focus::Name;
     vec![call(state, Call::Screen(request))]
 }
 
@@ -344,9 +365,52 @@ fn decide(state: &mut State, decision: Decision) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Whether `decision` closes the review (it then asks for a confirmation first).
+pub fn is_final(decision: Decision) -> bool {
+    matches!(decision, Decision::TrueMatch | Decision::FalsePositive)
+}
+
+/// Asks (y/n) before a final decision is recorded, naming the screening and the entity.
+pub fn confirm_decision(
+    state: &mut State,
+    screening_id: String,
+    entity_id: Option<String>,
+    decision: Decision,
+    note: String,
+) {
+    let shown = state.screen.shown.as_ref().filter(|x| x.id == screening_id);
+    let query = shown.map_or(String::new(), |x| x.query.clone());
+    let entity = match &entity_id {
+        Some(id) => {
+            let name = shown
+                .and_then(|x| x.results.iter().find(|m| &m.entity_id == id))
+                .map_or(String::new(), |m| format!("{} ", m.name));
+            format!("the entry {name}({id})")
+        }
+        None => "every match (the whole screening)".to_owned(),
+    };
+    let mut prompt = Prompt::new(
+        format!("Record {decision}? It closes the review"),
+        PromptKind::ConfirmDecide {
+            screening_id: screening_id.clone(),
+            entity_id,
+            decision,
+            note: note.clone(),
+        },
+    );
+    prompt.hint = Some(crate::tui::text::sanitize(&format!(
+        "{decision} for {entity} on screening {screening_id} of {query:?}, note {note:?}"
+    )));
+    state.prompt = Some(prompt);
+}
+
 fn show_stored(state: &mut State, stored: StoredScreening) {
     let s = &mut state.screen;
     s.name = Input::new(stored.query.clone());
+    // The stored screening does not keep the form's date of birth and country: clear them,
+    // so that the next Enter does not screen the reopened name with another's evidence.
+    s.dob = Input::default();
+    s.country = Input::default();
     s.kind = stored.kind;
     s.debounce += 1;
     s.shown = Some(Shown {
@@ -355,10 +419,12 @@ fn show_stored(state: &mut State, stored: StoredScreening) {
         total: stored.total_matches,
         results: stored.results,
         status: Some(stored.status),
+        coverage: None,
+        decisions: stored.decisions,
     });
     s.selected = 0;
     s.view = View::Results;
-    s.focus = Focus::Results;
+    s.focus = Focus::Name;
 }
 
 /// Applies a result for the Screen tab.
@@ -377,12 +443,13 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 total: response.result.total_matches as u64,
                 results: response.result.results,
                 status: Some(status),
+                coverage: response.result.coverage,
+                decisions: Vec::new(),
             });
             s.selected = 0;
             s.error = None;
-            if s.shown.as_ref().is_some_and(|x| !x.results.is_empty()) {
-                s.focus = Focus::Results;
-            }
+            // The focus stays where it is: the next keys type the next name (trap 1). The
+            // results are reviewed after ↓ or Tab, in the REVIEW mode the screen shows.
             // A stored match may raise an alert.
             vec![call(state, Call::OpenAlerts)]
         }
@@ -394,6 +461,8 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 total: response.result.total_matches as u64,
                 results: response.result.results,
                 status: None,
+                coverage: response.result.coverage,
+                decisions: Vec::new(),
             });
             s.selected = 0;
             s.error = None;
@@ -417,8 +486,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             Vec::new()
         }
         Outcome::Decided(Ok(response)) => {
-            if let Some(shown) = state.screen.shown.as_mut() {
+            if let Some(shown) = state
+                .screen
+                .shown
+                .as_mut()
+                .filter(|x| x.id == response.decision.screening_id)
+            {
                 shown.status = Some(response.status);
+                shown.decisions.push(response.decision.clone());
             }
             state.info(format!(
                 "recorded: {} (screening now {})",

@@ -7,8 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::screen::{Focus, View};
+use crate::api::coverage::Coverage;
 use crate::api::screening::KindFilter;
 use crate::tui::action::Slot;
+use crate::tui::coverage;
 use crate::tui::state::{IndexState, State};
 use crate::tui::text::{fit, sanitize};
 use crate::tui::theme;
@@ -42,10 +44,10 @@ fn draw_field(frame: &mut Frame, area: Rect, state: &State) {
     .areas(area);
     let title = format!(
         " Name{} · type {kind} ^T · threshold {threshold} PgUp/Dn ",
-        if editing && s.focus == Focus::Name {
-            " ✎"
-        } else {
-            ""
+        match (editing && s.focus == Focus::Name, s.replace) {
+            (true, true) => " ✎ typing starts a new name",
+            (true, false) => " ✎",
+            _ => "",
         }
     );
     let fields = [
@@ -95,7 +97,14 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
             if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) {
                 "No list has been imported yet, so there is nothing to screen against.\nSee the Lists tab (4) for how to import or update the lists.".to_owned()
             } else {
-                "Type a name: results appear as you type (nothing stored). Enter runs and stores the screening for the audit trail.\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.".to_owned()
+                if super::screen::previews_on(state) {
+                    "Type a name: results appear as you type (nothing stored). Enter runs and stores the screening for the audit trail.\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.".to_owned()
+                } else {
+                    format!(
+                        "{}\nTab moves to the optional date of birth and country; ↓ to the results, Enter for a match's detail.",
+                        super::screen::REMOTE_NO_PREVIEW
+                    )
+                }
             },
         )
     } else {
@@ -106,29 +115,39 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let Some(shown) = &s.shown else { return };
-    let status = if shown.is_preview() {
-        " · as you type, not stored: Enter stores".to_owned()
-    } else {
-        shown.status.map_or(String::new(), |st| format!(" · {st}"))
+    let coverage = shown.coverage.clone().or_else(|| {
+        (state.lists.loaded).then(|| coverage::of_lists(&state.lists.lists, state.now))
+    });
+    let area = match &coverage {
+        Some(c) => {
+            let [table_area, line] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(1)]).areas(area);
+            draw_coverage(frame, line, c, state.now);
+            table_area
+        }
+        None => area,
     };
-    // The id only where it fits whole (a cut id is worse than none).
-    let id = if area.width >= 100 {
-        format!("· {} ", shown.id)
-    } else {
-        String::new()
-    };
-    let title = format!(
-        " {} match{} for {:?}{status} {id}",
-        shown.total,
-        if shown.total == 1 { "" } else { "es" },
-        sanitize(&shown.query),
-    );
-    let block = block.title(fit(&title, area.width.saturating_sub(2) as usize));
+    let block = block
+        .title(fit(
+            &results_title(shown),
+            area.width.saturating_sub(2) as usize,
+        ))
+        .title_bottom(fit(
+            &results_footer(shown, s.focus == Focus::Results),
+            area.width.saturating_sub(2) as usize,
+        ));
     if shown.results.is_empty() {
+        let searched = coverage
+            .as_ref()
+            .map_or(String::new(), |c| format!(" ({})", coverage::searched(c)));
         let text = if shown.is_preview() {
-            "No match at this threshold so far. Enter stores the screening for the audit trail."
+            format!(
+                "No match at this threshold so far{searched}. Enter stores the screening for the audit trail."
+            )
         } else {
-            "No match at this threshold. The screening is stored (no review needed)."
+            format!(
+                "No match at this threshold{searched}. The screening is stored (no review needed)."
+            )
         };
         table::message(frame, area, block, text);
         return;
@@ -182,6 +201,86 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
     }
 }
 
+fn results_title(shown: &super::screen::Shown) -> String {
+    let status = if shown.is_preview() {
+        " · as you type, not stored: Enter stores".to_owned()
+    } else {
+        shown.status.map_or(String::new(), |st| format!(" · {st}"))
+    };
+    format!(
+        " {} match{} for {:?}{status} ",
+        shown.total,
+        if shown.total == 1 { "" } else { "es" },
+        sanitize(&shown.query),
+    )
+}
+
+/// The bottom line of the results: the screening id (whole, at 80 columns too) and the mode.
+fn results_footer(shown: &super::screen::Shown, reviewing: bool) -> String {
+    let id = if shown.is_preview() {
+        "not stored".to_owned()
+    } else {
+        shown.id.clone()
+    };
+    let mode = match (reviewing, shown.is_preview()) {
+        (true, false) => "REVIEW: f/t/e decide, Esc types again",
+        (true, true) => "REVIEW: Enter opens a match",
+        (false, _) => "↓ or Tab reviews",
+    };
+    format!(" {id} · {mode} ")
+}
+
+/// The screening's id and status, and the decisions recorded on this entry or on the whole
+/// screening (who, when, from what to what, the note): the audit trail of the review.
+fn decisions(lines: &mut Vec<Line<'static>>, shown: &super::screen::Shown, entity: &str) {
+    lines.push(Line::styled("Review", theme::accent()));
+    if shown.is_preview() {
+        lines.push(Line::from(
+            "  not stored (results as you type): Enter in the name field stores it",
+        ));
+        lines.push(Line::from(""));
+        return;
+    }
+    field(lines, "screening", &shown.id);
+    let status = shown.status.map_or("-".to_owned(), |st| st.to_string());
+    field(lines, "status", &status);
+    let mine: Vec<_> = shown
+        .decisions
+        .iter()
+        .filter(|d| d.entity_id.as_deref().is_none_or(|e| e == entity))
+        .collect();
+    if mine.is_empty() {
+        lines.push(Line::from("  no decision recorded yet"));
+    }
+    for d in mine {
+        let on = if d.entity_id.is_some() {
+            "this entry"
+        } else {
+            "whole screening"
+        };
+        lines.push(Line::from(format!(
+            "  {} {} · {} → {} ({on})",
+            d.at.strftime("%Y-%m-%d %H:%M"),
+            sanitize(&d.actor),
+            d.from,
+            d.to
+        )));
+        lines.push(Line::from(format!("    note: {}", sanitize(&d.note))));
+    }
+    lines.push(Line::from(""));
+}
+
+fn draw_coverage(frame: &mut Frame, area: Rect, coverage: &Coverage, now: jiff::Timestamp) {
+    let (text, warn) = coverage::line(coverage, now);
+    let style = if warn {
+        theme::warn()
+    } else {
+        ratatui::style::Style::default()
+    };
+    let text = fit(&format!(" {text}"), area.width as usize);
+    frame.render_widget(Paragraph::new(Line::styled(text, style)), area);
+}
+
 fn field(lines: &mut Vec<Line<'static>>, label: &str, value: &str) {
     if !value.trim().is_empty() {
         lines.push(Line::from(vec![
@@ -218,6 +317,9 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
             field(&mut lines, "ended on", ended);
         }
         lines.push(Line::from(""));
+        if let Some(shown) = &s.shown {
+            decisions(&mut lines, shown, &m.entity_id);
+        }
     }
     match &s.detail {
         None if state.requests.pending(Slot::Entity) => {

@@ -212,13 +212,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let extra = extra_lines(w);
+    // Every line wrapped whole (a secret cut off is a secret lost): as many rows as it takes.
+    let inner = area.width.saturating_sub(2).max(1) as usize;
+    let rows: usize = extra.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
     let [list, below] = Layout::vertical([
         Constraint::Min(0),
-        Constraint::Length(if extra.is_empty() {
-            0
-        } else {
-            extra.len() as u16 + 2
-        }),
+        Constraint::Length(if extra.is_empty() { 0 } else { rows as u16 + 2 }),
     ])
     .areas(area);
     let title = " Webhooks · a add · e edit · Space on/off · t test · d delete · Enter log ";
@@ -277,9 +276,9 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some((id, secret)) = &w.secret {
         lines.push(Line::from(format!(
-            "secret of {id} (shown once, keep it to check signatures): {}",
-            sanitize(secret)
+            "secret of {id} (shown once: y copies it; keep it to check signatures):"
         )));
+        lines.push(Line::styled(sanitize(secret), theme::accent()));
     }
     if let Some((id, r)) = &w.test {
         let style = if r.delivered {

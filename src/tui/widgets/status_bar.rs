@@ -16,7 +16,10 @@ const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '�
 /// Draws the two status lines into `area`.
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let st = &state.status;
-    let mut spans = vec![Span::styled(format!(" {} ", st.mode), theme::badge())];
+    let mut spans = vec![
+        Span::styled(format!(" {} ", st.mode), theme::badge()),
+        Span::styled(format!(" {} ", state.mode_label()), theme::accent()),
+    ];
     let data = match &st.freshness {
         Some(at) => format!(" data {} ", at.get(..10).unwrap_or(at)),
         None if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) => {
@@ -25,6 +28,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         None => " data … ".to_owned(),
     };
     spans.push(Span::raw(data));
+    if let Some(warning) = crate::tui::coverage::status_warning(&state.lists.lists, state.now) {
+        spans.push(Span::styled(format!("│ {warning} "), theme::warn()));
+    }
     if let Some(limit) = st.rate_limit {
         let text = format!("│ {}/{} requests left ", limit.remaining, limit.limit);
         if limit.remaining * 10 < limit.limit {
