@@ -330,7 +330,11 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         .unwrap();
     assert_eq!(kind, "blob");
     assert_eq!(
-        store.screening("scr_new").unwrap().unwrap().results,
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_new")
+            .unwrap()
+            .unwrap()
+            .results,
         results
     );
 
@@ -346,7 +350,11 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         )
         .unwrap();
     assert_eq!(
-        store.screening("scr_old").unwrap().unwrap().results,
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_old")
+            .unwrap()
+            .unwrap()
+            .results,
         results
     );
 }
@@ -379,6 +387,7 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
                 created_at: now,
                 payload: serde_json::json!({"screening_id": id}),
             }],
+            account: None,
         }
     };
     let kinds = |store: &Store| -> Vec<String> {
@@ -396,7 +405,14 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
     // No webhook: the screening and its alert are stored, no event (none could be delivered).
     store.record(&matched(1)).unwrap();
     assert_eq!(kinds(&store), before);
-    assert_eq!(store.screening("scr_1").unwrap().unwrap().query, "Ana");
+    assert_eq!(
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_1")
+            .unwrap()
+            .unwrap()
+            .query,
+        "Ana"
+    );
     let alerts: i64 = store
         .conn
         .query_row("SELECT count(*) FROM alerts WHERE id = 'alt_1'", [], |r| {
@@ -409,17 +425,20 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
     // when enabled), alert.created still not.
     let now = jiff::Timestamp::now();
     store
-        .insert_webhook(&webhooks::WebhookRecord {
-            id: "wh_1".into(),
-            url: "https://example.com/hook".into(),
-            events: vec!["screening.match".into()],
-            description: None,
-            secret: "whsec_x".into(),
-            active: false,
-            disabled_reason: Some("test".into()),
-            created_at: now,
-            updated_at: now,
-        })
+        .insert_webhook(
+            DEFAULT_ACCOUNT,
+            &webhooks::WebhookRecord {
+                id: "wh_1".into(),
+                url: "https://example.com/hook".into(),
+                events: vec!["screening.match".into()],
+                description: None,
+                secret: "whsec_x".into(),
+                active: false,
+                disabled_reason: Some("test".into()),
+                created_at: now,
+                updated_at: now,
+            },
+        )
         .unwrap();
     store.record_all(&[matched(2)]).unwrap();
     let mut want = before.clone();

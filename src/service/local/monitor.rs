@@ -122,7 +122,7 @@ impl LocalService {
     /// number of favorites indexed.
     pub async fn warm_watchlist(&self) -> Result<usize, ServiceError> {
         self.blocking(|this| {
-            let favorites = this.repo().favorite_names()?;
+            let favorites = this.repo().favorite_names(None)?;
             Ok(this.watch(&favorites).ids.len())
         })
         .await
@@ -147,7 +147,7 @@ impl LocalService {
     fn monitor_blocking(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
         let repo = self.repo();
         let marker = repo.marker(MARKER)?.unwrap_or(0);
-        let favorites = repo.favorite_count()?;
+        let favorites = repo.favorite_count(None)?;
         // The index is built only when there is a watchlist to re-screen.
         let loaded = if favorites > 0 {
             self.current()?
@@ -182,7 +182,7 @@ impl LocalService {
         }
         let mode = match mode {
             // A first import changes everything: nothing to gain from an incremental run.
-            RescreenMode::Auto if marker > 0 && repo.favorite_count()? >= INCREMENTAL_FROM => {
+            RescreenMode::Auto if marker > 0 && repo.favorite_count(None)? >= INCREMENTAL_FROM => {
                 RescreenMode::Incremental
             }
             RescreenMode::Auto => RescreenMode::Full,
@@ -213,7 +213,9 @@ impl LocalService {
         let started = Instant::now();
         let repo = self.repo();
         let previous = repo.favorite_matches()?;
-        let favorites = repo.favorite_names()?;
+        // A manual re-screen covers the caller's watchlist; a list update's, every account's.
+        let scope = (marker.is_none() && reason == "manual").then(|| self.account());
+        let favorites = repo.favorite_names(scope)?;
         let total = favorites.len() as u64;
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
