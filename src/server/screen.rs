@@ -63,8 +63,8 @@ async fn one_name(
 
 /// `POST /screen/batch`, JSON or CSV: one credit per name, all taken before any screening.
 pub async fn batch(State(state): AppState_, caller: Caller, request: Request) -> Reply {
-    caller.scope(Scope::Screen)?;
     caller.require(&state, Feature::Batch)?;
+    caller.scope(Scope::Screen)?;
     let kind = content_type(request.headers()).unwrap_or_else(|| "application/json".into());
     let bytes = read_body(request, &()).await?;
     let batch: BatchRequest = match kind.to_ascii_lowercase().as_str() {

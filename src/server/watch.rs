@@ -65,8 +65,8 @@ pub async fn import_favorites(
     caller: Caller,
     JsonBody(import): JsonBody<FavoriteImport>,
 ) -> Reply {
-    caller.scope(Scope::Watchlist)?;
     caller.require(&state, Feature::Batch)?;
+    caller.scope(Scope::Watchlist)?;
     let n = import.names.len() as u64;
     let service = caller.service.clone();
     state
@@ -104,8 +104,8 @@ pub async fn alert_status(
 
 /// `GET /webhooks`.
 pub async fn webhooks(State(state): AppState_, caller: Caller) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.webhooks().await?))
 }
 
@@ -115,15 +115,15 @@ pub async fn create_webhook(
     caller: Caller,
     JsonBody(request): JsonBody<WebhookCreate>,
 ) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(created(caller.service.create_webhook(request).await?))
 }
 
 /// `GET /webhooks/{id}`.
 pub async fn webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.webhook(&id).await?))
 }
 
@@ -134,22 +134,22 @@ pub async fn update_webhook(
     Id(id): Id,
     JsonBody(request): JsonBody<WebhookUpdate>,
 ) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.update_webhook(&id, request).await?))
 }
 
 /// `DELETE /webhooks/{id}`.
 pub async fn delete_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.delete_webhook(&id).await?))
 }
 
 /// `POST /webhooks/{id}/test`.
 pub async fn test_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.test_webhook(&id).await?))
 }
 
@@ -160,8 +160,8 @@ pub async fn deliveries(
     Id(id): Id,
     Params(q): Params<LimitQuery>,
 ) -> Reply {
-    caller.scope(Scope::Webhooks)?;
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     let limit = q.limit.unwrap_or(50);
     Ok(ok(caller.service.webhook_deliveries(&id, limit).await?))
 }

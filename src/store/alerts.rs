@@ -134,8 +134,8 @@ impl Store {
 /// worker (the payload is the alert itself) when a webhook wants it.
 ///
 /// The alert belongs to `account`, else to its favorite's or screening's account; an alert
-/// of no account (a list update, news for everyone) is copied into every account, the copy
-/// of any account but the default one with the account's id appended to the alert's id.
+/// of no account (a list update, news for everyone) is copied into every account: the
+/// default account's copy keeps the alert's id, every other copy gets an id of its own.
 pub(crate) fn insert_alert(
     tx: &Transaction<'_>,
     a: &Alert,
@@ -159,7 +159,7 @@ pub(crate) fn insert_alert(
     for owner in accounts {
         let mut copy = a.clone();
         if owner != super::DEFAULT_ACCOUNT {
-            copy.id = format!("{}-{owner}", a.id);
+            copy.id = crate::service::local::new_id("alt_");
         }
         insert_owned_alert(tx, &copy, &owner)?;
     }
