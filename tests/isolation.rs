@@ -396,3 +396,29 @@ fn labels_are_unique_within_an_account() {
     ));
     assert_eq!(shown["keys"][0]["plan"], "pro");
 }
+
+#[test]
+fn the_openapi_document_describes_accounts_and_names_each_operations_scope() {
+    let doc = serde_json::to_value(sanctions::server::openapi::document()).unwrap();
+    let scheme = doc["components"]["securitySchemes"]["bearer"]["description"]
+        .as_str()
+        .unwrap();
+    for word in [
+        "account",
+        "`review`",
+        "403 naming the scope",
+        "404 exactly as",
+    ] {
+        assert!(scheme.contains(word), "{word} in {scheme}");
+    }
+    let forbidden = |method: &str, path: &str| {
+        doc["paths"][format!("/api/v1{path}")][method]["responses"]["403"]["description"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(forbidden("get", "/webhooks").contains("`webhooks` scope"));
+    assert!(forbidden("post", "/screenings/{id}/decisions").contains("`review` scope"));
+    assert!(forbidden("get", "/audit").contains("`audit` scope"));
+    assert!(!forbidden("get", "/lists").contains("scope"));
+}

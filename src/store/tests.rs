@@ -610,4 +610,50 @@ fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
     assert_eq!(theirs.unwrap().len(), 1);
     repo.fan_out(now).unwrap();
     assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 1));
+
+    // The monitor's changes name no account: each screening, alert and event goes to the
+    // account of its favorite.
+    let favorite = Favorite {
+        id: "fav_theirs".into(),
+        name: "Ana".into(),
+        kind: None,
+        note: None,
+        created_at: now,
+        last_screened_at: None,
+        last_match_count: 0,
+        last_screening_id: None,
+        matched_entity_ids: vec![],
+    };
+    let insert = FavoriteInsert {
+        favorite,
+        norm: "ana|".into(),
+        matches: vec![],
+    };
+    repo.add_favorite(&other.id, &insert, &Default::default())
+        .unwrap();
+    let mut screening = screening_record("scr_fav", serde_json::json!([]));
+    screening.favorite_id = Some("fav_theirs".into());
+    let mut gained = alert("alt_fav", Some("scr_fav"), AlertKind::FavoriteMatch);
+    gained.favorite_id = Some("fav_theirs".into());
+    repo.record(&screenings::Changes {
+        screenings: vec![screening],
+        alerts: vec![gained],
+        events: vec![OutboxEvent {
+            event_id: "evt_fav".into(),
+            kind: "screening.match".into(),
+            created_at: now,
+            payload: serde_json::json!({"favorite_id": "fav_theirs", "alert_id": "alt_fav"}),
+        }],
+        account: None,
+    })
+    .unwrap();
+    assert!(repo.screening(&other.id, "scr_fav").unwrap().is_some());
+    assert!(
+        repo.screening(DEFAULT_ACCOUNT, "scr_fav")
+            .unwrap()
+            .is_none()
+    );
+    assert!(repo.alert(&other.id, "alt_fav").unwrap().is_some());
+    repo.fan_out(now).unwrap();
+    assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 3));
 }

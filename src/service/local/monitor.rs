@@ -103,7 +103,7 @@ impl LocalService {
                     tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
                 }
                 if last_full.elapsed() >= every {
-                    match self.rescreen_local().await {
+                    match self.rescreen_run(false).await {
                         Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
                         Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
                     }
@@ -128,14 +128,22 @@ impl LocalService {
         .await
     }
 
+    /// `POST /favorites/rescreen`: this service's account's watchlist.
     pub(crate) async fn rescreen_local(&self) -> Result<RescreenSummary, ServiceError> {
+        self.rescreen_run(true).await
+    }
+
+    /// A full re-screen of this service's account's watchlist (`own`), or of every
+    /// account's (the scheduled one).
+    async fn rescreen_run(&self, own: bool) -> Result<RescreenSummary, ServiceError> {
         let _one_at_a_time = self.inner.monitor.lock().await;
-        self.blocking(|this| {
+        self.blocking(move |this| {
             let loaded = this.ready()?;
+            let scope = own.then(|| this.account_id());
             this.rescreen_blocking(
                 &loaded,
                 "manual",
-                RescreenMode::Full,
+                (RescreenMode::Full, scope.as_deref()),
                 &[],
                 Changes::default(),
                 None,
@@ -192,7 +200,7 @@ impl LocalService {
         self.rescreen_blocking(
             &loaded,
             "list update",
-            mode,
+            (mode, None),
             &changed,
             changes,
             Some(loaded.latest_update),
@@ -205,7 +213,7 @@ impl LocalService {
         &self,
         loaded: &Loaded,
         reason: &str,
-        mode: RescreenMode,
+        (mode, scope): (RescreenMode, Option<&str>),
         changed: &[(String, ChangeKind)],
         mut changes: Changes,
         marker: Option<i64>,
@@ -213,8 +221,7 @@ impl LocalService {
         let started = Instant::now();
         let repo = self.repo();
         let previous = repo.favorite_matches()?;
-        // A manual re-screen covers the caller's watchlist; a list update's, every account's.
-        let scope = (marker.is_none() && reason == "manual").then(|| self.account());
+        // `scope`: one account's watchlist (a manual re-screen), else every account's.
         let favorites = repo.favorite_names(scope)?;
         let total = favorites.len() as u64;
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
