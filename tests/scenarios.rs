@@ -226,7 +226,26 @@ async fn local_and_remote_give_the_same_answers() {
     // Loopback webhook targets are allowed on this test server (refused by default).
     std::fs::write(&config, "[webhooks]\nallow_private_targets = true\n").unwrap();
     let server = Serve::start(there.path(), Some(&config)).await;
-    let key = new_key(there.path(), "business", "analyst");
+    // The key acts on the local user's account (`default`), so that both sides see the same
+    // data: the alerts of the lists' import belong to it (a new account starts empty).
+    let plan = common::sanctions(
+        there.path(),
+        &["accounts", "set-plan", "default", "business"],
+    );
+    assert!(plan.status.success(), "{plan:?}");
+    let out = common::sanctions(
+        there.path(),
+        &[
+            "keys",
+            "create",
+            "--account",
+            "default",
+            "--label",
+            "analyst",
+            "--json",
+        ],
+    );
+    let key = common::json(&out)["key"].as_str().unwrap().to_owned();
 
     let db = here.path().join("sanctions.db");
     let local: Arc<dyn Service> = Arc::new(

@@ -5,6 +5,7 @@
 //! unreadable input, rows not screened, a list that failed to import, an unknown entry);
 //! 4 partial coverage (a requested list has no data; `--allow-partial` screens anyway).
 
+mod accounts;
 mod batch;
 mod briefs;
 mod connect;
@@ -110,6 +111,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// API keys of `serve`: create (printed once), list, revoke.
     Keys(keys::KeysArgs),
+    /// Accounts of `serve` (customers or teams): list, show, change plan.
+    Accounts(accounts::AccountsArgs),
 }
 
 /// `sanctions lists ...`.
@@ -274,5 +277,6 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         Command::Briefs(args) => briefs::run(&ctx, args, json),
         Command::Serve(args) => serve::run(&ctx, args),
         Command::Keys(args) => keys::run(&ctx, args, json),
+        Command::Accounts(args) => accounts::run(&ctx, args, json),
     }
 }

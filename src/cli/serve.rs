@@ -41,8 +41,9 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
         let addr = listener.local_addr()?;
         let keys: Arc<dyn KeyStore> = svc.repo();
         let base = svc.clone();
-        let services: ServiceFactory =
-            Arc::new(move |key| Arc::new(base.with_actor(&key.actor())) as Arc<dyn Service>);
+        let services: ServiceFactory = Arc::new(move |key| {
+            Arc::new(base.for_account(&key.account_id, &key.actor())) as Arc<dyn Service>
+        });
         let state = Arc::new(AppState::new(services, keys, Plans::new(&config.plans)));
         warm_up(svc.clone(), state.clone());
         // Watchlist monitoring, webhook delivery and the feeds, stopped below.

@@ -20,7 +20,7 @@ pub use entity::{
     NameParts, listing_ended, today_utc,
 };
 pub use history::EntityVersion;
-pub use keys::{ApiKey, NewApiKey, Plan};
+pub use keys::{Account, ApiKey, NewApiKey, Plan, Scope};
 pub use list::{ListCode, UnknownListCode};
 pub use names::{EntityFacts, EntityNames};
 pub use review::{Decision, ReviewStatus};

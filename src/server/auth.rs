@@ -17,11 +17,12 @@ use super::key_cache::Lookup;
 use super::keys::{self, Refusal};
 use super::plans::{Feature, PlanLimits};
 use super::reply::ApiError;
-use crate::model::ApiKey;
+use crate::model::{ApiKey, Scope};
 use crate::service::{RateLimit, Service, ServiceError};
 
-/// The authenticated caller of a request: its key, its plan's limits and the service acting
-/// for it (stored screenings record the key's label as their actor).
+/// The authenticated caller of a request: its key, its account's plan's limits and the
+/// service acting for it, bound to the key's account (stored screenings record the key's
+/// label and id as their actor).
 #[derive(Clone)]
 pub struct Caller {
     pub key: ApiKey,
@@ -30,6 +31,22 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// 403 naming the scope when this key does not carry `scope`.
+    pub fn scope(&self, scope: Scope) -> Result<(), ApiError> {
+        if self.key.has(scope) {
+            return Ok(());
+        }
+        Err(ApiError::forbidden(format!(
+            "this key lacks the `{scope}` scope (it has: {}); make a key with \
+             `sanctions keys create --account {} --scopes ...,{scope}`",
+            match Scope::join(&self.key.scopes) {
+                s if s.is_empty() => "none".to_owned(),
+                s => s,
+            },
+            self.key.account
+        )))
+    }
+
     /// 403 naming the plan needed when this key's plan lacks `feature`.
     pub fn require(&self, state: &AppState, feature: Feature) -> Result<(), ApiError> {
         state
@@ -90,7 +107,10 @@ pub async fn authenticate(
     };
     let limits = state.plans.get(key.plan);
     let now = jiff::Timestamp::now().as_second();
-    let admission = state.windows.hit(&key.id, limits.requests_per_minute, now);
+    // The window is the account's: all its keys share it.
+    let admission = state
+        .windows
+        .hit(&key.account_id, limits.requests_per_minute, now);
     if !admission.allowed {
         let mut refused = ApiError {
             retry_after: Some(admission.retry_after),

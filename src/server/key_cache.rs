@@ -83,14 +83,14 @@ impl KeyCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Plan;
     use crate::server::keys;
 
     #[test]
     fn a_cached_key_is_dropped_when_any_key_is_revoked_or_created() {
         let dir = tempfile::tempdir().unwrap();
         let repo = crate::store::SqliteRepository::open(&dir.path().join("k.db")).unwrap();
-        let (secret, new) = keys::generate(Plan::Pro, None).unwrap();
+        let account = keys::tests::default_account();
+        let (secret, new) = keys::generate(&account, None, vec![]).unwrap();
         repo.create_key(&new).unwrap();
         let cache = KeyCache::default();
         let hash = keys::digest(&secret);
@@ -103,7 +103,7 @@ mod tests {
         assert!(matches!(cache.lookup(&repo, &hash).unwrap(), Lookup::Valid(k) if k.id == key.id));
 
         // Another key created: the fingerprint changes, the entry is verified again.
-        let (_, other) = keys::generate(Plan::Free, None).unwrap();
+        let (_, other) = keys::generate(&account, None, vec![]).unwrap();
         repo.create_key(&other).unwrap();
         let Lookup::Miss(fingerprint) = cache.lookup(&repo, &hash).unwrap() else {
             panic!("a key survived a change of the key table");

@@ -5,7 +5,7 @@
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::model::{ApiKey, NewApiKey, Plan};
+use crate::model::{Account, ApiKey, NewApiKey, Scope};
 use crate::store::{KeyStore, StoreError};
 
 /// Every key starts with this.
@@ -21,8 +21,13 @@ const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 #[error("the system's random source failed: {0}")]
 pub struct RandomError(String);
 
-/// A new key for `plan`: the secret (shown once) and what the store keeps.
-pub fn generate(plan: Plan, label: Option<String>) -> Result<(String, NewApiKey), RandomError> {
+/// A new key of `account` carrying `scopes`: the secret (shown once) and what the store
+/// keeps.
+pub fn generate(
+    account: &Account,
+    label: Option<String>,
+    scopes: Vec<Scope>,
+) -> Result<(String, NewApiKey), RandomError> {
     let mut secret = String::from(KEY_PREFIX);
     while secret.len() < KEY_PREFIX.len() + SECRET_LEN {
         let mut bytes = [0u8; 64];
@@ -39,9 +44,12 @@ pub fn generate(plan: Plan, label: Option<String>) -> Result<(String, NewApiKey)
         id: crate::service::local::new_id("key_"),
         prefix: display_prefix(&secret).unwrap_or(KEY_PREFIX).to_owned(),
         label: label.filter(|l| !l.trim().is_empty()),
-        plan,
+        plan: account.plan,
         created_at: jiff::Timestamp::now(),
         revoked_at: None,
+        account_id: account.id.clone(),
+        account: account.name.clone(),
+        scopes,
     };
     let hash = hash(&secret);
     Ok((secret, NewApiKey { key, hash }))
@@ -96,13 +104,25 @@ pub fn verify(keys: &dyn KeyStore, secret: &str) -> Result<Result<ApiKey, Refusa
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::model::Plan;
+
+    /// The default account, as a test's key generator wants it.
+    pub(crate) fn default_account() -> Account {
+        Account {
+            id: crate::store::DEFAULT_ACCOUNT.to_owned(),
+            name: "default".to_owned(),
+            plan: Plan::Free,
+            created_at: jiff::Timestamp::now(),
+        }
+    }
 
     #[test]
     fn keys_are_random_prefixed_and_verified() {
-        let (a, new_a) = generate(Plan::Free, Some("ops".into())).unwrap();
-        let (b, _) = generate(Plan::Pro, None).unwrap();
+        let account = default_account();
+        let (a, new_a) = generate(&account, Some("ops".into()), vec![]).unwrap();
+        let (b, _) = generate(&account, None, vec![]).unwrap();
         assert_ne!(a, b);
         assert!(a.starts_with(KEY_PREFIX));
         assert_eq!(a.len(), KEY_PREFIX.len() + SECRET_LEN);

@@ -7,7 +7,10 @@
 //! next window starts. A restart starts a fresh window (at most one extra minute's worth of
 //! requests); the costly counters, credits, are in the store.
 //!
-//! Credits (one per name screened) are counted per key per calendar month (UTC) in the
+//! The windows are per account (every key of an account shares them), as are the hourly
+//! windows of the expensive operations ([`Expensive`]).
+//!
+//! Credits (one per name screened) are counted per account per calendar month (UTC) in the
 //! store ([`KeyStore::take_credits`]), so they survive restarts; they are taken before the
 //! screening runs, in one transaction that refuses to go over the plan, and given back if
 //! the request then fails.
@@ -40,14 +43,21 @@ impl Windows {
     /// Counts one request of `key_id` at `now` (epoch seconds) against `limit` per minute.
     /// A refused request is not counted.
     pub fn hit(&self, key_id: &str, limit: u64, now: i64) -> Admission {
-        let start = now - now.rem_euclid(60);
-        let reset = start + 60;
+        self.hit_window(key_id, limit, now, 60)
+    }
+
+    /// Counts one use of `key` at `now` against `limit` per fixed window of `seconds`
+    /// (aligned on the epoch). A refused use is not counted.
+    pub fn hit_window(&self, key: &str, limit: u64, now: i64, seconds: i64) -> Admission {
+        let seconds = seconds.max(1);
+        let start = now - now.rem_euclid(seconds);
+        let reset = start + seconds;
         let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
         if counts.len() > 100_000 {
             // Bounded: forget windows that have ended.
             counts.retain(|_, (s, _)| *s == start);
         }
-        let entry = counts.entry(key_id.to_owned()).or_insert((start, 0));
+        let entry = counts.entry(key.to_owned()).or_insert((start, 0));
         if entry.0 != start {
             *entry = (start, 0);
         }
@@ -63,6 +73,54 @@ impl Windows {
                 reset,
             },
             retry_after: (reset - now).max(1) as u64,
+        }
+    }
+}
+
+/// An operation costly enough to have a limit of its own, per account per hour, on top of
+/// the request rate: it runs for seconds of both cores or reads a whole period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expensive {
+    /// `POST /favorites/rescreen`: the account's whole watchlist.
+    Rescreen,
+    /// `POST /briefs/refresh`: every new list update and the feeds.
+    BriefsRefresh,
+    /// `GET /audit`: every screening and decision of a period.
+    AuditExport,
+}
+
+/// Uses of each [`Expensive`] operation one account may make per hour.
+pub const EXPENSIVE_PER_HOUR: u64 = 6;
+
+impl Expensive {
+    /// The operation, as a 429 names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Expensive::Rescreen => "a full watchlist re-screen",
+            Expensive::BriefsRefresh => "a briefs refresh",
+            Expensive::AuditExport => "an audit export",
+        }
+    }
+
+    fn slot(self, account: &str) -> String {
+        let tag = match self {
+            Expensive::Rescreen => "rescreen",
+            Expensive::BriefsRefresh => "briefs",
+            Expensive::AuditExport => "audit",
+        };
+        format!("{tag}:{account}")
+    }
+}
+
+impl Windows {
+    /// Counts one use of `op` by `account` now: `Err(seconds to wait)` beyond
+    /// [`EXPENSIVE_PER_HOUR`].
+    pub fn expensive(&self, op: Expensive, account: &str, now: i64) -> Result<(), u64> {
+        let admission = self.hit_window(&op.slot(account), EXPENSIVE_PER_HOUR, now, 3600);
+        if admission.allowed {
+            Ok(())
+        } else {
+            Err(admission.retry_after)
         }
     }
 }
@@ -168,6 +226,19 @@ mod tests {
         let next = w.hit("k", 3, t0 + 61);
         assert!(next.allowed);
         assert_eq!(next.headers.remaining, 2);
+    }
+
+    #[test]
+    fn expensive_operations_have_an_hourly_limit_per_account_and_operation() {
+        let w = Windows::default();
+        let t0: i64 = 500_000 * 3600; // an hour's start
+        for _ in 0..EXPENSIVE_PER_HOUR {
+            assert!(w.expensive(Expensive::Rescreen, "a", t0 + 10).is_ok());
+        }
+        assert_eq!(w.expensive(Expensive::Rescreen, "a", t0 + 10), Err(3590));
+        assert!(w.expensive(Expensive::AuditExport, "a", t0 + 10).is_ok());
+        assert!(w.expensive(Expensive::Rescreen, "b", t0 + 10).is_ok());
+        assert!(w.expensive(Expensive::Rescreen, "a", t0 + 3600).is_ok());
     }
 
     #[test]

@@ -49,7 +49,9 @@ pub use auth::Caller;
 pub use plans::{Feature, PlanLimits, Plans};
 use reply::ApiError;
 
-/// Makes the service that acts for a key (a local service recording the key's label).
+/// Makes the service that acts for a key: a local service bound to the key's account
+/// (every stored object it reads or writes is that account's) recording the key's label
+/// and id.
 pub type ServiceFactory = Arc<dyn Fn(&ApiKey) -> Arc<dyn Service> + Send + Sync>;
 
 /// What every handler shares.
@@ -58,6 +60,8 @@ pub struct AppState {
     pub keys: Arc<dyn KeyStore>,
     pub plans: Plans,
     windows: limiter::Windows,
+    /// The hourly windows of the expensive operations, per account.
+    expensive: limiter::Windows,
     /// Verified keys, dropped whenever the store's keys change.
     key_cache: key_cache::KeyCache,
     /// Set once the screening index is built (`/readyz`).
@@ -71,9 +75,29 @@ impl AppState {
             keys,
             plans,
             windows: limiter::Windows::default(),
+            expensive: limiter::Windows::default(),
             key_cache: key_cache::KeyCache::default(),
             ready: AtomicBool::new(false),
         }
+    }
+
+    /// Counts one use of the expensive `op` by the caller's account: 429 with `Retry-After`
+    /// beyond [`limiter::EXPENSIVE_PER_HOUR`] an hour.
+    fn expensive(&self, caller: &Caller, op: limiter::Expensive) -> Result<(), ApiError> {
+        let now = jiff::Timestamp::now().as_second();
+        self.expensive
+            .expensive(op, &caller.key.account_id, now)
+            .map_err(|wait| ApiError {
+                retry_after: Some(wait),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "{} may run {} times an hour per account; retry after {wait} s",
+                        op.name(),
+                        limiter::EXPENSIVE_PER_HOUR
+                    ),
+                )
+            })
     }
 
     /// Runs `work` with `n` credits of the caller taken first (403 when the month's are used
@@ -90,7 +114,7 @@ impl AppState {
         };
         let taken = limiter::take(
             self.keys.clone(),
-            &caller.key.id,
+            &caller.key.account_id,
             caller.limits.plan.title(),
             n,
             Some(limit),

@@ -442,6 +442,21 @@ pub fn operations() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The security scheme's description: accounts and scopes.
+const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --account NAME \
+    [--plan PLAN] [--scopes LIST]`. Every key belongs to an account (a customer or a team, \
+    created on first use): the plan, the requests per minute and the monthly credits are the \
+    account's, shared by its keys. Stored screenings, decisions, alerts, favorites, webhooks \
+    and their deliveries, and audit exports belong to an account and are invisible to every \
+    other: another account's id answers 404 exactly as an id that does not exist, and lists \
+    show only the caller's account. Lists, their history, entries and briefs are shared \
+    reference data. A key carries scopes: `screen` (screen, read stored screenings), \
+    `review` (decisions, alerts and their status), `watchlist` (favorites, their import and \
+    re-screen, a briefs refresh), `webhooks`, `audit` (the export) and `admin` (the \
+    account's keys); a new key gets what its plan allows, `admin` aside. A request outside \
+    its key's scopes answers 403 naming the scope. A full re-screen, a briefs refresh and an \
+    audit export are also limited to 6 an hour per account (429 with `Retry-After`).";
+
 /// The whole document.
 pub fn document() -> OpenApi {
     let mut paths = PathsBuilder::new().build();
@@ -465,7 +480,7 @@ pub fn document() -> OpenApi {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("sk_live_...")
-                    .description(Some("A key made by `sanctions keys create --plan PLAN`."))
+                    .description(Some(ACCOUNTS_AND_SCOPES))
                     .build(),
             ),
         )

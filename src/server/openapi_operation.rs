@@ -46,6 +46,11 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
             "interface"
         })
         .security(SecurityRequirement::new("bearer", Vec::<String>::new()));
+    if let Some(scope) = scope_of(o.id) {
+        b = b.description(Some(format!(
+            "Needs the `{scope}` scope; reads and changes only the key's account's data."
+        )));
+    }
     if let Some(open) = o.path.find('{') {
         let name = &o.path[open + 1..o.path[open..].find('}').map_or(o.path.len(), |i| open + i)];
         b = b.parameter(
@@ -100,43 +105,80 @@ pub(super) fn operation(o: &Op, schemas: &mut Schemas) -> utoipa::openapi::path:
             true,
         ),
     );
-    let mut errors = vec![
+    let mut errors: Vec<(&str, String)> = vec![
         (
             "401",
-            "Missing, malformed, unknown or revoked key (with `WWW-Authenticate: Bearer`).",
+            "Missing, malformed, unknown or revoked key (with `WWW-Authenticate: Bearer`).".into(),
         ),
+        ("403", forbidden(o.id)),
         (
-            "403",
-            "The plan does not allow the operation, or the month's credits are used up.",
+            "404",
+            "Unknown id or list code; an id of another account's object is answered exactly \
+             as an unknown one."
+                .into(),
         ),
-        ("404", "Unknown id or list code."),
-        ("405", "Method not allowed on this path."),
-        (
-            "429",
-            "Over the plan's requests per minute (with `Retry-After`).",
-        ),
+        ("405", "Method not allowed on this path.".into()),
+        ("429", too_many(o.id).into()),
         (
             "503",
-            "The index is not built yet, or the request took too long.",
+            "The index is not built yet, or the request took too long.".into(),
         ),
     ];
     if !matches!(o.body, Body::None) || !o.query.is_empty() {
         errors.push((
             "400",
-            "Malformed body or parameter, missing field or wrong JSON type.",
+            "Malformed body or parameter, missing field or wrong JSON type.".into(),
         ));
-        errors.push(("422", unprocessable(o.id)));
+        errors.push(("422", unprocessable(o.id).into()));
     }
     if !matches!(o.body, Body::None) {
-        errors.push(("413", "Body over the size limit."));
+        errors.push(("413", "Body over the size limit.".into()));
     }
     for (status, meaning) in errors {
         b = b.response(
             status,
-            response(meaning, reference("Error"), status != "401"),
+            response(&meaning, reference("Error"), status != "401"),
         );
     }
     b.build()
+}
+
+/// The scope a key needs for an operation (`None`: shared reference data, any key).
+pub(super) fn scope_of(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "screen" | "screenPreview" | "screenBatch" | "getScreening" | "listScreenings" => "screen",
+        "decide" | "alerts" | "alertStatus" => "review",
+        "favorites" | "addFavorite" | "removeFavorite" | "importFavorites"
+        | "rescreenFavorites" | "refreshBriefs" => "watchlist",
+        "webhooks" | "createWebhook" | "webhook" | "updateWebhook" | "deleteWebhook"
+        | "testWebhook" | "webhookDeliveries" => "webhooks",
+        "audit" => "audit",
+        _ => return None,
+    })
+}
+
+/// What a 403 of an operation means.
+fn forbidden(id: &str) -> String {
+    let plan = "the account's plan does not allow the operation, or its month's credits are \
+                used up";
+    match scope_of(id) {
+        Some(scope) => format!(
+            "The key lacks the `{scope}` scope (the message names it: `this key lacks the \
+             `{scope}` scope`), or {plan}."
+        ),
+        None => format!("The {plan}."),
+    }
+}
+
+/// What a 429 of an operation means.
+fn too_many(id: &str) -> &'static str {
+    match id {
+        "rescreenFavorites" | "refreshBriefs" | "audit" => {
+            "Over the plan's requests per minute, or over this operation's own limit per \
+             account per hour (6); with `Retry-After`."
+        }
+        _ => "Over the plan's requests per minute (with `Retry-After`).",
+    }
 }
 
 /// What a 422 of an operation means: a value the document allows but the service refuses

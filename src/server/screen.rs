@@ -11,12 +11,13 @@ use super::AppState;
 use super::auth::Caller;
 use super::body::{Id, JsonBody, Params, content_type, csv_batch, parse_json, read_body};
 use super::checks;
+use super::limiter::Expensive;
 use super::plans::Feature;
 use super::reply::{ApiError, Reply, ok};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
-use crate::model::ListCode;
+use crate::model::{ListCode, Scope};
 
 type AppState_ = State<Arc<AppState>>;
 
@@ -45,6 +46,7 @@ async fn one_name(
     request: ScreenRequest,
     preview: bool,
 ) -> Reply {
+    caller.scope(Scope::Screen)?;
     checks::screen_request(&request)?;
     let service = caller.service.clone();
     state
@@ -62,6 +64,7 @@ async fn one_name(
 /// `POST /screen/batch`, JSON or CSV: one credit per name, all taken before any screening.
 pub async fn batch(State(state): AppState_, caller: Caller, request: Request) -> Reply {
     caller.require(&state, Feature::Batch)?;
+    caller.scope(Scope::Screen)?;
     let kind = content_type(request.headers()).unwrap_or_else(|| "application/json".into());
     let bytes = read_body(request, &()).await?;
     let batch: BatchRequest = match kind.to_ascii_lowercase().as_str() {
@@ -98,11 +101,13 @@ pub async fn batch(State(state): AppState_, caller: Caller, request: Request) ->
 
 /// `GET /screen/{id}`.
 pub async fn screening(caller: Caller, Id(id): Id) -> Reply {
+    caller.scope(Scope::Screen)?;
     Ok(ok(caller.service.screening(&id).await?))
 }
 
 /// `GET /screenings`.
 pub async fn screenings(caller: Caller, Params(query): Params<ScreeningQuery>) -> Reply {
+    caller.scope(Scope::Screen)?;
     Ok(ok(caller.service.screenings(query).await?))
 }
 
@@ -112,11 +117,18 @@ pub async fn decide(
     Id(id): Id,
     JsonBody(request): JsonBody<DecisionRequest>,
 ) -> Reply {
+    caller.scope(Scope::Review)?;
     Ok(ok(caller.service.decide(&id, request).await?))
 }
 
-/// `GET /audit`.
-pub async fn audit(caller: Caller, Params(query): Params<AuditQuery>) -> Reply {
+/// `GET /audit`: the `audit` scope, and a few exports an hour per account.
+pub async fn audit(
+    State(state): AppState_,
+    caller: Caller,
+    Params(query): Params<AuditQuery>,
+) -> Reply {
+    caller.scope(Scope::Audit)?;
+    state.expensive(&caller, Expensive::AuditExport)?;
     Ok(ok(caller.service.audit(query).await?))
 }
 

@@ -10,6 +10,7 @@ use super::AppState;
 use super::auth::Caller;
 use super::body::{Id, JsonBody, Params};
 use super::checks;
+use super::limiter::Expensive;
 use super::plans::Feature;
 use super::reply::{Reply, created, ok};
 use super::screen::LimitQuery;
@@ -17,6 +18,7 @@ use crate::api::alerts::{AlertQuery, AlertStatusRequest};
 use crate::api::briefs::BriefQuery;
 use crate::api::favorites::{FavoriteImport, FavoriteRequest};
 use crate::api::webhooks::{WebhookCreate, WebhookUpdate};
+use crate::model::Scope;
 
 type AppState_ = State<Arc<AppState>>;
 
@@ -29,6 +31,7 @@ pub struct PageQuery {
 
 /// `GET /favorites`.
 pub async fn favorites(caller: Caller, Params(q): Params<PageQuery>) -> Reply {
+    caller.scope(Scope::Watchlist)?;
     Ok(ok(caller.service.favorites(q.cursor, q.limit).await?))
 }
 
@@ -38,6 +41,7 @@ pub async fn add_favorite(
     caller: Caller,
     JsonBody(request): JsonBody<FavoriteRequest>,
 ) -> Reply {
+    caller.scope(Scope::Watchlist)?;
     let service = caller.service.clone();
     state
         .charge(
@@ -51,6 +55,7 @@ pub async fn add_favorite(
 
 /// `DELETE /favorites/{id}`.
 pub async fn remove_favorite(caller: Caller, Id(id): Id) -> Reply {
+    caller.scope(Scope::Watchlist)?;
     Ok(ok(caller.service.remove_favorite(&id).await?))
 }
 
@@ -61,6 +66,7 @@ pub async fn import_favorites(
     JsonBody(import): JsonBody<FavoriteImport>,
 ) -> Reply {
     caller.require(&state, Feature::Batch)?;
+    caller.scope(Scope::Watchlist)?;
     let n = import.names.len() as u64;
     let service = caller.service.clone();
     state
@@ -73,13 +79,16 @@ pub async fn import_favorites(
         .map(ok)
 }
 
-/// `POST /favorites/rescreen`.
-pub async fn rescreen(caller: Caller) -> Reply {
+/// `POST /favorites/rescreen`: the `watchlist` scope, and a few an hour per account.
+pub async fn rescreen(State(state): AppState_, caller: Caller) -> Reply {
+    caller.scope(Scope::Watchlist)?;
+    state.expensive(&caller, Expensive::Rescreen)?;
     Ok(ok(caller.service.rescreen().await?))
 }
 
 /// `GET /alerts`.
 pub async fn alerts(caller: Caller, Params(query): Params<AlertQuery>) -> Reply {
+    caller.scope(Scope::Review)?;
     Ok(ok(caller.service.alerts(query).await?))
 }
 
@@ -89,12 +98,14 @@ pub async fn alert_status(
     Id(id): Id,
     JsonBody(request): JsonBody<AlertStatusRequest>,
 ) -> Reply {
+    caller.scope(Scope::Review)?;
     Ok(ok(caller.service.set_alert_status(&id, request).await?))
 }
 
 /// `GET /webhooks`.
 pub async fn webhooks(State(state): AppState_, caller: Caller) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.webhooks().await?))
 }
 
@@ -105,12 +116,14 @@ pub async fn create_webhook(
     JsonBody(request): JsonBody<WebhookCreate>,
 ) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(created(caller.service.create_webhook(request).await?))
 }
 
 /// `GET /webhooks/{id}`.
 pub async fn webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.webhook(&id).await?))
 }
 
@@ -122,18 +135,21 @@ pub async fn update_webhook(
     JsonBody(request): JsonBody<WebhookUpdate>,
 ) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.update_webhook(&id, request).await?))
 }
 
 /// `DELETE /webhooks/{id}`.
 pub async fn delete_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.delete_webhook(&id).await?))
 }
 
 /// `POST /webhooks/{id}/test`.
 pub async fn test_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     Ok(ok(caller.service.test_webhook(&id).await?))
 }
 
@@ -145,6 +161,7 @@ pub async fn deliveries(
     Params(q): Params<LimitQuery>,
 ) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
+    caller.scope(Scope::Webhooks)?;
     let limit = q.limit.unwrap_or(50);
     Ok(ok(caller.service.webhook_deliveries(&id, limit).await?))
 }
@@ -160,7 +177,9 @@ pub async fn brief(caller: Caller, Id(id): Id) -> Reply {
     Ok(ok(caller.service.brief(&id).await?))
 }
 
-/// `POST /briefs/refresh`.
-pub async fn refresh_briefs(caller: Caller) -> Reply {
+/// `POST /briefs/refresh`: the `watchlist` scope, and a few an hour per account.
+pub async fn refresh_briefs(State(state): AppState_, caller: Caller) -> Reply {
+    caller.scope(Scope::Watchlist)?;
+    state.expensive(&caller, Expensive::BriefsRefresh)?;
     Ok(ok(caller.service.refresh_briefs().await?))
 }

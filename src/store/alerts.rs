@@ -13,10 +13,10 @@ const COLUMNS: &str = "id, kind, severity, title, message, created_at, status, s
 
 impl Store {
     /// Alerts, newest first.
-    pub fn alerts(&self, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
+    pub fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
         let sql = format!(
             "SELECT {COLUMNS} FROM alerts
-             WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)
+             WHERE account_id = ?6 AND (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR kind = ?2)
                AND (?3 IS NULL OR created_at >= ?3) AND (?4 IS NULL OR id < ?4)
              ORDER BY id DESC LIMIT ?5"
         );
@@ -27,7 +27,8 @@ impl Store {
                 filter.kind.map(AlertKind::as_str),
                 filter.since.map(ts_text),
                 filter.before,
-                filter.limit as i64
+                filter.limit as i64,
+                account
             ],
             raw_alert,
         )?;
@@ -35,18 +36,25 @@ impl Store {
     }
 
     /// One alert.
-    pub fn alert(&self, id: &str) -> Result<Option<Alert>, StoreError> {
-        let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1");
-        let raw = self.conn.query_row(&sql, [id], raw_alert).optional()?;
+    pub fn alert(&self, account: &str, id: &str) -> Result<Option<Alert>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1 AND account_id = ?2");
+        let raw = self
+            .conn
+            .query_row(&sql, [id, account], raw_alert)
+            .optional()?;
         raw.map(finish_alert).transpose()
     }
 
     /// Moves an alert to `change.to` if allowed, appending the change to its log.
-    pub fn change_alert(&mut self, change: &AlertChange) -> Result<Alert, StoreError> {
+    pub fn change_alert(
+        &mut self,
+        account: &str,
+        change: &AlertChange,
+    ) -> Result<Alert, StoreError> {
         let tx = self.write()?;
-        let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1");
+        let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1 AND account_id = ?2");
         let alert = tx
-            .query_row(&sql, [&change.alert_id], raw_alert)
+            .query_row(&sql, [change.alert_id.as_str(), account], raw_alert)
             .optional()?
             .map(finish_alert)
             .transpose()?
@@ -86,14 +94,18 @@ impl Store {
     /// Every alert status change in `[since, until)`, oldest first.
     pub fn alert_changes(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<AlertChange>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT alert_id, from_status, to_status, note, actor, at FROM alert_changes
-             WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2) ORDER BY id",
+             WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2)
+               AND alert_id IN (SELECT id FROM alerts WHERE account_id = ?3)
+             ORDER BY id",
         )?;
-        let rows = stmt.query_map(params![since.map(ts_text), until.map(ts_text)], |r| {
+        let params = params![since.map(ts_text), until.map(ts_text), account];
+        let rows = stmt.query_map(params, |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -120,11 +132,45 @@ impl Store {
 
 /// Stores an alert and, in the same transaction, its `alert.created` event for the webhook
 /// worker (the payload is the alert itself) when a webhook wants it.
-pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreError> {
+///
+/// The alert belongs to `account`, else to its favorite's or screening's account; an alert
+/// of no account (a list update, news for everyone) is copied into every account: the
+/// default account's copy keeps the alert's id, every other copy gets an id of its own.
+pub(crate) fn insert_alert(
+    tx: &Transaction<'_>,
+    a: &Alert,
+    account: Option<&str>,
+) -> Result<(), StoreError> {
+    let owner: Option<String> = tx
+        .prepare_cached(
+            "SELECT coalesce(?1, (SELECT account_id FROM favorites WHERE id = ?2),
+                             (SELECT account_id FROM screenings WHERE id = ?3))",
+        )?
+        .query_row(params![account, a.favorite_id, a.screening_id], |r| {
+            r.get(0)
+        })?;
+    if let Some(owner) = owner {
+        return insert_owned_alert(tx, a, &owner);
+    }
+    let accounts: Vec<String> = tx
+        .prepare_cached("SELECT id FROM accounts ORDER BY id")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for owner in accounts {
+        let mut copy = a.clone();
+        if owner != super::DEFAULT_ACCOUNT {
+            copy.id = crate::service::local::new_id("alt_");
+        }
+        insert_owned_alert(tx, &copy, &owner)?;
+    }
+    Ok(())
+}
+
+fn insert_owned_alert(tx: &Transaction<'_>, a: &Alert, owner: &str) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO alerts (id, kind, severity, title, message, created_at, status,
-                             screening_id, favorite_id, list_code, entity_ids)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                             screening_id, favorite_id, list_code, entity_ids, account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         a.id,
@@ -137,7 +183,8 @@ pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreE
         a.screening_id,
         a.favorite_id,
         a.list.map(ListCode::code),
-        to_json(&a.entity_ids, &a.id)?
+        to_json(&a.entity_ids, &a.id)?,
+        owner
     ])?;
     // Checked before the payload is built: most alerts have no webhook waiting for them.
     if !super::outbox::wanted(tx, ALERT_CREATED)? {
@@ -154,6 +201,7 @@ pub(crate) fn insert_alert(tx: &Transaction<'_>, a: &Alert) -> Result<(), StoreE
                 source,
             })?,
         },
+        Some(owner),
     )
 }
 

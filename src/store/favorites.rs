@@ -38,14 +38,15 @@ impl Store {
     /// with the screening that accompanies it, in one transaction.
     pub fn add_favorite(
         &mut self,
+        account: &str,
         new: &FavoriteInsert,
         changes: &Changes,
     ) -> Result<(), StoreError> {
         let tx = self.write()?;
         let existing: Option<(String, String)> = tx
             .query_row(
-                "SELECT id, name FROM favorites WHERE norm = ?1",
-                [&new.norm],
+                "SELECT id, name FROM favorites WHERE norm = ?1 AND account_id = ?2",
+                [new.norm.as_str(), account],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
@@ -55,7 +56,7 @@ impl Store {
                 existing_name,
             });
         }
-        insert_favorite(&tx, new)?;
+        insert_favorite(&tx, account, new)?;
         write_changes(&tx, changes)?;
         tx.commit().map_err(StoreError::from_sqlite)
     }
@@ -65,17 +66,19 @@ impl Store {
     /// their changes are dropped too). Returns the ids inserted, in input order.
     pub fn import_favorites(
         &mut self,
+        account: &str,
         new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError> {
         let tx = self.write()?;
         let mut inserted = Vec::new();
         {
-            let mut exists = tx.prepare_cached("SELECT 1 FROM favorites WHERE norm = ?1")?;
+            let mut exists =
+                tx.prepare_cached("SELECT 1 FROM favorites WHERE norm = ?1 AND account_id = ?2")?;
             for (item, changes) in new {
-                if exists.exists([&item.norm])? {
+                if exists.exists([item.norm.as_str(), account])? {
                     continue;
                 }
-                insert_favorite(&tx, item)?;
+                insert_favorite(&tx, account, item)?;
                 write_changes(&tx, changes)?;
                 inserted.push(item.favorite.id.clone());
             }
@@ -87,15 +90,17 @@ impl Store {
     /// Favorites in id (creation) order, after `after`, at most `limit`.
     pub fn favorites(
         &self,
+        account: &str,
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<Favorite>, StoreError> {
         let last_run = self.last_run_at()?;
         let sql = format!(
-            "SELECT {COLUMNS} FROM favorites f WHERE (?1 IS NULL OR f.id > ?1) ORDER BY f.id LIMIT ?2"
+            "SELECT {COLUMNS} FROM favorites f WHERE f.account_id = ?3 AND (?1 IS NULL OR f.id > ?1)
+             ORDER BY f.id LIMIT ?2"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(params![after, limit as i64], raw_favorite)?;
+        let rows = stmt.query_map(params![after, limit as i64, account], raw_favorite)?;
         let raws: Vec<RawFavorite> = rows.collect::<Result<_, _>>()?;
         raws.into_iter()
             .map(|raw| self.finish_favorite(raw, last_run.as_deref()))
@@ -103,41 +108,57 @@ impl Store {
     }
 
     /// One favorite.
-    pub fn favorite(&self, id: &str) -> Result<Option<Favorite>, StoreError> {
+    pub fn favorite(&self, account: &str, id: &str) -> Result<Option<Favorite>, StoreError> {
         let last_run = self.last_run_at()?;
-        let sql = format!("SELECT {COLUMNS} FROM favorites f WHERE f.id = ?1");
-        let raw = self.conn.query_row(&sql, [id], raw_favorite).optional()?;
+        let sql =
+            format!("SELECT {COLUMNS} FROM favorites f WHERE f.id = ?1 AND f.account_id = ?2");
+        let raw = self
+            .conn
+            .query_row(&sql, [id, account], raw_favorite)
+            .optional()?;
         raw.map(|raw| self.finish_favorite(raw, last_run.as_deref()))
             .transpose()
     }
 
     /// Removes a favorite and its current matches; its change log stays.
-    pub fn remove_favorite(&mut self, id: &str) -> Result<Favorite, StoreError> {
-        let favorite = self.favorite(id)?.ok_or_else(|| StoreError::NotFound {
-            what: "favorite",
-            id: id.to_owned(),
-        })?;
+    pub fn remove_favorite(&mut self, account: &str, id: &str) -> Result<Favorite, StoreError> {
+        let favorite = self
+            .favorite(account, id)?
+            .ok_or_else(|| StoreError::NotFound {
+                what: "favorite",
+                id: id.to_owned(),
+            })?;
         let tx = self.write()?;
         tx.execute("DELETE FROM favorite_matches WHERE favorite_id = ?1", [id])?;
-        tx.execute("DELETE FROM favorites WHERE id = ?1", [id])?;
+        tx.execute(
+            "DELETE FROM favorites WHERE id = ?1 AND account_id = ?2",
+            [id, account],
+        )?;
         tx.commit().map_err(StoreError::from_sqlite)?;
         Ok(favorite)
     }
 
-    /// Number of favorites.
-    pub fn favorite_count(&self) -> Result<u64, StoreError> {
-        let n: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM favorites", [], |r| r.get(0))?;
+    /// Number of favorites of `account` (`None`: of every account).
+    pub fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM favorites WHERE ?1 IS NULL OR account_id = ?1",
+            [account],
+            |r| r.get(0),
+        )?;
         Ok(n as u64)
     }
 
-    /// Every favorite's id, name and type, for re-screening.
-    pub fn favorite_names(&self) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, name, kind FROM favorites ORDER BY id")?;
-        let rows = stmt.query_map([], |r| {
+    /// Every favorite's id, name and type, of `account` (`None`: of every account), for
+    /// re-screening.
+    #[allow(clippy::type_complexity)]
+    pub fn favorite_names(
+        &self,
+        account: Option<&str>,
+    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, name, kind FROM favorites WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([account], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -367,12 +388,16 @@ impl Store {
     }
 }
 
-fn insert_favorite(tx: &rusqlite::Transaction<'_>, new: &FavoriteInsert) -> Result<(), StoreError> {
+fn insert_favorite(
+    tx: &rusqlite::Transaction<'_>,
+    account: &str,
+    new: &FavoriteInsert,
+) -> Result<(), StoreError> {
     let f = &new.favorite;
     tx.prepare_cached(
         "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
-                                last_match_count, last_screening_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                                last_match_count, last_screening_id, account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         f.id,
@@ -383,7 +408,8 @@ fn insert_favorite(tx: &rusqlite::Transaction<'_>, new: &FavoriteInsert) -> Resu
         ts_text(f.created_at),
         f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
         new.matches.len() as i64,
-        f.last_screening_id
+        f.last_screening_id,
+        account
     ])?;
     let mut add = tx.prepare_cached(
         "INSERT OR IGNORE INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",

@@ -28,6 +28,10 @@ use rusqlite::{Connection, OpenFlags};
 pub use briefs::{BriefFilter, BriefRecord};
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
 pub use keys::KeyStore;
+
+/// The account of the local single-user mode, and of every row stored before accounts
+/// existed (migration 6).
+pub const DEFAULT_ACCOUNT: &str = "acct_default";
 pub use lists::{EntityChange, ListSummary};
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};

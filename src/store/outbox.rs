@@ -61,23 +61,39 @@ pub(crate) fn wanted(tx: &Transaction<'_>, kind: &str) -> Result<bool, StoreErro
 }
 
 /// Writes `e` when a webhook wants its kind ([`wanted`]).
-pub(crate) fn insert_event(tx: &Transaction<'_>, e: &OutboxEvent) -> Result<(), StoreError> {
+pub(crate) fn insert_event(
+    tx: &Transaction<'_>,
+    e: &OutboxEvent,
+    account: Option<&str>,
+) -> Result<(), StoreError> {
     if !wanted(tx, &e.kind)? {
         return Ok(());
     }
-    write_event(tx, e)
+    write_event(tx, e, account)
 }
 
-/// Writes `e`, its kind already known [`wanted`].
-pub(crate) fn write_event(tx: &Transaction<'_>, e: &OutboxEvent) -> Result<(), StoreError> {
+/// Writes `e`, its kind already known [`wanted`], for `account`, else for the account of the
+/// favorite, screening or alert its payload names; an event that belongs to no account is
+/// dropped, but `list.updated` (news about the shared lists, for every account).
+pub(crate) fn write_event(
+    tx: &Transaction<'_>,
+    e: &OutboxEvent,
+    account: Option<&str>,
+) -> Result<(), StoreError> {
     tx.prepare_cached(
-        "INSERT INTO outbox (event_id, kind, created_at, payload) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO outbox (event_id, kind, created_at, payload, account_id)
+         SELECT ?1, ?2, ?3, ?4, owner FROM (SELECT coalesce(?5,
+             (SELECT account_id FROM favorites WHERE id = json_extract(?4, '$.favorite_id')),
+             (SELECT account_id FROM screenings WHERE id = json_extract(?4, '$.screening_id')),
+             (SELECT account_id FROM alerts WHERE id = json_extract(?4, '$.alert_id'))) AS owner)
+         WHERE owner IS NOT NULL OR ?2 = 'list.updated'",
     )?
     .execute(params![
         e.event_id,
         e.kind,
         ts_text(e.created_at),
-        to_json(&e.payload, &e.event_id)?
+        to_json(&e.payload, &e.event_id)?,
+        account
     ])?;
     Ok(())
 }

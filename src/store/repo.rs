@@ -52,38 +52,67 @@ pub trait Repository: Send + Sync {
     /// Writes the changes of several operations (screenings with their alerts and webhook
     /// events) in ONE transaction, all or none: the group commit of concurrent screenings.
     fn record_all(&self, all: &[Changes]) -> Result<(), StoreError>;
-    fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError>;
-    fn screenings(&self, filter: &ScreeningFilter) -> Result<Vec<ScreeningRecord>, StoreError>;
-    fn decisions(&self, screening_id: &str) -> Result<Vec<DecisionRecord>, StoreError>;
+    fn screening(&self, account: &str, id: &str) -> Result<Option<ScreeningRecord>, StoreError>;
+    fn screenings(
+        &self,
+        account: &str,
+        filter: &ScreeningFilter,
+    ) -> Result<Vec<ScreeningRecord>, StoreError>;
+    fn decisions(
+        &self,
+        account: &str,
+        screening_id: &str,
+    ) -> Result<Vec<DecisionRecord>, StoreError>;
     fn decisions_between(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<DecisionRecord>, StoreError>;
-    fn decide(&self, decision: &NewDecision) -> Result<(DecisionRecord, ReviewStatus), StoreError>;
+    fn decide(
+        &self,
+        account: &str,
+        decision: &NewDecision,
+    ) -> Result<(DecisionRecord, ReviewStatus), StoreError>;
 
     // Alerts.
-    fn alerts(&self, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError>;
-    fn alert(&self, id: &str) -> Result<Option<Alert>, StoreError>;
-    fn change_alert(&self, change: &AlertChange) -> Result<Alert, StoreError>;
+    fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError>;
+    fn alert(&self, account: &str, id: &str) -> Result<Option<Alert>, StoreError>;
+    fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError>;
     fn alert_changes(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<AlertChange>, StoreError>;
 
     // Watchlist.
-    fn add_favorite(&self, new: &FavoriteInsert, changes: &Changes) -> Result<(), StoreError>;
+    fn add_favorite(
+        &self,
+        account: &str,
+        new: &FavoriteInsert,
+        changes: &Changes,
+    ) -> Result<(), StoreError>;
     fn import_favorites(
         &self,
+        account: &str,
         new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError>;
-    fn favorites(&self, after: Option<&str>, limit: usize) -> Result<Vec<Favorite>, StoreError>;
-    fn favorite(&self, id: &str) -> Result<Option<Favorite>, StoreError>;
-    fn remove_favorite(&self, id: &str) -> Result<Favorite, StoreError>;
-    fn favorite_count(&self) -> Result<u64, StoreError>;
+    fn favorites(
+        &self,
+        account: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Favorite>, StoreError>;
+    fn favorite(&self, account: &str, id: &str) -> Result<Option<Favorite>, StoreError>;
+    fn remove_favorite(&self, account: &str, id: &str) -> Result<Favorite, StoreError>;
+    /// Favorites of `account`, or of every account (`None`: the monitor).
+    fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError>;
     #[allow(clippy::type_complexity)]
-    fn favorite_names(&self) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError>;
+    fn favorite_names(
+        &self,
+        account: Option<&str>,
+    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError>;
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError>;
     fn favorite_changes(&self, id: &str) -> Result<Vec<(String, String, String)>, StoreError>;
     fn record_rescreen(
@@ -98,11 +127,11 @@ pub trait Repository: Send + Sync {
 
     // Webhooks: subscriptions, the deliveries of outbox events, the attempt log.
     /// Registers a webhook (refused beyond [`super::MAX_WEBHOOKS`]).
-    fn insert_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError>;
-    fn webhooks(&self) -> Result<Vec<WebhookRecord>, StoreError>;
-    fn webhook(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError>;
-    fn update_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError>;
-    fn delete_webhook(&self, id: &str) -> Result<(), StoreError>;
+    fn insert_webhook(&self, account: &str, webhook: &WebhookRecord) -> Result<(), StoreError>;
+    fn webhooks(&self, account: &str) -> Result<Vec<WebhookRecord>, StoreError>;
+    fn webhook(&self, account: &str, id: &str) -> Result<Option<WebhookRecord>, StoreError>;
+    fn update_webhook(&self, account: &str, webhook: &WebhookRecord) -> Result<(), StoreError>;
+    fn delete_webhook(&self, account: &str, id: &str) -> Result<(), StoreError>;
     /// Deliveries of one webhook still pending.
     fn pending_deliveries(&self, webhook_id: &str) -> Result<u64, StoreError>;
     /// Deliveries pending for any active webhook, plus events not yet handed out.
@@ -121,6 +150,7 @@ pub trait Repository: Send + Sync {
     ) -> Result<(), StoreError>;
     fn webhook_attempts(
         &self,
+        account: &str,
         webhook_id: &str,
         limit: usize,
     ) -> Result<Vec<AttemptRecord>, StoreError>;
@@ -298,64 +328,92 @@ impl Repository for SqliteRepository {
     fn record_all(&self, all: &[Changes]) -> Result<(), StoreError> {
         self.writer().record_all(all)
     }
-    fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError> {
-        self.reader()?.screening(id)
+    fn screening(&self, account: &str, id: &str) -> Result<Option<ScreeningRecord>, StoreError> {
+        self.reader()?.screening(account, id)
     }
-    fn screenings(&self, filter: &ScreeningFilter) -> Result<Vec<ScreeningRecord>, StoreError> {
-        self.reader()?.screenings(filter)
+    fn screenings(
+        &self,
+        account: &str,
+        filter: &ScreeningFilter,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        self.reader()?.screenings(account, filter)
     }
-    fn decisions(&self, screening_id: &str) -> Result<Vec<DecisionRecord>, StoreError> {
-        self.reader()?.decisions(screening_id)
+    fn decisions(
+        &self,
+        account: &str,
+        screening_id: &str,
+    ) -> Result<Vec<DecisionRecord>, StoreError> {
+        self.reader()?.decisions(account, screening_id)
     }
     fn decisions_between(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<DecisionRecord>, StoreError> {
-        self.reader()?.decisions_between(since, until)
+        self.reader()?.decisions_between(account, since, until)
     }
-    fn decide(&self, decision: &NewDecision) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
-        self.writer().decide(decision)
+    fn decide(
+        &self,
+        account: &str,
+        decision: &NewDecision,
+    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+        self.writer().decide(account, decision)
     }
-    fn alerts(&self, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
-        self.reader()?.alerts(filter)
+    fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
+        self.reader()?.alerts(account, filter)
     }
-    fn alert(&self, id: &str) -> Result<Option<Alert>, StoreError> {
-        self.reader()?.alert(id)
+    fn alert(&self, account: &str, id: &str) -> Result<Option<Alert>, StoreError> {
+        self.reader()?.alert(account, id)
     }
-    fn change_alert(&self, change: &AlertChange) -> Result<Alert, StoreError> {
-        self.writer().change_alert(change)
+    fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError> {
+        self.writer().change_alert(account, change)
     }
     fn alert_changes(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<AlertChange>, StoreError> {
-        self.reader()?.alert_changes(since, until)
+        self.reader()?.alert_changes(account, since, until)
     }
-    fn add_favorite(&self, new: &FavoriteInsert, changes: &Changes) -> Result<(), StoreError> {
-        self.writer().add_favorite(new, changes)
+    fn add_favorite(
+        &self,
+        account: &str,
+        new: &FavoriteInsert,
+        changes: &Changes,
+    ) -> Result<(), StoreError> {
+        self.writer().add_favorite(account, new, changes)
     }
     fn import_favorites(
         &self,
+        account: &str,
         new: &[(FavoriteInsert, Changes)],
     ) -> Result<Vec<String>, StoreError> {
-        self.writer().import_favorites(new)
+        self.writer().import_favorites(account, new)
     }
-    fn favorites(&self, after: Option<&str>, limit: usize) -> Result<Vec<Favorite>, StoreError> {
-        self.reader()?.favorites(after, limit)
+    fn favorites(
+        &self,
+        account: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<Favorite>, StoreError> {
+        self.reader()?.favorites(account, after, limit)
     }
-    fn favorite(&self, id: &str) -> Result<Option<Favorite>, StoreError> {
-        self.reader()?.favorite(id)
+    fn favorite(&self, account: &str, id: &str) -> Result<Option<Favorite>, StoreError> {
+        self.reader()?.favorite(account, id)
     }
-    fn remove_favorite(&self, id: &str) -> Result<Favorite, StoreError> {
-        self.writer().remove_favorite(id)
+    fn remove_favorite(&self, account: &str, id: &str) -> Result<Favorite, StoreError> {
+        self.writer().remove_favorite(account, id)
     }
-    fn favorite_count(&self) -> Result<u64, StoreError> {
-        self.reader()?.favorite_count()
+    fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
+        self.reader()?.favorite_count(account)
     }
-    fn favorite_names(&self) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
-        self.reader()?.favorite_names()
+    fn favorite_names(
+        &self,
+        account: Option<&str>,
+    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+        self.reader()?.favorite_names(account)
     }
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
         self.reader()?.favorite_matches()
@@ -378,20 +436,20 @@ impl Repository for SqliteRepository {
     fn marker(&self, key: &str) -> Result<Option<i64>, StoreError> {
         self.reader()?.marker(key)
     }
-    fn insert_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError> {
-        self.writer().insert_webhook(webhook)
+    fn insert_webhook(&self, account: &str, webhook: &WebhookRecord) -> Result<(), StoreError> {
+        self.writer().insert_webhook(account, webhook)
     }
-    fn webhooks(&self) -> Result<Vec<WebhookRecord>, StoreError> {
-        self.reader()?.webhooks()
+    fn webhooks(&self, account: &str) -> Result<Vec<WebhookRecord>, StoreError> {
+        self.reader()?.webhooks(account)
     }
-    fn webhook(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
-        self.reader()?.webhook(id)
+    fn webhook(&self, account: &str, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
+        self.reader()?.webhook(account, id)
     }
-    fn update_webhook(&self, webhook: &WebhookRecord) -> Result<(), StoreError> {
-        self.writer().update_webhook(webhook)
+    fn update_webhook(&self, account: &str, webhook: &WebhookRecord) -> Result<(), StoreError> {
+        self.writer().update_webhook(account, webhook)
     }
-    fn delete_webhook(&self, id: &str) -> Result<(), StoreError> {
-        self.writer().delete_webhook(id)
+    fn delete_webhook(&self, account: &str, id: &str) -> Result<(), StoreError> {
+        self.writer().delete_webhook(account, id)
     }
     fn pending_deliveries(&self, webhook_id: &str) -> Result<u64, StoreError> {
         self.reader()?.pending_deliveries(webhook_id)
@@ -416,10 +474,11 @@ impl Repository for SqliteRepository {
     }
     fn webhook_attempts(
         &self,
+        account: &str,
         webhook_id: &str,
         limit: usize,
     ) -> Result<Vec<AttemptRecord>, StoreError> {
-        self.reader()?.webhook_attempts(webhook_id, limit)
+        self.reader()?.webhook_attempts(account, webhook_id, limit)
     }
     fn webhook_last_success(&self, webhook_id: &str) -> Result<Option<Timestamp>, StoreError> {
         self.reader()?.webhook_last_success(webhook_id)

@@ -328,4 +328,80 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (key_id, month)
     ) WITHOUT ROWID;
     "#,
+    // 6: accounts. Every API key belongs to an account, which holds the plan and the monthly
+    // credits; screenings, alerts, favorites, webhooks and outbox events belong to an account
+    // (decisions and alert changes through their screening or alert). Existing data and keys
+    // move to the default account (the local user's), on the best plan a key had. Labels
+    // are unique among an account's active keys (duplicates renamed with their key id), and
+    // keys carry scopes (what their plan allows, `admin` aside). An outbox event without an
+    // account (`list.updated`) is shared reference news, delivered to every account.
+    r#"
+    CREATE TABLE accounts (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL UNIQUE,
+        plan        TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'business')),
+        created_at  TEXT NOT NULL,
+        plan_changes INTEGER NOT NULL DEFAULT 0  -- part of the key fingerprint
+    );
+    INSERT INTO accounts (id, name, plan, created_at)
+    VALUES ('acct_default', 'default',
+            coalesce((SELECT plan FROM api_keys
+                      ORDER BY CASE plan WHEN 'business' THEN 0 WHEN 'pro' THEN 1 ELSE 2 END
+                      LIMIT 1), 'free'),
+            strftime('%Y-%m-%dT%H:%M:%S.000000Z', 'now'));
+
+    ALTER TABLE api_keys ADD COLUMN account_id TEXT NOT NULL DEFAULT 'acct_default';
+    ALTER TABLE api_keys ADD COLUMN scopes TEXT NOT NULL DEFAULT '';
+    UPDATE api_keys SET scopes = CASE plan
+        WHEN 'business' THEN 'screen review watchlist webhooks audit'
+        ELSE 'screen review watchlist audit' END;
+    UPDATE api_keys SET label = label || ' (' || id || ')'
+    WHERE label IS NOT NULL AND revoked_at IS NULL AND EXISTS (
+        SELECT 1 FROM api_keys k WHERE k.label = api_keys.label AND k.revoked_at IS NULL
+          AND k.account_id = api_keys.account_id AND k.rowid < api_keys.rowid);
+    CREATE UNIQUE INDEX api_keys_label_in_account ON api_keys(account_id, label)
+        WHERE label IS NOT NULL AND revoked_at IS NULL;
+    CREATE INDEX api_keys_by_account ON api_keys(account_id);
+
+    CREATE TABLE account_usage (
+        account_id  TEXT NOT NULL REFERENCES accounts(id),
+        month       TEXT NOT NULL,
+        used        INTEGER NOT NULL,
+        PRIMARY KEY (account_id, month)
+    ) WITHOUT ROWID;
+    INSERT INTO account_usage (account_id, month, used)
+    SELECT k.account_id, u.month, sum(u.used) FROM api_usage u JOIN api_keys k ON k.id = u.key_id
+    GROUP BY k.account_id, u.month;
+    DROP TABLE api_usage;
+
+    ALTER TABLE screenings ADD COLUMN account_id TEXT NOT NULL DEFAULT 'acct_default';
+    CREATE INDEX screenings_by_account ON screenings(account_id, id);
+    ALTER TABLE alerts ADD COLUMN account_id TEXT NOT NULL DEFAULT 'acct_default';
+    CREATE INDEX alerts_by_account ON alerts(account_id, id);
+    ALTER TABLE webhooks ADD COLUMN account_id TEXT NOT NULL DEFAULT 'acct_default';
+    ALTER TABLE outbox ADD COLUMN account_id TEXT;
+    UPDATE outbox SET account_id = 'acct_default' WHERE kind <> 'list.updated';
+
+    -- The watchlist: a name is unique within an account (the table is rebuilt for the key).
+    CREATE TABLE favorites_by_account (
+        id                 TEXT PRIMARY KEY,
+        name               TEXT NOT NULL,
+        norm               TEXT NOT NULL,
+        kind               TEXT,
+        note               TEXT,
+        created_at         TEXT NOT NULL,
+        last_screened_at   TEXT,
+        last_match_count   INTEGER NOT NULL DEFAULT 0,
+        last_screening_id  TEXT,
+        last_run_id        INTEGER,
+        account_id         TEXT NOT NULL DEFAULT 'acct_default',
+        UNIQUE (account_id, norm)
+    );
+    INSERT INTO favorites_by_account (id, name, norm, kind, note, created_at, last_screened_at,
+        last_match_count, last_screening_id, last_run_id)
+    SELECT id, name, norm, kind, note, created_at, last_screened_at, last_match_count,
+        last_screening_id, last_run_id FROM favorites;
+    DROP TABLE favorites;
+    ALTER TABLE favorites_by_account RENAME TO favorites;
+    "#,
 ];

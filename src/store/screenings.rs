@@ -15,6 +15,10 @@ use crate::model::{
 /// alerts they raise and the events for the webhook worker.
 #[derive(Debug, Default)]
 pub struct Changes {
+    /// The account the changes belong to. `None` (the watchlist monitor): each screening,
+    /// alert and event belongs to the account of its favorite (or screening); an alert of
+    /// no one's (a list update) is copied into every account.
+    pub account: Option<String>,
     pub screenings: Vec<ScreeningRecord>,
     pub alerts: Vec<Alert>,
     pub events: Vec<OutboxEvent>,
@@ -69,17 +73,28 @@ impl Store {
     }
 
     /// One stored screening.
-    pub fn screening(&self, id: &str) -> Result<Option<ScreeningRecord>, StoreError> {
-        let sql = format!("SELECT {COLUMNS} FROM screenings WHERE id = ?1");
-        let row = self.conn.query_row(&sql, [id], raw_screening).optional()?;
+    pub fn screening(
+        &self,
+        account: &str,
+        id: &str,
+    ) -> Result<Option<ScreeningRecord>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM screenings WHERE id = ?1 AND account_id = ?2");
+        let row = self
+            .conn
+            .query_row(&sql, [id, account], raw_screening)
+            .optional()?;
         row.map(|raw| self.finish_screening(raw)).transpose()
     }
 
     /// Stored screenings, newest first.
-    pub fn screenings(&self, filter: &ScreeningFilter) -> Result<Vec<ScreeningRecord>, StoreError> {
+    pub fn screenings(
+        &self,
+        account: &str,
+        filter: &ScreeningFilter,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
         let sql = format!(
             "SELECT {COLUMNS} FROM screenings
-             WHERE (?1 IS NULL OR created_at >= ?1) AND (?2 IS NULL OR created_at < ?2)
+             WHERE account_id = ?6 AND (?1 IS NULL OR created_at >= ?1) AND (?2 IS NULL OR created_at < ?2)
                AND (?3 IS NULL OR status = ?3) AND (?4 IS NULL OR id < ?4)
              ORDER BY id DESC LIMIT ?5"
         );
@@ -90,7 +105,8 @@ impl Store {
                 filter.until.map(ts_text),
                 filter.status.map(ReviewStatus::as_str),
                 filter.before,
-                filter.limit as i64
+                filter.limit as i64,
+                account
             ],
             raw_screening,
         )?;
@@ -101,25 +117,33 @@ impl Store {
     }
 
     /// The decisions about one screening, oldest first.
-    pub fn decisions(&self, screening_id: &str) -> Result<Vec<DecisionRecord>, StoreError> {
+    pub fn decisions(
+        &self,
+        account: &str,
+        screening_id: &str,
+    ) -> Result<Vec<DecisionRecord>, StoreError> {
         self.query_decisions(
             "SELECT id, screening_id, entity_id, from_status, to_status, note, actor, at
-             FROM decisions WHERE screening_id = ?1 ORDER BY id",
-            params![screening_id],
+             FROM decisions WHERE screening_id = ?1 AND EXISTS (
+                 SELECT 1 FROM screenings s WHERE s.id = ?1 AND s.account_id = ?2)
+             ORDER BY id",
+            params![screening_id, account],
         )
     }
 
     /// Every decision recorded in `[since, until)`, oldest first.
     pub fn decisions_between(
         &self,
+        account: &str,
         since: Option<jiff::Timestamp>,
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<DecisionRecord>, StoreError> {
         self.query_decisions(
             "SELECT id, screening_id, entity_id, from_status, to_status, note, actor, at
              FROM decisions WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2)
+               AND screening_id IN (SELECT id FROM screenings WHERE account_id = ?3)
              ORDER BY id",
-            params![since.map(ts_text), until.map(ts_text)],
+            params![since.map(ts_text), until.map(ts_text), account],
         )
     }
 
@@ -127,6 +151,7 @@ impl Store {
     /// status, in one transaction. Returns the decisions written (one) and the new status.
     pub fn decide(
         &mut self,
+        account: &str,
         new: &NewDecision,
     ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
         let tx = self.write()?;
@@ -134,8 +159,8 @@ impl Store {
             .query_row(
                 "SELECT (SELECT json_group_array(entity_id) FROM screening_matches
                          WHERE screening_id = ?1), status
-                 FROM screenings WHERE id = ?1",
-                [&new.screening_id],
+                 FROM screenings WHERE id = ?1 AND account_id = ?2",
+                [new.screening_id.as_str(), account],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?
@@ -274,23 +299,31 @@ impl Store {
 
 /// Writes screenings, alerts and events inside an open transaction.
 pub(crate) fn write_changes(tx: &Transaction<'_>, changes: &Changes) -> Result<(), StoreError> {
+    let account = changes.account.as_deref();
     for screening in &changes.screenings {
-        insert_screening(tx, screening)?;
+        insert_screening(tx, screening, account)?;
     }
     for alert in &changes.alerts {
-        super::alerts::insert_alert(tx, alert)?;
+        super::alerts::insert_alert(tx, alert, account)?;
     }
     for event in &changes.events {
-        super::outbox::insert_event(tx, event)?;
+        super::outbox::insert_event(tx, event, account)?;
     }
     Ok(())
 }
 
-fn insert_screening(tx: &Transaction<'_>, s: &ScreeningRecord) -> Result<(), StoreError> {
+/// Stores a screening in `account`, else in its favorite's account (a watchlist re-screen),
+/// else in the default account.
+fn insert_screening(
+    tx: &Transaction<'_>,
+    s: &ScreeningRecord,
+    account: Option<&str>,
+) -> Result<(), StoreError> {
     tx.prepare_cached(
         "INSERT INTO screenings (id, query, kind, threshold, created_at, total_matches, results,
-             list_versions, engine_version, actor, origin, favorite_id, status)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+             list_versions, engine_version, actor, origin, favorite_id, status, account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,
+                 coalesce(?14, (SELECT account_id FROM favorites WHERE id = ?12), 'acct_default'))",
     )?
     .execute(params![
         s.id,
@@ -305,7 +338,8 @@ fn insert_screening(tx: &Transaction<'_>, s: &ScreeningRecord) -> Result<(), Sto
         s.actor,
         s.origin.as_str(),
         s.favorite_id,
-        s.status.as_str()
+        s.status.as_str(),
+        account
     ])?;
     let mut stmt = tx.prepare_cached(
         "INSERT OR IGNORE INTO screening_matches (screening_id, entity_id, score) VALUES (?1, ?2, ?3)",

@@ -3,7 +3,10 @@
 use super::*;
 use std::str::FromStr;
 
-use crate::model::{Alias, AliasQuality, ChangeKind, Entity, EntityKind, ListCode, SourceFile};
+use crate::model::{
+    AlertFilter, Alias, AliasQuality, ChangeKind, Entity, EntityKind, Favorite, ListCode, Plan,
+    Scope, SourceFile,
+};
 use crate::sources::ParsedList;
 
 fn entity(id: &str, name: &str) -> Entity {
@@ -330,7 +333,11 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         .unwrap();
     assert_eq!(kind, "blob");
     assert_eq!(
-        store.screening("scr_new").unwrap().unwrap().results,
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_new")
+            .unwrap()
+            .unwrap()
+            .results,
         results
     );
 
@@ -346,7 +353,11 @@ fn screening_results_are_stored_compressed_and_older_text_rows_still_read() {
         )
         .unwrap();
     assert_eq!(
-        store.screening("scr_old").unwrap().unwrap().results,
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_old")
+            .unwrap()
+            .unwrap()
+            .results,
         results
     );
 }
@@ -379,6 +390,7 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
                 created_at: now,
                 payload: serde_json::json!({"screening_id": id}),
             }],
+            account: None,
         }
     };
     let kinds = |store: &Store| -> Vec<String> {
@@ -396,7 +408,14 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
     // No webhook: the screening and its alert are stored, no event (none could be delivered).
     store.record(&matched(1)).unwrap();
     assert_eq!(kinds(&store), before);
-    assert_eq!(store.screening("scr_1").unwrap().unwrap().query, "Ana");
+    assert_eq!(
+        store
+            .screening(DEFAULT_ACCOUNT, "scr_1")
+            .unwrap()
+            .unwrap()
+            .query,
+        "Ana"
+    );
     let alerts: i64 = store
         .conn
         .query_row("SELECT count(*) FROM alerts WHERE id = 'alt_1'", [], |r| {
@@ -409,20 +428,232 @@ fn events_are_written_only_for_the_kinds_a_webhook_wants() {
     // when enabled), alert.created still not.
     let now = jiff::Timestamp::now();
     store
-        .insert_webhook(&webhooks::WebhookRecord {
-            id: "wh_1".into(),
-            url: "https://example.com/hook".into(),
-            events: vec!["screening.match".into()],
-            description: None,
-            secret: "whsec_x".into(),
-            active: false,
-            disabled_reason: Some("test".into()),
-            created_at: now,
-            updated_at: now,
-        })
+        .insert_webhook(
+            DEFAULT_ACCOUNT,
+            &webhooks::WebhookRecord {
+                id: "wh_1".into(),
+                url: "https://example.com/hook".into(),
+                events: vec!["screening.match".into()],
+                description: None,
+                secret: "whsec_x".into(),
+                active: false,
+                disabled_reason: Some("test".into()),
+                created_at: now,
+                updated_at: now,
+            },
+        )
         .unwrap();
     store.record_all(&[matched(2)]).unwrap();
     let mut want = before.clone();
     want.push("screening.match".into());
     assert_eq!(kinds(&store), want);
+}
+
+#[test]
+fn migration_6_moves_existing_data_and_keys_into_the_default_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "foreign_keys", "ON").unwrap();
+        for sql in &super::schema::MIGRATIONS[..5] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.execute_batch(
+            r#"
+            INSERT INTO screenings (id, query, kind, threshold, created_at, total_matches,
+                results, list_versions, engine_version, actor, origin, favorite_id, status)
+            VALUES ('scr_old', 'Ana', NULL, 80, '2026-01-01T00:00:00.000000Z', 1, '[]', '{}',
+                'test', 'api:ci', 'single', NULL, 'escalated');
+            INSERT INTO screening_matches VALUES ('scr_old', 'un:QDi.1', 97);
+            INSERT INTO decisions (screening_id, entity_id, from_status, to_status, note, actor, at)
+            VALUES ('scr_old', NULL, 'pending_review', 'escalated', 'n', 'api:ci',
+                '2026-01-01T00:00:01.000000Z');
+            INSERT INTO favorites (id, name, norm, kind, note, created_at)
+            VALUES ('fav_old', 'Ana', 'ana|', NULL, 'customer 4711', '2026-01-01T00:00:00.000000Z');
+            INSERT INTO alerts (id, kind, severity, title, message, created_at, status,
+                screening_id, favorite_id, list_code, entity_ids)
+            VALUES ('alt_old', 'screening.match', 'high', 't', 'm', '2026-01-01T00:00:00.000000Z',
+                'open', 'scr_old', NULL, NULL, '[]');
+            INSERT INTO webhooks (id, url, events, description, secret, active, disabled_reason,
+                created_at, updated_at, cursor)
+            VALUES ('wh_old', 'https://example.com/h', '["screening.match"]', NULL, 'whsec_x', 1,
+                NULL, '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', 0);
+            INSERT INTO api_keys (id, prefix, hash, label, plan, created_at)
+            VALUES ('key_a', 'sk_live_a', 'ha', 'ci', 'pro', '2026-01-01T00:00:00.000000Z'),
+                   ('key_b', 'sk_live_b', 'hb', 'ci', 'business', '2026-01-02T00:00:00.000000Z');
+            INSERT INTO api_usage VALUES ('key_a', '2026-01', 3), ('key_b', '2026-01', 4);
+            "#,
+        )
+        .unwrap();
+    }
+    let repo = SqliteRepository::open(&path).unwrap();
+    let (mine, other) = (DEFAULT_ACCOUNT, "acct_other");
+    assert!(repo.screening(mine, "scr_old").unwrap().is_some());
+    assert!(repo.screening(other, "scr_old").unwrap().is_none());
+    assert_eq!(repo.decisions(mine, "scr_old").unwrap().len(), 1);
+    assert!(repo.decisions(other, "scr_old").unwrap().is_empty());
+    let favorite = repo.favorite(mine, "fav_old").unwrap().unwrap();
+    assert_eq!(favorite.note.as_deref(), Some("customer 4711"));
+    assert!(repo.alert(mine, "alt_old").unwrap().is_some());
+    assert!(repo.webhook(mine, "wh_old").unwrap().is_some());
+    assert!(repo.webhook(other, "wh_old").unwrap().is_none());
+
+    // The keys: in the default account, on the best plan one had, the second "ci" renamed,
+    // the scopes their plan allowed; the usage summed into the account.
+    let accounts = repo.accounts().unwrap();
+    assert_eq!(accounts.len(), 1);
+    assert_eq!(
+        (accounts[0].id.as_str(), accounts[0].plan),
+        (mine, Plan::Business)
+    );
+    let keys = repo.api_keys().unwrap();
+    assert!(
+        keys.iter()
+            .all(|k| k.account_id == mine && k.plan == Plan::Business)
+    );
+    assert_eq!(keys[0].label.as_deref(), Some("ci"));
+    assert_eq!(keys[1].label.as_deref(), Some("ci (key_b)"));
+    assert!(!keys[0].has(Scope::Webhooks) && keys[0].has(Scope::Audit));
+    assert!(keys[1].has(Scope::Webhooks) && !keys[1].has(Scope::Admin));
+    assert_eq!(repo.credits_used(mine, "2026-01").unwrap(), 7);
+
+    // The watchlist key is unique per account now: another account may watch "Ana".
+    let acme = repo.ensure_account("acme", None).unwrap();
+    let insert = |id: &str| FavoriteInsert {
+        favorite: Favorite {
+            id: id.to_owned(),
+            ..favorite.clone()
+        },
+        norm: "ana|".to_owned(),
+        matches: vec![],
+    };
+    let nothing = screenings::Changes::default();
+    repo.add_favorite(&acme.id, &insert("fav_acme"), &nothing)
+        .unwrap();
+    assert!(
+        repo.add_favorite(mine, &insert("fav_again"), &nothing)
+            .is_err()
+    );
+}
+
+#[test]
+fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
+    use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
+    let dir = tempfile::tempdir().unwrap();
+    let repo = SqliteRepository::open(&dir.path().join("f.db")).unwrap();
+    let other = repo.ensure_account("other", None).unwrap();
+    let now = jiff::Timestamp::now();
+    let hook = |id: &str| webhooks::WebhookRecord {
+        id: id.into(),
+        url: "https://example.com/hook".into(),
+        events: vec!["screening.match".into(), "alert.created".into()],
+        description: None,
+        secret: "whsec_x".into(),
+        active: true,
+        disabled_reason: None,
+        created_at: now,
+        updated_at: now,
+    };
+    repo.insert_webhook(DEFAULT_ACCOUNT, &hook("wh_mine"))
+        .unwrap();
+    repo.insert_webhook(&other.id, &hook("wh_theirs")).unwrap();
+    let alert = |id: &str, screening: Option<&str>, kind| Alert {
+        id: id.into(),
+        kind,
+        severity: Severity::High,
+        title: "t".into(),
+        message: "m".into(),
+        created_at: now,
+        status: AlertStatus::Open,
+        screening_id: screening.map(str::to_owned),
+        favorite_id: None,
+        list: None,
+        entity_ids: vec![],
+    };
+    repo.record(&screenings::Changes {
+        account: Some(DEFAULT_ACCOUNT.into()),
+        screenings: vec![screening_record("scr_1", serde_json::json!([]))],
+        alerts: vec![alert("alt_1", Some("scr_1"), AlertKind::ScreeningMatch)],
+        events: vec![OutboxEvent {
+            event_id: "evt_1".into(),
+            kind: "screening.match".into(),
+            created_at: now,
+            payload: serde_json::json!({"screening_id": "scr_1"}),
+        }],
+    })
+    .unwrap();
+    repo.fan_out(now).unwrap();
+    let due = |repo: &SqliteRepository, hook: &str| {
+        let all = repo.due_deliveries(now, 100).unwrap();
+        all.iter().filter(|d| d.webhook.id == hook).count()
+    };
+    assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (2, 0));
+    assert!(repo.alert(&other.id, "alt_1").unwrap().is_none());
+
+    // A list update's alert belongs to no account: every account gets its copy and event.
+    repo.record(&screenings::Changes {
+        alerts: vec![alert("alt_list", None, AlertKind::ListUpdated)],
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(repo.alert(DEFAULT_ACCOUNT, "alt_list").unwrap().is_some());
+    assert!(repo.alert(&other.id, "alt_list").unwrap().is_none());
+    let theirs = repo.alerts(
+        &other.id,
+        &AlertFilter {
+            limit: 10,
+            ..Default::default()
+        },
+    );
+    assert_eq!(theirs.unwrap().len(), 1);
+    repo.fan_out(now).unwrap();
+    assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 1));
+
+    // The monitor's changes name no account: each screening, alert and event goes to the
+    // account of its favorite.
+    let favorite = Favorite {
+        id: "fav_theirs".into(),
+        name: "Ana".into(),
+        kind: None,
+        note: None,
+        created_at: now,
+        last_screened_at: None,
+        last_match_count: 0,
+        last_screening_id: None,
+        matched_entity_ids: vec![],
+    };
+    let insert = FavoriteInsert {
+        favorite,
+        norm: "ana|".into(),
+        matches: vec![],
+    };
+    repo.add_favorite(&other.id, &insert, &Default::default())
+        .unwrap();
+    let mut screening = screening_record("scr_fav", serde_json::json!([]));
+    screening.favorite_id = Some("fav_theirs".into());
+    let mut gained = alert("alt_fav", Some("scr_fav"), AlertKind::FavoriteMatch);
+    gained.favorite_id = Some("fav_theirs".into());
+    repo.record(&screenings::Changes {
+        screenings: vec![screening],
+        alerts: vec![gained],
+        events: vec![OutboxEvent {
+            event_id: "evt_fav".into(),
+            kind: "screening.match".into(),
+            created_at: now,
+            payload: serde_json::json!({"favorite_id": "fav_theirs", "alert_id": "alt_fav"}),
+        }],
+        account: None,
+    })
+    .unwrap();
+    assert!(repo.screening(&other.id, "scr_fav").unwrap().is_some());
+    assert!(
+        repo.screening(DEFAULT_ACCOUNT, "scr_fav")
+            .unwrap()
+            .is_none()
+    );
+    assert!(repo.alert(&other.id, "alt_fav").unwrap().is_some());
+    repo.fan_out(now).unwrap();
+    assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 3));
 }

@@ -13,7 +13,7 @@ use super::codec::{from_json, parse_ts, to_json, ts_text};
 use super::{Store, StoreError};
 use crate::model::{Alert, OutboxEvent};
 
-/// Most webhooks one owner (one database) may register.
+/// Most webhooks one account may register.
 pub const MAX_WEBHOOKS: usize = 20;
 
 /// A registered webhook. `secret` is the signing secret (`whsec_...`).
@@ -114,9 +114,13 @@ fn webhook_from(raw: [Option<String>; 9]) -> Result<WebhookRecord, StoreError> {
 impl Store {
     /// Registers a webhook; it receives the events written from now on. Refused beyond
     /// [`MAX_WEBHOOKS`].
-    pub fn insert_webhook(&mut self, w: &WebhookRecord) -> Result<(), StoreError> {
+    pub fn insert_webhook(&mut self, account: &str, w: &WebhookRecord) -> Result<(), StoreError> {
         let tx = self.write()?;
-        let count: i64 = tx.query_row("SELECT count(*) FROM webhooks", [], |r| r.get(0))?;
+        let count: i64 = tx.query_row(
+            "SELECT count(*) FROM webhooks WHERE account_id = ?1",
+            [account],
+            |r| r.get(0),
+        )?;
         if count as usize >= MAX_WEBHOOKS {
             return Err(StoreError::Refused(format!(
                 "at most {MAX_WEBHOOKS} webhooks may be registered; delete one first"
@@ -124,8 +128,8 @@ impl Store {
         }
         tx.execute(
             &format!(
-                "INSERT INTO webhooks ({COLUMNS}, cursor)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                "INSERT INTO webhooks ({COLUMNS}, account_id, cursor)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,
                          (SELECT coalesce(max(seq), 0) FROM outbox))"
             ),
             params![
@@ -137,24 +141,38 @@ impl Store {
                 w.active,
                 w.disabled_reason,
                 ts_text(w.created_at),
-                ts_text(w.updated_at)
+                ts_text(w.updated_at),
+                account
             ],
         )?;
         tx.commit()?;
         Ok(())
     }
 
-    /// Every webhook, oldest first.
-    pub fn webhooks(&self) -> Result<Vec<WebhookRecord>, StoreError> {
+    /// Every webhook of `account`, oldest first.
+    pub fn webhooks(&self, account: &str) -> Result<Vec<WebhookRecord>, StoreError> {
         let mut stmt = self.conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM webhooks ORDER BY created_at, id"
+            "SELECT {COLUMNS} FROM webhooks WHERE account_id = ?1 ORDER BY created_at, id"
         ))?;
-        let rows = stmt.query_map([], webhook_row)?;
+        let rows = stmt.query_map([account], webhook_row)?;
         rows.map(|r| webhook_from(r?)).collect()
     }
 
     /// One webhook.
-    pub fn webhook(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
+    pub fn webhook(&self, account: &str, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
+        let raw = self
+            .conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM webhooks WHERE id = ?1 AND account_id = ?2"),
+                [id, account],
+                webhook_row,
+            )
+            .optional()?;
+        raw.map(webhook_from).transpose()
+    }
+
+    /// One webhook, whoever's it is (the delivery worker, which serves every account).
+    fn webhook_of_any_account(&self, id: &str) -> Result<Option<WebhookRecord>, StoreError> {
         let raw = self
             .conn
             .query_row(
@@ -167,11 +185,11 @@ impl Store {
     }
 
     /// Saves a changed webhook (url, events, description, active, disabled reason).
-    pub fn update_webhook(&mut self, w: &WebhookRecord) -> Result<(), StoreError> {
+    pub fn update_webhook(&mut self, account: &str, w: &WebhookRecord) -> Result<(), StoreError> {
         let tx = self.write()?;
         let n = tx.execute(
             "UPDATE webhooks SET url = ?2, events = ?3, description = ?4, active = ?5,
-                 disabled_reason = ?6, updated_at = ?7 WHERE id = ?1",
+                 disabled_reason = ?6, updated_at = ?7 WHERE id = ?1 AND account_id = ?8",
             params![
                 w.id,
                 w.url,
@@ -179,7 +197,8 @@ impl Store {
                 w.description,
                 w.active,
                 w.disabled_reason,
-                ts_text(w.updated_at)
+                ts_text(w.updated_at),
+                account
             ],
         )?;
         if n == 0 {
@@ -190,10 +209,13 @@ impl Store {
     }
 
     /// Deletes a webhook and its pending deliveries (its attempt log is kept).
-    pub fn delete_webhook(&mut self, id: &str) -> Result<(), StoreError> {
+    pub fn delete_webhook(&mut self, account: &str, id: &str) -> Result<(), StoreError> {
         let tx = self.write()?;
-        tx.execute("DELETE FROM webhook_deliveries WHERE webhook_id = ?1", [id])?;
-        if tx.execute("DELETE FROM webhooks WHERE id = ?1", [id])? == 0 {
+        if tx.execute(
+            "DELETE FROM webhooks WHERE id = ?1 AND account_id = ?2",
+            [id, account],
+        )? == 0
+        {
             return Err(not_found(id));
         }
         tx.commit()?;
@@ -207,7 +229,8 @@ impl Store {
         let created = tx.execute(
             "INSERT OR IGNORE INTO webhook_deliveries (webhook_id, event_seq, status, next_attempt_at)
              SELECT w.id, o.seq, 'pending', ?1 FROM webhooks w JOIN outbox o ON o.seq > w.cursor
-             WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))",
+             WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
+               AND (o.account_id IS NULL OR o.account_id = w.account_id)",
             [ts_text(now)],
         )?;
         tx.execute(
@@ -246,7 +269,7 @@ impl Store {
         let mut due = Vec::new();
         for row in rows {
             let (webhook_id, seq, attempts, event_id, kind, created_at, payload) = row?;
-            let Some(webhook) = self.webhook(&webhook_id)? else {
+            let Some(webhook) = self.webhook_of_any_account(&webhook_id)? else {
                 continue;
             };
             due.push(DueDelivery {
@@ -320,7 +343,12 @@ impl Store {
             if disabled == 1
                 && let Some(alert) = alert
             {
-                super::alerts::insert_alert(&tx, alert)?;
+                let owner: String = tx.query_row(
+                    "SELECT account_id FROM webhooks WHERE id = ?1",
+                    [&attempt.webhook_id],
+                    |r| r.get(0),
+                )?;
+                super::alerts::insert_alert(&tx, alert, Some(&owner))?;
             }
         }
         tx.commit()?;
@@ -330,14 +358,17 @@ impl Store {
     /// The attempt log of one webhook, newest first, at most `limit`.
     pub fn webhook_attempts(
         &self,
+        account: &str,
         webhook_id: &str,
         limit: usize,
     ) -> Result<Vec<AttemptRecord>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT webhook_id, event_id, kind, attempt, at, status_code, latency_ms, error, response
-             FROM webhook_attempts WHERE webhook_id = ?1 ORDER BY id DESC LIMIT ?2",
+             FROM webhook_attempts WHERE webhook_id = ?1 AND EXISTS (
+                 SELECT 1 FROM webhooks w WHERE w.id = ?1 AND w.account_id = ?3)
+             ORDER BY id DESC LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![webhook_id, limit as i64], |r| {
+        let rows = stmt.query_map(params![webhook_id, limit as i64, account], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
@@ -407,7 +438,8 @@ impl Store {
             "SELECT (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
                      WHERE d.status = 'pending' AND w.active = 1)
                   + (SELECT count(*) FROM webhooks w JOIN outbox o ON o.seq > w.cursor
-                     WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events)))",
+                     WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
+                       AND (o.account_id IS NULL OR o.account_id = w.account_id))",
             [],
             |r| r.get(0),
         )?;

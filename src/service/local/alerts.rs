@@ -21,13 +21,16 @@ impl LocalService {
             check_id("cursor", cursor, "alt_")?;
         }
         self.blocking(move |this| {
-            let alerts = this.repo().alerts(&AlertFilter {
-                status: query.status,
-                kind: query.kind,
-                since: query.since,
-                before: query.cursor,
-                limit: limit + 1,
-            })?;
+            let alerts = this.repo().alerts(
+                this.account(),
+                &AlertFilter {
+                    status: query.status,
+                    kind: query.kind,
+                    since: query.since,
+                    before: query.cursor,
+                    limit: limit + 1,
+                },
+            )?;
             let (items, next_cursor) = paged(alerts, limit, |a| &a.id, |a| a);
             Ok(Page { items, next_cursor })
         })
@@ -56,7 +59,7 @@ impl LocalService {
                 actor: this.actor().to_owned(),
                 at: Timestamp::now(),
             };
-            match this.repo().change_alert(&change) {
+            match this.repo().change_alert(this.account(), &change) {
                 Ok(alert) => Ok(alert),
                 Err(StoreError::Refused(message)) => {
                     Err(ServiceError::validation("status", message))

@@ -28,7 +28,7 @@ use arc_swap::ArcSwap;
 use super::ServiceError;
 use crate::engine::Index;
 use crate::model::ListVersions;
-use crate::store::{Repository, SqliteRepository};
+use crate::store::{DEFAULT_ACCOUNT, Repository, SqliteRepository};
 
 pub use background::Background;
 pub use monitor::RescreenMode;
@@ -73,6 +73,9 @@ struct Inner {
 pub struct LocalService {
     inner: Arc<Inner>,
     actor: Arc<str>,
+    /// The account every stored object read or written belongs to (the local single-user
+    /// mode: [`DEFAULT_ACCOUNT`]).
+    account: Arc<str>,
 }
 
 impl std::fmt::Debug for LocalService {
@@ -80,6 +83,7 @@ impl std::fmt::Debug for LocalService {
         f.debug_struct("LocalService")
             .field("store", &self.inner.repo.path())
             .field("actor", &self.actor)
+            .field("account", &self.account)
             .finish()
     }
 }
@@ -126,6 +130,7 @@ impl LocalService {
                 committer: std::sync::OnceLock::new(),
             }),
             actor: Arc::from(actor),
+            account: Arc::from(DEFAULT_ACCOUNT),
         }
     }
 
@@ -134,7 +139,37 @@ impl LocalService {
         LocalService {
             inner: self.inner.clone(),
             actor: Arc::from(actor),
+            account: self.account.clone(),
         }
+    }
+
+    /// The same service bound to `account`, acting as `actor`: every stored screening,
+    /// decision, alert, favorite and webhook it reads or writes is that account's (the
+    /// store filters every read by it in SQL), and another account's id is not found.
+    pub fn for_account(&self, account: &str, actor: &str) -> LocalService {
+        LocalService {
+            inner: self.inner.clone(),
+            actor: Arc::from(actor),
+            account: Arc::from(account),
+        }
+    }
+
+    /// The account this service is bound to.
+    pub fn account(&self) -> &str {
+        &self.account
+    }
+
+    /// Nothing to write yet, for this service's account.
+    pub(crate) fn changes(&self) -> crate::store::Changes {
+        crate::store::Changes {
+            account: Some(self.account_id()),
+            ..crate::store::Changes::default()
+        }
+    }
+
+    /// An owned copy of the account, for blocking closures.
+    pub(crate) fn account_id(&self) -> String {
+        self.account.to_string()
     }
 
     /// Whether the screening index holds the lists' weak aliases (`[screening]

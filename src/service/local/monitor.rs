@@ -103,7 +103,7 @@ impl LocalService {
                     tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
                 }
                 if last_full.elapsed() >= every {
-                    match self.rescreen_local().await {
+                    match self.rescreen_run(false).await {
                         Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
                         Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
                     }
@@ -122,20 +122,28 @@ impl LocalService {
     /// number of favorites indexed.
     pub async fn warm_watchlist(&self) -> Result<usize, ServiceError> {
         self.blocking(|this| {
-            let favorites = this.repo().favorite_names()?;
+            let favorites = this.repo().favorite_names(None)?;
             Ok(this.watch(&favorites).ids.len())
         })
         .await
     }
 
+    /// `POST /favorites/rescreen`: this service's account's watchlist.
     pub(crate) async fn rescreen_local(&self) -> Result<RescreenSummary, ServiceError> {
+        self.rescreen_run(true).await
+    }
+
+    /// A full re-screen of this service's account's watchlist (`own`), or of every
+    /// account's (the scheduled one).
+    async fn rescreen_run(&self, own: bool) -> Result<RescreenSummary, ServiceError> {
         let _one_at_a_time = self.inner.monitor.lock().await;
-        self.blocking(|this| {
+        self.blocking(move |this| {
             let loaded = this.ready()?;
+            let scope = own.then(|| this.account_id());
             this.rescreen_blocking(
                 &loaded,
                 "manual",
-                RescreenMode::Full,
+                (RescreenMode::Full, scope.as_deref()),
                 &[],
                 Changes::default(),
                 None,
@@ -147,7 +155,7 @@ impl LocalService {
     fn monitor_blocking(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
         let repo = self.repo();
         let marker = repo.marker(MARKER)?.unwrap_or(0);
-        let favorites = repo.favorite_count()?;
+        let favorites = repo.favorite_count(None)?;
         // The index is built only when there is a watchlist to re-screen.
         let loaded = if favorites > 0 {
             self.current()?
@@ -182,7 +190,7 @@ impl LocalService {
         }
         let mode = match mode {
             // A first import changes everything: nothing to gain from an incremental run.
-            RescreenMode::Auto if marker > 0 && repo.favorite_count()? >= INCREMENTAL_FROM => {
+            RescreenMode::Auto if marker > 0 && repo.favorite_count(None)? >= INCREMENTAL_FROM => {
                 RescreenMode::Incremental
             }
             RescreenMode::Auto => RescreenMode::Full,
@@ -192,7 +200,7 @@ impl LocalService {
         self.rescreen_blocking(
             &loaded,
             "list update",
-            mode,
+            (mode, None),
             &changed,
             changes,
             Some(loaded.latest_update),
@@ -205,7 +213,7 @@ impl LocalService {
         &self,
         loaded: &Loaded,
         reason: &str,
-        mode: RescreenMode,
+        (mode, scope): (RescreenMode, Option<&str>),
         changed: &[(String, ChangeKind)],
         mut changes: Changes,
         marker: Option<i64>,
@@ -213,7 +221,8 @@ impl LocalService {
         let started = Instant::now();
         let repo = self.repo();
         let previous = repo.favorite_matches()?;
-        let favorites = repo.favorite_names()?;
+        // `scope`: one account's watchlist (a manual re-screen), else every account's.
+        let favorites = repo.favorite_names(scope)?;
         let total = favorites.len() as u64;
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {

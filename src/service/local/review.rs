@@ -24,9 +24,9 @@ impl LocalService {
         self.blocking(move |this| {
             let repo = this.repo();
             let record = repo
-                .screening(&id)?
+                .screening(this.account(), &id)?
                 .ok_or_else(|| ServiceError::not_found("screening", &id))?;
-            let decisions = repo.decisions(&id)?;
+            let decisions = repo.decisions(this.account(), &id)?;
             stored(record, decisions)
         })
         .await
@@ -41,13 +41,16 @@ impl LocalService {
             check_id("cursor", cursor, "scr_")?;
         }
         self.blocking(move |this| {
-            let records = this.repo().screenings(&ScreeningFilter {
-                since: query.since,
-                until: None,
-                status: query.status,
-                before: query.cursor,
-                limit: limit + 1,
-            })?;
+            let records = this.repo().screenings(
+                this.account(),
+                &ScreeningFilter {
+                    since: query.since,
+                    until: None,
+                    status: query.status,
+                    before: query.cursor,
+                    limit: limit + 1,
+                },
+            )?;
             let (items, next_cursor) = paged(records, limit, |r| &r.id, |r| summary(&r));
             Ok(Page { items, next_cursor })
         })
@@ -74,7 +77,7 @@ impl LocalService {
                 actor: this.actor().to_owned(),
                 at: Timestamp::now(),
             };
-            match this.repo().decide(&new) {
+            match this.repo().decide(this.account(), &new) {
                 Ok((decision, status)) => Ok(DecisionResponse { decision, status }),
                 Err(StoreError::Refused(message)) => {
                     Err(ServiceError::validation("decision", message))
@@ -97,13 +100,16 @@ impl LocalService {
         }
         self.blocking(move |this| {
             let repo = this.repo();
-            let mut records = repo.screenings(&ScreeningFilter {
-                since: query.since,
-                until: query.until,
-                status: None,
-                before: None,
-                limit: MAX_AUDIT_SCREENINGS + 1,
-            })?;
+            let mut records = repo.screenings(
+                this.account(),
+                &ScreeningFilter {
+                    since: query.since,
+                    until: query.until,
+                    status: None,
+                    before: None,
+                    limit: MAX_AUDIT_SCREENINGS + 1,
+                },
+            )?;
             if records.len() > MAX_AUDIT_SCREENINGS {
                 return Err(ServiceError::validation(
                     "since",
@@ -113,14 +119,17 @@ impl LocalService {
             records.reverse();
             let mut screenings = Vec::with_capacity(records.len());
             for record in records {
-                let decisions = repo.decisions(&record.id)?;
+                let decisions = repo.decisions(this.account(), &record.id)?;
                 screenings.push(stored(record, decisions)?);
             }
-            let mut alerts = repo.alerts(&AlertFilter {
-                since: query.since,
-                limit: MAX_AUDIT_SCREENINGS,
-                ..AlertFilter::default()
-            })?;
+            let mut alerts = repo.alerts(
+                this.account(),
+                &AlertFilter {
+                    since: query.since,
+                    limit: MAX_AUDIT_SCREENINGS,
+                    ..AlertFilter::default()
+                },
+            )?;
             alerts.retain(|a| query.until.is_none_or(|until| a.created_at < until));
             alerts.reverse();
             Ok(AuditExport {
@@ -128,8 +137,8 @@ impl LocalService {
                 since: query.since,
                 until: query.until,
                 screenings,
-                decisions: repo.decisions_between(query.since, query.until)?,
-                alert_changes: repo.alert_changes(query.since, query.until)?,
+                decisions: repo.decisions_between(this.account(), query.since, query.until)?,
+                alert_changes: repo.alert_changes(this.account(), query.since, query.until)?,
                 alerts,
             })
         })

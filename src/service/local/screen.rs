@@ -81,7 +81,7 @@ fn screen_one(
         this.actor(),
         None,
     )?;
-    let mut changes = Changes::default();
+    let mut changes = this.changes();
     match_alert(&record, &result, &mut changes);
     let id = record.id.clone();
     changes.screenings.push(record);
@@ -231,7 +231,7 @@ impl LocalService {
                         run(&loaded, &one, ScreeningOrigin::Batch, &actor, None)
                     })
                     .collect::<Result<_, _>>()?;
-                let mut changes = Changes::default();
+                let mut changes = this.changes();
                 let mut results = Vec::with_capacity(screened.len());
                 for (record, result) in screened {
                     match_alert(&record, &result, &mut changes);

@@ -203,10 +203,13 @@ mod tests {
         }
         let stored = service
             .repository()
-            .screenings(&ScreeningFilter {
-                limit: 1000,
-                ..ScreeningFilter::default()
-            })
+            .screenings(
+                crate::store::DEFAULT_ACCOUNT,
+                &ScreeningFilter {
+                    limit: 1000,
+                    ..ScreeningFilter::default()
+                },
+            )
             .unwrap();
         assert_eq!(stored.len(), 201);
     }

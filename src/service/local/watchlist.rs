@@ -19,7 +19,7 @@ use crate::model::{
     Severity,
 };
 use crate::service::ServiceError;
-use crate::store::{Changes, FavoriteInsert, Repository, StoreError};
+use crate::store::{FavoriteInsert, Repository, StoreError};
 
 /// Names screened and stored per transaction by an import.
 const IMPORT_CHUNK: usize = 20_000;
@@ -144,13 +144,13 @@ impl LocalService {
         self.blocking(move |this| {
             let loaded = this.ready()?;
             let (insert, screening, alert) = prepare(&this, &loaded, &request)?;
-            let mut changes = Changes::default();
+            let mut changes = this.changes();
             changes.screenings.extend(screening);
             if let Some(alert) = alert {
                 changes.events.push(alert_event(&alert));
                 changes.alerts.push(alert);
             }
-            match this.repo().add_favorite(&insert, &changes) {
+            match this.repo().add_favorite(this.account(), &insert, &changes) {
                 Ok(()) => Ok(insert.favorite),
                 Err(e @ StoreError::Duplicate { .. }) => {
                     Err(ServiceError::validation("name", e.to_string()))
@@ -172,10 +172,10 @@ impl LocalService {
         }
         self.blocking(move |this| {
             let repo = this.repo();
-            let favorites = repo.favorites(cursor.as_deref(), limit + 1)?;
+            let favorites = repo.favorites(this.account(), cursor.as_deref(), limit + 1)?;
             let (items, next_cursor) = paged(favorites, limit, |f| &f.id, |f| f);
             Ok(FavoritePage {
-                total: repo.favorite_count()?,
+                total: repo.favorite_count(Some(this.account()))?,
                 next_cursor,
                 items,
             })
@@ -185,7 +185,7 @@ impl LocalService {
 
     pub(crate) async fn remove_favorite_local(&self, id: String) -> Result<Favorite, ServiceError> {
         check_id("id", &id, "fav_")?;
-        self.blocking(move |this| Ok(this.repo().remove_favorite(&id)?))
+        self.blocking(move |this| Ok(this.repo().remove_favorite(this.account(), &id)?))
             .await
     }
 
@@ -228,7 +228,7 @@ impl LocalService {
                     .collect::<Result<_, _>>()?;
                 let mut items = Vec::with_capacity(prepared.len());
                 for (insert, screening, alert) in prepared {
-                    let mut changes = Changes::default();
+                    let mut changes = this.changes();
                     changes.screenings.extend(screening);
                     if let Some(alert) = alert {
                         changes.events.push(alert_event(&alert));
@@ -236,7 +236,7 @@ impl LocalService {
                     }
                     items.push((insert, changes));
                 }
-                let inserted = this.repo().import_favorites(&items)?;
+                let inserted = this.repo().import_favorites(this.account(), &items)?;
                 added += inserted.len();
                 let inserted: std::collections::HashSet<String> = inserted.into_iter().collect();
                 for (insert, changes) in &items {

@@ -97,7 +97,9 @@ impl LocalService {
             updated_at: now,
         };
         self.blocking(move |this| {
-            this.repo().insert_webhook(&record).map_err(limit_error)?;
+            this.repo()
+                .insert_webhook(this.account(), &record)
+                .map_err(limit_error)?;
             let mut wire = to_wire(&record, 0);
             wire.secret = Some(record.secret.clone());
             Ok(wire)
@@ -108,7 +110,7 @@ impl LocalService {
     pub(crate) async fn webhooks_local(&self) -> Result<Vec<Webhook>, ServiceError> {
         self.blocking(|this| {
             let repo = this.repo();
-            repo.webhooks()?
+            repo.webhooks(this.account())?
                 .iter()
                 .map(|w| Ok(to_wire(w, repo.pending_deliveries(&w.id)?)))
                 .collect()
@@ -119,7 +121,9 @@ impl LocalService {
     pub(crate) async fn webhook_local(&self, id: String) -> Result<Webhook, ServiceError> {
         self.blocking(move |this| {
             let repo = this.repo();
-            let w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            let w = repo
+                .webhook(this.account(), &id)?
+                .ok_or_else(|| not_found(&id))?;
             Ok(to_wire(&w, repo.pending_deliveries(&id)?))
         })
         .await
@@ -138,7 +142,9 @@ impl LocalService {
         let description = check_description(request.description)?;
         self.blocking(move |this| {
             let repo = this.repo();
-            let mut w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            let mut w = repo
+                .webhook(this.account(), &id)?
+                .ok_or_else(|| not_found(&id))?;
             if let Some(url) = url {
                 w.url = url;
             }
@@ -155,7 +161,7 @@ impl LocalService {
                 }
             }
             w.updated_at = Timestamp::now();
-            repo.update_webhook(&w)?;
+            repo.update_webhook(this.account(), &w)?;
             Ok(to_wire(&w, repo.pending_deliveries(&id)?))
         })
         .await
@@ -164,8 +170,10 @@ impl LocalService {
     pub(crate) async fn delete_webhook_local(&self, id: String) -> Result<Webhook, ServiceError> {
         self.blocking(move |this| {
             let repo = this.repo();
-            let w = repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
-            repo.delete_webhook(&id)?;
+            let w = repo
+                .webhook(this.account(), &id)?
+                .ok_or_else(|| not_found(&id))?;
+            repo.delete_webhook(this.account(), &id)?;
             Ok(to_wire(&w, 0))
         })
         .await
@@ -180,7 +188,7 @@ impl LocalService {
         let webhook = self
             .blocking(move |this| {
                 this.repo()
-                    .webhook(&lookup)?
+                    .webhook(this.account(), &lookup)?
                     .ok_or_else(|| not_found(&lookup))
             })
             .await?;
@@ -225,9 +233,10 @@ impl LocalService {
         }
         self.blocking(move |this| {
             let repo = this.repo();
-            repo.webhook(&id)?.ok_or_else(|| not_found(&id))?;
+            repo.webhook(this.account(), &id)?
+                .ok_or_else(|| not_found(&id))?;
             Ok(repo
-                .webhook_attempts(&id, limit.clamp(1, 1000))?
+                .webhook_attempts(this.account(), &id, limit.clamp(1, 1000))?
                 .into_iter()
                 .map(|a| DeliveryAttempt {
                     event_id: a.event_id,
