@@ -113,9 +113,10 @@ pub fn create_default(path: &Path) -> std::io::Result<bool> {
         return Ok(false);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        crate::files::create_private_dir(dir)?;
     }
-    let mut file = match std::fs::OpenOptions::new()
+    // 0600: a configuration may hold an API key.
+    let mut file = match crate::files::private_options()
         .write(true)
         .create_new(true)
         .open(path)
