@@ -237,7 +237,8 @@ async fn safe_request_id(mut request: Request) -> Request {
 }
 
 /// Refuses with 429 the requests of a client address that failed authentication too often
-/// lately ([`throttle`]), and counts the failures (401 answers) of the others.
+/// lately ([`throttle`]), and counts the failures (a key presented and answered 401) of the
+/// others.
 async fn throttle_failures(
     State(state): State<Arc<AppState>>,
     request: Request,
@@ -261,8 +262,13 @@ async fn throttle_failures(
         }
         .into_response();
     }
+    // Only a key presented and refused is a failed authentication (a guess); a request
+    // without a key guesses nothing.
+    let presented = request
+        .headers()
+        .contains_key(axum::http::header::AUTHORIZATION);
     let response = next.run(request).await;
-    if response.status() == StatusCode::UNAUTHORIZED {
+    if presented && response.status() == StatusCode::UNAUTHORIZED {
         state.throttle.failed(ip, now);
     }
     response

@@ -92,7 +92,7 @@ pub fn screenable(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
             .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
     {
         return Err(format!(
-            "{name:?} leaves nothing to screen once titles, legal forms, particles, punctuation and control characters are set aside"
+            "{name:?} leaves nothing to screen once titles, legal forms, particles and punctuation are set aside"
         ));
     }
     Ok(())
