@@ -134,6 +134,19 @@ mod tests {
     use super::*;
     use crate::config::Config;
 
+    /// The file may hold an API key: 0600 and its new folder 0700, whatever the umask.
+    #[cfg(unix)]
+    #[test]
+    fn the_default_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("sanctions/config.toml");
+        assert!(create_default(&path).unwrap());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&tmp.path().join("sanctions")), 0o700);
+    }
+
     #[test]
     fn the_template_parses_to_the_defaults_and_holds_no_secret() {
         let config = Config::parse(TEMPLATE).unwrap();
