@@ -89,8 +89,17 @@ pub struct ServerConfig {
     pub body_limit_bytes: usize,
     /// Seconds before a request is abandoned (answered 503).
     pub request_timeout_secs: u64,
-    /// Most open connections; further ones wait to be accepted.
+    /// Most open connections; further ones are closed at once.
     pub max_connections: usize,
+    /// Most open connections from one client address; further ones are closed at once.
+    pub max_connections_per_address: usize,
+    /// Seconds a connection may take to send a request head, and may stay idle between
+    /// requests (keep-alive); past it the connection is closed.
+    pub header_read_timeout_secs: u64,
+    /// Failed authentications allowed from one client address per window; past it, 429.
+    pub auth_failures_per_window: u32,
+    /// The window of `auth_failures_per_window`, in seconds.
+    pub auth_failure_window_secs: u64,
     /// Most requests handled at once; further ones wait their turn.
     pub max_in_flight: usize,
     /// Seconds a graceful shutdown waits for requests in flight.
@@ -105,7 +114,11 @@ impl Default for ServerConfig {
             bind: "127.0.0.1:8080".to_owned(),
             body_limit_bytes: 1024 * 1024,
             request_timeout_secs: 30,
-            max_connections: 1024,
+            max_connections: 16_384,
+            max_connections_per_address: 256,
+            header_read_timeout_secs: 10,
+            auth_failures_per_window: 20,
+            auth_failure_window_secs: 60,
             max_in_flight: 512,
             shutdown_grace_secs: 30,
             plans: PlansConfig::default(),

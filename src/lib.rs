@@ -31,6 +31,7 @@ pub mod config;
 pub mod coverage;
 pub mod engine;
 pub mod fetch;
+pub mod files;
 pub mod grouping;
 pub mod ingest;
 pub mod model;

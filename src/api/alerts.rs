@@ -23,6 +23,7 @@ pub struct AlertQuery {
 
 /// `POST /v1/alerts/{id}/status`: acknowledge or resolve, with a required note.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AlertStatusRequest {
     pub status: AlertStatus,
     pub note: String,

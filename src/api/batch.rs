@@ -13,7 +13,7 @@ use super::screening::{KindFilter, ScreenRequest};
 pub const MAX_BATCH: usize = 500;
 
 /// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum BatchName {
     Name(String),
@@ -22,6 +22,48 @@ pub enum BatchName {
         #[serde(rename = "type", default)]
         kind: Option<KindFilter>,
     },
+}
+
+/// The object form of a [`BatchName`], read strictly: an unknown field is refused by name
+/// (an untagged enum would only say that no variant matched).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TypedName {
+    name: String,
+    #[serde(rename = "type", default)]
+    kind: Option<KindFilter>,
+}
+
+impl<'de> Deserialize<'de> for BatchName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(BatchNameVisitor)
+    }
+}
+
+struct BatchNameVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BatchNameVisitor {
+    type Value = BatchName;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a name, or an object {\"name\": ..., \"type\": ...}")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<BatchName, E> {
+        Ok(BatchName::Name(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<BatchName, E> {
+        Ok(BatchName::Name(v))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<BatchName, A::Error> {
+        let typed = TypedName::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        Ok(BatchName::Typed {
+            name: typed.name,
+            kind: typed.kind,
+        })
+    }
 }
 
 impl BatchName {
@@ -43,6 +85,7 @@ impl BatchName {
 
 /// `POST /v1/screen/batch` as JSON: `{"names": [...]}`, at most [`MAX_BATCH`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     pub names: Vec<BatchName>,
     /// Options applied to every name (the name of the template is ignored).

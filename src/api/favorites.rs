@@ -12,6 +12,7 @@ pub use crate::model::{Favorite, RescreenRun};
 
 /// `POST /v1/favorites`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FavoriteRequest {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
@@ -22,6 +23,7 @@ pub struct FavoriteRequest {
 
 /// `POST /v1/favorites/import`: many names at once (no limit on count; the batch formats).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct FavoriteImport {
     pub names: Vec<FavoriteRequest>,
 }

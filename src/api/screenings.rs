@@ -92,6 +92,7 @@ pub struct Page<T> {
 
 /// `POST /v1/screenings/{id}/decisions`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DecisionRequest {
     /// The matched entry decided on; absent for the whole screening.
     #[serde(default)]

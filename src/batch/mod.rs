@@ -16,7 +16,6 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
-use crate::engine::normalize::{self, TokenKind};
 use crate::engine::{self, Index};
 use crate::service::mapping;
 
@@ -213,31 +212,10 @@ fn kind_word(kind: KindFilter) -> &'static str {
     }
 }
 
-/// Refuses a name that is empty or normalises to nothing to search on (only titles, legal
-/// forms, particles or punctuation: "Mr", ".", "LLC", "al"), like an empty one.
+/// Refuses a name that cannot be screened: the service's one check
+/// ([`crate::service::query::screenable`]), so the CLI, a batch and the server agree.
 pub fn check_name(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Err("the name is empty".to_owned());
-    }
-    if name.chars().count() > engine::MAX_NAME_CHARS {
-        return Err(format!(
-            "the name is longer than {} characters",
-            engine::MAX_NAME_CHARS
-        ));
-    }
-    let words = normalize::words(name);
-    let tokens = normalize::tokens(name, kind != Some(KindFilter::Individual));
-    if words.iter().all(|w| normalize::is_title_or_particle(w))
-        || !tokens
-            .iter()
-            .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
-    {
-        return Err(format!(
-            "{name:?} leaves nothing to screen once titles, legal forms, particles and punctuation are set aside"
-        ));
-    }
-    Ok(())
+    crate::service::query::screenable(name, kind)
 }
 
 /// The output line of `item` before it is screened: no match yet, and its error when it

@@ -28,10 +28,13 @@ impl Context {
             None => config::default_data_dir()?,
         };
         if !data_dir.is_dir() {
-            std::fs::create_dir_all(&data_dir)
+            crate::files::create_private_dir(&data_dir)
                 .wrap_err_with(|| format!("cannot create data directory {}", data_dir.display()))?;
         }
         init_logging(&data_dir);
+        if let Some(mode) = crate::files::readable_by_others(&data_dir) {
+            tracing::warn!(folder = ?data_dir, mode = format!("{mode:o}"), "data folder readable by other users");
+        }
         let mut config = Config::load(config_file)?;
         if let Ok(mirror) = std::env::var("SANCTIONS_MIRROR")
             && !mirror.trim().is_empty()
@@ -69,7 +72,7 @@ impl Context {
     /// another import or update holds it. Released when the returned file is dropped.
     pub fn write_lock(&self, json: bool) -> Result<File> {
         let path = self.data_dir.join("sanctions.lock");
-        let file = std::fs::OpenOptions::new()
+        let file = crate::files::private_options()
             .create(true)
             .truncate(false)
             .write(true)
@@ -95,11 +98,7 @@ impl Context {
 
 fn init_logging(data_dir: &Path) {
     let path = data_dir.join("sanctions.log");
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-    else {
+    let Ok(file) = crate::files::append_private(&path) else {
         return;
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

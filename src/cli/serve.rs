@@ -33,6 +33,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     svc.start_checkpointer();
     let config = ctx.config.server.clone();
     let bind = args.bind.unwrap_or_else(|| config.bind.clone());
+    server::raise_open_files(config.max_connections as u64 + 1024);
+    server::report_open_folder(&ctx.data_dir);
     let rt = runtime()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&bind)
@@ -44,7 +46,12 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
         let services: ServiceFactory = Arc::new(move |key| {
             Arc::new(base.for_account(&key.account_id, &key.actor())) as Arc<dyn Service>
         });
-        let state = Arc::new(AppState::new(services, keys, Plans::new(&config.plans)));
+        let state = Arc::new(
+            AppState::new(services, keys, Plans::new(&config.plans)).with_auth_throttle(
+                config.auth_failures_per_window,
+                config.auth_failure_window_secs,
+            ),
+        );
         warm_up(svc.clone(), state.clone());
         // Watchlist monitoring, webhook delivery and the feeds, stopped below.
         let background = svc.spawn_background(&ctx.config)?;
@@ -54,8 +61,7 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
         let served = server::run(
             listener,
             app,
-            config.max_connections,
-            Duration::from_secs(config.shutdown_grace_secs),
+            server::Limits::of(&config),
             server::shutdown_signal(),
         )
         .await;

@@ -119,9 +119,10 @@ pub fn create_default(path: &Path) -> std::io::Result<bool> {
         return Ok(false);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        crate::files::create_private_dir(dir)?;
     }
-    let mut file = match std::fs::OpenOptions::new()
+    // 0600: a configuration may hold an API key.
+    let mut file = match crate::files::private_options()
         .write(true)
         .create_new(true)
         .open(path)
@@ -138,6 +139,19 @@ pub fn create_default(path: &Path) -> std::io::Result<bool> {
 mod tests {
     use super::*;
     use crate::config::Config;
+
+    /// The file may hold an API key: 0600 and its new folder 0700, whatever the umask.
+    #[cfg(unix)]
+    #[test]
+    fn the_default_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("sanctions/config.toml");
+        assert!(create_default(&path).unwrap());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&tmp.path().join("sanctions")), 0o700);
+    }
 
     #[test]
     fn the_template_parses_to_the_defaults_and_holds_no_secret() {

@@ -219,6 +219,51 @@ mod tests {
         assert!(parse_json::<ScreenRequest>(br#"{"name": "x"}"#).is_ok());
     }
 
+    /// Every request body refuses a field it does not know, with a 400 naming it.
+    #[test]
+    fn unknown_fields_are_400_naming_the_field() {
+        use crate::api::alerts::AlertStatusRequest;
+        use crate::api::favorites::{FavoriteImport, FavoriteRequest};
+        use crate::api::screenings::DecisionRequest;
+        use crate::api::webhooks::{WebhookCreate, WebhookUpdate};
+        fn refused<T: DeserializeOwned + std::fmt::Debug>(body: &str, field: &str) {
+            let e = parse_json::<T>(body.as_bytes()).unwrap_err();
+            assert_eq!(e.status.as_u16(), 400, "{body}: {}", e.message);
+            assert!(
+                e.message.contains(&format!("unknown field `{field}`")),
+                "{body}: {}",
+                e.message
+            );
+        }
+        refused::<DecisionRequest>(
+            r#"{"entity": "uk_hmt:14196", "decision": "false_positive", "note": "n"}"#,
+            "entity",
+        );
+        refused::<ScreenRequest>(r#"{"name": "x", "threshhold": 10}"#, "threshhold");
+        refused::<ScreenRequest>(r#"{"name": "x", "note": "hi"}"#, "note");
+        refused::<BatchRequest>(r#"{"names": ["a"], "note": 1}"#, "note");
+        refused::<BatchRequest>(
+            r#"{"names": ["a", {"name": "b", "kind": "entity"}]}"#,
+            "kind",
+        );
+        refused::<BatchRequest>(
+            r#"{"names": ["a"], "options": {"name": "", "treshold": 1}}"#,
+            "treshold",
+        );
+        refused::<FavoriteRequest>(r#"{"name": "x", "notes": "y"}"#, "notes");
+        refused::<FavoriteImport>(r#"{"names": [{"name": "x", "typ": "entity"}]}"#, "typ");
+        refused::<AlertStatusRequest>(r#"{"status": "resolved", "note": "n", "by": "me"}"#, "by");
+        refused::<WebhookCreate>(r#"{"url": "https://x", "event": ["a"]}"#, "event");
+        refused::<WebhookUpdate>(r#"{"secret": "s"}"#, "secret");
+        let e =
+            parse_json::<BatchRequest>(br#"{"names": ["a", {"name": "b", "x": 1}]}"#).unwrap_err();
+        assert!(e.message.contains("names[1]"), "{}", e.message);
+        let ok =
+            parse_json::<BatchRequest>(br#"{"names": ["a", {"name": "b", "type": "entity"}]}"#)
+                .unwrap();
+        assert_eq!(ok.names[1].kind(), Some(KindFilter::Entity));
+    }
+
     #[test]
     fn csv_with_and_without_header_and_bom() {
         let b =

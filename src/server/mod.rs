@@ -21,6 +21,7 @@ mod openapi_schemas;
 pub mod plans;
 mod reply;
 mod screen;
+mod throttle;
 mod watch;
 
 use std::future::Future;
@@ -46,6 +47,7 @@ use crate::service::{Service, ServiceError};
 use crate::store::KeyStore;
 
 pub use auth::Caller;
+pub use listener::{Limits, raise_open_files};
 pub use plans::{Feature, PlanLimits, Plans};
 use reply::ApiError;
 
@@ -66,6 +68,8 @@ pub struct AppState {
     key_cache: key_cache::KeyCache,
     /// Set once the screening index is built (`/readyz`).
     pub ready: AtomicBool,
+    /// Failed authentications per client address.
+    throttle: throttle::Throttle,
 }
 
 impl AppState {
@@ -78,6 +82,7 @@ impl AppState {
             expensive: limiter::Windows::default(),
             key_cache: key_cache::KeyCache::default(),
             ready: AtomicBool::new(false),
+            throttle: throttle::Throttle::new(20, 60),
         }
     }
 
@@ -98,6 +103,12 @@ impl AppState {
                     ),
                 )
             })
+    }
+
+    /// Allows `limit` failed authentications per client address per `window_secs`.
+    pub fn with_auth_throttle(mut self, limit: u32, window_secs: u64) -> AppState {
+        self.throttle = throttle::Throttle::new(limit, window_secs);
+        self
     }
 
     /// Runs `work` with `n` credits of the caller taken first (403 when the month's are used
@@ -181,6 +192,10 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             auth::authenticate,
+        ))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            throttle_failures,
         ));
     let timeout = Duration::from_secs(config.request_timeout_secs.max(1));
     authenticated
@@ -204,16 +219,83 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
                         .get("x-request-id")
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or("-");
+                    // `id` is in the safe charset (`safe_request_id`); the path is quoted.
                     tracing::info_span!(
                         "request",
                         id = %id,
                         method = %request.method(),
-                        path = %request.uri().path(),
+                        path = ?request.uri().path(),
                     )
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
         .layer(SetRequestIdLayer::x_request_id(Ids::default()))
+        .layer(middleware::map_request(safe_request_id))
+}
+
+/// Most characters of a client's `x-request-id`.
+pub const MAX_REQUEST_ID: usize = 64;
+
+/// True for a request id a client may choose: `[A-Za-z0-9._-]{1,64}`.
+pub fn is_safe_request_id(id: &[u8]) -> bool {
+    (1..=MAX_REQUEST_ID).contains(&id.len())
+        && id
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Drops a client's `x-request-id` outside the safe charset and length (one is then
+/// generated), so that an id written to the log can never forge a field or a line.
+async fn safe_request_id(mut request: Request) -> Request {
+    let headers = request.headers_mut();
+    let ids = headers.get_all("x-request-id");
+    let mut values = ids.iter();
+    let keep = matches!(
+        (values.next(), values.next()),
+        (Some(one), None) if is_safe_request_id(one.as_bytes())
+    );
+    if !keep {
+        headers.remove("x-request-id");
+    }
+    request
+}
+
+/// Refuses with 429 the requests of a client address that failed authentication too often
+/// lately ([`throttle`]), and counts the failures (a key presented and answered 401) of the
+/// others.
+async fn throttle_failures(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let ip = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0.ip());
+    let Some(ip) = ip else {
+        return next.run(request).await;
+    };
+    let now = jiff::Timestamp::now().as_second();
+    if let Err(wait) = state.throttle.check(ip, now) {
+        return ApiError {
+            retry_after: Some(wait),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("too many failed authentications from this address: retry after {wait} s"),
+            )
+        }
+        .into_response();
+    }
+    // Only a key presented and refused is a failed authentication (a guess); a request
+    // without a key guesses nothing.
+    let presented = request
+        .headers()
+        .contains_key(axum::http::header::AUTHORIZATION);
+    let response = next.run(request).await;
+    if presented && response.status() == StatusCode::UNAUTHORIZED {
+        state.throttle.failed(ip, now);
+    }
+    response
 }
 
 /// Request ids: `req-` and a per-process counter (unless the client sent `x-request-id`).
@@ -270,33 +352,40 @@ async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     }
 }
 
-/// Serves `app` on `listener` (at most `max_connections` open) until `shutdown` resolves,
-/// then lets requests in flight finish for up to `grace`.
+impl Limits {
+    /// The bounds of `[server]`.
+    pub fn of(config: &ServerConfig) -> Limits {
+        Limits {
+            max_connections: config.max_connections,
+            per_address: config.max_connections_per_address,
+            header_read: Duration::from_secs(config.header_read_timeout_secs.max(1)),
+            grace: Duration::from_secs(config.shutdown_grace_secs),
+        }
+    }
+}
+
+/// Serves `app` on `listener` within `limits` until `shutdown` resolves, then lets requests
+/// in flight finish for up to the grace period ([`listener::serve`]).
 pub async fn run(
     listener: tokio::net::TcpListener,
     app: Router,
-    max_connections: usize,
-    grace: Duration,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: finishing requests in flight");
-        let _ = stopping_tx.send(());
-    };
-    let server = axum::serve(listener::Limited::new(listener, max_connections), app)
-        .with_graceful_shutdown(signal);
-    let server = std::pin::pin!(server.into_future());
-    tokio::select! {
-        result = server => result,
-        () = async {
-            let _ = stopping_rx.await;
-            tokio::time::sleep(grace).await;
-        } => {
-            tracing::warn!("requests still in flight after the grace period were cut off");
-            Ok(())
-        }
+    listener::serve(listener, app, limits, shutdown).await
+}
+
+/// Warns (on standard error and in the log) when the data folder can be read by other local
+/// users: it holds every screened name and every webhook secret.
+pub fn report_open_folder(dir: &std::path::Path) {
+    if let Some(mode) = crate::files::readable_by_others(dir) {
+        let message = format!(
+            "warning: the data folder {} can be read by other users (mode {mode:o}); run `chmod 700 {}`",
+            dir.display(),
+            dir.display()
+        );
+        eprintln!("{}", crate::sanitize::multiline(&message));
+        tracing::warn!(folder = ?dir, mode = format!("{mode:o}"), "data folder readable by other users");
     }
 }
 

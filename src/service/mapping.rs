@@ -7,7 +7,8 @@ use crate::engine::{self, Evidence, Fact, Hit, TokenPair, Verdict};
 /// The engine request of a wire request.
 pub fn request(wire: &ScreenRequest) -> engine::Request {
     engine::Request {
-        name: wire.name.clone(),
+        // The engine reads the query without control sequences; the wire keeps it as sent.
+        name: super::query::cleaned(&wire.name).into_owned(),
         kind: wire.kind.map(kind_filter),
         threshold: wire.threshold,
         limit: wire.limit,

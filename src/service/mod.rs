@@ -6,6 +6,7 @@ mod api;
 mod error;
 pub mod local;
 pub mod mapping;
+pub mod query;
 
 pub use api::{RateLimit, Service, ServiceMode};
 pub use error::ServiceError;

@@ -121,6 +121,9 @@ impl std::fmt::Debug for Store {
 impl Store {
     /// Opens the database at `path`, creating it and applying pending migrations.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        // 0600 whatever the umask; SQLite gives its journal files the database's mode. A
+        // path that cannot be created here is left for SQLite to report.
+        let _ = crate::files::create_private_file(path);
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "journal_mode", "WAL")

@@ -60,28 +60,25 @@ pub(crate) fn summary(record: &ScreeningRecord) -> ScreeningSummary {
     }
 }
 
-/// Checks a name: not blank, not longer than the engine accepts, no control characters.
-pub(crate) fn check_name(field: &str, name: &str) -> Result<(), ServiceError> {
-    let trimmed = name.trim();
-    if trimmed.is_empty() {
-        return Err(ServiceError::validation(field, "the name is empty"));
-    }
-    let chars = trimmed.chars().count();
-    if chars > engine::MAX_NAME_CHARS {
-        return Err(ServiceError::validation(
-            field,
-            format!(
-                "the name has {chars} characters; at most {} are accepted",
-                engine::MAX_NAME_CHARS
-            ),
-        ));
-    }
-    Ok(())
+/// Checks a name (of `kind`, when known) through the one check every face shares
+/// ([`crate::service::query::screenable`]): not blank, not longer than the engine accepts,
+/// something to screen once controls, titles, legal forms and particles are set aside.
+pub(crate) fn check_name(
+    field: &str,
+    name: &str,
+    kind: Option<KindFilter>,
+) -> Result<(), ServiceError> {
+    crate::service::query::screenable(name, kind).map_err(|e| ServiceError::validation(field, e))
 }
 
 /// Checks the options of a screening request.
 pub(crate) fn check_request(request: &ScreenRequest) -> Result<(), ServiceError> {
-    check_name("name", &request.name)?;
+    check_name("name", &request.name, request.kind)?;
+    check_options(request)
+}
+
+/// Checks the options of a screening request, not its name (a batch's template).
+pub(crate) fn check_options(request: &ScreenRequest) -> Result<(), ServiceError> {
     if let Some(threshold) = request.threshold
         && threshold > 100
     {

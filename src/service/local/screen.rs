@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use rayon::prelude::*;
 
-use super::convert::{check_name, check_request, entity_kind};
+use super::convert::{check_name, check_options, check_request, entity_kind};
 use super::{ENGINE_VERSION, Loaded, LocalService, enrich, new_id};
 use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
 use crate::api::screening::{Match, ScreenRequest, ScreenResult};
@@ -272,20 +272,20 @@ fn check_batch(request: &BatchRequest) -> Result<(), ServiceError> {
         ));
     }
     if let Some(options) = &request.options {
-        check_request(&ScreenRequest {
-            name: "x".to_owned(),
-            ..options.clone()
-        })?;
+        check_options(options)?;
     }
+    let template_kind = request.options.as_ref().and_then(|o| o.kind);
     let bad: Vec<String> = request
         .names
         .iter()
         .enumerate()
         .filter_map(|(i, item)| {
-            check_name("name", item.name()).err().map(|e| match e {
-                ServiceError::Validation { message, .. } => format!("row {}: {message}", i + 1),
-                other => format!("row {}: {other}", i + 1),
-            })
+            check_name("name", item.name(), item.kind().or(template_kind))
+                .err()
+                .map(|e| match e {
+                    ServiceError::Validation { message, .. } => format!("row {}: {message}", i + 1),
+                    other => format!("row {}: {other}", i + 1),
+                })
         })
         .collect();
     if bad.is_empty() {

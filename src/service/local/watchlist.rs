@@ -43,7 +43,7 @@ pub(crate) fn norm_key(name: &str, kind: Option<EntityKind>) -> String {
 }
 
 fn check_favorite(request: &FavoriteRequest) -> Result<(), ServiceError> {
-    check_name("name", &request.name)?;
+    check_name("name", &request.name, request.kind)?;
     if request
         .note
         .as_ref()
