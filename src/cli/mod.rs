@@ -17,6 +17,7 @@ mod output;
 mod review;
 mod screen;
 mod serve;
+mod store;
 mod ui;
 mod watch;
 mod webhooks;
@@ -100,6 +101,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// API keys of `serve`: create (printed once), list, revoke.
     Keys(keys::KeysArgs),
+    /// The database itself: `store check` runs the integrity checks.
+    Store(store::StoreArgs),
 }
 
 /// `sanctions lists ...`.
@@ -264,5 +267,6 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         Command::Briefs(args) => briefs::run(&ctx, args, json),
         Command::Serve(args) => serve::run(&ctx, args),
         Command::Keys(args) => keys::run(&ctx, args, json),
+        Command::Store(args) => store::run(&ctx, args, json),
     }
 }

@@ -328,4 +328,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (key_id, month)
     ) WITHOUT ROWID;
     "#,
+    // 6 (branch `damaged`): per list, the count and a SHA-256 of the names an import
+    // stored, compared with the names read back when the screening index is built.
+    r#"
+    CREATE TABLE name_digests (
+        list_code  TEXT PRIMARY KEY,
+        update_id  INTEGER NOT NULL REFERENCES list_updates(id),
+        names      INTEGER NOT NULL,
+        checksum   TEXT NOT NULL
+    );
+    "#,
 ];

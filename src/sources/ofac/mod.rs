@@ -236,7 +236,7 @@ fn read_rows(
     })?;
     let input = Input::read(&path)?;
     out.files.push(input.source_file());
-    let text = input.text();
+    let text = input.text()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -257,6 +257,15 @@ fn read_rows(
         let line = lines.line_of(start);
         let bad =
             |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
+        let raw = text
+            .as_bytes()
+            .get(start as usize..reader.position().byte() as usize);
+        if let Some((at, what)) = raw.and_then(super::text::stray_quote) {
+            return Err(bad(format!(
+                "{what} (column {} of the line); a quote in a field must be doubled, in a quoted field: the file is damaged",
+                at + 1
+            )));
+        }
         if let Some(field) = record.iter().find(|f| f.contains(['\n', '\r'])) {
             let end = line + field.matches('\n').count() as u64;
             return Err(bad(format!(
