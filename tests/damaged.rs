@@ -378,6 +378,13 @@ fn a_damaged_page_of_the_names_table_makes_its_list_unavailable_not_silent() {
     let missing = result["coverage"]["missing"].as_array().unwrap();
     assert!(missing.iter().any(|m| m == "ca_sema"), "{result}");
     assert_eq!(result["coverage"]["complete"], false);
+    // The quick check at open saw the damaged page, and the log says what to do.
+    let log = std::fs::read_to_string(data.path().join("sanctions.log")).unwrap();
+    assert!(
+        log.contains("the database failed its quick check (Fragmentation of"),
+        "{log}"
+    );
+    assert!(log.contains("Canada SEMA is unavailable"), "{log}");
 }
 
 /// Runs the binary as an unprivileged user when the tests run as root (root ignores file

@@ -257,6 +257,13 @@ fn read_rows(
         let line = lines.line_of(start);
         let bad =
             |message: String| SourceError::parse(&input.name, format!("line {line}"), message);
+        if let Some(field) = record.iter().find(|f| f.contains(['\n', '\r'])) {
+            let end = line + field.matches('\n').count() as u64;
+            return Err(bad(format!(
+                "a quoted field runs on over lines {line}-{end} (an unclosed quote?); \
+                 OFAC fields never hold a line break"
+            )));
+        }
         let raw = text
             .as_bytes()
             .get(start as usize..reader.position().byte() as usize);
@@ -264,13 +271,6 @@ fn read_rows(
             return Err(bad(format!(
                 "{what} (column {} of the line); a quote in a field must be doubled, in a quoted field: the file is damaged",
                 at + 1
-            )));
-        }
-        if let Some(field) = record.iter().find(|f| f.contains(['\n', '\r'])) {
-            let end = line + field.matches('\n').count() as u64;
-            return Err(bad(format!(
-                "a quoted field runs on over lines {line}-{end} (an unclosed quote?); \
-                 OFAC fields never hold a line break"
             )));
         }
         if record.len() != width {
