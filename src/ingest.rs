@@ -245,7 +245,7 @@ fn finish(
     };
     if let Outcome::Failed(reason) = &outcome {
         let files = if files.is_empty() {
-            sources::input::identify_files(dir)
+            sources::input::identify_files(dir, options.max_file_bytes)
         } else {
             files
         };

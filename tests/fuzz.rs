@@ -1,5 +1,8 @@
-//! Fuzzing without nightly: a small mutation fuzzer over every parser, the date parser, the
-//! name normaliser and the fetch configuration, on the stable toolchain.
+//! Fuzzing without nightly: a small mutation fuzzer over every parser, the text decoding, the
+//! zip bounds of the spreadsheets, the date parser, the name normaliser and the fetch
+//! configuration, on the stable toolchain. The decoding target also checks that text
+//! accepted as UTF-8 is never changed; the decoding and zip targets run from fixed seeds in
+//! every `cargo test` as well.
 //!
 //! Each target starts from seeds in the official formats (the hand-made fixtures) and applies
 //! random mutations: byte flips, deletions, duplications, splices, long digit runs and
@@ -268,7 +271,83 @@ fn ofac_target(name: &'static str, file: &'static str) -> Target {
     }
 }
 
+/// Seeds of the decoding target: each declaration and detection path of
+/// `sources::decoding` (UTF-8 declared and detected, a BOM, UTF-16, a Latin-1 declaration, a
+/// legacy single-byte file, JSON).
+fn decoding_seeds() -> Vec<Vec<u8>> {
+    let mut seeds = text_seeds(&[
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><A><N>أسامة بن لادن</N></A>",
+        "<a>Путин</a>",
+        "{\"SUPP_NAME\": \"Müller\"}",
+        "1,\"Jos\u{e9}\",-0- \r\n",
+    ]);
+    seeds.push(b"\xEF\xBB\xBF<a>Jos\xC3\xA9</a>".to_vec());
+    seeds.push(b"\xFF\xFE<\x00a\x00>\x00\x14\x04".to_vec());
+    seeds.push(b"\xFE\xFF\x00<\x00a\x00>".to_vec());
+    seeds.push(b"<?xml version='1.0' encoding='ISO-8859-1'?><a>Jos\xE9</a>".to_vec());
+    seeds.push(b"1,\"M\xDCLLER\",-0- \r\n\x1A".to_vec());
+    seeds
+}
+
+/// Decoding never changes text silently: whatever it accepts as UTF-8 is the bytes
+/// themselves (less a BOM and the DOS end-of-file byte).
+fn decode_checked(bytes: &[u8]) {
+    let Ok(decoded) = sources::decoding::decode("fuzz", bytes) else {
+        return;
+    };
+    if decoded.encoding == "UTF-8" {
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let body = body.strip_suffix(&[0x1A]).unwrap_or(body);
+        assert_eq!(decoded.text.as_bytes(), body, "UTF-8 text changed");
+    }
+}
+
+/// Seeds of the archive target: the xlsx fixtures and a small zip bomb.
+fn archive_seeds() -> Vec<Vec<u8>> {
+    use std::io::Write;
+    let mut bomb = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    bomb.start_file("xl/sharedStrings.xml", options).unwrap();
+    bomb.write_all(&vec![b' '; 2 << 20]).unwrap();
+    let bomb = bomb.finish().unwrap().into_inner();
+    [
+        seeds_from("au_dfat", &["good", "broken_truncated"]),
+        vec![bomb],
+    ]
+    .concat()
+}
+
+/// The decoding and archive targets, also run with fixed seeds by
+/// `decoding_and_archives_never_panic_on_fixed_seeds`.
+fn damage_targets() -> Vec<Target> {
+    vec![
+        Target {
+            name: "decoding",
+            seeds: decoding_seeds(),
+            run: Box::new(decode_checked),
+        },
+        Target {
+            name: "zip_bounds",
+            seeds: archive_seeds(),
+            run: Box::new(|b| {
+                let limits = sources::archive::XLSX_LIMITS;
+                if sources::archive::check_zip("fuzz.xlsx", b, &limits).is_ok() {
+                    let _ =
+                        sources::au_dfat::parse_input(&Input::from_bytes("fuzz.xlsx", b.to_vec()));
+                }
+            }),
+        },
+    ]
+}
+
 fn targets() -> Vec<Target> {
+    let mut all = base_targets();
+    all.extend(damage_targets());
+    all
+}
+
+fn base_targets() -> Vec<Target> {
     vec![
         Target {
             name: "date",
@@ -400,6 +479,38 @@ fn fuzz(
         runs += 1;
     }
     Ok(runs)
+}
+
+/// Runs `targets` from a fixed seed each (reproducible in every run, unlike the main test's
+/// clock seed) and fails on the first panic.
+fn run_fixed(targets: Vec<Target>, seeds: &[u64], runs: u64) {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut crashes = Vec::new();
+    for target in &targets {
+        for &seed in seeds {
+            let mut mutator = Mutator {
+                rng: Rng(seed | 1),
+                chars: case_changers(),
+                lookalikes: ascii_lookalikes(),
+            };
+            if let Err((input, message)) = fuzz(target, &mut mutator, Duration::from_secs(60), runs)
+            {
+                crashes.push(format!(
+                    "{} seed {seed}: panicked ({message}) on {:?}",
+                    target.name,
+                    String::from_utf8_lossy(&input[..input.len().min(500)])
+                ));
+            }
+        }
+    }
+    std::panic::set_hook(hook);
+    assert!(crashes.is_empty(), "{}", crashes.join("\n"));
+}
+
+#[test]
+fn decoding_and_archives_never_panic_on_fixed_seeds() {
+    run_fixed(damage_targets(), &[1, 22, 2026], 200);
 }
 
 #[test]

@@ -38,6 +38,7 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)
                 .map_err(|e| exit::data(e.to_string()))?;
             let code = report(&outcomes, json)?;
+            let code = super::store::after_import(&store, code, json);
             drop(store);
             super::watch::monitor_after_import(ctx, json)?;
             if !json {
@@ -63,6 +64,7 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
                 &mut store, &fetcher, &downloads, &list, &options,
             ));
             let code = report(&outcomes, json)?;
+            let code = super::store::after_import(&store, code, json);
             drop(store);
             super::watch::monitor_after_import(ctx, json)?;
             Ok(code)
@@ -111,6 +113,12 @@ pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
             safe(&db.display().to_string()),
             size as f64 / 1e6
         )?;
+        if let Some(access) = crate::store::readonly::access(&db)
+            .ok()
+            .and_then(|a| a.describe())
+        {
+            writeln!(out, "access: {access}")?;
+        }
     }
     if total == 0 {
         writeln!(out, "\n{NO_DATA_HINT}")?;

@@ -18,6 +18,7 @@ mod output;
 mod review;
 mod screen;
 mod serve;
+mod store;
 mod ui;
 mod watch;
 mod webhooks;
@@ -113,6 +114,8 @@ pub enum Command {
     Keys(keys::KeysArgs),
     /// Accounts of `serve` (customers or teams): list, show, change plan.
     Accounts(accounts::AccountsArgs),
+    /// The database itself: `store check` runs the integrity checks.
+    Store(store::StoreArgs),
 }
 
 /// `sanctions lists ...`.
@@ -278,5 +281,6 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         Command::Serve(args) => serve::run(&ctx, args),
         Command::Keys(args) => keys::run(&ctx, args, json),
         Command::Accounts(args) => accounts::run(&ctx, args, json),
+        Command::Store(args) => store::run(&ctx, args, json),
     }
 }

@@ -59,7 +59,7 @@ pub async fn check_coverage(
             let one = coverage.missing.len() == 1;
             let (has, it) = if one { ("has", "it") } else { ("have", "them") };
             return Err(exit::partial(format!(
-                "not screened: {names} {has} no data, so a \"no match\" would not be true of {it}. Import {it} (`sanctions lists import DIR` or `lists update`), name the lists to check with --lists, or pass --allow-partial to screen against the others"
+                "not screened: {names} {has} no data (never imported, or unavailable because the stored names failed verification: `sanctions store check`), so a \"no match\" would not be true of {it}. Import {it} (`sanctions lists import DIR` or `lists update`) or restore the database, name the lists to check with --lists, or pass --allow-partial to screen against the others"
             )));
         }
         warn(

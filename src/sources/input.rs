@@ -60,10 +60,11 @@ impl Input {
         }
     }
 
-    /// The file as text: UTF-8 (a BOM is dropped), UTF-16 with a BOM, else Windows-1252 when
-    /// the bytes are not valid UTF-8. A trailing 0x1A (DOS end-of-file) byte is dropped.
-    pub fn text(&self) -> String {
-        decode_text(&self.bytes)
+    /// The file as text, decoded as [`decode`] says; refused (naming the file, the line and
+    /// the byte offset) rather than decoded as another encoding when the bytes are not what
+    /// the file declares.
+    pub fn text(&self) -> Result<String, SourceError> {
+        decode(&self.name, &self.bytes).map(|d| d.text)
     }
 
     /// The 1-based line of a byte offset, for error messages.
@@ -73,8 +74,10 @@ impl Input {
 }
 
 /// The identity (name, sha256, size) of every file in `dir`, in name order, read in
-/// pieces: what a failed import records of the files it refused.
-pub fn identify_files(dir: &Path) -> Vec<SourceFile> {
+/// pieces: what a failed import records of the files it refused. A file larger than
+/// `max_bytes` is not read at all (its size comes from its metadata, so a huge or sparse
+/// file costs nothing): it is recorded with an empty sha256.
+pub fn identify_files(dir: &Path, max_bytes: u64) -> Vec<SourceFile> {
     use std::io::Read;
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -92,6 +95,15 @@ pub fn identify_files(dir: &Path) -> Vec<SourceFile> {
     paths
         .into_iter()
         .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let size = std::fs::metadata(&path).ok()?.len();
+            if size > max_bytes {
+                return Some(SourceFile {
+                    name,
+                    sha256: String::new(),
+                    bytes: size,
+                });
+            }
             let mut file = std::fs::File::open(&path).ok()?;
             let mut hasher = Sha256::new();
             let mut buffer = vec![0u8; 1 << 16];
@@ -105,7 +117,7 @@ pub fn identify_files(dir: &Path) -> Vec<SourceFile> {
                 bytes += n as u64;
             }
             Some(SourceFile {
-                name: path.file_name()?.to_string_lossy().into_owned(),
+                name,
                 sha256: hex::encode(hasher.finalize()),
                 bytes,
             })
@@ -113,22 +125,19 @@ pub fn identify_files(dir: &Path) -> Vec<SourceFile> {
         .collect()
 }
 
-/// Decodes bytes as described in [`Input::text`].
+/// Decodes bytes as described in [`decode`], for callers without a file name (tests,
+/// benchmarks): text that cannot be decoded strictly comes back with U+FFFD in place of
+/// each bad byte, never as another encoding.
 pub fn decode_text(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_suffix(&[0x1A]).unwrap_or(bytes);
-    if let Some((encoding, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
-        let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
-        return text.into_owned();
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => encoding_rs::WINDOWS_1252
-            .decode_without_bom_handling(bytes)
-            .0
-            .into_owned(),
+    match decode("", bytes) {
+        Ok(decoded) => decoded.text,
+        Err(_) => {
+            String::from_utf8_lossy(bytes.strip_suffix(&[0x1A]).unwrap_or(bytes)).into_owned()
+        }
     }
 }
 
+pub use super::decoding::{Decoded, decode, encoding_of};
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,9 +146,26 @@ mod tests {
     fn decodes_utf8_bom_utf16_and_windows_1252() {
         assert_eq!(decode_text(b"\xEF\xBB\xBFJos\xC3\xA9"), "José");
         assert_eq!(decode_text(b"Jos\xC3\xA9\r\n\x1A"), "José\r\n");
+        // No UTF-8 sequence anywhere: a legacy single-byte file.
         assert_eq!(decode_text(b"Jos\xE9 M\xFCller"), "José Müller");
         assert_eq!(decode_text(b"\xFF\xFEA\x00\x14\x04"), "AД");
         assert_eq!(decode_text("Путин".as_bytes()), "Путин");
+    }
+
+    #[test]
+    fn files_over_the_limit_are_not_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = std::fs::File::create(dir.path().join("sdn.csv")).unwrap();
+        big.set_len(2 << 30).unwrap(); // sparse: nothing written
+        std::fs::write(dir.path().join("add.csv"), b"x").unwrap();
+        let files = identify_files(dir.path(), 1 << 20);
+        assert_eq!(files.len(), 2);
+        assert_eq!(
+            (files[1].name.as_str(), files[1].bytes),
+            ("sdn.csv", 2 << 30)
+        );
+        assert_eq!(files[1].sha256, "");
+        assert_eq!(files[0].sha256.len(), 64);
     }
 
     #[test]

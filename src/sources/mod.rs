@@ -4,8 +4,10 @@
 //! list's folder. Parsers never touch the store; they return a [`ParsedList`] or a
 //! [`SourceError`] naming the file and the line, row or element that is wrong.
 
+pub mod archive;
 pub mod au_dfat;
 pub mod ca_sema;
+pub mod decoding;
 pub mod eu;
 pub mod input;
 pub mod ofac;
@@ -134,7 +136,22 @@ pub fn parse_dir(list: ListCode, dir: &Path) -> Result<ParsedList, SourceError> 
         ListCode::WorldBank => world_bank::parse_dir(dir),
     }?;
     debug_assert_eq!(parsed.list, list);
+    let mut parsed = parsed;
+    note_encodings(&mut parsed, dir);
     Ok(parsed)
+}
+
+/// Adds to the notes the encoding each file was read in (`consolidated.xml: read as UTF-8`),
+/// for the import report.
+fn note_encodings(parsed: &mut ParsedList, dir: &Path) {
+    for file in &parsed.files {
+        if let Ok(bytes) = std::fs::read(dir.join(&file.name)) {
+            let encoding = decoding::encoding_of(&bytes);
+            parsed
+                .notes
+                .push(format!("{}: read as {encoding}", file.name));
+        }
+    }
 }
 
 /// Reads the one official file of a single-file list (UN, Canada, Australia, World Bank) from

@@ -83,9 +83,56 @@ pub fn merge_legal_forms<'a>(
     out
 }
 
+/// Where a raw CSV record (its bytes, line ends included) breaks the quoting rules of
+/// RFC 4180, which the csv crate lets through: a quote inside an unquoted field
+/// (`SHINING PATH"`), or text after a field's closing quote (`"SHINING PATH" "`). Returns
+/// the offset of the offending byte in `raw`, and what is wrong.
+pub fn stray_quote(raw: &[u8]) -> Option<(usize, &'static str)> {
+    #[derive(Clone, Copy)]
+    enum State {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let mut state = State::FieldStart;
+    for (i, b) in raw.iter().enumerate() {
+        let end = matches!(b, b',' | b'\r' | b'\n');
+        state = match (state, b) {
+            (State::Quoted, b'"') => State::QuoteInQuoted,
+            (State::Quoted, _) => State::Quoted,
+            (State::QuoteInQuoted, b'"') => State::Quoted,
+            (State::FieldStart, b'"') => State::Quoted,
+            (State::Unquoted, b'"') => {
+                return Some((i, "a double quote inside a field that is not quoted"));
+            }
+            (State::QuoteInQuoted, _) if !end => {
+                return Some((i, "text after the closing quote of a quoted field"));
+            }
+            (_, _) if end => State::FieldStart,
+            (_, _) => State::Unquoted,
+        };
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_stray_quotes() {
+        assert_eq!(stray_quote(b"1,\"A, B\",\"say \"\"x\"\"\",-0- \r\n"), None);
+        assert_eq!(stray_quote(b"1,\"multi\nline\",x\n"), None);
+        assert_eq!(
+            stray_quote(b"1,SHINING PATH\",x"),
+            Some((14, "a double quote inside a field that is not quoted"))
+        );
+        assert_eq!(
+            stray_quote(b"1,\"SHINING PATH\" \",x"),
+            Some((16, "text after the closing quote of a quoted field"))
+        );
+    }
 
     #[test]
     fn scripts_lines_and_parts() {

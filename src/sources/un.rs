@@ -26,7 +26,7 @@ pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
 
 /// Parses one consolidated.xml file.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
-    let text = input.text();
+    let text = input.text()?;
     let mut entities: Vec<Entity> = Vec::new();
     let mut skipped_documents = 0usize;
     let (root, _) = node::read_records(

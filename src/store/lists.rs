@@ -65,6 +65,7 @@ impl Store {
     ) -> Result<UpdateRecord, StoreError> {
         let tx = self.write()?;
         let record = replace_in(&tx, parsed, origin, max_removed)?;
+        super::integrity::record_digest(&tx, parsed.list, record.id)?;
         tx.commit()?;
         tracing::info!(
             list = %parsed.list,

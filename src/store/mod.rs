@@ -11,10 +11,12 @@ mod codec;
 mod entities;
 mod favorites;
 mod history;
+pub mod integrity;
 mod keys;
 mod lists;
 mod names;
 mod outbox;
+pub mod readonly;
 mod repo;
 mod schema;
 mod screenings;
@@ -27,6 +29,7 @@ use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
 pub use favorites::{FavoriteInsert, FavoriteUpdate};
+pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use keys::KeyStore;
 
 /// The account of the local single-user mode, and of every row stored before accounts
@@ -125,6 +128,14 @@ impl Store {
         // path that cannot be created here is left for SQLite to report.
         let _ = crate::files::create_private_file(path);
         let conn = Connection::open(path)?;
+        // SQLite quietly opens a file it may not write read-only; a caller asking to write
+        // must hear it (and fall back to `open_read_only`) rather than fail at its first write.
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::Refused(format!(
+                "the database {} is write-protected",
+                path.display()
+            )));
+        }
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(StoreError::from_sqlite)?;
@@ -141,6 +152,30 @@ impl Store {
     /// its shared-memory file beside the database (a read-only folder in WAL mode), the file
     /// is opened as immutable.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        match readonly::access(path) {
+            Ok(readonly::Access::Direct) => Store::open_read_only_at(path),
+            Ok(readonly::Access::Immutable) => {
+                let uri = format!("file:{}?immutable=1", uri_path(path));
+                let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | OpenFlags::SQLITE_OPEN_URI
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+                let store = Store {
+                    conn: Connection::open_with_flags(uri, flags)?,
+                };
+                store.check_version()?;
+                Ok(store)
+            }
+            Ok(readonly::Access::PrivateCopy(copy)) => Store::open_read_only_at(&copy),
+            Err(e) => Err(StoreError::Refused(format!(
+                "cannot copy the database {} to read it past its write-protected journal files: {e}",
+                path.display()
+            ))),
+        }
+    }
+
+    /// [`Store::open_read_only`] of a file whose journal files this process may write (or
+    /// that has none).
+    fn open_read_only_at(path: &Path) -> Result<Store, StoreError> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -161,15 +196,21 @@ impl Store {
                 usable(Connection::open_with_flags(uri, flags)?)?
             }
         };
+        store.check_version()?;
+        Ok(store)
+    }
+
+    /// Refuses a database of another schema version than this program's.
+    fn check_version(&self) -> Result<(), StoreError> {
         let known = schema::MIGRATIONS.len() as i64;
-        let found = store.schema_version()?;
+        let found = self.schema_version()?;
         if found > known {
             return Err(StoreError::TooNew { found, known });
         }
         if found < known {
             return Err(StoreError::NeedsUpgrade { found, known });
         }
-        Ok(store)
+        Ok(())
     }
 
     /// A private in-memory database (tests, benchmarks).

@@ -40,6 +40,12 @@ pub trait Repository: Send + Sync {
     fn list_versions(&self) -> Result<ListVersions, StoreError>;
     fn latest_update_id(&self) -> Result<i64, StoreError>;
     fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError>;
+    /// Per list, the count and checksum of the names stored at import.
+    fn name_digests(
+        &self,
+    ) -> Result<std::collections::BTreeMap<ListCode, super::NameDigest>, StoreError>;
+    /// The lists whose names read back now differ from those stored at import.
+    fn verify_names(&self) -> Result<Vec<super::NameDamage>, StoreError>;
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError>;
     fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError>;
     fn changed_entities(&self, update_id: i64) -> Result<Vec<(ChangeKind, Entity)>, StoreError>;
@@ -211,6 +217,7 @@ impl SqliteRepository {
     /// Opens (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open(path)?;
+        writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
@@ -224,6 +231,7 @@ impl SqliteRepository {
     /// folder): nothing is created or migrated, and every write fails with a store error.
     pub fn open_read_only(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open_read_only(path)?;
+        writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
@@ -303,6 +311,14 @@ impl Repository for SqliteRepository {
     }
     fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError> {
         self.reader()?.entity_names()
+    }
+    fn name_digests(
+        &self,
+    ) -> Result<std::collections::BTreeMap<ListCode, super::NameDigest>, StoreError> {
+        self.reader()?.name_digests()
+    }
+    fn verify_names(&self) -> Result<Vec<super::NameDamage>, StoreError> {
+        self.reader()?.verify_names()
     }
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError> {
         self.reader()?.entity(entity_id)

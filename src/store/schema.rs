@@ -404,4 +404,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     DROP TABLE favorites;
     ALTER TABLE favorites_by_account RENAME TO favorites;
     "#,
+    // 7: per list, the count and a SHA-256 of the names an import
+    // stored, compared with the names read back when the screening index is built.
+    r#"
+    CREATE TABLE name_digests (
+        list_code  TEXT PRIMARY KEY,
+        update_id  INTEGER NOT NULL REFERENCES list_updates(id),
+        names      INTEGER NOT NULL,
+        checksum   TEXT NOT NULL
+    );
+    "#,
 ];

@@ -18,9 +18,16 @@ impl LocalService {
         self.blocking(|this| {
             let repo = this.repo();
             let versions = repo.list_versions()?;
+            let damage = this.damaged_lists()?;
             Ok(repo
                 .lists()?
                 .into_iter()
+                .map(|mut l| {
+                    if damage.iter().any(|d| d.list == l.list) {
+                        l.count = 0; // unavailable until re-imported or restored
+                    }
+                    l
+                })
                 .map(|l| ListInfo {
                     list_code: l.list,
                     list_name: l.list.display_name().to_owned(),

@@ -17,6 +17,7 @@ mod review;
 mod screen;
 mod screen_commit;
 mod service_impl;
+mod verify;
 mod watchlist;
 mod webhooks;
 
@@ -66,6 +67,8 @@ struct Inner {
     /// The group-commit writer of stored screenings, started on first use (`None`: it
     /// could not start, and screenings are stored one transaction each).
     committer: std::sync::OnceLock<Option<std::sync::mpsc::Sender<screen_commit::Job>>>,
+    /// The lists whose stored names failed verification, at a list update.
+    verified: Mutex<verify::Verified>,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -128,6 +131,7 @@ impl LocalService {
                 feeds: Mutex::new(Vec::new()),
                 weak_aliases: std::sync::atomic::AtomicBool::new(true),
                 committer: std::sync::OnceLock::new(),
+                verified: Mutex::new(None),
             }),
             actor: Arc::from(actor),
             account: Arc::from(DEFAULT_ACCOUNT),
@@ -232,7 +236,9 @@ impl LocalService {
             .inner
             .weak_aliases
             .load(std::sync::atomic::Ordering::SeqCst);
-        let fresh = Arc::new(load(self.inner.repo.as_ref(), weak)?);
+        let (loaded, damage) = load(self.inner.repo.as_ref(), weak)?;
+        self.remember(loaded.latest_update, &damage);
+        let fresh = Arc::new(loaded);
         self.inner.loaded.store(fresh.clone());
         Ok(fresh)
     }
@@ -322,12 +328,20 @@ fn passwd_name(passwd: &str, uid: &str) -> Option<String> {
 pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
     (offline) or `sanctions lists update` (download from the publishers)";
 
-fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceError> {
+/// Builds the index from the store, withholding the lists whose names fail verification
+/// (returned with it).
+fn load(
+    repo: &dyn Repository,
+    weak_aliases: bool,
+) -> Result<(Loaded, Vec<crate::store::NameDamage>), ServiceError> {
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
-    let lists = repo.lists()?;
+    let mut lists = repo.lists()?;
     let mut names = repo.entity_names()?;
+    let found = crate::store::integrity::digests_of(&names);
+    let damage = crate::store::integrity::compare(&repo.name_digests()?, &found);
+    verify::withhold(&damage, &mut names, &mut lists);
     if !weak_aliases {
         names
             .iter_mut()
@@ -340,12 +354,13 @@ fn load(repo: &dyn Repository, weak_aliases: bool) -> Result<Loaded, ServiceErro
         ms = started.elapsed().as_millis() as u64,
         "screening index built"
     );
-    Ok(Loaded {
+    let loaded = Loaded {
         index,
         latest_update,
         versions,
         answers: enrich::Answers::new(lists),
-    })
+    };
+    Ok((loaded, damage))
 }
 
 /// A new id: `prefix` + ULID (unique, sortable by creation time).

@@ -78,6 +78,7 @@ pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
 /// Parses the workbook held in `input`.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
     let fail = |pos: String, msg: String| SourceError::parse(&input.name, pos, msg);
+    super::archive::check_zip(&input.name, &input.bytes, &super::archive::XLSX_LIMITS)?;
     let mut book: Xlsx<_> = Xlsx::new(Cursor::new(input.bytes.as_slice()))
         .map_err(|e| fail(String::new(), format!("not a readable xlsx workbook: {e}")))?;
     let sheet = book

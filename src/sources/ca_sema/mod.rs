@@ -49,7 +49,7 @@ pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
     parsed.files.push(input.source_file());
     let mut seen = HashSet::new();
     let mut duplicates = 0;
-    let text = input.text();
+    let text = input.text()?;
     for record in read_records(&input.name, &text)? {
         let entity = entity_of(&record).map_err(|m| {
             let line = line_at(text.as_bytes(), record.offset);

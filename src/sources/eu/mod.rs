@@ -39,7 +39,7 @@ pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
 
 /// Parses one FSF XML 1.1 file.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
-    let text = input.text();
+    let text = input.text()?;
     let mut entities: Vec<Entity> = Vec::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let (root, count) = node::read_records(

@@ -236,7 +236,7 @@ fn read_rows(
     })?;
     let input = Input::read(&path)?;
     out.files.push(input.source_file());
-    let text = input.text();
+    let text = input.text()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -262,6 +262,15 @@ fn read_rows(
             return Err(bad(format!(
                 "a quoted field runs on over lines {line}-{end} (an unclosed quote?); \
                  OFAC fields never hold a line break"
+            )));
+        }
+        let raw = text
+            .as_bytes()
+            .get(start as usize..reader.position().byte() as usize);
+        if let Some((at, what)) = raw.and_then(super::text::stray_quote) {
+            return Err(bad(format!(
+                "{what} (column {} of the line); a quote in a field must be doubled, in a quoted field: the file is damaged",
+                at + 1
             )));
         }
         if record.len() != width {

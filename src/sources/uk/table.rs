@@ -45,6 +45,11 @@ pub fn read_xlsx(
     is_header: &dyn Fn(&[String]) -> bool,
 ) -> Result<Table, SourceError> {
     let err = |m: String| SourceError::parse(&input.name, "", m);
+    crate::sources::archive::check_zip(
+        &input.name,
+        &input.bytes,
+        &crate::sources::archive::XLSX_LIMITS,
+    )?;
     let mut book = Xlsx::new(Cursor::new(input.bytes.as_slice()))
         .map_err(|e| err(format!("not a readable xlsx workbook: {e}")))?;
     let range = book
@@ -65,7 +70,7 @@ pub fn read_csv(
     input: &Input,
     is_header: &dyn Fn(&[String]) -> bool,
 ) -> Result<Table, SourceError> {
-    let text = input.text();
+    let text = input.text()?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -81,11 +86,27 @@ pub fn read_csv(
         bytes[..end].iter().filter(|b| **b == b'\n').count() + 1
     };
     let mut rows = RawRows::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
+    let mut record = csv::StringRecord::new();
+    loop {
+        let start = reader.position().byte();
+        let read = reader.read_record(&mut record).map_err(|e| {
             let line = e.position().map_or(0, |p| line_at(p.byte()));
             SourceError::parse(&input.name, format!("line {line}"), format!("bad CSV: {e}"))
         })?;
+        if !read {
+            break;
+        }
+        let raw = text
+            .as_bytes()
+            .get(start as usize..reader.position().byte() as usize);
+        if let Some((at, what)) = raw.and_then(crate::sources::text::stray_quote) {
+            let line = line_at(start + at as u64);
+            return Err(SourceError::parse(
+                &input.name,
+                format!("line {line}"),
+                format!("bad CSV: {what}; a quote in a field must be doubled, in a quoted field"),
+            ));
+        }
         let line = record.position().map_or(0, |p| line_at(p.byte()));
         rows.push((line, record.iter().map(str::to_owned).collect()));
     }

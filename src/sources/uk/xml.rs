@@ -53,7 +53,7 @@ pub fn is_xml(bytes: &[u8]) -> bool {
 
 /// Parses the XML held in `input`.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
-    let text = input.text();
+    let text = input.text()?;
     let mut parsed = ParsedList::new(ListCode::UkHmt);
     let mut unknown: BTreeMap<String, usize> = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();

@@ -69,7 +69,7 @@ pub fn parse_dir(dir: &Path) -> Result<ParsedList, SourceError> {
 
 /// Parses the API payload held in `input`.
 pub fn parse_input(input: &Input) -> Result<ParsedList, SourceError> {
-    let text = input.text();
+    let text = input.text()?;
     let payload: Payload = serde_json::from_str(&text).map_err(|e| {
         SourceError::parse(
             &input.name,
