@@ -264,11 +264,19 @@ fn operations(scope: &str) -> Vec<(&'static str, &'static str, Option<Value>)> {
         ],
         "webhooks" => vec![("GET", "/webhooks", None)],
         "audit" => vec![("GET", "/audit", None)],
+        "admin" => vec![("GET", "/keys", None)],
         _ => unreachable!(),
     }
 }
 
-const SCOPES: [&str; 5] = ["screen", "review", "watchlist", "webhooks", "audit"];
+const SCOPES: [&str; 6] = [
+    "screen",
+    "review",
+    "watchlist",
+    "webhooks",
+    "audit",
+    "admin",
+];
 
 #[tokio::test(flavor = "multi_thread")]
 async fn each_scope_is_needed_for_its_operations_and_enough_for_them() {
@@ -299,6 +307,18 @@ async fn each_scope_is_needed_for_its_operations_and_enough_for_them() {
             assert!(allowed.status < 500, "{:?}", allowed.body);
         }
     }
+    // The admin scope lists its own account's keys only, without secrets.
+    let admin = account_key(data, "scopes", "admin-again", Some("admin"));
+    let keys = send(&server, "GET", "/keys", &admin, None).await;
+    let keys = keys.data().as_array().unwrap().clone();
+    assert!(keys.len() >= 12, "{keys:?}");
+    assert!(
+        keys.iter()
+            .all(|k| k["account"] == "scopes" && k.get("hash").is_none())
+    );
+    let other = account_key(data, "scopes-elsewhere", "admin", Some("admin"));
+    let theirs = send(&server, "GET", "/keys", &other, None).await;
+    assert_eq!(theirs.data().as_array().unwrap().len(), 1);
     // Reference data needs no scope; a default key has what the plan allows, admin aside.
     let none = account_key(data, "scopes", "reference-only", Some(""));
     assert_eq!(

@@ -24,6 +24,9 @@ pub const SCREENING_DECISIONS: &str = "/screenings/{id}/decisions";
 /// `GET` (extension): every screening and decision of a period (query: `AuditQuery`).
 pub const AUDIT: &str = "/audit";
 
+/// `GET` (extension): the keys of the caller's account, never a secret (`admin` scope).
+pub const KEYS: &str = "/keys";
+
 /// `GET`: the lists' metadata.
 pub const LISTS: &str = "/lists";
 /// `GET`: recent updates of one list (query: `limit`).

@@ -5,7 +5,19 @@ use serde::{Deserialize, Serialize};
 
 /// A key's plan: what it may do and how much (the limits themselves live in the server's
 /// configuration, with the spec's figures as defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Plan {
     Free,
@@ -54,7 +66,19 @@ impl std::str::FromStr for Plan {
 }
 
 /// What a key may do. A request outside its key's scopes is refused (403 naming the scope).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     /// Screen names (single, preview, batch) and read the account's stored screenings.
@@ -164,7 +188,7 @@ pub struct Account {
 }
 
 /// A stored API key, without its secret (the store keeps only its SHA-256).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ApiKey {
     /// `key_` + ULID: what `keys revoke` takes.
     pub id: String,
@@ -173,8 +197,10 @@ pub struct ApiKey {
     pub label: Option<String>,
     /// The plan of the key's account.
     pub plan: Plan,
+    #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
     /// Set once revoked; a revoked key is refused at once.
+    #[schema(value_type = Option<String>, format = DateTime)]
     pub revoked_at: Option<Timestamp>,
     /// The id of the account the key belongs to.
     #[serde(default)]

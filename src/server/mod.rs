@@ -7,6 +7,7 @@
 //! never a key), a request timeout, a cap on requests in flight and on open connections, a
 //! body limit, JSON 404/405, and a graceful shutdown that lets requests in flight finish.
 
+mod admin;
 mod auth;
 mod body;
 mod checks;
@@ -159,6 +160,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::SCREENINGS), get(screen::screenings))
         .route(&api(routes::SCREENING_DECISIONS), post(screen::decide))
         .route(&api(routes::AUDIT), get(screen::audit))
+        .route(&api(routes::KEYS), get(admin::keys))
         .route(&api(routes::LISTS), get(screen::lists))
         .route(&api(routes::LIST_UPDATES), get(screen::list_updates))
         .route(&api(routes::ENTITY), get(screen::entity))

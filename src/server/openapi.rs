@@ -25,6 +25,7 @@ use crate::api::screenings::{
     AuditExport, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
 };
 use crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult};
+use crate::model::ApiKey;
 
 /// What an operation takes in its body.
 #[derive(Clone, Copy)]
@@ -165,6 +166,17 @@ const OPS: &[Op] = &[
                 "RFC 3339 UTC upper bound, excluded; not before `since`.",
             ),
         ],
+    ),
+    op(
+        HttpMethod::Get,
+        routes::KEYS,
+        "accountKeys",
+        inline::<Vec<ApiKey>, ApiKey>,
+        "The keys of the caller's account: ids, prefixes, labels, scopes; never a secret.",
+        true,
+        false,
+        Body::None,
+        &[],
     ),
     op(
         HttpMethod::Get,

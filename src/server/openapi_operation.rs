@@ -153,6 +153,7 @@ pub(super) fn scope_of(id: &str) -> Option<&'static str> {
         "webhooks" | "createWebhook" | "webhook" | "updateWebhook" | "deleteWebhook"
         | "testWebhook" | "webhookDeliveries" => "webhooks",
         "audit" => "audit",
+        "accountKeys" => "admin",
         _ => return None,
     })
 }

@@ -19,6 +19,8 @@ pub trait KeyStore: Send + Sync {
     fn create_key(&self, key: &NewApiKey) -> Result<(), StoreError>;
     /// Every key, oldest first.
     fn api_keys(&self) -> Result<Vec<ApiKey>, StoreError>;
+    /// The keys of one account (revoked ones too), oldest first.
+    fn account_keys(&self, account_id: &str) -> Result<Vec<ApiKey>, StoreError>;
     /// The keys (revoked ones too) whose display prefix is `prefix`, each with its hex hash.
     fn keys_with_prefix(&self, prefix: &str) -> Result<Vec<(ApiKey, String)>, StoreError>;
     /// Revokes a key (idempotent); the key as it now stands.
@@ -201,6 +203,16 @@ impl KeyStore for SqliteRepository {
 
     fn api_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
         let keys = self.with_reader(|s| s.keys_where("ORDER BY k.created_at, k.id", None))?;
+        Ok(keys.into_iter().map(|(key, _)| key).collect())
+    }
+
+    fn account_keys(&self, account_id: &str) -> Result<Vec<ApiKey>, StoreError> {
+        let keys = self.with_reader(|s| {
+            s.keys_where(
+                "WHERE k.account_id = ?1 ORDER BY k.created_at, k.id",
+                Some(account_id),
+            )
+        })?;
         Ok(keys.into_iter().map(|(key, _)| key).collect())
     }
 
