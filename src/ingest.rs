@@ -2,9 +2,12 @@
 //! then replace each list in its own transaction. One list failing never stops the others.
 //!
 //! The guards against a silent loss live here: every file is checked against the size cap
-//! before it is read, a parser that panics fails its own list only, an import that would
-//! remove more of a list than `[import]` allows is refused unless `allow_shrink`, and every
-//! failed import is recorded in the list's history with its files and reason.
+//! before it is read (or hashed), a parser that panics fails its own list only, an import that
+//! would remove more of a list than `[import]` allows is refused unless `allow_shrink`, and
+//! every failed import is recorded in the list's history with its files and reason. The
+//! parsers add their own (`sources::decoding`: no silent change of encoding;
+//! `sources::archive`: zip bounds before calamine), and the store records a digest of each
+//! list's names for the index to verify (`store::integrity`).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;

@@ -385,6 +385,25 @@ fn a_damaged_page_of_the_names_table_makes_its_list_unavailable_not_silent() {
         "{log}"
     );
     assert!(log.contains("Canada SEMA is unavailable"), "{log}");
+
+    // An import of another list checks the whole file afterwards and says it is damaged.
+    let bank = layout(&["world_bank"], |_, _| {});
+    let other = import(data.path(), bank.path(), false);
+    assert_eq!(code(&other), 3, "{}{}", stdout(&other), stderr(&other));
+    assert!(
+        stderr(&other).contains("the database failed its integrity check after the import"),
+        "{}",
+        stderr(&other)
+    );
+
+    // The repair the message names: re-importing the list (unchanged files) rewrites the
+    // names that do not read back, and the list is available again.
+    let canada = layout(&["ca_sema"], |_, _| {});
+    let again = import(data.path(), canada.path(), false);
+    assert_eq!(code(&again), 0, "{}{}", stdout(&again), stderr(&again));
+    let check = sanctions(data.path(), &["store", "check"]);
+    assert_eq!(code(&check), 0, "{}{}", stdout(&check), stderr(&check));
+    assert_eq!(list_count(data.path(), "ca_sema"), 4_759);
 }
 
 /// Runs the binary as an unprivileged user when the tests run as root (root ignores file

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Store, StoreError};
 use crate::model::{EntityNames, ListCode};
+use crate::sources::ParsedList;
 
 /// The names of one list: how many, and a SHA-256 over the entry ids and names in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,24 +148,84 @@ fn read_digests(
     Ok(digests.finish())
 }
 
-/// Records the digest of `list`'s names as just written by update `update_id`, in the
-/// import's transaction.
-pub(super) fn record_digest(
-    tx: &rusqlite::Transaction<'_>,
-    list: ListCode,
-    update_id: i64,
-) -> Result<(), StoreError> {
-    let digest = read_digests(tx, Some(list))?
+/// The digest of the names an import of `parsed` stores: each entry once (the first of a
+/// repeated id, as the import keeps), in entry-id order, primary name then aliases.
+fn expected_digest(parsed: &ParsedList) -> NameDigest {
+    let mut seen = std::collections::HashSet::new();
+    let mut entries: Vec<(String, &crate::model::Entity)> = parsed
+        .entities
+        .iter()
+        .map(|e| (e.entity_id(), e))
+        .filter(|(id, _)| seen.insert(id.clone()))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut digests = Digests::default();
+    for (id, entity) in &entries {
+        digests.add(parsed.list, id, &entity.primary_name);
+        for alias in &entity.aliases {
+            digests.add(parsed.list, id, &alias.name);
+        }
+    }
+    digests.finish().remove(&parsed.list).unwrap_or(NameDigest {
+        names: 0,
+        checksum: hex::encode(Sha256::digest(b"")),
+    })
+}
+
+/// The digest of `list`'s names as read back now (an empty digest when none is read).
+fn read_back(tx: &rusqlite::Transaction<'_>, list: ListCode) -> Result<NameDigest, StoreError> {
+    Ok(read_digests(tx, Some(list))?
         .remove(&list)
         .unwrap_or(NameDigest {
             names: 0,
             checksum: hex::encode(Sha256::digest(b"")),
-        });
+        }))
+}
+
+/// Records, in the import's transaction, the digest of the names the import of `parsed`
+/// (update `update_id`) stores. The names read back must match it: an import leaves the
+/// names of unchanged entries alone, so names lost to a damaged page are rewritten here
+/// (re-importing a list repairs it), and an import whose names still do not read back is
+/// refused.
+pub(super) fn record_digest(
+    tx: &rusqlite::Transaction<'_>,
+    parsed: &ParsedList,
+    update_id: i64,
+) -> Result<(), StoreError> {
+    let list = parsed.list;
+    let digest = expected_digest(parsed);
+    if read_back(tx, list)? != digest {
+        tracing::warn!(%list, "names read back differ from the import: rewriting them");
+        rewrite_names(tx, parsed)?;
+        let found = read_back(tx, list)?;
+        if found != digest {
+            return Err(StoreError::Refused(format!(
+                "the names of {list} do not read back as written ({} of {}): the database is damaged; restore it from a backup, or move it away and import the lists again",
+                found.names, digest.names
+            )));
+        }
+    }
     tx.execute(
         "INSERT OR REPLACE INTO name_digests (list_code, update_id, names, checksum)
          VALUES (?1, ?2, ?3, ?4)",
         rusqlite::params![list.code(), update_id, digest.names as i64, digest.checksum],
     )?;
+    Ok(())
+}
+
+/// Deletes and writes again every name of `parsed`'s entries.
+fn rewrite_names(tx: &rusqlite::Transaction<'_>, parsed: &ParsedList) -> Result<(), StoreError> {
+    tx.execute(
+        "DELETE FROM names WHERE entity_id IN (SELECT entity_id FROM entities WHERE list_code = ?1)",
+        [parsed.list.code()],
+    )?;
+    let mut seen = std::collections::HashSet::new();
+    for entity in &parsed.entities {
+        let id = entity.entity_id();
+        if seen.insert(id.clone()) {
+            super::lists::insert_names(tx, entity, &id)?;
+        }
+    }
     Ok(())
 }
 

@@ -65,7 +65,7 @@ impl Store {
     ) -> Result<UpdateRecord, StoreError> {
         let tx = self.write()?;
         let record = replace_in(&tx, parsed, origin, max_removed)?;
-        super::integrity::record_digest(&tx, parsed.list, record.id)?;
+        super::integrity::record_digest(&tx, parsed, record.id)?;
         tx.commit()?;
         tracing::info!(
             list = %parsed.list,
@@ -368,6 +368,15 @@ fn insert_entity(
         json,
         entity.listing_ends
     ])?;
+    insert_names(tx, entity, entity_id)
+}
+
+/// Writes the names of `entity` (the primary name at position 0, then the aliases).
+pub(super) fn insert_names(
+    tx: &Transaction<'_>,
+    entity: &Entity,
+    entity_id: &str,
+) -> Result<(), StoreError> {
     let mut names = tx.prepare_cached(
         "INSERT INTO names (entity_id, position, name, kind, quality, script, lang)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

@@ -218,3 +218,17 @@ fn fcdo_xml_truncated_or_wrong_fails_with_the_line() {
     let e = parse_error(parse_dir(dir.path()), "html");
     assert!(e.contains("expected root element <Designations>"), "{e}");
 }
+
+#[test]
+fn a_stray_quote_in_a_conlist_csv_name_is_refused_with_its_line() {
+    let path = fixtures().join("uk_hmt/conlist_csv/ConList.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let damaged = text.replacen("MITHOO,", "MITHOO\",", 1);
+    assert_ne!(damaged, text);
+    let input = Input::from_bytes("ConList.csv", damaged.into_bytes());
+    let e = parse_input(&input).unwrap_err().to_string();
+    assert!(
+        e.starts_with("ConList.csv, line 3: bad CSV: a double quote inside a field"),
+        "{e}"
+    );
+}
