@@ -27,7 +27,8 @@ fn is_invisible(c: char) -> bool {
             | '\u{17B4}'
             | '\u{17B5}'
             | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}'
+            | '\u{200B}'
+            | '\u{200D}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}'
             | '\u{3164}'
@@ -38,11 +39,13 @@ fn is_invisible(c: char) -> bool {
     )
 }
 
-/// Whitespace controls that separate words: kept as a space.
+/// Whitespace controls that separate words: kept as a space. The zero-width non-joiner too:
+/// Persian writes it between the parts of a name (`محمد‌علی`), which the engine reads as two
+/// words, as it did before queries were cleaned.
 fn is_breaking_control(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | '\u{85}' | '\u{200C}' | '\u{2028}' | '\u{2029}'
     )
 }
 
@@ -116,6 +119,7 @@ mod tests {
             ("\u{1b}(BVladimir Putin", "Vladimir Putin"),
             ("Müller, Jürgen", "Müller, Jürgen"),
             ("محمد", "محمد"),
+            ("محمد\u{200c}علی", "محمد علی"),
         ];
         for (query, expected) in cases {
             assert_eq!(cleaned(query), expected, "{query:?}");
