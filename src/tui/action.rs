@@ -41,6 +41,9 @@ pub enum Action {
     },
     /// The spinner advances (sent only while work runs).
     Tick,
+    /// The slow idle timer ([`super::update::POLL_SECS`]): retry an unreachable server,
+    /// refresh the open-alert count now and then.
+    Poll,
     /// The screening index finished building in the background.
     IndexReady(Result<(), String>),
     /// A service call finished.

@@ -121,6 +121,10 @@ pub struct Status {
     pub spinner: usize,
     /// The server's rate-limit figures after its last answer (remote mode).
     pub rate_limit: Option<crate::service::RateLimit>,
+    /// The server did not answer (remote mode): the idle timer retries until it does.
+    pub unreachable: bool,
+    /// Idle-timer ticks so far.
+    pub polls: u64,
 }
 
 /// What the UI may send off this machine (`[ui] feeds` and `[ui] offline`).
@@ -289,6 +293,8 @@ impl State {
                 message: None,
                 spinner: 0,
                 rate_limit: None,
+                unreachable: false,
+                polls: 0,
             },
             screen: Default::default(),
             batch: Default::default(),
@@ -348,7 +354,8 @@ impl State {
                 None => "rate limited: wait a moment, then try again".to_owned(),
             },
             E::Unavailable(_) if self.status.mode.starts_with("REMOTE") => {
-                "server unreachable: is it running? Nothing typed is lost".to_owned()
+                self.status.unreachable = true;
+                "server unreachable: is it running? Retried every few seconds; nothing typed is lost".to_owned()
             }
             _ => {
                 self.error(error);
