@@ -74,7 +74,7 @@ pub enum Outcome {
     Alerts(Result<Page<Alert>, ServiceError>),
     OpenAlerts(Result<Page<Alert>, ServiceError>),
     AlertSet(Result<Alert, ServiceError>),
-    BatchLoaded(Result<BatchRequest, String>),
+    BatchLoaded(Result<super::pages::batch::Loaded, String>),
     Batch(Result<BatchResponse, ServiceError>),
     Briefs(Result<Page<Brief>, ServiceError>),
     BriefsRefreshed(Result<RefreshReport, ServiceError>),
