@@ -242,3 +242,42 @@ fn the_open_alert_count_is_refreshed_while_idle() {
     }
     assert_eq!(calls, 2);
 }
+
+#[test]
+fn enter_on_a_watchlist_row_opens_its_last_screening() {
+    let mut s = state();
+    key(&mut s, KeyCode::Esc);
+    key(&mut s, KeyCode::Char('5'));
+    let favorite: crate::model::Favorite = serde_json::from_value(serde_json::json!({
+        "id": "fav_1", "name": "Kim Jong Un", "type": null, "note": null,
+        "created_at": "2026-01-01T00:00:00Z", "last_screened_at": null,
+        "last_match_count": 2, "last_screening_id": "scr_9",
+    }))
+    .unwrap();
+    s.watchlist.items = vec![favorite];
+    let effects = key(&mut s, KeyCode::Enter);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Call(_, Call::Screening(id))] if id == "scr_9"),
+        "{effects:?}"
+    );
+    assert_eq!(s.tab, Tab::Screen);
+}
+
+#[test]
+fn tabs_cut_off_at_60_columns_show_a_sign() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let s = state();
+    let draw = |width| {
+        let mut terminal = Terminal::new(TestBackend::new(width, 20)).unwrap();
+        terminal
+            .draw(|frame| super::view::render(frame, &s))
+            .unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        (0..width)
+            .map(|x| buffer[(x, 0)].symbol().to_owned())
+            .collect::<String>()
+    };
+    assert!(draw(60).contains("›more: ]"), "{}", draw(60));
+    assert!(!draw(120).contains("›more"), "{}", draw(120));
+}
