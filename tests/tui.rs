@@ -123,6 +123,11 @@ impl Ui {
             r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{26}\b",
             "${1}_[id]",
         );
+        // An id cut by an overlay (the help over the results' bottom line).
+        settings.add_filter(
+            r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{8,25}\b",
+            "${1}_[id]",
+        );
         settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[port]");
         // Latencies vary in digits, which moves what a cut line keeps: redact up to the end.
         settings.add_filter(
