@@ -211,7 +211,14 @@ async fn other_tabs_with_the_real_lists() {
     ui.typed("Kim Jong Un").await;
     ui.snap("watchlist_add_prompt");
     ui.key(KeyCode::Enter).await;
+    ui.typed("board member of a client").await;
+    ui.snap("watchlist_add_note_prompt"); // the optional note
+    ui.key(KeyCode::Enter).await;
     ui.snap("watchlist_one_name");
+    assert_eq!(
+        ui.app.state.watchlist.items[0].note.as_deref(),
+        Some("board member of a client")
+    );
     assert_eq!(ui.app.state.watchlist.items.len(), 1);
     ui.key(KeyCode::Char('d')).await;
     ui.snap("watchlist_remove_confirm");

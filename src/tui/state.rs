@@ -160,6 +160,8 @@ pub enum PromptKind {
     },
     /// A name to add to the watchlist.
     AddFavorite,
+    /// The optional note of the watchlist name just typed (empty: none).
+    AddFavoriteNote { name: String },
     /// Remove a watchlist name (y/n, no text).
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
@@ -236,7 +238,10 @@ impl Prompt {
 
     /// Whether an empty answer is allowed (it clears a filter).
     pub fn empty_ok(&self) -> bool {
-        matches!(self.kind, PromptKind::Filter(_))
+        matches!(
+            self.kind,
+            PromptKind::Filter(_) | PromptKind::AddFavoriteNote { .. }
+        )
     }
 }
 

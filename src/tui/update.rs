@@ -517,10 +517,20 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             vec![call(state, Call::SetAlert(alert_id, request))]
         }
         PromptKind::AddFavorite => {
+            state.prompt = Some(Prompt::new(
+                format!(
+                    "Note for {:?} (optional: why it is watched; Enter adds)",
+                    super::text::sanitize(&value)
+                ),
+                PromptKind::AddFavoriteNote { name: value },
+            ));
+            Vec::new()
+        }
+        PromptKind::AddFavoriteNote { name } => {
             let request = crate::api::favorites::FavoriteRequest {
-                name: value,
+                name,
                 kind: None,
-                note: None,
+                note: (!value.is_empty()).then_some(value),
             };
             vec![call(state, Call::AddFavorite(request))]
         }
