@@ -123,6 +123,11 @@ impl Ui {
             r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{26}\b",
             "${1}_[id]",
         );
+        // An id cut by an overlay (the help over the results' bottom line).
+        settings.add_filter(
+            r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{8,25}\b",
+            "${1}_[id]",
+        );
         settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[port]");
         // Latencies vary in digits, which moves what a cut line keeps: redact up to the end.
         settings.add_filter(
@@ -206,7 +211,14 @@ async fn other_tabs_with_the_real_lists() {
     ui.typed("Kim Jong Un").await;
     ui.snap("watchlist_add_prompt");
     ui.key(KeyCode::Enter).await;
+    ui.typed("board member of a client").await;
+    ui.snap("watchlist_add_note_prompt"); // the optional note
+    ui.key(KeyCode::Enter).await;
     ui.snap("watchlist_one_name");
+    assert_eq!(
+        ui.app.state.watchlist.items[0].note.as_deref(),
+        Some("board member of a client")
+    );
     assert_eq!(ui.app.state.watchlist.items.len(), 1);
     ui.key(KeyCode::Char('d')).await;
     ui.snap("watchlist_remove_confirm");

@@ -88,6 +88,8 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     tmux.wait_for("Add to the watchlist", 10);
     tmux.text("Kim Jong Un");
     tmux.keys(&["Enter"]);
+    tmux.wait_for("Note for \"Kim Jong Un\"", 10);
+    tmux.keys(&["Enter"]); // no note
     tmux.wait_for("added \"Kim Jong Un\"", 30);
     tmux.keys(&["d"]);
     tmux.wait_for("(y/n)", 10);

@@ -283,3 +283,54 @@ fn coverage_is_in_sight_on_the_screen_tab_and_the_status_bar() {
     );
     quit(&tmux, data.path());
 }
+
+/// Trap 7: Batch dropped the input's other columns (a `customer_id`, a `country`) and
+/// ignored `country` silently. Now every column reaches the table and the export, and the
+/// UI says which columns it used (and as what) and which it only kept. (`dob` and `country`
+/// are not weighed in a stored batch, as in the CLI's stored batch: said, not hidden.)
+#[test]
+fn batch_keeps_every_input_column_and_says_which_it_used() {
+    if shared().is_none() {
+        return;
+    }
+    let data = data("");
+    let file = data.path().join("customers.csv");
+    std::fs::write(
+        &file,
+        "customer_id,name,country\nC-001,Vladimir Putin,RU\nC-002,John Q Nobody,GB\n",
+    )
+    .unwrap();
+    let tmux = start(data.path(), "trap7", 120, 40);
+    leave_field(&tmux);
+    tmux.keys(&["2"]);
+    tmux.wait_for("Progress", 20);
+    tmux.keys(&["l"]);
+    tmux.wait_for("Batch file", 10);
+    tmux.text(file.to_str().unwrap());
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_all(
+        &[
+            "2 name(s) screened",
+            "columns used: customer_id (as qid), name",
+            "kept, not weighed in a stored batch (as the CLI): country",
+        ],
+        120,
+    );
+    tmux.wait_for_all(&["customer_id", "C-001", "C-002"], 10);
+    let export = data.path().join("out.csv");
+    tmux.keys(&["x"]);
+    tmux.wait_for("Export the rows", 10);
+    tmux.text(export.to_str().unwrap());
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("exported to", 30);
+    let written = std::fs::read_to_string(&export).unwrap();
+    assert!(
+        written.starts_with("name,matches,best_score,screening_id,customer_id,country\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains(",C-001,RU\n") && written.contains(",C-002,GB\n"),
+        "{written}"
+    );
+    quit_from_commands(&tmux, data.path());
+}

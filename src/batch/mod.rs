@@ -41,6 +41,9 @@ pub struct RawRow {
     pub date_of_birth: Option<String>,
     pub country: Option<String>,
     pub error: Option<String>,
+    /// Every cell of the row as read (delimited tables; empty otherwise), so that callers can
+    /// carry the input's other columns through to their output.
+    pub cells: Vec<String>,
 }
 
 /// One name of a batch, ready to screen (or, with `error`, to report as not screened).
@@ -58,6 +61,8 @@ pub struct BatchItem {
     pub country: Option<String>,
     /// Why this row is not screened.
     pub error: Option<String>,
+    /// Every cell of the row as read (see [`Batch::header`]).
+    pub cells: Vec<String>,
 }
 
 impl BatchItem {
@@ -79,6 +84,10 @@ pub struct Batch {
     pub description: String,
     /// Qids used by more than one row, with the rows' places.
     pub duplicates: Vec<(String, Vec<String>)>,
+    /// A delimited table's header (empty without one), and what each column was used as
+    /// (`name`, `qid`, `type`, `dob`, `country`; `None`: read but not used).
+    pub header: Vec<String>,
+    pub roles: Vec<Option<&'static str>>,
 }
 
 /// How to read a batch: `--column`, `--lines` and `--type`.
@@ -109,11 +118,13 @@ pub fn parse_input(bytes: &[u8], options: &InputOptions) -> Result<Batch, BatchE
     }
     let decoded = decode::decode(bytes);
     let trimmed = decoded.text.trim_start();
+    let mut columns = (Vec::new(), Vec::new());
     let (rows, description) =
         if !options.lines && (trimmed.starts_with('[') || trimmed.starts_with('{')) {
             (json::rows(trimmed)?, "JSON".to_owned())
         } else {
             let layout = table::layout(&decoded.text, options.column.as_deref(), options.lines)?;
+            columns = table::columns(&layout);
             (table::rows(&decoded.text, &layout), layout.describe())
         };
     if rows.len() > MAX_ROWS {
@@ -144,6 +155,8 @@ pub fn parse_input(bytes: &[u8], options: &InputOptions) -> Result<Batch, BatchE
         items,
         description: format!("{}, {description}", decoded.encoding),
         duplicates,
+        header: columns.0,
+        roles: columns.1,
     })
 }
 
@@ -177,6 +190,7 @@ fn item(row: RawRow, batch_kind: Option<KindFilter>) -> BatchItem {
         date_of_birth: row.date_of_birth,
         country: row.country,
         error,
+        cells: row.cells,
     }
 }
 

@@ -275,6 +275,31 @@ fn table(delimiter: u8, header: Option<Vec<String>>, name: usize) -> Table {
 }
 
 /// The rows of `text` read with `layout`, each with its 1-based line in the file.
+/// A table's header and what each of its columns is used as (`None`: read, not used).
+pub fn columns(layout: &Layout) -> (Vec<String>, Vec<Option<&'static str>>) {
+    let Layout::Table(t) = layout else {
+        return (Vec::new(), Vec::new());
+    };
+    let Some(header) = &t.header else {
+        return (Vec::new(), Vec::new());
+    };
+    let roles = (0..header.len())
+        .map(|i| {
+            [
+                (Some(t.name), "name"),
+                (t.qid, "qid"),
+                (t.kind, "type"),
+                (t.dob, "dob"),
+                (t.country, "country"),
+            ]
+            .into_iter()
+            .find(|(c, _)| *c == Some(i))
+            .map(|(_, role)| role)
+        })
+        .collect();
+    (header.clone(), roles)
+}
+
 pub fn rows(text: &str, layout: &Layout) -> Vec<RawRow> {
     match layout {
         Layout::Lines { header } => text
@@ -372,6 +397,7 @@ fn table_rows(text: &str, t: &Table) -> Vec<RawRow> {
             country: cell(t.country),
             error,
             position: None,
+            cells: record.iter().map(|c| c.trim().to_owned()).collect(),
         });
     }
     out

@@ -41,6 +41,9 @@ pub enum Action {
     },
     /// The spinner advances (sent only while work runs).
     Tick,
+    /// The slow idle timer ([`super::update::POLL_SECS`]): retry an unreachable server,
+    /// refresh the open-alert count now and then.
+    Poll,
     /// The screening index finished building in the background.
     IndexReady(Result<(), String>),
     /// A service call finished.
@@ -71,7 +74,7 @@ pub enum Outcome {
     Alerts(Result<Page<Alert>, ServiceError>),
     OpenAlerts(Result<Page<Alert>, ServiceError>),
     AlertSet(Result<Alert, ServiceError>),
-    BatchLoaded(Result<BatchRequest, String>),
+    BatchLoaded(Result<super::pages::batch::Loaded, String>),
     Batch(Result<BatchResponse, ServiceError>),
     Briefs(Result<Page<Brief>, ServiceError>),
     BriefsRefreshed(Result<RefreshReport, ServiceError>),

@@ -78,6 +78,9 @@ async fn event_loop(
 ) -> io::Result<()> {
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(120));
+    let period = Duration::from_secs(super::update::POLL_SECS);
+    let mut poll = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut dirty = true;
     loop {
         if dirty {
@@ -125,6 +128,11 @@ async fn event_loop(
             _ = tick.tick(), if busy => {
                 app.handle(Action::Tick);
                 dirty = true;
+            }
+            _ = poll.tick() => {
+                app.handle(Action::Poll);
+                // Redrawn only when the tick started work (the spinner shows it).
+                dirty = app.state.busy();
             }
         }
     }

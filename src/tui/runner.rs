@@ -193,6 +193,7 @@ async fn import_favorites(
 ) -> Result<crate::api::favorites::ImportSummary, String> {
     let batch = read_batch(path).await?;
     let names = batch
+        .request
         .names
         .into_iter()
         .map(|n| match n {
@@ -232,7 +233,7 @@ async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, Str
     Ok(shown)
 }
 
-async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {
+async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loaded, String> {
     let shown = path.display();
     let meta = tokio::fs::metadata(path)
         .await
@@ -258,6 +259,7 @@ async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {
     if items.is_empty() {
         return Err(format!("{shown} holds no name"));
     }
+    let cells = items.iter().map(|item| item.cells.clone()).collect();
     let names = items
         .into_iter()
         .map(|item| BatchName::Typed {
@@ -265,8 +267,13 @@ async fn read_batch(path: &std::path::Path) -> Result<BatchRequest, String> {
             kind: item.kind,
         })
         .collect();
-    Ok(BatchRequest {
-        names,
-        options: None,
+    Ok(super::pages::batch::Loaded {
+        request: BatchRequest {
+            names,
+            options: None,
+        },
+        header: batch.header,
+        roles: batch.roles,
+        cells,
     })
 }

@@ -121,6 +121,10 @@ pub struct Status {
     pub spinner: usize,
     /// The server's rate-limit figures after its last answer (remote mode).
     pub rate_limit: Option<crate::service::RateLimit>,
+    /// The server did not answer (remote mode): the idle timer retries until it does.
+    pub unreachable: bool,
+    /// Idle-timer ticks so far.
+    pub polls: u64,
 }
 
 /// What the UI may send off this machine (`[ui] feeds` and `[ui] offline`).
@@ -156,6 +160,8 @@ pub enum PromptKind {
     },
     /// A name to add to the watchlist.
     AddFavorite,
+    /// The optional note of the watchlist name just typed (empty: none).
+    AddFavoriteNote { name: String },
     /// Remove a watchlist name (y/n, no text).
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
@@ -232,7 +238,10 @@ impl Prompt {
 
     /// Whether an empty answer is allowed (it clears a filter).
     pub fn empty_ok(&self) -> bool {
-        matches!(self.kind, PromptKind::Filter(_))
+        matches!(
+            self.kind,
+            PromptKind::Filter(_) | PromptKind::AddFavoriteNote { .. }
+        )
     }
 }
 
@@ -289,6 +298,8 @@ impl State {
                 message: None,
                 spinner: 0,
                 rate_limit: None,
+                unreachable: false,
+                polls: 0,
             },
             screen: Default::default(),
             batch: Default::default(),
@@ -348,7 +359,8 @@ impl State {
                 None => "rate limited: wait a moment, then try again".to_owned(),
             },
             E::Unavailable(_) if self.status.mode.starts_with("REMOTE") => {
-                "server unreachable: is it running? Nothing typed is lost".to_owned()
+                self.status.unreachable = true;
+                "server unreachable: is it running? Retried every few seconds; nothing typed is lost".to_owned()
             }
             _ => {
                 self.error(error);

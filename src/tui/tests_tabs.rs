@@ -187,3 +187,97 @@ fn remote_mode_previews_nothing_so_no_request_is_counted() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn an_unreachable_server_is_retried_and_the_tab_reloads_when_it_answers() {
+    use crate::service::ServiceError;
+    let mut s = State::new("REMOTE example:8080", jiff::Timestamp::UNIX_EPOCH);
+    let effects = init(&mut s);
+    let lists = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Call(id, Call::Lists) => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    s.requests.cancel(super::action::Slot::OpenAlerts); // the start's read answered
+    let down = ServiceError::Unavailable("cannot reach http://example:8080".into());
+    update(
+        &mut s,
+        Action::Done(lists, Box::new(Outcome::Lists(Err(down)))),
+    );
+    assert!(s.status.unreachable);
+    assert!(super::update::has_error(&s));
+    // The idle timer retries with one list read.
+    let effects = update(&mut s, Action::Poll);
+    let [Effect::Call(retry, Call::Lists)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    let effects = update(
+        &mut s,
+        Action::Done(*retry, Box::new(Outcome::Lists(Ok(Vec::new())))),
+    );
+    assert!(!s.status.unreachable);
+    assert!(!super::update::has_error(&s), "the old error goes");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Call(_, Call::OpenAlerts))),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn the_open_alert_count_is_refreshed_while_idle() {
+    let mut s = state();
+    s.requests.cancel(super::action::Slot::OpenAlerts); // the start's read answered
+    let mut calls = 0;
+    for _ in 0..super::update::OPEN_ALERTS_EVERY * 2 {
+        for e in update(&mut s, Action::Poll) {
+            if let Effect::Call(id, Call::OpenAlerts) = e {
+                calls += 1;
+                s.requests.finish(super::action::Slot::OpenAlerts, id);
+            }
+        }
+    }
+    assert_eq!(calls, 2);
+}
+
+#[test]
+fn enter_on_a_watchlist_row_opens_its_last_screening() {
+    let mut s = state();
+    key(&mut s, KeyCode::Esc);
+    key(&mut s, KeyCode::Char('5'));
+    let favorite: crate::model::Favorite = serde_json::from_value(serde_json::json!({
+        "id": "fav_1", "name": "Kim Jong Un", "type": null, "note": null,
+        "created_at": "2026-01-01T00:00:00Z", "last_screened_at": null,
+        "last_match_count": 2, "last_screening_id": "scr_9",
+    }))
+    .unwrap();
+    s.watchlist.items = vec![favorite];
+    let effects = key(&mut s, KeyCode::Enter);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Call(_, Call::Screening(id))] if id == "scr_9"),
+        "{effects:?}"
+    );
+    assert_eq!(s.tab, Tab::Screen);
+}
+
+#[test]
+fn tabs_cut_off_at_60_columns_show_a_sign() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let s = state();
+    let draw = |width| {
+        let mut terminal = Terminal::new(TestBackend::new(width, 20)).unwrap();
+        terminal
+            .draw(|frame| super::view::render(frame, &s))
+            .unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        (0..width)
+            .map(|x| buffer[(x, 0)].symbol().to_owned())
+            .collect::<String>()
+    };
+    assert!(draw(60).contains("›more: ]"), "{}", draw(60));
+    assert!(!draw(120).contains("›more"), "{}", draw(120));
+}

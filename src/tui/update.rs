@@ -38,6 +38,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.status.spinner = state.status.spinner.wrapping_add(1);
             Vec::new()
         }
+        Action::Poll => poll(state),
         Action::IndexReady(result) => {
             state.status.index = match result {
                 Ok(()) => IndexState::Ready,
@@ -58,11 +59,50 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     }
 }
 
+/// Seconds between two ticks of the idle timer (one wake-up, no redraw unless work starts).
+pub const POLL_SECS: u64 = 5;
+/// The open-alert count is refreshed every this many idle ticks (30 s): one small read.
+pub const OPEN_ALERTS_EVERY: u64 = 6;
+
+/// The idle timer: an unreachable server is tried again (one list read); otherwise the
+/// open-alert count is refreshed now and then.
+fn poll(state: &mut State) -> Vec<Effect> {
+    state.status.polls += 1;
+    if state.status.unreachable {
+        if state.requests.pending(Slot::Lists) {
+            return Vec::new();
+        }
+        return vec![call(state, Call::Lists)];
+    }
+    if state.status.polls.is_multiple_of(OPEN_ALERTS_EVERY)
+        && !state.requests.pending(Slot::OpenAlerts)
+    {
+        return vec![call(state, Call::OpenAlerts)];
+    }
+    Vec::new()
+}
+
+/// The server answered again after being unreachable: the old error goes, the tab shown
+/// and the open-alert count are read again.
+fn reconnected(state: &mut State) -> Vec<Effect> {
+    state.status.unreachable = false;
+    state.info("the server answers again: reconnected, and the tab reloaded");
+    let mut effects = switch(state, state.tab.index());
+    if !state.requests.pending(Slot::OpenAlerts) {
+        effects.push(call(state, Call::OpenAlerts));
+    }
+    effects
+}
+
 fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
         Outcome::Lists(Ok(lists)) => {
             state.status.freshness = lists.iter().filter_map(|l| l.updated_at.clone()).max();
+            state.lists.error = None;
             state.lists.set(lists);
+            if state.status.unreachable {
+                return reconnected(state);
+            }
             Vec::new()
         }
         Outcome::OpenAlerts(Ok(page)) => {
@@ -477,10 +517,20 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             vec![call(state, Call::SetAlert(alert_id, request))]
         }
         PromptKind::AddFavorite => {
+            state.prompt = Some(Prompt::new(
+                format!(
+                    "Note for {:?} (optional: why it is watched; Enter adds)",
+                    super::text::sanitize(&value)
+                ),
+                PromptKind::AddFavoriteNote { name: value },
+            ));
+            Vec::new()
+        }
+        PromptKind::AddFavoriteNote { name } => {
             let request = crate::api::favorites::FavoriteRequest {
-                name: value,
+                name,
                 kind: None,
-                note: None,
+                note: (!value.is_empty()).then_some(value),
             };
             vec![call(state, Call::AddFavorite(request))]
         }

@@ -71,7 +71,20 @@ fn draw_tabs(frame: &mut Frame, area: Rect, state: &State) {
             spans.push(Span::raw(label));
         }
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let line = Line::from(spans);
+    if line.width() > area.width as usize {
+        // Tabs cut off at the right: say so, and how to reach them.
+        let sign = " ›more: ] ";
+        let [tabs, more] = Layout::horizontal([
+            Constraint::Min(0),
+            Constraint::Length(sign.chars().count() as u16),
+        ])
+        .areas(area);
+        frame.render_widget(Paragraph::new(line), tabs);
+        frame.render_widget(Paragraph::new(Span::styled(sign, theme::warn())), more);
+        return;
+    }
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {

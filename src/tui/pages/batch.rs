@@ -27,25 +27,114 @@ pub struct BatchState {
     /// The `/` words rows must hold.
     pub words: Option<String>,
     pub error: Option<String>,
+    /// The input's header and each name's cells (a delimited file with a header; else
+    /// empty): every column is kept through to the table and the export.
+    pub header: Vec<String>,
+    pub roles: Vec<Option<&'static str>>,
+    pub cells: Vec<Vec<String>>,
+    /// Which input columns were used and which only kept (said at load and when done).
+    pub note: Option<String>,
+}
+
+/// A batch read from a file or a paste: the names, and the input's columns.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub request: BatchRequest,
+    pub header: Vec<String>,
+    pub roles: Vec<Option<&'static str>>,
+    /// Each name's cells, in the order of `request.names`.
+    pub cells: Vec<Vec<String>>,
+}
+
+impl Loaded {
+    /// Names without columns (pasted, one per line, or JSON).
+    pub fn names(request: BatchRequest) -> Loaded {
+        Loaded {
+            request,
+            header: Vec::new(),
+            roles: Vec::new(),
+            cells: Vec::new(),
+        }
+    }
+
+    /// Which columns were used and which were kept only, for the status bar.
+    pub fn columns_note(&self) -> Option<String> {
+        if self.header.is_empty() {
+            return None;
+        }
+        let mut used: Vec<String> = Vec::new();
+        let mut kept = Vec::new();
+        let mut evidence = Vec::new();
+        for (name, role) in self.header.iter().zip(&self.roles) {
+            match role {
+                Some("dob" | "country") => evidence.push(name.as_str()),
+                Some(role) if name.eq_ignore_ascii_case(role) => used.push(name.clone()),
+                Some(role) => used.push(format!("{name} (as {role})")),
+                None => kept.push(name.as_str()),
+            }
+        }
+        let mut parts = vec![format!("used: {}", used.join(", "))];
+        if !evidence.is_empty() {
+            parts.push(format!(
+                "kept, not weighed in a stored batch (as the CLI): {}",
+                evidence.join(", ")
+            ));
+        }
+        if !kept.is_empty() {
+            parts.push(format!("kept: {}", kept.join(", ")));
+        }
+        Some(crate::tui::text::sanitize(&format!(
+            "columns {}",
+            parts.join(" · ")
+        )))
+    }
 }
 
 impl BatchState {
-    /// The rows shown, after the filter and sort.
-    pub fn rows(&self) -> Vec<&BatchResult> {
-        let mut rows: Vec<&BatchResult> = self
+    /// The rows shown, after the filter and sort, with their input position.
+    pub fn indexed_rows(&self) -> Vec<(usize, &BatchResult)> {
+        let mut rows: Vec<(usize, &BatchResult)> = self
             .results
             .iter()
-            .filter(|r| !self.hits_only || r.matches > 0)
-            .filter(|r| {
-                self.words
-                    .as_deref()
-                    .is_none_or(|w| crate::tui::filter::matches(w, &r.name))
+            .enumerate()
+            .filter(|(_, r)| !self.hits_only || r.matches > 0)
+            .filter(|(i, r)| {
+                self.words.as_deref().is_none_or(|w| {
+                    crate::tui::filter::matches(w, &r.name)
+                        || self
+                            .cells
+                            .get(*i)
+                            .is_some_and(|c| crate::tui::filter::matches(w, &c.join(" ")))
+                })
             })
             .collect();
         if self.by_score {
-            rows.sort_by_key(|r| std::cmp::Reverse(r.best_score.unwrap_or(0)));
+            rows.sort_by_key(|(_, r)| std::cmp::Reverse(r.best_score.unwrap_or(0)));
         }
         rows
+    }
+
+    /// The rows shown, after the filter and sort.
+    pub fn rows(&self) -> Vec<&BatchResult> {
+        self.indexed_rows().into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// The input columns kept besides the name (their header index and title).
+    pub fn extra_columns(&self) -> Vec<(usize, &str)> {
+        self.header
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.roles.get(*i).copied().flatten() != Some("name"))
+            .map(|(i, h)| (i, h.as_str()))
+            .collect()
+    }
+
+    /// The cell of input row `row` in column `col`.
+    pub fn cell(&self, row: usize, col: usize) -> &str {
+        self.cells
+            .get(row)
+            .and_then(|c| c.get(col))
+            .map_or("", String::as_str)
     }
 }
 
@@ -138,29 +227,18 @@ pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
         names,
         options: None,
     };
-    on_done(state, Outcome::BatchLoaded(Ok(request)))
+    on_done(state, Outcome::BatchLoaded(Ok(Loaded::names(request))))
 }
 
 /// Writes the rows shown (after the filters and sort) to a new file at `path`: JSON when it
 /// ends in `.json`, CSV otherwise.
 pub fn export(state: &mut State, path: &str) -> Vec<Effect> {
-    let rows = state.batch.rows();
+    let b = &state.batch;
+    let rows = b.indexed_rows();
     let contents = if path.to_lowercase().ends_with(".json") {
-        serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())
+        export_json(b, &rows)
     } else {
-        let mut out = csv::Writer::from_writer(Vec::new());
-        let mut result = out.write_record(["name", "matches", "best_score", "screening_id"]);
-        for r in &rows {
-            let best = r.best_score.map_or(String::new(), |b| b.to_string());
-            let matches = r.matches.to_string();
-            result = result.and_then(|()| {
-                out.write_record([r.name.as_str(), &matches, &best, &r.screening_id])
-            });
-        }
-        result
-            .map_err(|e| e.to_string())
-            .and_then(|()| out.into_inner().map_err(|e| e.to_string()))
-            .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
+        export_csv(b, &rows)
     };
     match contents {
         Ok(contents) => vec![call(state, Call::WriteFile(path.into(), contents))],
@@ -171,19 +249,70 @@ pub fn export(state: &mut State, path: &str) -> Vec<Effect> {
     }
 }
 
+/// The rows as JSON: each result with an `input` object of every input column.
+fn export_json(b: &BatchState, rows: &[(usize, &BatchResult)]) -> Result<String, String> {
+    let out: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|(i, r)| {
+            let mut value = serde_json::to_value(r).unwrap_or_default();
+            if !b.header.is_empty()
+                && let Some(object) = value.as_object_mut()
+            {
+                let input: serde_json::Map<String, serde_json::Value> = b
+                    .header
+                    .iter()
+                    .enumerate()
+                    .map(|(c, h)| (h.clone(), b.cell(*i, c).into()))
+                    .collect();
+                object.insert("input".into(), input.into());
+            }
+            value
+        })
+        .collect();
+    serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
+}
+
+/// The rows as CSV: name, matches, best score, screening id, then every other input column.
+fn export_csv(b: &BatchState, rows: &[(usize, &BatchResult)]) -> Result<String, String> {
+    let extra = b.extra_columns();
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["name", "matches", "best_score", "screening_id"];
+    header.extend(extra.iter().map(|(_, h)| *h));
+    let mut result = out.write_record(&header);
+    for (i, r) in rows {
+        let best = r.best_score.map_or(String::new(), |b| b.to_string());
+        let matches = r.matches.to_string();
+        let mut record = vec![r.name.as_str(), &matches, &best, &r.screening_id];
+        record.extend(extra.iter().map(|(c, _)| b.cell(*i, *c)));
+        result = result.and_then(|()| out.write_record(&record));
+    }
+    result
+        .map_err(|e| e.to_string())
+        .and_then(|()| out.into_inner().map_err(|e| e.to_string()))
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| e.to_string()))
+}
+
 /// Applies a result for the Batch tab.
 pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     match outcome {
-        Outcome::BatchLoaded(Ok(request)) => {
+        Outcome::BatchLoaded(Ok(loaded)) => {
+            let note = loaded.columns_note();
             let b = &mut state.batch;
             *b = BatchState {
                 hits_only: b.hits_only,
                 by_score: b.by_score,
                 words: b.words.clone(),
-                names: request.names,
+                names: loaded.request.names,
                 running: true,
+                header: loaded.header,
+                roles: loaded.roles,
+                cells: loaded.cells,
+                note: note.clone(),
                 ..BatchState::default()
             };
+            if let Some(note) = note {
+                state.info(note);
+            }
             next_chunk(state)
         }
         Outcome::Batch(Ok(response)) => {
@@ -245,7 +374,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             "input order"
         }
     );
-    let block = Block::bordered().title(title);
+    let mut block = Block::bordered().title(title);
+    if let Some(note) = &b.note {
+        let width = body.width.saturating_sub(2) as usize;
+        block = block.title_bottom(crate::tui::text::fit(&format!(" {note} "), width));
+    }
     let rows = b.rows();
     if rows.is_empty() {
         let text = match &b.error {
@@ -257,24 +390,34 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         table::message(frame, body, block, text);
         return;
     }
-    let cells = rows
+    let extra = b.extra_columns();
+    // As many input columns as fit beside the name (the export always has all of them).
+    let room = (body.width as usize).saturating_sub(9 + 7 + 30 + 20) / 14;
+    let extra = &extra[..extra.len().min(room)];
+    let cells = b
+        .indexed_rows()
         .iter()
-        .map(|r| {
-            vec![
+        .map(|(i, r)| {
+            let mut row = vec![
                 r.best_score.map_or("-".into(), |s| score_bar(s, 5)),
                 r.name.clone(),
                 r.matches.to_string(),
-                r.screening_id.clone(),
-            ]
+            ];
+            row.extend(extra.iter().map(|(c, _)| b.cell(*i, *c).to_owned()));
+            row.push(r.screening_id.clone());
+            row
         })
         .collect();
-    let widths = [
+    let mut widths = vec![
         Constraint::Length(9),
         Constraint::Fill(1),
         Constraint::Length(7),
-        Constraint::Length(30),
     ];
-    let header = ["Best", "Name", "Matches", "Screening"];
+    widths.extend(extra.iter().map(|_| Constraint::Length(13)));
+    widths.push(Constraint::Length(30));
+    let mut header = vec!["Best", "Name", "Matches"];
+    header.extend(extra.iter().map(|(_, h)| *h));
+    header.push("Screening");
     table::draw(
         frame,
         body,

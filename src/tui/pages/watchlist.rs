@@ -43,6 +43,21 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 PromptKind::AddFavorite,
             ));
         }
+        Command::Activate => {
+            let Some(f) = w.items.get(w.selected) else {
+                return Vec::new();
+            };
+            let (id, name) = (f.last_screening_id.clone(), f.name.clone());
+            let Some(id) = id else {
+                state.info(format!(
+                    "{} has no stored screening with matches yet (s re-screens the watchlist)",
+                    crate::tui::text::sanitize(&name)
+                ));
+                return Vec::new();
+            };
+            state.tab = crate::tui::state::Tab::Screen;
+            return vec![call(state, Call::Screening(id))];
+        }
         Command::Remove => {
             if let Some(f) = w.items.get(w.selected) {
                 let (favorite_id, name) = (f.id.clone(), f.name.clone());

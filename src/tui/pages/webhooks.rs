@@ -286,7 +286,16 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
         } else {
             theme::error()
         };
-        lines.push(Line::styled(format!("{id}: {}", test_line(r)), style));
+        // The verdict, then the error on lines of its own (its wrapping never depends on
+        // the latency's digits).
+        let verdict = test_line(&WebhookTestResult {
+            error: None,
+            ..r.clone()
+        });
+        lines.push(Line::styled(format!("{id}: {verdict}"), style));
+        if let Some(e) = &r.error {
+            lines.push(Line::styled(sanitize(e), style));
+        }
     }
     if let Some(h) = w.current()
         && let Some(reason) = &h.disabled_reason

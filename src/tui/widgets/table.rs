@@ -3,13 +3,13 @@
 //! the message shown in the table's place while it has no row.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Text;
 use ratatui::widgets::{Block, Paragraph, Row, Table, TableState, Wrap};
 
 use crate::tui::keymap::Command;
-use crate::tui::text::sanitize;
+use crate::tui::text::{fit, sanitize};
 
 /// Draws `rows` (sanitised) under `header` with `widths`, row `selected` highlighted and
 /// marked with `>` (visible without colour).
@@ -24,9 +24,20 @@ pub fn draw(
 ) {
     let header = Row::new(header.iter().map(|h| h.to_string()))
         .style(Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
-    let rows = rows
-        .into_iter()
-        .map(|cells| Row::new(cells.into_iter().map(|c| sanitize(&c))));
+    // The columns' widths as the table lays them out, so that a cell cut short ends in `…`
+    // (eight rows of one long name cut at the same place would look identical otherwise).
+    let columns = column_widths(block.inner(area).width, widths, selected.is_some());
+    let rows = rows.into_iter().map(|cells| {
+        Row::new(
+            cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| match columns.get(i) {
+                    Some(&w) => fit(&c, w as usize),
+                    None => sanitize(&c),
+                }),
+        )
+    });
     let table = Table::new(rows, widths.to_vec())
         .header(header)
         .block(block)
@@ -34,6 +45,20 @@ pub fn draw(
         .highlight_symbol("> ");
     let mut state = TableState::default().with_selected(selected);
     frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// The width of each column, as ratatui's table computes it (selection marker, then the
+/// columns with one space between them, from the start).
+fn column_widths(width: u16, widths: &[Constraint], selection: bool) -> Vec<u16> {
+    let marker = if selection { 2 } else { 0 };
+    let area = Rect::new(0, 0, width.saturating_sub(marker), 1);
+    Layout::horizontal(widths.to_vec())
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(area)
+        .iter()
+        .map(|r| r.width)
+        .collect()
 }
 
 /// Moves the cursor `selected` of a table of `len` rows on Up, Down, Top or Bottom (never
