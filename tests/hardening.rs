@@ -138,6 +138,16 @@ async fn strict_input_over_http() {
     let key = new_key(data, "business", "strict");
     let k = Some(key.as_str());
 
+    // List updates show no path of the server's (issue 26, item 4).
+    let updates = call("GET", &server.url("/lists/un/updates"), k, None).await;
+    let origin = updates.data()[0]["origin"].as_str().unwrap().to_owned();
+    assert!(origin.starts_with("import: "), "{origin}");
+    assert!(
+        !updates.body.to_string().contains("/shared/data"),
+        "{:?}",
+        updates.body
+    );
+
     // A colour-coded name finds Putin at the default threshold; the stored query is as sent.
     let found = call(
         "POST",

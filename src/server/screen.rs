@@ -14,6 +14,7 @@ use super::checks;
 use super::plans::Feature;
 use super::reply::{ApiError, Reply, ok};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
+use crate::api::lists::UpdateInfo;
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
 use crate::model::ListCode;
@@ -146,7 +147,43 @@ pub async fn list_updates(
         )
     })?;
     let limit = query.limit.unwrap_or(100);
-    Ok(ok(caller.service.list_updates(list, limit).await?))
+    let updates = caller.service.list_updates(list, limit).await?;
+    Ok(ok(updates
+        .into_iter()
+        .map(public_update)
+        .collect::<Vec<_>>()))
+}
+
+/// An update record as a client sees it: no path of the server's. `origin` becomes `import`
+/// or `download` and the files' names (`import: sdn.csv, add.csv`); the folder is replaced
+/// by `<folder>` wherever a note or the failure names it.
+pub fn public_update(mut update: UpdateInfo) -> UpdateInfo {
+    let (verb, folder) = update
+        .origin
+        .split_once(' ')
+        .map_or((update.origin.as_str(), ""), |(v, f)| (v, f.trim()));
+    let verb = match verb {
+        "import" => "import",
+        _ => "download",
+    };
+    let names: Vec<&str> = update.files.iter().map(|f| file_name(&f.name)).collect();
+    let origin = if names.is_empty() {
+        verb.to_owned()
+    } else {
+        format!("{verb}: {}", names.join(", "))
+    };
+    if !folder.is_empty() {
+        let hide = |text: &str| text.replace(folder, "<folder>");
+        update.notes = update.notes.iter().map(|n| hide(n)).collect();
+        update.failed = update.failed.as_deref().map(hide);
+    }
+    update.origin = origin;
+    update
+}
+
+/// The last component of a file's name (a name recorded with a folder keeps only its own).
+fn file_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
 /// `at` of `GET /entities/{id}`.
@@ -179,4 +216,47 @@ pub async fn method_not_allowed(
         format!("{} does not accept {method}", uri.path()),
     )
     .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ListCode, SourceFile};
+
+    fn update(origin: &str, failed: Option<&str>) -> UpdateInfo {
+        UpdateInfo {
+            update_id: 1,
+            list_code: ListCode::Un,
+            list_name: "UN".into(),
+            at: "2026-01-01T00:00:00Z".into(),
+            origin: origin.into(),
+            files: vec![SourceFile {
+                name: "lists/consolidated.xml".into(),
+                sha256: String::new(),
+                bytes: 1,
+            }],
+            published: None,
+            added: 0,
+            removed: 0,
+            changed: 0,
+            total: 0,
+            notes: vec!["skipped 1 row of /srv/secret/un".into()],
+            failed: failed.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn update_origins_show_no_server_path() {
+        let shown = public_update(update("import /srv/secret/un", None));
+        assert_eq!(shown.origin, "import: consolidated.xml");
+        assert_eq!(shown.notes, vec!["skipped 1 row of <folder>".to_owned()]);
+        let shown = public_update(update(
+            "update /srv/secret/un",
+            Some("cannot read /srv/secret/un/x.xml"),
+        ));
+        assert_eq!(shown.origin, "download: consolidated.xml");
+        assert_eq!(shown.failed.as_deref(), Some("cannot read <folder>/x.xml"));
+        let text = serde_json::to_string(&shown).unwrap();
+        assert!(!text.contains("/srv"), "{text}");
+    }
 }
