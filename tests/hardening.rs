@@ -148,6 +148,23 @@ async fn strict_input_over_http() {
         updates.body
     );
 
+    // Parameter errors: the envelope, the parameter named (issue 26, item 3).
+    for (path, status, named) in [
+        ("/briefs?cursor=garbage", 422, "cursor"),
+        ("/alerts?cursor=garbage", 422, "cursor"),
+        ("/alerts?status=bogus", 422, "`status`"),
+        ("/alerts?since=yesterday", 400, "`since`"),
+        ("/screenings?limit=abc", 400, "`limit`"),
+    ] {
+        let answer = call("GET", &server.url(path), k, None).await;
+        assert_eq!(answer.status, status, "{path}: {:?}", answer.body);
+        assert!(
+            answer.message().contains(named),
+            "{path}: {:?}",
+            answer.body
+        );
+    }
+
     // A colour-coded name finds Putin at the default threshold; the stored query is as sent.
     let found = call(
         "POST",
