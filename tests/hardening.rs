@@ -590,3 +590,117 @@ async fn files_are_private_whatever_the_umask() {
     let stderr = std::fs::read_to_string(&server.stderr).unwrap();
     assert!(stderr.contains("can be read by other users"), "{stderr:?}");
 }
+
+/// Issue 26, item 5: `ETag` and `Cache-Control` on lists, list updates and the OpenAPI
+/// document (a matching `If-None-Match` is a 304); gzip above the size threshold for a client
+/// that accepts it; CORS off by default (`OPTIONS` 405, no `Access-Control-*`) and, once
+/// configured, answering preflights for the configured origins only.
+#[tokio::test(flavor = "multi_thread")]
+async fn caching_compression_and_cors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Bare::start(&data, &config(dir.path(), ""), dir.path()).await;
+    let key = new_key(&data, "business", "cache");
+    let client = reqwest::Client::builder().no_gzip().build().unwrap();
+    for (path, cache) in [
+        ("/openapi.json", "public, max-age=3600"),
+        ("/lists", "private, no-cache"),
+        ("/lists/un/updates", "private, no-cache"),
+    ] {
+        let first = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        assert_eq!(first.headers()["cache-control"], cache, "{path}");
+        let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+        let again = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .header("if-none-match", &tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert!(again.bytes().await.unwrap().is_empty());
+        let other = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .header("if-none-match", "W/\"other\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+    }
+
+    let plain = client
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = plain.bytes().await.unwrap().len();
+    let gzipped = client
+        .get(server.url("/openapi.json"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    let gzipped_len = gzipped.bytes().await.unwrap().len();
+    assert!(
+        gzipped_len * 4 < plain_len,
+        "{gzipped_len} of {plain_len} bytes"
+    );
+    // A small answer is not compressed.
+    let small = client
+        .get(format!("{}/healthz", server.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(small.headers().get("content-encoding").is_none());
+
+    let preflight = async |base: &str, origin: &str| {
+        client
+            .request(reqwest::Method::OPTIONS, format!("{base}/api/v1/lists"))
+            .header("origin", origin)
+            .header("access-control-request-method", "GET")
+            .header("access-control-request-headers", "authorization")
+            .send()
+            .await
+            .unwrap()
+    };
+    let off = preflight(&server.base, "https://app.example.com").await;
+    assert_eq!(off.status(), 405);
+    assert!(off.headers().get("access-control-allow-origin").is_none());
+    drop(server);
+
+    let cfg = config(
+        dir.path(),
+        "[server]\ncors_origins = [\"https://app.example.com\"]\n",
+    );
+    let server = Bare::start(&data, &cfg, dir.path()).await;
+    let on = preflight(&server.base, "https://app.example.com").await;
+    assert!(on.status().is_success(), "{}", on.status());
+    assert_eq!(
+        on.headers()["access-control-allow-origin"],
+        "https://app.example.com"
+    );
+    let other = preflight(&server.base, "https://evil.example").await;
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    let answer = client
+        .get(server.url("/lists"))
+        .bearer_auth(&key)
+        .header("origin", "https://app.example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(
+        answer.headers()["access-control-allow-origin"],
+        "https://app.example.com"
+    );
+}

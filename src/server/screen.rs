@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
+use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
@@ -12,7 +13,7 @@ use super::auth::Caller;
 use super::body::{Id, JsonBody, Params, content_type, csv_batch, parse_json, read_body};
 use super::checks;
 use super::plans::Feature;
-use super::reply::{ApiError, Reply, ok};
+use super::reply::{ApiError, Reply, ok, ok_cached};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
 use crate::api::lists::UpdateInfo;
 use crate::api::screening::ScreenRequest;
@@ -121,9 +122,10 @@ pub async fn audit(caller: Caller, Params(query): Params<AuditQuery>) -> Reply {
     Ok(ok(caller.service.audit(query).await?))
 }
 
-/// `GET /lists`.
-pub async fn lists(caller: Caller) -> Reply {
-    Ok(ok(caller.service.lists().await?))
+/// `GET /lists`: with an `ETag` (revalidated on every use: a list may change at any import).
+pub async fn lists(caller: Caller, headers: HeaderMap) -> Reply {
+    let lists = caller.service.lists().await?;
+    Ok(ok_cached(&headers, lists, "private, no-cache"))
 }
 
 /// `limit` of the listings that take only that.
@@ -135,6 +137,7 @@ pub struct LimitQuery {
 /// `GET /lists/{list}/updates`: an unknown list code is a 404.
 pub async fn list_updates(
     caller: Caller,
+    headers: HeaderMap,
     Id(code): Id,
     Params(query): Params<LimitQuery>,
 ) -> Reply {
@@ -148,10 +151,8 @@ pub async fn list_updates(
     })?;
     let limit = query.limit.unwrap_or(100);
     let updates = caller.service.list_updates(list, limit).await?;
-    Ok(ok(updates
-        .into_iter()
-        .map(public_update)
-        .collect::<Vec<_>>()))
+    let updates: Vec<UpdateInfo> = updates.into_iter().map(public_update).collect();
+    Ok(ok_cached(&headers, updates, "private, no-cache"))
 }
 
 /// An update record as a client sees it: no path of the server's. `origin` becomes `import`
