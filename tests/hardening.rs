@@ -165,6 +165,34 @@ async fn strict_input_over_http() {
         );
     }
 
+    // One timestamp form: six fractional digits, the same on creation and when read back
+    // (issue 26, item 2).
+    let created = call(
+        "POST",
+        &server.url("/favorites"),
+        k,
+        screen_body("Ivan Timestampov"),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let at = created.data()["created_at"].as_str().unwrap().to_owned();
+    let fav = created.data()["id"].as_str().unwrap().to_owned();
+    let listed = call("GET", &server.url("/favorites?limit=500"), k, None).await;
+    let item = listed.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == fav.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(item["created_at"], at.as_str());
+    assert!(
+        at.len() == 27 && at.ends_with('Z') && at.as_bytes()[19] == b'.',
+        "{at}"
+    );
+    let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
+    assert!(removed.status < 300, "{:?}", removed.body);
+
     // A colour-coded name finds Putin at the default threshold; the stored query is as sent.
     let found = call(
         "POST",

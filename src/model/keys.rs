@@ -62,8 +62,10 @@ pub struct ApiKey {
     pub prefix: String,
     pub label: Option<String>,
     pub plan: Plan,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     /// Set once revoked; a revoked key is refused at once.
+    #[serde(serialize_with = "crate::api::time::fixed_option")]
     pub revoked_at: Option<Timestamp>,
 }
 
