@@ -100,6 +100,11 @@ pub struct ServerConfig {
     pub auth_failures_per_window: u32,
     /// The window of `auth_failures_per_window`, in seconds.
     pub auth_failure_window_secs: u64,
+    /// Browser origins allowed to call the interface (CORS), e.g. `https://app.example.com`;
+    /// empty (the default): no CORS, and `OPTIONS` is a 405.
+    pub cors_origins: Vec<String>,
+    /// Answers larger than this many bytes are gzip-compressed for a client that accepts it.
+    pub compress_above_bytes: u16,
     /// Most requests handled at once; further ones wait their turn.
     pub max_in_flight: usize,
     /// Seconds a graceful shutdown waits for requests in flight.
@@ -119,6 +124,8 @@ impl Default for ServerConfig {
             header_read_timeout_secs: 10,
             auth_failures_per_window: 20,
             auth_failure_window_secs: 60,
+            cors_origins: Vec::new(),
+            compress_above_bytes: 1024,
             max_in_flight: 512,
             shutdown_grace_secs: 30,
             plans: PlansConfig::default(),

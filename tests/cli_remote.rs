@@ -68,14 +68,21 @@ async fn the_cli_works_the_same_against_a_server() {
     let url = server.base.as_str();
     let k = Some(key.as_str());
 
-    // The same answers as on the local folder.
+    // The same answers as on the local folder, but for the origin of a list update: the
+    // server never shows its own folders (`import: <files>` instead of `import <folder>`).
     for args in [
         &["lists", "--json"][..],
         &["lists", "updates", "un", "--json"],
         &["show", "ofac_sdn:306", "--json"],
     ] {
-        let here = common::json(&common::sanctions(data.path(), args));
-        let there = common::json(&remote(url, k, args, ""));
+        let mut here = common::json(&common::sanctions(data.path(), args));
+        let mut there = common::json(&remote(url, k, args, ""));
+        if args[1] == "updates" {
+            let origin = there[0]["origin"].as_str().unwrap().to_owned();
+            assert_eq!(origin, "import: consolidated.xml");
+            here[0]["origin"] = Value::Null;
+            there[0]["origin"] = Value::Null;
+        }
         assert_eq!(here, there, "{args:?}");
     }
     let screen = [

@@ -138,6 +138,61 @@ async fn strict_input_over_http() {
     let key = new_key(data, "business", "strict");
     let k = Some(key.as_str());
 
+    // List updates show no path of the server's (issue 26, item 4).
+    let updates = call("GET", &server.url("/lists/un/updates"), k, None).await;
+    let origin = updates.data()[0]["origin"].as_str().unwrap().to_owned();
+    assert!(origin.starts_with("import: "), "{origin}");
+    assert!(
+        !updates.body.to_string().contains("/shared/data"),
+        "{:?}",
+        updates.body
+    );
+
+    // Parameter errors: the envelope, the parameter named (issue 26, item 3).
+    for (path, status, named) in [
+        ("/briefs?cursor=garbage", 422, "cursor"),
+        ("/alerts?cursor=garbage", 422, "cursor"),
+        ("/alerts?status=bogus", 422, "`status`"),
+        ("/alerts?since=yesterday", 400, "`since`"),
+        ("/screenings?limit=abc", 400, "`limit`"),
+    ] {
+        let answer = call("GET", &server.url(path), k, None).await;
+        assert_eq!(answer.status, status, "{path}: {:?}", answer.body);
+        assert!(
+            answer.message().contains(named),
+            "{path}: {:?}",
+            answer.body
+        );
+    }
+
+    // One timestamp form: six fractional digits, the same on creation and when read back
+    // (issue 26, item 2).
+    let created = call(
+        "POST",
+        &server.url("/favorites"),
+        k,
+        screen_body("Ivan Timestampov"),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let at = created.data()["created_at"].as_str().unwrap().to_owned();
+    let fav = created.data()["id"].as_str().unwrap().to_owned();
+    let listed = call("GET", &server.url("/favorites?limit=500"), k, None).await;
+    let item = listed.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == fav.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(item["created_at"], at.as_str());
+    assert!(
+        at.len() == 27 && at.ends_with('Z') && at.as_bytes()[19] == b'.',
+        "{at}"
+    );
+    let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
+    assert!(removed.status < 300, "{:?}", removed.body);
+
     // A colour-coded name finds Putin at the default threshold; the stored query is as sent.
     let found = call(
         "POST",
@@ -562,4 +617,118 @@ async fn files_are_private_whatever_the_umask() {
     let server = Bare::start(&data, &cfg, dir.path()).await;
     let stderr = std::fs::read_to_string(&server.stderr).unwrap();
     assert!(stderr.contains("can be read by other users"), "{stderr:?}");
+}
+
+/// Issue 26, item 5: `ETag` and `Cache-Control` on lists, list updates and the OpenAPI
+/// document (a matching `If-None-Match` is a 304); gzip above the size threshold for a client
+/// that accepts it; CORS off by default (`OPTIONS` 405, no `Access-Control-*`) and, once
+/// configured, answering preflights for the configured origins only.
+#[tokio::test(flavor = "multi_thread")]
+async fn caching_compression_and_cors() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Bare::start(&data, &config(dir.path(), ""), dir.path()).await;
+    let key = new_key(&data, "business", "cache");
+    let client = reqwest::Client::builder().no_gzip().build().unwrap();
+    for (path, cache) in [
+        ("/openapi.json", "public, max-age=3600"),
+        ("/lists", "private, no-cache"),
+        ("/lists/un/updates", "private, no-cache"),
+    ] {
+        let first = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(first.status(), 200, "{path}");
+        assert_eq!(first.headers()["cache-control"], cache, "{path}");
+        let tag = first.headers()["etag"].to_str().unwrap().to_owned();
+        let again = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .header("if-none-match", &tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert!(again.bytes().await.unwrap().is_empty());
+        let other = client
+            .get(server.url(path))
+            .bearer_auth(&key)
+            .header("if-none-match", "W/\"other\"")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+    }
+
+    let plain = client
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = plain.bytes().await.unwrap().len();
+    let gzipped = client
+        .get(server.url("/openapi.json"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    let gzipped_len = gzipped.bytes().await.unwrap().len();
+    assert!(
+        gzipped_len * 4 < plain_len,
+        "{gzipped_len} of {plain_len} bytes"
+    );
+    // A small answer is not compressed.
+    let small = client
+        .get(format!("{}/healthz", server.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(small.headers().get("content-encoding").is_none());
+
+    let preflight = async |base: &str, origin: &str| {
+        client
+            .request(reqwest::Method::OPTIONS, format!("{base}/api/v1/lists"))
+            .header("origin", origin)
+            .header("access-control-request-method", "GET")
+            .header("access-control-request-headers", "authorization")
+            .send()
+            .await
+            .unwrap()
+    };
+    let off = preflight(&server.base, "https://app.example.com").await;
+    assert_eq!(off.status(), 405);
+    assert!(off.headers().get("access-control-allow-origin").is_none());
+    drop(server);
+
+    let cfg = config(
+        dir.path(),
+        "[server]\ncors_origins = [\"https://app.example.com\"]\n",
+    );
+    let server = Bare::start(&data, &cfg, dir.path()).await;
+    let on = preflight(&server.base, "https://app.example.com").await;
+    assert!(on.status().is_success(), "{}", on.status());
+    assert_eq!(
+        on.headers()["access-control-allow-origin"],
+        "https://app.example.com"
+    );
+    let other = preflight(&server.base, "https://evil.example").await;
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    let answer = client
+        .get(server.url("/lists"))
+        .bearer_auth(&key)
+        .header("origin", "https://app.example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(
+        answer.headers()["access-control-allow-origin"],
+        "https://app.example.com"
+    );
 }

@@ -43,7 +43,9 @@ pub struct UpdateInfo {
     pub list_name: String,
     /// When the import committed, RFC 3339 UTC.
     pub at: String,
-    /// Where the files came from: `import <folder>` or `update <url>`.
+    /// Where the files came from. Locally `import <folder>` or `update <folder>`; over HTTP
+    /// `import` or `download` and the files' names (`import: sdn.csv, add.csv`), never a
+    /// path of the server's.
     pub origin: String,
     pub files: Vec<SourceFile>,
     /// The publication date the files state, `YYYY-MM-DD`.

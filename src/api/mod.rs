@@ -13,6 +13,7 @@ pub mod lists;
 pub mod routes;
 pub mod screening;
 pub mod screenings;
+pub mod time;
 pub mod webhooks;
 
 pub use envelope::Envelope;

@@ -31,6 +31,7 @@ pub struct StoredScreening {
     pub kind: Option<KindFilter>,
     pub threshold: u8,
     #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     pub total_matches: u64,
     /// The matches exactly as they were reported.
@@ -57,6 +58,7 @@ pub struct ScreeningSummary {
     #[serde(rename = "type")]
     pub kind: Option<KindFilter>,
     #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     pub total_matches: u64,
     /// The best score, when anything matched.
@@ -122,10 +124,13 @@ pub struct AuditQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuditExport {
     #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub generated_at: Timestamp,
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed_option")]
     pub since: Option<Timestamp>,
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed_option")]
     pub until: Option<Timestamp>,
     /// Screenings created in the period, oldest first, each with its whole decision log.
     pub screenings: Vec<StoredScreening>,

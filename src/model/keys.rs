@@ -198,9 +198,11 @@ pub struct ApiKey {
     /// The plan of the key's account.
     pub plan: Plan,
     #[schema(value_type = String, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     /// Set once revoked; a revoked key is refused at once.
     #[schema(value_type = Option<String>, format = DateTime)]
+    #[serde(serialize_with = "crate::api::time::fixed_option")]
     pub revoked_at: Option<Timestamp>,
     /// The id of the account the key belongs to.
     #[serde(default)]

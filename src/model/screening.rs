@@ -61,6 +61,7 @@ pub struct ScreeningRecord {
     /// The type filter of the request (`individual` or `entity`), if any.
     pub kind: Option<EntityKind>,
     pub threshold: u8,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     pub total_matches: u64,
     pub matched: Vec<MatchedEntity>,
@@ -86,6 +87,7 @@ pub struct DecisionRecord {
     pub to: ReviewStatus,
     pub note: String,
     pub actor: String,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub at: Timestamp,
 }
 

@@ -17,7 +17,9 @@ pub struct Favorite {
     #[serde(rename = "type")]
     pub kind: Option<EntityKind>,
     pub note: Option<String>,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
+    #[serde(serialize_with = "crate::api::time::fixed_option")]
     pub last_screened_at: Option<Timestamp>,
     pub last_match_count: u64,
     /// The last stored screening that changed this favorite's matches (a re-screen that
@@ -42,6 +44,7 @@ pub struct NewFavorite {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RescreenRun {
     pub id: i64,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub at: Timestamp,
     /// `list update`, `schedule`, `manual`, `import`.
     pub reason: String,
@@ -209,6 +212,7 @@ pub struct Alert {
     pub severity: Severity,
     pub title: String,
     pub message: String,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub created_at: Timestamp,
     pub status: AlertStatus,
     pub screening_id: Option<String>,
@@ -225,6 +229,7 @@ pub struct AlertChange {
     pub to: AlertStatus,
     pub note: String,
     pub actor: String,
+    #[serde(serialize_with = "crate::api::time::fixed")]
     pub at: Timestamp,
 }
 

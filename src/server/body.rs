@@ -8,7 +8,7 @@
 //! field (`names[3]`, `type`).
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::header;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
@@ -105,19 +105,38 @@ fn strip_position(text: &str) -> String {
     }
 }
 
-/// Query parameters, refused with a 400 naming the parameter.
+/// Query parameters, refused in the envelope naming the parameter, with the split of JSON
+/// bodies: a value of the wrong form (`limit=abc`, `since=yesterday`) is a 400, a value
+/// outside the allowed set (`status=bogus`) a 422.
 #[derive(Debug)]
 pub struct Params<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        match Query::<T>::from_request_parts(parts, state).await {
-            Ok(Query(value)) => Ok(Params(value)),
-            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
-        }
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        parse_query(parts.uri.query().unwrap_or("")).map(Params)
     }
+}
+
+/// Reads a query string into `T`, naming the parameter a refusal is about.
+pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    let error = match serde_path_to_error::deserialize::<_, T>(de) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let path = error.path().to_string();
+    let text = strip_position(&error.into_inner().to_string());
+    let subject = if path == "." {
+        "query string".to_owned()
+    } else {
+        format!("query parameter `{path}`")
+    };
+    if text.starts_with("unknown variant") || text.starts_with("invalid value") {
+        return Err(ApiError::invalid(&subject, text));
+    }
+    Err(ApiError::bad_request(format!("{subject}: {text}")))
 }
 
 /// The one `{…}` parameter of a path.
@@ -262,6 +281,38 @@ mod tests {
             parse_json::<BatchRequest>(br#"{"names": ["a", {"name": "b", "type": "entity"}]}"#)
                 .unwrap();
         assert_eq!(ok.names[1].kind(), Some(KindFilter::Entity));
+    }
+
+    /// Parameter errors name the parameter, with the split of bodies (issue 26, item 3).
+    #[test]
+    fn query_errors_name_the_parameter() {
+        use crate::api::alerts::AlertQuery;
+        let e = parse_query::<AlertQuery>("status=bogus").unwrap_err();
+        assert_eq!(e.status.as_u16(), 422, "{}", e.message);
+        assert!(
+            e.message
+                .starts_with("query parameter `status`: unknown variant `bogus`"),
+            "{}",
+            e.message
+        );
+        let e = parse_query::<AlertQuery>("since=yesterday").unwrap_err();
+        assert_eq!(e.status.as_u16(), 400);
+        assert!(
+            e.message.starts_with("query parameter `since`: "),
+            "{}",
+            e.message
+        );
+        let e = parse_query::<AlertQuery>("limit=abc").unwrap_err();
+        assert_eq!(e.status.as_u16(), 400);
+        assert!(
+            e.message.starts_with("query parameter `limit`: "),
+            "{}",
+            e.message
+        );
+        let q =
+            parse_query::<AlertQuery>("status=open&limit=5&since=2026-01-01T00:00:00Z").unwrap();
+        assert_eq!(q.limit, Some(5));
+        assert!(parse_query::<AlertQuery>("").is_ok());
     }
 
     #[test]

@@ -200,7 +200,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
             throttle_failures,
         ));
     let timeout = Duration::from_secs(config.request_timeout_secs.max(1));
-    authenticated
+    let app = authenticated
         .route(&api(routes::OPENAPI), get(openapi_json))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -208,6 +208,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .method_not_allowed_fallback(screen::method_not_allowed)
         .with_state(state)
         .layer(DefaultBodyLimit::max(config.body_limit_bytes))
+        .layer(compression(config))
         .layer(middleware::from_fn_with_state(timeout, time_limit))
         .layer(tower::limit::ConcurrencyLimitLayer::new(
             config.max_in_flight.max(1),
@@ -231,8 +232,67 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
-        .layer(SetRequestIdLayer::x_request_id(Ids::default()))
-        .layer(middleware::map_request(safe_request_id))
+        .layer(SetRequestIdLayer::x_request_id(Ids::default()));
+    let app = match cors(config) {
+        Some(cors) => app.layer(cors),
+        None => app,
+    };
+    app.layer(middleware::map_request(safe_request_id))
+}
+
+/// gzip for a client that accepts it, on answers above `compress_above_bytes`.
+fn compression(
+    config: &ServerConfig,
+) -> tower_http::compression::CompressionLayer<
+    tower_http::compression::predicate::And<
+        tower_http::compression::DefaultPredicate,
+        tower_http::compression::predicate::SizeAbove,
+    >,
+> {
+    use tower_http::compression::predicate::{Predicate, SizeAbove};
+    use tower_http::compression::{CompressionLayer, DefaultPredicate};
+    CompressionLayer::new()
+        .gzip(true)
+        .compress_when(DefaultPredicate::new().and(SizeAbove::new(config.compress_above_bytes)))
+}
+
+/// CORS for the origins of `cors_origins`, or `None` (the default: no CORS, `OPTIONS` 405).
+/// An origin that is not a valid header value is left out, with a warning.
+fn cors(config: &ServerConfig) -> Option<tower_http::cors::CorsLayer> {
+    use axum::http::{Method, header};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    let origins: Vec<HeaderValue> = config
+        .cors_origins
+        .iter()
+        .filter_map(|origin| match HeaderValue::from_str(origin.trim()) {
+            Ok(value) => Some(value),
+            Err(_) => {
+                tracing::warn!(origin = ?origin, "[server] cors_origins: not a valid origin, left out");
+                None
+            }
+        })
+        .collect();
+    if origins.is_empty() {
+        return None;
+    }
+    Some(
+        CorsLayer::new()
+            .allow_origin(AllowOrigin::list(origins))
+            .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
+            .allow_headers([
+                header::AUTHORIZATION,
+                header::CONTENT_TYPE,
+                header::HeaderName::from_static("x-request-id"),
+            ])
+            .expose_headers([
+                header::RETRY_AFTER,
+                header::HeaderName::from_static("x-request-id"),
+                header::HeaderName::from_static("x-ratelimit-limit"),
+                header::HeaderName::from_static("x-ratelimit-remaining"),
+                header::HeaderName::from_static("x-ratelimit-reset"),
+            ])
+            .max_age(Duration::from_secs(600)),
+    )
 }
 
 /// Most characters of a client's `x-request-id`.
@@ -327,13 +387,13 @@ async fn time_limit(State(limit): State<Duration>, request: Request, next: Next)
     }
 }
 
-/// `GET /api/v1/openapi.json` (no key): the OpenAPI document, built once.
-async fn openapi_json() -> Response {
-    static DOCUMENT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
-    let document = DOCUMENT.get_or_init(|| {
-        serde_json::to_value(openapi::document()).unwrap_or(serde_json::Value::Null)
-    });
-    axum::Json(document.clone()).into_response()
+/// `GET /api/v1/openapi.json` (no key): the OpenAPI document, built once, with an `ETag`
+/// (a matching `If-None-Match` is a 304) and `Cache-Control`.
+async fn openapi_json(headers: axum::http::HeaderMap) -> Response {
+    static DOCUMENT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let document =
+        DOCUMENT.get_or_init(|| serde_json::to_vec(&openapi::document()).unwrap_or_default());
+    reply::cached(&headers, document.clone(), "public, max-age=3600")
 }
 
 /// `GET /healthz`: the process answers.

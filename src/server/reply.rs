@@ -1,7 +1,7 @@
 //! Answers: the success envelope with 200 or 201, and [`ApiError`], the failure envelope
 //! with its status and headers (`WWW-Authenticate`, `Retry-After`).
 
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -16,6 +16,59 @@ pub fn ok<T: Serialize>(data: T) -> Response {
 /// `{"success": true, "data": ...}` with 201 (a resource was created).
 pub fn created<T: Serialize>(data: T) -> Response {
     (StatusCode::CREATED, axum::Json(Envelope::ok(data))).into_response()
+}
+
+/// `{"success": true, "data": ...}` with 200, an `ETag` and `cache_control`; a 304 without a
+/// body when the request's `If-None-Match` names the same tag.
+pub fn ok_cached<T: Serialize>(
+    request: &HeaderMap,
+    data: T,
+    cache_control: &'static str,
+) -> Response {
+    match serde_json::to_vec(&Envelope::ok(data)) {
+        Ok(bytes) => cached(request, bytes, cache_control),
+        Err(e) => ApiError::from(ServiceError::Internal(format!(
+            "cannot encode an answer: {e}"
+        )))
+        .into_response(),
+    }
+}
+
+/// A JSON body with a weak `ETag` (its digest: weak, since compression may change the bytes
+/// sent) and `cache_control`; a 304 when `If-None-Match` names it (or is `*`).
+pub fn cached(request: &HeaderMap, json: Vec<u8>, cache_control: &'static str) -> Response {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(&json);
+    let tag = format!("W/\"{}\"", hex::encode(&digest[..16]));
+    let matches = request
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == "*" || t.trim_start_matches("W/") == tag.trim_start_matches("W/"));
+    let mut response = if matches {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        (
+            StatusCode::OK,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            json,
+        )
+            .into_response()
+    };
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        headers.insert(header::ETAG, value);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(cache_control),
+    );
+    response
 }
 
 /// A failed request: status, message and extra headers.

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
+use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use serde::Deserialize;
 
@@ -13,8 +14,9 @@ use super::body::{Id, JsonBody, Params, content_type, csv_batch, parse_json, rea
 use super::checks;
 use super::limiter::Expensive;
 use super::plans::Feature;
-use super::reply::{ApiError, Reply, ok};
+use super::reply::{ApiError, Reply, ok, ok_cached};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
+use crate::api::lists::UpdateInfo;
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
 use crate::model::{ListCode, Scope};
@@ -132,9 +134,10 @@ pub async fn audit(
     Ok(ok(caller.service.audit(query).await?))
 }
 
-/// `GET /lists`.
-pub async fn lists(caller: Caller) -> Reply {
-    Ok(ok(caller.service.lists().await?))
+/// `GET /lists`: with an `ETag` (revalidated on every use: a list may change at any import).
+pub async fn lists(caller: Caller, headers: HeaderMap) -> Reply {
+    let lists = caller.service.lists().await?;
+    Ok(ok_cached(&headers, lists, "private, no-cache"))
 }
 
 /// `limit` of the listings that take only that.
@@ -146,6 +149,7 @@ pub struct LimitQuery {
 /// `GET /lists/{list}/updates`: an unknown list code is a 404.
 pub async fn list_updates(
     caller: Caller,
+    headers: HeaderMap,
     Id(code): Id,
     Params(query): Params<LimitQuery>,
 ) -> Reply {
@@ -158,7 +162,41 @@ pub async fn list_updates(
         )
     })?;
     let limit = query.limit.unwrap_or(100);
-    Ok(ok(caller.service.list_updates(list, limit).await?))
+    let updates = caller.service.list_updates(list, limit).await?;
+    let updates: Vec<UpdateInfo> = updates.into_iter().map(public_update).collect();
+    Ok(ok_cached(&headers, updates, "private, no-cache"))
+}
+
+/// An update record as a client sees it: no path of the server's. `origin` becomes `import`
+/// or `download` and the files' names (`import: sdn.csv, add.csv`); the folder is replaced
+/// by `<folder>` wherever a note or the failure names it.
+pub fn public_update(mut update: UpdateInfo) -> UpdateInfo {
+    let (verb, folder) = update
+        .origin
+        .split_once(' ')
+        .map_or((update.origin.as_str(), ""), |(v, f)| (v, f.trim()));
+    let verb = match verb {
+        "import" => "import",
+        _ => "download",
+    };
+    let names: Vec<&str> = update.files.iter().map(|f| file_name(&f.name)).collect();
+    let origin = if names.is_empty() {
+        verb.to_owned()
+    } else {
+        format!("{verb}: {}", names.join(", "))
+    };
+    if !folder.is_empty() {
+        let hide = |text: &str| text.replace(folder, "<folder>");
+        update.notes = update.notes.iter().map(|n| hide(n)).collect();
+        update.failed = update.failed.as_deref().map(hide);
+    }
+    update.origin = origin;
+    update
+}
+
+/// The last component of a file's name (a name recorded with a folder keeps only its own).
+fn file_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
 /// `at` of `GET /entities/{id}`.
@@ -191,4 +229,47 @@ pub async fn method_not_allowed(
         format!("{} does not accept {method}", uri.path()),
     )
     .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ListCode, SourceFile};
+
+    fn update(origin: &str, failed: Option<&str>) -> UpdateInfo {
+        UpdateInfo {
+            update_id: 1,
+            list_code: ListCode::Un,
+            list_name: "UN".into(),
+            at: "2026-01-01T00:00:00Z".into(),
+            origin: origin.into(),
+            files: vec![SourceFile {
+                name: "lists/consolidated.xml".into(),
+                sha256: String::new(),
+                bytes: 1,
+            }],
+            published: None,
+            added: 0,
+            removed: 0,
+            changed: 0,
+            total: 0,
+            notes: vec!["skipped 1 row of /srv/secret/un".into()],
+            failed: failed.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn update_origins_show_no_server_path() {
+        let shown = public_update(update("import /srv/secret/un", None));
+        assert_eq!(shown.origin, "import: consolidated.xml");
+        assert_eq!(shown.notes, vec!["skipped 1 row of <folder>".to_owned()]);
+        let shown = public_update(update(
+            "update /srv/secret/un",
+            Some("cannot read /srv/secret/un/x.xml"),
+        ));
+        assert_eq!(shown.origin, "download: consolidated.xml");
+        assert_eq!(shown.failed.as_deref(), Some("cannot read <folder>/x.xml"));
+        let text = serde_json::to_string(&shown).unwrap();
+        assert!(!text.contains("/srv"), "{text}");
+    }
 }

@@ -7,15 +7,9 @@ use jiff::Timestamp;
 use super::StoreError;
 use crate::model::ListVersions;
 
-/// `2026-11-22T23:59:01.123456Z`: microseconds, always six digits.
+/// `2026-11-22T23:59:01.123456Z`: microseconds, always six digits (the wire's form too).
 pub(crate) fn ts_text(ts: Timestamp) -> String {
-    let micros = ts.as_microsecond();
-    let whole = Timestamp::from_second(micros.div_euclid(1_000_000)).unwrap_or(ts);
-    format!(
-        "{}.{:06}Z",
-        whole.strftime("%Y-%m-%dT%H:%M:%S"),
-        micros.rem_euclid(1_000_000)
-    )
+    crate::api::time::text(ts)
 }
 
 /// The current time as [`ts_text`].

@@ -65,6 +65,10 @@ impl LocalService {
             ));
         }
         let since = query.since.as_deref().map(parse_since).transpose()?;
+        // A cursor is a brief's id: anything else is refused as on every other listing.
+        if let Some(cursor) = &query.cursor {
+            super::review::check_id("cursor", cursor, "brf_")?;
+        }
         if let Some(list) = &query.list {
             list.parse::<ListCode>()
                 .map_err(|_| ServiceError::validation("list", format!("unknown list {list:?}")))?;
