@@ -2,26 +2,17 @@
 
 use std::path::PathBuf;
 
-/// `../shared/data` beside the crate, or `None` (after printing why) when it is absent; with
-/// the env var `CI` set, a missing folder fails the test instead, so
-/// that tests on the real lists skip with a reason instead of failing.
-pub fn shared_data() -> Option<PathBuf> {
+/// `../shared/data` beside the crate, where the real list files are; a missing folder fails
+/// the test with a message saying so.
+pub fn shared_data() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        // CI must never pass green without the real files: there, a missing folder fails.
-        assert!(
-            std::env::var_os("CI").is_none_or(|v| v.is_empty()),
-            "{} is absent and CI is set: the tests of the real list files cannot run",
-            dir.display()
-        );
-        eprintln!(
-            "skipped: {} is absent (the real list files live there)",
-            dir.display()
-        );
-        None
-    }
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the tests of the real list files need the eight official lists there \
+         (see ../shared/data/SOURCES.md); they fail rather than pass without testing anything",
+        dir.display()
+    );
+    dir
 }
 
 /// `tests/fixtures` of the crate: small hand-made files in the official formats.

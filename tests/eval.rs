@@ -34,30 +34,27 @@ struct Lists {
 }
 
 /// The real lists, parsed and indexed once for every test of this file.
-fn lists() -> Option<&'static Lists> {
-    static LISTS: OnceLock<Option<Lists>> = OnceLock::new();
-    LISTS
-        .get_or_init(|| {
-            let shared = common::shared_data()?;
-            let (entries, problems) = quality::names_from_dir(&shared.join("lists"));
-            assert!(problems.is_empty(), "{problems:?}");
-            let index = Index::build(&entries);
-            Some(Lists { entries, index })
-        })
-        .as_ref()
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| {
+        let shared = common::shared_data();
+        let (entries, problems) = quality::names_from_dir(&shared.join("lists"));
+        assert!(problems.is_empty(), "{problems:?}");
+        let index = Index::build(&entries);
+        Lists { entries, index }
+    })
 }
 
-fn dev_queries() -> Option<Vec<LabelledQuery>> {
-    let csv = common::shared_data()?.join("../eval/dev.csv");
-    let text = std::fs::read_to_string(&csv).ok()?;
-    Some(quality::read_queries(&text).unwrap())
+fn dev_queries() -> Vec<LabelledQuery> {
+    let csv = common::shared_data().join("../eval/dev.csv");
+    let text = std::fs::read_to_string(&csv)
+        .unwrap_or_else(|e| panic!("{}: {e} (the labelled development set)", csv.display()));
+    quality::read_queries(&text).unwrap()
 }
 
 #[test]
 fn quality_on_the_development_set_holds_its_floors() {
-    let (Some(lists), Some(queries)) = (lists(), dev_queries()) else {
-        return;
-    };
+    let (lists, queries) = (lists(), dev_queries());
     assert_eq!(queries.len(), 3000);
     let outcomes = quality::run(&lists.index, &queries);
     let report = Report::new(&outcomes, DEFAULT_THRESHOLD);
@@ -86,9 +83,7 @@ fn sample(queries: Vec<LabelledQuery>) -> Vec<LabelledQuery> {
 
 #[test]
 fn names_across_scripts_and_combined_changes_hold_their_floors() {
-    let (Some(lists), Some(queries)) = (lists(), dev_queries()) else {
-        return;
-    };
+    let (lists, queries) = (lists(), dev_queries());
     let cross = sets::cross_script(&lists.entries);
     holds_floor(
         &cross.forward,
@@ -128,7 +123,7 @@ fn names_across_scripts_and_combined_changes_hold_their_floors() {
 /// `cargo run --release --example lexicon` after changing the lists or the generator.
 #[test]
 fn the_committed_lexicon_is_the_generated_one() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     let learned = sanctions::quality::lexicon::learn(&lists.entries);
     let committed = include_str!("../src/engine/lexicon.txt");
     assert!(
@@ -139,7 +134,7 @@ fn the_committed_lexicon_is_the_generated_one() {
 
 #[test]
 fn typed_queries_find_the_listed_name_first() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     for (query, expect) in sets::TYPED_CASES {
         let result = engine::screen(&lists.index, &Request::new(*query)).unwrap();
         let first = result.hits.first();
@@ -155,7 +150,7 @@ fn typed_queries_find_the_listed_name_first() {
 
 #[test]
 fn the_closer_name_ranks_first() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     let request = Request {
         threshold: Some(0),
         limit: Some(50),
@@ -172,7 +167,7 @@ fn the_closer_name_ranks_first() {
 
 #[test]
 fn short_words_must_match_exactly() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     let result = engine::screen(&lists.index, &Request::new("Ali Khan")).unwrap();
     for hit in &result.hits {
         assert!(
@@ -187,7 +182,7 @@ fn short_words_must_match_exactly() {
 
 #[test]
 fn totals_count_every_entry_and_the_limit_is_reached() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     let request = |limit| Request {
         threshold: Some(50),
         limit: Some(limit),
@@ -208,7 +203,7 @@ fn totals_count_every_entry_and_the_limit_is_reached() {
 
 #[test]
 fn a_date_of_birth_and_a_country_are_weighed_and_shown() {
-    let Some(lists) = lists() else { return };
+    let lists = lists();
     let screen = |dob: &str, country: &str| {
         let request = Request {
             date_of_birth: Some(dob.to_owned()),

@@ -133,7 +133,7 @@ fn matched_names(result: &Value) -> Vec<String> {
 /// colour-coded name is found and stored as sent.
 #[tokio::test(flavor = "multi_thread")]
 async fn strict_input_over_http() {
-    let Some(data) = data() else { return };
+    let data = data();
     let server = Serve::start(data, None).await;
     let key = new_key(data, "business", "strict");
     let k = Some(key.as_str());
@@ -330,7 +330,7 @@ async fn strict_input_over_http() {
 /// The CLI refuses the same names and finds the colour-coded one, alone and in a batch.
 #[test]
 fn strict_input_in_the_cli() {
-    let Some(data) = data() else { return };
+    let data = data();
     let out = common::sanctions(data, &["screen", PUTIN_COLOURED, "--json"]);
     let names = matched_names(&common::json(&out));
     assert!(names.iter().any(|n| n.contains("PUTIN")), "{names:?}");
@@ -367,7 +367,7 @@ fn strict_input_in_the_cli() {
 /// server answers everyone else.
 #[tokio::test(flavor = "multi_thread")]
 async fn ten_thousand_idle_connections_and_the_server_answers() {
-    let Some(data) = data() else { return };
+    let data = data();
     sanctions::server::raise_open_files(12_000);
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(

@@ -10,10 +10,10 @@ use common::{json, sanctions, sanctions_with_stdin, stdout};
 use serde_json::Value;
 
 /// One data directory with all eight real lists imported, shared by the tests of this file.
-fn imported() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<(tempfile::TempDir, PathBuf)>> = OnceLock::new();
+fn imported() -> &'static Path {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     DIR.get_or_init(|| {
-        let shared = common::shared_data()?;
+        let shared = common::shared_data();
         let dir = tempfile::tempdir().unwrap();
         let out = sanctions(
             dir.path(),
@@ -21,10 +21,10 @@ fn imported() -> Option<&'static Path> {
         );
         assert!(out.status.success(), "{}", stdout(&out));
         let path = dir.path().to_path_buf();
-        Some((dir, path))
+        (dir, path)
     })
-    .as_ref()
-    .map(|(_, p)| p.as_path())
+    .1
+    .as_path()
 }
 
 fn screen(data: &Path, name: &str, extra: &[&str]) -> Value {
@@ -42,7 +42,7 @@ fn first_name(result: &Value) -> String {
 
 #[test]
 fn well_known_names_rank_the_listed_entry_first() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     for (query, expect) in [
         ("Vladimir Putin", &["PUTIN"][..]),
         ("Владимир Путин", &["PUTIN"]),
@@ -69,7 +69,7 @@ fn well_known_names_rank_the_listed_entry_first() {
 
 #[test]
 fn a_common_name_raises_nothing_at_the_default_threshold() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let result = screen(data, "John Smith", &[]);
     assert_eq!(result["total_matches"], 0, "{result:#}");
     let human = stdout(&sanctions(data, &["screen", "John Smith"]));
@@ -78,7 +78,7 @@ fn a_common_name_raises_nothing_at_the_default_threshold() {
 
 #[test]
 fn filters_by_type_list_and_threshold() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let only_un = screen(
         data,
         "Usama bin Ladin",
@@ -97,7 +97,7 @@ fn filters_by_type_list_and_threshold() {
 
 #[test]
 fn human_output_explains_the_match() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let out = stdout(&sanctions(data, &["screen", "Vladimir Putin"]));
     assert!(out.contains("why:"), "{out}");
     assert!(out.contains("putin = putin"), "{out}");
@@ -105,7 +105,7 @@ fn human_output_explains_the_match() {
 
 #[test]
 fn batch_writes_one_json_line_per_name_in_input_order() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("names.csv");
     std::fs::write(
@@ -158,7 +158,7 @@ fn batch_writes_one_json_line_per_name_in_input_order() {
 
 #[test]
 fn batch_shapes_that_were_misread_are_read() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     for input in [
         "full_name,country\nVladimir Putin,RU\nJohn Smith,GB\n",
         "full_name\tcountry\nVladimir Putin\tRU\nJohn Smith\tGB\n",
@@ -179,7 +179,7 @@ fn batch_shapes_that_were_misread_are_read() {
 
 #[test]
 fn one_person_on_several_lists_is_one_line_in_text_and_one_group_in_json() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let result = screen(data, "Vladimir Putin", &[]);
     let first = &result["results"][0];
     assert_eq!(first["group"], 1);
@@ -210,9 +210,7 @@ fn one_person_on_several_lists_is_one_line_in_text_and_one_group_in_json() {
 
 #[test]
 fn a_second_import_waits_for_the_first() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
     let lists = shared.join("lists");
     let spawn = || {
@@ -270,7 +268,7 @@ fn an_empty_store_explains_how_to_get_data() {
 
 #[test]
 fn date_of_birth_and_country_are_weighed_and_shown() {
-    let Some(data) = imported() else { return };
+    let data = imported();
     let result = screen(
         data,
         "Vladimir Putin",

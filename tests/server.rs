@@ -63,7 +63,7 @@ fn raw(kind: &'static str, bytes: &[u8]) -> Body {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_endpoint_answers_its_statuses_in_envelopes() {
-    let Some(data) = data() else { return };
+    let data = data();
     // Webhook targets on loopback (no internet here); a server refuses them by default.
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), "[webhooks]\nallow_private_targets = true\n");
@@ -249,7 +249,7 @@ async fn every_endpoint_answers_its_statuses_in_envelopes() {
 /// allows is taken, what it does not is refused naming the field.
 #[tokio::test(flavor = "multi_thread")]
 async fn request_values_are_taken_exactly_as_documented() {
-    let Some(data) = data() else { return };
+    let data = data();
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), "[webhooks]\nallow_private_targets = true\n");
     let server = Serve::start(data, Some(&cfg)).await;
@@ -355,7 +355,7 @@ async fn request_values_are_taken_exactly_as_documented() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn keys_are_required_and_a_revoked_key_is_refused_at_once() {
-    let Some(data) = data() else { return };
+    let data = data();
     let server = Serve::start(data, None).await;
     let key = new_key(data, "free", "temp");
     let url = server.url("/lists");
@@ -418,7 +418,7 @@ async fn early_in_a_minute() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn free_keys_are_rate_limited_and_plans_refuse_what_they_lack() {
-    let Some(data) = data() else { return };
+    let data = data();
     let server = Serve::start(data, None).await;
     let free = new_key(data, "free", "free-rate");
     let pro = new_key(data, "pro", "pro-plan");
@@ -469,7 +469,7 @@ async fn free_keys_are_rate_limited_and_plans_refuse_what_they_lack() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn credits_are_counted_per_name_and_survive_a_restart() {
-    let Some(data) = data() else { return };
+    let data = data();
     let dir = tempfile::tempdir().unwrap();
     // Request rates raised so that only the monthly credits limit.
     let cfg = config(

@@ -73,11 +73,9 @@ fn file_of(dir: &tempfile::TempDir, code: &str, name: &str) -> PathBuf {
 
 #[test]
 fn truncated_copies_of_the_real_files_are_refused_and_the_list_kept() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
-    let whole = common::shared_data().unwrap().join("lists");
+    let whole = common::shared_data().join("lists");
     let first = sanctions(data.path(), &["lists", "import", whole.to_str().unwrap()]);
     assert!(first.status.success(), "{}", output(&first));
 
@@ -163,9 +161,7 @@ fn truncated_copies_of_the_real_files_are_refused_and_the_list_kept() {
 
 #[test]
 fn a_shrink_is_refused_then_allowed_with_allow_shrink() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
     let wb = copy_of(&shared, "world_bank");
     assert!(import(data.path(), wb.path(), &[]).status.success());
@@ -211,9 +207,7 @@ fn a_shrink_is_refused_then_allowed_with_allow_shrink() {
 
 #[test]
 fn an_unclosed_quote_fails_the_list_with_its_line_instead_of_swallowing_the_next_entry() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
     let sdn = copy_of(&shared, "ofac_sdn");
     let path = file_of(&sdn, "ofac_sdn", "sdn.csv");
@@ -241,9 +235,7 @@ fn an_unclosed_quote_fails_the_list_with_its_line_instead_of_swallowing_the_next
 
 #[test]
 fn local_files_have_the_download_size_cap() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
     let config = data.path().join("config.toml");
     std::fs::write(&config, "[fetch]\nmax_bytes = 1000000\n").unwrap();
@@ -263,9 +255,7 @@ fn local_files_have_the_download_size_cap() {
 
 #[test]
 fn every_listed_name_is_screened() {
-    let Some(shared) = common::shared_data() else {
-        return;
-    };
+    let shared = common::shared_data();
     let data = tempfile::tempdir().unwrap();
     let out = sanctions(
         data.path(),

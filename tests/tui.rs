@@ -24,7 +24,7 @@ fn template() -> &'static Path {
     let (_, path) = TEMPLATE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("template.db");
-        let lists = shared().unwrap().join("lists");
+        let lists = shared().join("lists");
         let mut store = Store::open(&path).unwrap();
         let outcomes = sanctions::ingest::import_dir(&mut store, &lists, &[]).unwrap();
         assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
@@ -152,9 +152,6 @@ impl Ui {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn screen_tab_from_first_frame_to_a_recorded_decision() {
-    if shared().is_none() {
-        return;
-    }
     let mut ui = open(true).await;
     ui.snap("screen_first_frame"); // before anything loaded: index building
     ui.settle().await;
@@ -194,9 +191,6 @@ async fn screen_tab_from_first_frame_to_a_recorded_decision() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_tabs_with_the_real_lists() {
-    if shared().is_none() {
-        return;
-    }
     let mut ui = open(true).await;
     ui.settle().await;
     ui.key(KeyCode::Esc).await;
@@ -258,9 +252,6 @@ async fn other_tabs_with_the_real_lists() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_file_is_screened_with_progress_and_results() {
-    if shared().is_none() {
-        return;
-    }
     let mut ui = open(true).await;
     ui.settle().await;
     let file = ui._dir.path().join("names.csv");
@@ -344,9 +335,6 @@ fn key_table_is_the_keymap(file: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_as_you_type_then_enter_stores() {
-    if shared().is_none() {
-        return;
-    }
     let mut ui = open(true).await;
     ui.settle().await;
     ui.typed("Vladimir Putin").await;
@@ -374,9 +362,6 @@ async fn results_as_you_type_then_enter_stores() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn briefs_list_detail_and_filter() {
-    if shared().is_none() {
-        return;
-    }
     let mut ui = open(true).await;
     ui.dated = true;
     ui.settle().await;

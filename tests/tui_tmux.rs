@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let data = tempfile::tempdir().unwrap();
     import(data.path(), &shared.join("lists"));
     let tmux = Tmux::new("e2e");
@@ -115,7 +115,7 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
 
 #[test]
 fn briefs_and_webhooks_tabs_end_to_end() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let data = tempfile::tempdir().unwrap();
     import(data.path(), &shared.join("lists"));
     let tmux = Tmux::new("e2e-tabs");
@@ -187,9 +187,7 @@ fn briefs_and_webhooks_tabs_end_to_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remote_ui_against_a_real_server_screens_and_quits() {
-    let Some(data) = common::serve::data() else {
-        return;
-    };
+    let data = common::serve::data();
     let key = common::serve::new_key(data, "business", "tmux");
     let serve = common::serve::Serve::start(data, None).await;
     let home = tempfile::tempdir().unwrap();

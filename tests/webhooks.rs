@@ -186,7 +186,7 @@ fn attempts(data: &Path, config: &str, id: &str) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn screening_and_list_update_events_arrive_signed() {
-    let Some(shared) = shared_data() else { return };
+    let shared = shared_data();
     let (addr, receiver) = start_receiver(&[]).await;
     let data = tempfile::tempdir().unwrap();
     let config = write_config(data.path(), "");

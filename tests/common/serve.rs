@@ -160,10 +160,10 @@ pub fn new_key(data_dir: &Path, plan: &str, label: &str) -> String {
 }
 
 /// One data folder with the eight real lists imported, shared by the tests of one binary.
-pub fn data() -> Option<&'static Path> {
-    static DATA: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
+pub fn data() -> &'static Path {
+    static DATA: OnceLock<tempfile::TempDir> = OnceLock::new();
     DATA.get_or_init(|| {
-        let shared = super::shared_data()?;
+        let shared = super::shared_data();
         let data = tempfile::tempdir().unwrap();
         let out = super::sanctions(
             data.path(),
@@ -174,10 +174,9 @@ pub fn data() -> Option<&'static Path> {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        Some(data)
+        data
     })
-    .as_ref()
-    .map(|d| d.path())
+    .path()
 }
 
 /// The first `GET /briefs` after importing all eight lists briefs every entry they added, which

@@ -24,7 +24,7 @@ fn template() -> &'static Path {
     let (_, path) = TEMPLATE.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("template.db");
-        let lists = shared().unwrap().join("lists");
+        let lists = shared().join("lists");
         let mut store = Store::open(&path).unwrap();
         let outcomes = ingest::import_dir(&mut store, &lists, &[]).unwrap();
         assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
@@ -35,8 +35,7 @@ fn template() -> &'static Path {
 }
 
 /// A fresh copy of the imported database in its own temp dir, and the service on it.
-pub async fn service() -> Option<(tempfile::TempDir, LocalService)> {
-    shared()?;
+pub async fn service() -> (tempfile::TempDir, LocalService) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("sanctions.db");
     std::fs::copy(template(), &db).unwrap();
@@ -44,7 +43,7 @@ pub async fn service() -> Option<(tempfile::TempDir, LocalService)> {
         .await
         .unwrap()
         .unwrap();
-    Some((dir, service))
+    (dir, service)
 }
 
 /// An empty service (no list imported) in a temp dir.

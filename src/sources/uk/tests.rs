@@ -94,7 +94,7 @@ fn broken_files_name_file_and_position() {
 
 #[test]
 fn real_conlist_counts_and_entries() {
-    let Some(data) = shared_data() else { return };
+    let data = shared_data();
     let parsed = parse_dir(&data.join("lists/uk_hmt")).unwrap();
     let e = &parsed.entities;
     let count = |k: EntityKind| e.iter().filter(|x| x.kind == k).count();
