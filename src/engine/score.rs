@@ -118,9 +118,13 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         // before `حمد الله` / `Hamdullah`), or a join the words that pair better alone
         // (`احمد ضیا` / `Ahmad` before `احمد` / `Ahmad`, `ضیا` / `Zia`): where joins
         // compete, the alignments with joins first and with single words first are scored
-        // too, and the best kept.
-        if candidates.iter().any(Pair::is_join) {
-            for first in [Priority::Joins, Priority::Singles] {
+        // too, and the best kept. Each only where it can differ from the greedy one: joins
+        // first where a compound is among the candidates, single words first where the
+        // greedy alignment took a join (else it is the greedy one, pair for pair).
+        let compound = candidates.iter().any(|p| Priority::Joins.takes(p));
+        let join_taken = best.0.iter().any(Pair::is_join);
+        for (first, differs) in [(Priority::Joins, compound), (Priority::Singles, join_taken)] {
+            if differs {
                 let other = select(first);
                 if other.1 > best.1 {
                     best = other;
