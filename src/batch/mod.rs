@@ -16,7 +16,6 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
-use crate::engine::normalize::{self, TokenKind};
 use crate::engine::{self, Index};
 use crate::service::mapping;
 
@@ -214,7 +213,9 @@ fn kind_word(kind: KindFilter) -> &'static str {
 }
 
 /// Refuses a name that is empty or normalises to nothing to search on (only titles, legal
-/// forms, particles or punctuation: "Mr", ".", "LLC", "al"), like an empty one.
+/// forms, particles or punctuation: "Mr", ".", "LLC", "al"), like an empty one; a name of
+/// particles or titles that looks like a person's (`DAS, V.`) is screened
+/// ([`engine::has_something_to_screen`]).
 pub fn check_name(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
     let name = name.trim();
     if name.is_empty() {
@@ -226,13 +227,7 @@ pub fn check_name(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
             engine::MAX_NAME_CHARS
         ));
     }
-    let words = normalize::words(name);
-    let tokens = normalize::tokens(name, kind != Some(KindFilter::Individual));
-    if words.iter().all(|w| normalize::is_title_or_particle(w))
-        || !tokens
-            .iter()
-            .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
-    {
+    if !engine::has_something_to_screen(name, kind != Some(KindFilter::Individual)) {
         return Err(format!(
             "{name:?} leaves nothing to screen once titles, legal forms, particles and punctuation are set aside"
         ));

@@ -41,6 +41,9 @@ pub fn similarity(
     if q_kind == TokenKind::Number || c_kind == TokenKind::Number {
         return None;
     }
+    if ending_vowel_apart(q, c) || one_syllable_vowel_apart(q, c) {
+        return None;
+    }
     // Below the least similarity either kind of pair below needs, the value is never used.
     let fuzzy = edit_similarity_at_least(q, c, LEAST_USED);
     // Same sound, spelt close enough: a transliteration variant, worth a little more than the
@@ -127,6 +130,36 @@ fn consonant_swapped(a: &[u8], b: &[u8]) -> bool {
             .zip(b)
             .position(|(x, y)| x != y)
             .is_some_and(|i| a[i + 1..] == b[i + 1..] && !vowel(a[i]) && !vowel(b[i]))
+}
+
+/// Whether one word is the other with a final `a` or `i` more: another name, not a typo or a
+/// variant (the nisba, `Karim` / `Karimi`, `Bakr` / `Bakri`; the feminine, `Samir` / `Samira`,
+/// `Aleksandr` / `Aleksandra`, `Ivanov` / `Ivanova`). A doubled final vowel is a variant
+/// (`Georgi` / `Georgii`). Words of four letters or more.
+pub fn ending_vowel_apart(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    let (s, l) = (short.as_bytes(), long.as_bytes());
+    s.len() >= 4
+        && l.len() == s.len() + 1
+        && l.starts_with(s)
+        && matches!(l.last(), Some(b'a' | b'i'))
+        && s.last() != l.last()
+}
+
+/// Whether two words of one syllable (one vowel, five letters at most: the syllables of
+/// romanised Chinese and Korean names) differ only in that vowel: another syllable, another
+/// name (`Zhong` / `Zhang`, `Kim` / `Kum`), not a typo or a variant.
+pub fn one_syllable_vowel_apart(a: &str, b: &str) -> bool {
+    let vowel = |c: &u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
+    let one_vowel = |w: &[u8]| w.iter().filter(|c| vowel(c)).count() == 1;
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len()
+        && a.len() <= 5
+        && one_vowel(a)
+        && one_vowel(b)
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (vowel(x) && vowel(y)))
 }
 
 fn starts_with_vowel(word: &str) -> bool {
