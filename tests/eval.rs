@@ -25,7 +25,7 @@ const MAX_FALSE_POSITIVE_RATE: f64 = 0.01;
 /// (2 of 120, `docs/quality.md`), every other group at 1.0% or less.
 const MAX_GROUP_FALSE_POSITIVE_RATE: f64 = 0.02;
 /// Recall at the default threshold of the `initial` category.
-const MIN_INITIAL_RECALL: f64 = 0.94;
+const MIN_INITIAL_RECALL: f64 = 0.95;
 /// Cross-script, Arabic script against Latin listings, measure-only half (85.1% in full; a
 /// quarter is sampled here: 89.2%).
 const MIN_ARABIC_RECALL: f64 = 0.87;

@@ -7,8 +7,9 @@ use super::osa::osa_bounded;
 pub use super::osa::osa_distance;
 pub use super::result::MatchKind;
 
-/// Similarity an initial earns against a word it abbreviates.
-pub const INITIAL_SIMILARITY: f32 = 0.9;
+/// Similarity an initial earns against a word it abbreviates. 0.95 (was 0.9): the `initial`
+/// category of the development set 94.4 -> 95.2 at the threshold, nothing else changed.
+pub const INITIAL_SIMILARITY: f32 = 0.95;
 /// What sounding the same adds to the spelling's similarity...
 const PHONETIC_BONUS: f32 = 0.15;
 /// ...up to this.
