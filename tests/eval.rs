@@ -18,7 +18,14 @@ use sanctions::quality::{self, LabelledQuery, Report, sets};
 const MIN_RECALL_AT_1: f64 = 0.96;
 const MIN_RECALL_AT_10: f64 = 0.985;
 const MIN_RECALL: f64 = 0.98;
-const MAX_FALSE_POSITIVE_RATE: f64 = 0.015;
+const MAX_FALSE_POSITIVE_RATE: f64 = 0.01;
+/// In every name-origin group of the negatives (`neg_person_arabic_latin`,
+/// `neg_person_asian_latin`, ...): false alarms must not fall on some customers' names more
+/// than on others' (issue 27). The goal is 1.5%; Arabic names in Latin letters are at 1.7%
+/// (2 of 120, `docs/quality.md`), every other group at 1.0% or less.
+const MAX_GROUP_FALSE_POSITIVE_RATE: f64 = 0.02;
+/// Recall at the default threshold of the `initial` category.
+const MIN_INITIAL_RECALL: f64 = 0.95;
 /// Cross-script, Arabic script against Latin listings, measure-only half (85.1% in full; a
 /// quarter is sampled here: 89.2%).
 const MIN_ARABIC_RECALL: f64 = 0.87;
@@ -74,6 +81,25 @@ fn quality_on_the_development_set_holds_its_floors() {
     assert!(p.recall >= MIN_RECALL, "recall {}", p.recall);
     let fpr = report.negatives.false_positive_rate;
     assert!(fpr <= MAX_FALSE_POSITIVE_RATE, "false positives {fpr}");
+    let groups: Vec<(&String, f64)> = report
+        .categories
+        .iter()
+        .filter(|(c, _)| c.starts_with("neg_"))
+        .map(|(c, f)| (c, f.false_positive_rate))
+        .collect();
+    assert_eq!(
+        groups.len(),
+        10,
+        "every name-origin group measured: {groups:?}"
+    );
+    for (group, rate) in groups {
+        assert!(
+            rate <= MAX_GROUP_FALSE_POSITIVE_RATE,
+            "false positives of {group}: {rate}"
+        );
+    }
+    let initial = report.categories["initial"].recall;
+    assert!(initial >= MIN_INITIAL_RECALL, "initial {initial}");
 }
 
 /// Every fourth query of a set: debug builds are slow, and a quarter still catches a fall.

@@ -66,10 +66,11 @@ fn parse_date(text: &str) -> Option<DateSpec> {
     }
 }
 
-/// Splits the dates and the country in parentheses off a typed name: a word that reads as
-/// a date of birth (a year 1900-2029 alone, or a full date such as `07.10.1952`) when the
-/// name keeps at least two other words, and a parenthesised part that is a country's name.
-/// Returns the name left, and what was found.
+/// Splits the dates and the country in parentheses off a typed name: a date of birth (a year
+/// 1900-2029 alone, a full date such as `07.10.1952`, `1952-10-07` or `(07/10/1952)`, a date
+/// in words such as `7 October 1952` or `Oct. 7, 1952`, each with a `born`, `b.` or `DOB`
+/// before it) when the name keeps at least two other words, and a parenthesised part that is
+/// a country's name. Returns the name left, and what was found.
 pub(crate) fn extract(name: &str) -> (String, QueryFacts) {
     let mut facts = QueryFacts::default();
     let mut rest = String::with_capacity(name.len());
@@ -92,28 +93,98 @@ pub(crate) fn extract(name: &str) -> (String, QueryFacts) {
         rest.push(c);
     }
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let is_date = |w: &str| {
-        let w = w.trim_matches(|c: char| c == ',' || c == ';');
-        let digits = w.bytes().filter(u8::is_ascii_digit).count();
-        let date_like = w
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'/'));
-        let plausible_year = |d: &DateSpec| d.year().is_some_and(|y| (1900..2030).contains(&y));
-        (digits == 4 || digits >= 6) && date_like && parse_date(w).filter(plausible_year).is_some()
-    };
-    let names = words.iter().filter(|w| !is_date(w)).count();
+    let dates = typed_dates(&words);
+    let names = words.len() - dates.iter().map(|(_, len, _)| len).sum::<usize>();
     if names >= 2 && names < words.len() {
+        facts.date_of_birth = dates.first().map(|(_, _, d)| d.clone());
         let mut kept = Vec::with_capacity(names);
-        for w in words {
-            if is_date(w) && facts.date_of_birth.is_none() {
-                facts.date_of_birth = parse_date(w.trim_matches(|c: char| c == ',' || c == ';'));
-            } else if !is_date(w) {
-                kept.push(w);
+        let mut i = 0;
+        while i < words.len() {
+            match dates.iter().find(|(at, _, _)| *at == i) {
+                Some((_, len, _)) => i += len,
+                None => {
+                    kept.push(words[i]);
+                    i += 1;
+                }
             }
         }
         rest = kept.join(" ");
     }
     (rest, facts)
+}
+
+/// The dates of birth typed among `words`: (first word, how many words, the date), in order.
+fn typed_dates(words: &[&str]) -> Vec<(usize, usize, DateSpec)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let Some((len, date)) = (1..=3)
+            .rev()
+            .find_map(|len| date_at(&words[i..], len).map(|d| (len, d)))
+        else {
+            i += 1;
+            continue;
+        };
+        // A marker just before it (`born`, `b.`, `DOB:`) goes with it.
+        let marked = i > 0
+            && out.last().is_none_or(|(at, l, _)| at + l < i)
+            && matches!(
+                bare(words[i - 1])
+                    .trim_end_matches('.')
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "born" | "b" | "dob" | "d.o.b"
+            );
+        let at = if marked { i - 1 } else { i };
+        out.push((at, len + i - at, date));
+        i += len;
+    }
+    out
+}
+
+/// The word stripped of the brackets and punctuation typed around a date.
+fn bare(word: &str) -> &str {
+    word.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '(' | ')' | '[' | ']'))
+}
+
+/// A date of birth in the first `len` words of `words`: one word of digits and separators
+/// (a year alone, or day, month and year), or two or three words with a month's name and a
+/// year (`7 October 1952`, `October 7, 1952`, `Oct 1952`).
+fn date_at(words: &[&str], len: usize) -> Option<DateSpec> {
+    let parts: Vec<&str> = words.get(..len)?.iter().map(|w| bare(w)).collect();
+    let plausible = |d: DateSpec| {
+        d.year()
+            .is_some_and(|y| (1900..2030).contains(&y))
+            .then_some(d)
+    };
+    if let [w] = parts.as_slice() {
+        let digits = w.bytes().filter(u8::is_ascii_digit).count();
+        let date_like = w
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'/'));
+        return ((digits == 4 || digits >= 6) && date_like)
+            .then(|| parse_date(w))
+            .flatten()
+            .and_then(plausible);
+    }
+    let year = parts.last()?;
+    if year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let month_first = |p: &[&str]| -> Option<String> {
+        match p {
+            [month, day, year] => Some(format!("{day} {month} {year}")),
+            _ => None,
+        }
+    };
+    let text = parts.join(" ").replace('.', "");
+    let read = |t: &str| match parse_date(t)? {
+        d @ (DateSpec::Day { .. } | DateSpec::Month { .. }) => Some(d),
+        _ => None,
+    };
+    read(&text)
+        .or_else(|| month_first(&parts).and_then(|t| read(&t.replace('.', ""))))
+        .and_then(plausible)
 }
 
 /// The evidence of `query`'s facts against an entry's, and the points they add up to.
@@ -229,6 +300,26 @@ mod tests {
         // A number that is part of a name stays.
         assert_eq!(extract("Arctic LNG 2").0, "Arctic LNG 2");
         assert_eq!(extract("Vessel 1984").0, "Vessel 1984");
+        // Dates in brackets, in words, and after a marker, before or after the name.
+        for typed in [
+            "Vladimir Putin 07.10.1952",
+            "Vladimir Putin (07/10/1952)",
+            "Vladimir Putin, born 7 October 1952",
+            "Vladimir Putin b. Oct. 7, 1952",
+            "DOB 1952-10-07 Vladimir Putin",
+            "Vladimir Putin [7 Oct 1952]",
+        ] {
+            let (name, f) = extract(typed);
+            assert_eq!(name.trim_matches([' ', ',']), "Vladimir Putin", "{typed}");
+            assert_eq!(
+                f.date_of_birth.map(|d| d.iso()).as_deref(),
+                Some("1952-10-07"),
+                "{typed}"
+            );
+        }
+        let (name, f) = extract("Putin Vladimir October 1952");
+        assert_eq!(name, "Putin Vladimir");
+        assert_eq!(f.date_of_birth.map(|d| d.iso()).as_deref(), Some("1952-10"));
     }
 
     #[test]

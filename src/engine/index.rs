@@ -131,7 +131,7 @@ impl Index {
             .collect();
         variants(&name.text)
             .iter()
-            .map(|variant| normalize::tokens(variant, organisation))
+            .map(|(variant, _)| normalize::tokens(variant, organisation))
             .find(|tokens| {
                 tokens
                     .iter()
@@ -151,9 +151,7 @@ impl Index {
                 let mut seen: Vec<String> = Vec::new();
                 let mut out = Vec::new();
                 for (name, quality) in &entry.names {
-                    let split = super::split::compound_reading(name);
-                    for variant in variants(name) {
-                        let reading = split.as_deref() == Some(variant.as_str());
+                    for (variant, reading) in variants(name) {
                         let tokens = normalize::tokens(&variant, organisation);
                         let mut key: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
                         key.sort_unstable();
@@ -475,12 +473,13 @@ const INITIAL_WEIGHT: f32 = 1.0;
 type Normalised = (String, bool, Vec<Token>, bool);
 
 /// The name itself, its reading with a joined word split when it holds one, and, when it has
-/// a parenthetical part, the name without it (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`).
-fn variants(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_owned()];
+/// a parenthetical part, the name without it (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`);
+/// each with whether it is the split reading.
+fn variants(name: &str) -> Vec<(String, bool)> {
+    let mut out = vec![(name.to_owned(), false)];
     // A word written in Arabic script that the Latin names write as two (`محمدتقی` /
     // `Mohammad Taghi`): the name read with it split too (`split::compound_reading`).
-    out.extend(super::split::compound_reading(name));
+    out.extend(super::split::compound_reading(name).map(|r| (r, true)));
     if name.contains('(') {
         let mut depth = 0usize;
         let stripped: String = name
@@ -498,7 +497,7 @@ fn variants(name: &str) -> Vec<String> {
             })
             .collect();
         if stripped.chars().any(char::is_alphanumeric) {
-            out.push(stripped);
+            out.push((stripped, false));
         }
     }
     out

@@ -13,6 +13,7 @@ mod index;
 mod joins;
 mod legal;
 mod lexicon;
+mod literal;
 pub mod normalize;
 mod osa;
 mod query;
@@ -24,6 +25,7 @@ mod split;
 mod table;
 #[cfg(test)]
 mod tests;
+mod titles;
 
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
@@ -33,6 +35,7 @@ use arc_swap::ArcSwap;
 pub use index::Index;
 #[doc(hidden)]
 pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;
+pub use literal::has_something_to_screen;
 use query::Query;
 pub use result::{
     Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
@@ -181,7 +184,12 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     facts.date_of_birth = facts.date_of_birth.or(typed.date_of_birth);
     facts.country = facts.country.or(typed.country);
     let organisation = request.kind != Some(KindFilter::Individual);
-    let query = Query::new(index, &name, organisation);
+    // A name of particles, titles or legal forms that looks like a person's (`DAS, V.`):
+    // its words as they are, exact matches only.
+    let query = match literal::reading(&name).filter(|_| !literal::ordinary(&name, organisation)) {
+        Some(tokens) => Query::from_tokens(index, tokens, organisation, true),
+        None => Query::new(index, &name, organisation),
+    };
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
         let e = &index.entity_meta[entity as usize];

@@ -13,6 +13,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::legal::LegalForms;
 use super::script::{self, Script};
+use super::titles;
 
 /// What a token is, which decides how much it weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,45 +93,6 @@ const PARTICLES: &[&str] = &[
     "mac", "mc", "st", "zu",
 ];
 
-/// Titles, positions and generational suffixes: like honorifics they say nothing about who
-/// someone is, but some are also words of organisations' names (`General Dynamics`, `Prince
-/// Group`), so they are dropped only at either end of a name and only while at least two
-/// other words remain (a name of one word and a title is likelier an organisation's name).
-const TITLES: &[&str] = &[
-    "president",
-    "vice",
-    "prime",
-    "minister",
-    "deputy",
-    "secretary",
-    "chairman",
-    "general",
-    "colonel",
-    "captain",
-    "major",
-    "lieutenant",
-    "admiral",
-    "marshal",
-    "commander",
-    "brigadier",
-    "ambassador",
-    "governor",
-    "senator",
-    "king",
-    "queen",
-    "prince",
-    "princess",
-    "emir",
-    "imam",
-    "mufti",
-    "jr",
-    "sr",
-    "junior",
-    "senior",
-    "ii",
-    "iii",
-];
-
 static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 
 /// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
@@ -138,14 +100,21 @@ static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
     let mut scripts = Vec::new();
     let mut written = Vec::new();
-    let words: Vec<String> = drop_titles(drop_honorifics(drop_abjad_titles(scripted_words(name))))
-        .into_iter()
-        .map(|w| {
-            scripts.push(w.script);
-            written.push(w.written);
-            w.text
-        })
-        .collect();
+    // `KING, Pat`: the word before the comma is a surname, never a title.
+    let surname_first = name
+        .split_once(',')
+        .is_some_and(|(before, _)| before.split_whitespace().count() == 1);
+    let words: Vec<String> = drop_titles(
+        drop_honorifics(drop_abjad_titles(scripted_words(name))),
+        surname_first,
+    )
+    .into_iter()
+    .map(|w| {
+        scripts.push(w.script);
+        written.push(w.written);
+        w.text
+    })
+    .collect();
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
@@ -191,7 +160,7 @@ pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
 
 /// One spelling for particles that romanisations spell several ways (`ben`/`ibn` = `bin`,
 /// `el`/`ul` = `al`, `abou` = `abu`).
-fn canonical_particle(word: &str) -> &str {
+pub(crate) fn canonical_particle(word: &str) -> &str {
     match word {
         "ben" | "ibn" => "bin",
         "bent" => "bint",
@@ -266,19 +235,38 @@ fn drop_abjad_titles(words: Vec<Word>) -> Vec<Word> {
 /// True for a word ([`words`]) that is only a title or a name particle (`mr`, `al`, `bin`):
 /// a name made of these alone has nothing to screen.
 pub fn is_title_or_particle(word: &str) -> bool {
-    HONORIFICS.contains(&word) || TITLES.contains(&word) || PARTICLES.contains(&word)
+    HONORIFICS.contains(&word) || titles::is_head(word) || PARTICLES.contains(&word)
 }
 
-/// Removes [`TITLES`] from both ends while at least two other words remain.
-fn drop_titles(mut words: Vec<Word>) -> Vec<Word> {
-    let is_title = |w: &Word| w.script != Script::Abjad && TITLES.contains(&w.text.as_str());
-    while words.len() > 2 && words.first().is_some_and(is_title) {
-        words.remove(0);
-    }
-    while words.len() > 2 && words.last().is_some_and(is_title) {
-        words.pop();
+/// True for a courtesy title or honorific (`mr`, `dr`, `sheikh`): never a surname.
+pub(crate) fn is_honorific(word: &str) -> bool {
+    HONORIFICS.contains(&word)
+}
+
+/// Removes titles and offices ([`titles`]) at either end while at least two other words
+/// remain (`Foreign Minister Sergey Lavrov`); with `surname_first` (`KING, Pat`), never the
+/// first word.
+fn drop_titles(words: Vec<Word>, surname_first: bool) -> Vec<Word> {
+    let texts: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if w.script == Script::Abjad || (i == 0 && surname_first) {
+                ""
+            } else {
+                w.text.as_str()
+            }
+        })
+        .collect();
+    let span = titles::name_span(&texts);
+    if span.len() == words.len() {
+        return words;
     }
     words
+        .into_iter()
+        .skip(span.start)
+        .take(span.len())
+        .collect()
 }
 
 /// Lower-case ASCII words of `name`, transliterated, split on anything that is not a letter or

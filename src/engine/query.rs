@@ -107,7 +107,22 @@ pub(crate) struct Query {
 impl Query {
     /// Normalises `name` and finds, for each of its tokens, the listed tokens it resembles.
     pub fn new(index: &Index, name: &str, organisation: bool) -> Query {
-        let tokens = normalize::tokens(name, organisation);
+        Query::from_tokens(
+            index,
+            normalize::tokens(name, organisation),
+            organisation,
+            false,
+        )
+    }
+
+    /// A query of `tokens`; with `exact`, each word meets only the listed word spelt as it is
+    /// (a name read literally: `literal::reading`).
+    pub fn from_tokens(
+        index: &Index,
+        tokens: Vec<normalize::Token>,
+        organisation: bool,
+        exact: bool,
+    ) -> Query {
         let compact = normalize::compact(&tokens);
         let joins = tokens
             .windows(2)
@@ -191,8 +206,8 @@ impl Query {
             .map(|(t, leading_title)| {
                 let key = phonetic_key(&t.text);
                 let matches = match t.kind {
-                    TokenKind::Word => resembling(index, &t.text, &key, t.abjad),
-                    TokenKind::Number | TokenKind::Particle => index
+                    TokenKind::Word if !exact => resembling(index, &t.text, &key, t.abjad),
+                    TokenKind::Word | TokenKind::Number | TokenKind::Particle => index
                         .token_ids
                         .get(&t.text)
                         .map(|&id| vec![(id, 1.0, MatchKind::Exact)])

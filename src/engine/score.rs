@@ -118,9 +118,13 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         // before `حمد الله` / `Hamdullah`), or a join the words that pair better alone
         // (`احمد ضیا` / `Ahmad` before `احمد` / `Ahmad`, `ضیا` / `Zia`): where joins
         // compete, the alignments with joins first and with single words first are scored
-        // too, and the best kept.
-        if candidates.iter().any(Pair::is_join) {
-            for first in [Priority::Joins, Priority::Singles] {
+        // too, and the best kept. Each only where it can differ from the greedy one: joins
+        // first where a compound is among the candidates, single words first where the
+        // greedy alignment took a join (else it is the greedy one, pair for pair).
+        let compound = candidates.iter().any(|p| Priority::Joins.takes(p));
+        let join_taken = best.0.iter().any(Pair::is_join);
+        for (first, differs) in [(Priority::Joins, compound), (Priority::Singles, join_taken)] {
+            if differs {
                 let other = select(first);
                 if other.1 > best.1 {
                     best = other;
@@ -200,8 +204,13 @@ fn coverage(index: &Index, query: &Query, name: &IndexedName, pairs: &[Pair]) ->
         } else {
             qw
         };
-        query_matched += qw * pair.similarity;
-        name_matched += lw * pair.similarity;
+        let similarity = if half_of_compound(index, name, pairs, pair) {
+            pair.similarity * HALF_COMPOUND
+        } else {
+            pair.similarity
+        };
+        query_matched += qw * similarity;
+        name_matched += lw * similarity;
     }
     // A query word without a partner counts as it weighs unpaired (a leftover word of a
     // legal form weighs as the form: `QueryToken::unpaired_weight`).
@@ -222,13 +231,62 @@ fn coverage(index: &Index, query: &Query, name: &IndexedName, pairs: &[Pair]) ->
     query_coverage.powf(QUERY_EXPONENT) * name_coverage.powf(NAME_EXPONENT)
 }
 
+/// A word met alone that is half of a listed compound given name counts this much of its
+/// similarity ([`half_of_compound`]).
+const HALF_COMPOUND: f32 = 0.8;
+
+/// Whether `pair` met one listed word of two adjacent ones that the lists also write as one
+/// word (`Ali Reza` / `Alireza`, `Mohammad Reza` / `Mohammadreza`), the other left unmet: a
+/// compound given name is another name than its half (`Ali Moradi` is not `Ali Reza MORADI`).
+fn half_of_compound(index: &Index, name: &IndexedName, pairs: &[Pair], pair: &Pair) -> bool {
+    if pair.query_len != 1 || pair.listed_len != 1 {
+        return false;
+    }
+    let li = pair.listed;
+    let unmet_word = |n: usize| {
+        name.tokens
+            .get(n)
+            .is_some_and(|t| t.kind == TokenKind::Word)
+            && !pairs.iter().any(|p| p.covers_listed(n))
+    };
+    let text = |n: usize| index.vocab[name.tokens[n].id as usize].text.as_str();
+    let one_word = |a: usize, b: usize| {
+        index
+            .token_ids
+            .get(format!("{}{}", text(a), text(b)).as_str())
+            .is_some_and(|&id| !index.vocab[id as usize].pair_only)
+    };
+    // Names of two syllables or more each: the one-syllable words of Korean, Chinese or
+    // Burmese names (`Kyong Hui`, `Chol Hak`, `Saw Myint`) are written apart and together
+    // alike, and one of them alone is still the name.
+    let syllables = |n: usize| {
+        text(n)
+            .as_bytes()
+            .windows(2)
+            .filter(|w| !is_vowel(w[0]) && is_vowel(w[1]))
+            .count()
+            + usize::from(text(n).as_bytes().first().is_some_and(|&c| is_vowel(c)))
+    };
+    let compound = |a: usize, b: usize| syllables(a) >= 2 && syllables(b) >= 2 && one_word(a, b);
+    name.tokens[li].kind == TokenKind::Word
+        && ((li > 0 && unmet_word(li - 1) && compound(li - 1, li))
+            || (unmet_word(li + 1) && compound(li, li + 1)))
+}
+
+fn is_vowel(c: u8) -> bool {
+    matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
+}
+
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one
 /// word on either side (`al qaida` / `alqaida`).
 fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
+    let heads = (query_heads(query), listed_heads(index, name));
     for (qi, q) in query.tokens.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
-            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index) {
+            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index)
+                && same_compound(query, index, name, (qi, li), heads)
+            {
                 out.push(Pair::single(qi, li, similarity, how));
             }
         }
@@ -351,6 +409,79 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
         }
     }
     abjad_pairs::latin_word_as_listed_abjad_words(index, query, name, out);
+}
+
+/// The particle that makes a word half of a compound name (`Abu Ali`, `Abd al-Reza`: a kunya
+/// or a servant's name is another name than the word alone), when one
+/// comes before word `i` of a name (an article between them aside): a word is paired only
+/// with a word of the same compound or of none (`Ali` never meets `Abu Ali`).
+fn compound_head<'a>(mut word: impl FnMut(usize) -> (TokenKind, &'a str), i: usize) -> u8 {
+    let mut j = i;
+    while j > 0 {
+        match word(j - 1) {
+            (TokenKind::Particle, "al") => j -= 1,
+            (TokenKind::Particle, "abd" | "abdul") => return 1,
+            (TokenKind::Particle, "abu") => return 2,
+            _ => return 0,
+        }
+    }
+    0
+}
+
+fn query_head(query: &Query, qi: usize) -> u8 {
+    compound_head(
+        |k| (query.tokens[k].kind, query.tokens[k].text.as_str()),
+        qi,
+    )
+}
+
+fn listed_head(index: &Index, name: &IndexedName, li: usize) -> u8 {
+    compound_head(
+        |k| {
+            let t = name.tokens[k];
+            (t.kind, index.vocab[t.id as usize].text.as_str())
+        },
+        li,
+    )
+}
+
+/// Which compound particles a name holds anywhere: bit `1 << head` ([`compound_head`]).
+fn heads_present<'a>(words: impl Iterator<Item = (TokenKind, &'a str)>) -> u8 {
+    words.fold(0, |bits, word| match word {
+        (TokenKind::Particle, "abd" | "abdul") => bits | 1 << 1,
+        (TokenKind::Particle, "abu") => bits | 1 << 2,
+        _ => bits,
+    })
+}
+
+fn query_heads(query: &Query) -> u8 {
+    heads_present(query.tokens.iter().map(|t| (t.kind, t.text.as_str())))
+}
+
+fn listed_heads(index: &Index, name: &IndexedName) -> u8 {
+    heads_present(
+        name.tokens
+            .iter()
+            .map(|t| (t.kind, index.vocab[t.id as usize].text.as_str())),
+    )
+}
+
+/// Whether query word `qi` and listed word `li` may pair: each half of the same compound, or
+/// neither; or, where the words were reordered or a word dropped between (`Basutu, Abu` /
+/// `Abu Basutu`), a word's particle is still in the other name. `heads`: [`heads_present`]
+/// of the query and of the name.
+fn same_compound(
+    query: &Query,
+    index: &Index,
+    name: &IndexedName,
+    (qi, li): (usize, usize),
+    (query_has, name_has): (u8, u8),
+) -> bool {
+    if query_has == 0 && name_has == 0 {
+        return true;
+    }
+    let (q, l) = (query_head(query, qi), listed_head(index, name, li));
+    q == l || ((q == 0 || name_has & 1 << q != 0) && (l == 0 || query_has & 1 << l != 0))
 }
 
 /// Per-thread buffers of [`score`] (the candidate pairs, the tokens used on either side),

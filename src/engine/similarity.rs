@@ -7,8 +7,9 @@ use super::osa::osa_bounded;
 pub use super::osa::osa_distance;
 pub use super::result::MatchKind;
 
-/// Similarity an initial earns against a word it abbreviates.
-pub const INITIAL_SIMILARITY: f32 = 0.9;
+/// Similarity an initial earns against a word it abbreviates. 0.95 (was 0.9): the `initial`
+/// category of the development set 94.4 -> 95.2 at the threshold, nothing else changed.
+pub const INITIAL_SIMILARITY: f32 = 0.95;
 /// What sounding the same adds to the spelling's similarity...
 const PHONETIC_BONUS: f32 = 0.15;
 /// ...up to this.
@@ -39,6 +40,9 @@ pub fn similarity(
             .then_some((INITIAL_SIMILARITY, MatchKind::Initial));
     }
     if q_kind == TokenKind::Number || c_kind == TokenKind::Number {
+        return None;
+    }
+    if ending_vowel_apart(q, c) || one_syllable_vowel_apart(q, c) {
         return None;
     }
     // Below the least similarity either kind of pair below needs, the value is never used.
@@ -127,6 +131,36 @@ fn consonant_swapped(a: &[u8], b: &[u8]) -> bool {
             .zip(b)
             .position(|(x, y)| x != y)
             .is_some_and(|i| a[i + 1..] == b[i + 1..] && !vowel(a[i]) && !vowel(b[i]))
+}
+
+/// Whether one word is the other with a final `a` or `i` more: another name, not a typo or a
+/// variant (the nisba, `Karim` / `Karimi`, `Bakr` / `Bakri`; the feminine, `Samir` / `Samira`,
+/// `Aleksandr` / `Aleksandra`, `Ivanov` / `Ivanova`). A doubled final vowel is a variant
+/// (`Georgi` / `Georgii`). Words of four letters or more.
+pub fn ending_vowel_apart(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    let (s, l) = (short.as_bytes(), long.as_bytes());
+    s.len() >= 4
+        && l.len() == s.len() + 1
+        && l.starts_with(s)
+        && matches!(l.last(), Some(b'a' | b'i'))
+        && s.last() != l.last()
+}
+
+/// Whether two words of one syllable (one vowel, five letters at most: the syllables of
+/// romanised Chinese and Korean names) differ only in that vowel: another syllable, another
+/// name (`Zhong` / `Zhang`, `Kim` / `Kum`), not a typo or a variant.
+pub fn one_syllable_vowel_apart(a: &str, b: &str) -> bool {
+    let vowel = |c: &u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
+    let one_vowel = |w: &[u8]| w.iter().filter(|c| vowel(c)).count() == 1;
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len()
+        && a.len() <= 5
+        && one_vowel(a)
+        && one_vowel(b)
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (vowel(x) && vowel(y)))
 }
 
 fn starts_with_vowel(word: &str) -> bool {

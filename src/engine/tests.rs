@@ -401,3 +401,29 @@ fn joins_and_single_words_are_aligned_both_ways() {
     // unpaired.
     assert_quiet(&index, "Vladimir Mikhailovich ZHDANOV");
 }
+
+#[test]
+fn a_surname_that_is_also_a_particle_or_a_title_is_screened_exactly() {
+    use EntityKind::Individual;
+    let index = Index::build(&[
+        entry("1", Individual, &["DAS, Vikram"]),
+        entry("2", Individual, &["KING, Pat D."]),
+        entry("3", Individual, &["DASILVA, Victor"]),
+        entry("4", Individual, &["VAN DEN BERG, Anna"]),
+    ]);
+    assert_hit(&index, "DAS, V.", "1");
+    assert_hit(&index, "V. Das", "1");
+    assert_hit(&index, "Pat D. King", "2");
+    // Exact words only: `das` never meets `dasilva` or `van den berg`.
+    let request = Request {
+        threshold: Some(0),
+        limit: Some(10),
+        ..Request::new("DAS, V.")
+    };
+    let hits = screen(&index, &request).unwrap().hits;
+    assert!(hits.iter().all(|h| h.entity_id == "ofac_sdn:1"), "{hits:?}");
+    // Punctuation or a title alone is still nothing to screen.
+    for name in [".", "Mr", "Dr. A."] {
+        assert!(!has_something_to_screen(name, true), "{name}");
+    }
+}

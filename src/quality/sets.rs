@@ -292,12 +292,36 @@ pub const TYPED_CASES: &[(&str, &str)] = &[
     ("Vneshecon Bank", "VNESHECONOMBANK|FOREIGN ECONOMIC AFFAIRS"),
     ("أسامة بن لادن", "OSAMA|USAMA"),
     ("בשאר אל-אסד", "BASHAR"),
+    // Offices of several words before or after a name, in the languages of the lists.
+    ("Foreign Minister Sergey Lavrov", "LAVROV"),
+    ("Minister of Foreign Affairs Sergey Lavrov", "LAVROV"),
+    ("Russian Foreign Minister Sergey Lavrov", "LAVROV"),
+    (
+        "Sergey Lavrov, Minister of Foreign Affairs of Russia",
+        "LAVROV",
+    ),
+    ("Министр иностранных дел Сергей Лавров", "LAVROV"),
+    ("First Deputy Prime Minister Andrey Belousov", "BELOUSOV"),
+    ("Defence Minister Sergei Shoigu", "SHOIGU"),
+    // Dates next to a name, in the common formats.
+    ("Vladimir Putin 07.10.1952", "PUTIN"),
+    ("Vladimir Putin (07/10/1952)", "PUTIN"),
+    ("Vladimir Putin, born 7 October 1952", "PUTIN"),
+    ("DOB 1952-10-07 Vladimir Putin", "PUTIN"),
+    // Well-known listed people written in Arabic, Cyrillic or Chinese script.
+    ("Владимир Путин", "PUTIN"),
+    ("Сергей Лавров", "LAVROV"),
+    ("بشار الأسد", "ASSAD"),
 ];
 
 /// Cases of issue 8 not found first at or above the threshold yet (see the README). The
 /// lists hold no `AL-HUSAYNI, Muhammad Yusuf` (only `AL-HUSAYNI, Mohammed Hossein` and
 /// others), so it can only find namesakes.
-pub const TYPED_CASES_MISSED: &[(&str, &str)] = &[("Mohamad Yousef AL-HUSSAINI", "HUSAYNI")];
+/// `حسن نصر الله` (Hassan Nasrallah) finds nothing at the threshold yet.
+pub const TYPED_CASES_MISSED: &[(&str, &str)] = &[
+    ("Mohamad Yousef AL-HUSSAINI", "HUSAYNI"),
+    ("حسن نصر الله", "NASRALLAH"),
+];
 
 /// The development set with the facts an analyst has at hand: each positive with its
 /// target's first listed date of birth and nationality (when the list gives them), each

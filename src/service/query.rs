@@ -11,8 +11,7 @@
 use std::borrow::Cow;
 
 use crate::api::screening::KindFilter;
-use crate::engine::normalize::{self, TokenKind};
-use crate::engine::{self};
+use crate::engine;
 
 /// Characters removed from a query after the escape sequences: bidi controls, zero-width and
 /// invisible formatting characters (soft hyphen, joiners, word joiner, BOM, ...).
@@ -73,7 +72,9 @@ pub fn cleaned(query: &str) -> Cow<'_, str> {
 
 /// Refuses a name (of `kind`, when known) that cannot be screened, saying why: empty, longer
 /// than the engine accepts, or leaving nothing to screen (only titles, legal forms,
-/// particles, punctuation, controls or invisible characters: "Mr", ".", "LLC", "al").
+/// particles, punctuation, controls or invisible characters: "Mr", ".", "LLC", "al"). A name
+/// of particles or titles that looks like a person's (`Pat D. King`, `DAS, V.`) is screened
+/// ([`engine::has_something_to_screen`]).
 pub fn screenable(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
     let clean = cleaned(name);
     let text = clean.trim();
@@ -87,13 +88,7 @@ pub fn screenable(name: &str, kind: Option<KindFilter>) -> Result<(), String> {
             engine::MAX_NAME_CHARS
         ));
     }
-    let words = normalize::words(text);
-    let tokens = normalize::tokens(text, kind != Some(KindFilter::Individual));
-    if words.iter().all(|w| normalize::is_title_or_particle(w))
-        || !tokens
-            .iter()
-            .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
-    {
+    if !engine::has_something_to_screen(text, kind != Some(KindFilter::Individual)) {
         return Err(format!(
             "{name:?} leaves nothing to screen once titles, legal forms, particles and punctuation are set aside"
         ));
@@ -145,7 +140,7 @@ mod tests {
             assert!(refused.is_err(), "{name:?} was accepted");
         }
         assert_eq!(screenable("  ", None), Err("the name is empty".to_owned()));
-        for name in ["Vladimir Putin", "Al Qaida", "Putin\u{1b}[0m"] {
+        for name in ["Vladimir Putin", "Al Qaida", "Putin\u{1b}[0m", "Pat D. King", "DAS, V."] {
             assert_eq!(screenable(name, None), Ok(()), "{name:?}");
         }
         let long = "a".repeat(engine::MAX_NAME_CHARS + 1);

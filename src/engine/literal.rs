@@ -1,0 +1,102 @@
+//! Names made only of words that are also particles, titles or legal forms (`DAS, V.`, `Pat
+//! D. King`, `VAN, Del`): normalised the usual way they leave nothing to screen (particles
+//! weigh as no evidence, titles and legal forms are set aside), yet a listed surname can be
+//! such a word. When such a name looks like a person's name (it has an initial, or it is
+//! written `SURNAME, Given`) its words are screened as they are, for exact matches only
+//! ([`reading`]). Punctuation alone, or titles and honorifics alone, are still nothing.
+
+use super::normalize::{self, Token, TokenKind};
+
+/// Whether `name` gives anything to screen: a word or a number once titles, legal forms,
+/// particles and punctuation are set aside, or else a name of such words that looks like a
+/// person's ([`reading`]).
+/// `organisation`: the name may be an organisation's (legal forms are read as such).
+pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
+    ordinary(name, organisation) || reading(name).is_some()
+}
+
+/// Whether the usual normalisation of `name` keeps a word or a number to search on.
+pub(crate) fn ordinary(name: &str, organisation: bool) -> bool {
+    let words = normalize::words(name);
+    !words.iter().all(|w| normalize::is_title_or_particle(w))
+        && normalize::tokens(name, organisation)
+            .iter()
+            .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
+}
+
+/// The tokens of a name made only of particles, titles, legal forms and initials that looks
+/// like a person's name, each word kept as written (particles spelt one way, `ben` = `bin`,
+/// as the index files them), single letters as initials; `None` for any other name.
+pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
+    let words = normalize::words(name);
+    let initial = |w: &String| w.len() == 1 && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let set_aside = |w: &String| normalize::is_title_or_particle(w) || is_legal_form(w);
+    // At least one word a surname could be: not an initial, not only a courtesy title.
+    let surname = |w: &String| !initial(w) && !normalize::is_honorific(w);
+    if words.is_empty()
+        || !words.iter().all(|w| initial(w) || set_aside(w))
+        || !words.iter().any(surname)
+    {
+        return None;
+    }
+    let comma_form = name.split_once(',').is_some_and(|(before, after)| {
+        !normalize::words(before).is_empty() && !normalize::words(after).is_empty()
+    });
+    if !comma_form && !words.iter().any(initial) {
+        return None;
+    }
+    Some(words.into_iter().map(literal_token).collect())
+}
+
+/// A word alone read as a legal form (`pat`, `ao`, `co`).
+fn is_legal_form(word: &str) -> bool {
+    matches!(normalize::tokens(word, true).as_slice(), [t] if t.kind == TokenKind::Legal)
+}
+
+fn literal_token(word: String) -> Token {
+    let kind = if word.len() == 1 {
+        TokenKind::Initial
+    } else {
+        TokenKind::Word
+    };
+    Token {
+        text: normalize::canonical_particle(&word).to_owned(),
+        raw: String::new(),
+        kind,
+        abjad: false,
+        written: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(name: &str) -> Option<Vec<String>> {
+        reading(name).map(|t| t.into_iter().map(|t| t.text).collect())
+    }
+
+    #[test]
+    fn a_name_of_particles_with_an_initial_or_a_comma_is_read_literally() {
+        assert_eq!(texts("DAS, V."), Some(vec!["das".into(), "v".into()]));
+        assert_eq!(
+            texts("Pat D. King"),
+            Some(vec!["pat".into(), "d".into(), "king".into()])
+        );
+        assert_eq!(texts("BEN, Van"), Some(vec!["bin".into(), "van".into()]));
+        assert!(has_something_to_screen("Pat D. King", true));
+        assert!(has_something_to_screen("Del, A.", false));
+    }
+
+    #[test]
+    fn punctuation_titles_and_bare_particles_are_still_nothing() {
+        for name in [
+            ".", "Mr", "Mr.", "Dr. A.", "Mr, Mrs", "al", "Van Der", "King", "-, -",
+        ] {
+            assert!(!has_something_to_screen(name, true), "{name}");
+        }
+        // An ordinary name is not read literally.
+        assert_eq!(texts("Vladimir Putin"), None);
+        assert!(has_something_to_screen("Vladimir Putin", true));
+    }
+}

@@ -1,0 +1,245 @@
+//! Titles and offices typed before or after a name (`President Vladimir Putin`, `Foreign
+//! Minister Sergey Lavrov`, `Minister of Foreign Affairs Sergey Lavrov`, `Sergey Lavrov,
+//! Deputy Prime Minister`): a run of words at either end of a name made only of office words
+//! ([`HEADS`], [`MODIFIERS`]) and holding at least one head is not part of the name.
+//!
+//! Some of these words are also words of organisations' names (`General Dynamics`, `Prince
+//! Group`) or surnames (`King`), so a run is set aside only while at least two other words
+//! remain (a name of one word and a title is likelier an organisation's name), and only a
+//! run with a head: modifiers alone (`State`, `National`, `Foreign`) are never dropped.
+
+/// Titles, positions and generational suffixes: the head of an office (`minister`), in the
+/// languages of the lists as the normaliser spells them (lower case, diacritics removed,
+/// other scripts transliterated: `министр` is `ministr`).
+pub(crate) const HEADS: &[&str] = &[
+    "president",
+    "presidente",
+    "prezident",
+    "minister",
+    "ministre",
+    "ministro",
+    "ministr",
+    "premier",
+    "chancellor",
+    "secretary",
+    "sekretar",
+    "chairman",
+    "chairwoman",
+    "chairperson",
+    "predsedatel",
+    "director",
+    "directeur",
+    "direktor",
+    "ceo",
+    "governor",
+    "gubernator",
+    "general",
+    "generalnyy",
+    "colonel",
+    "captain",
+    "major",
+    "lieutenant",
+    "admiral",
+    "marshal",
+    "commander",
+    "komandir",
+    "brigadier",
+    "ambassador",
+    "envoy",
+    "consul",
+    "senator",
+    "deputat",
+    "spokesman",
+    "spokesperson",
+    "prosecutor",
+    "king",
+    "queen",
+    "prince",
+    "princess",
+    "emir",
+    "imam",
+    "mufti",
+    "jr",
+    "sr",
+    "junior",
+    "senior",
+    "ii",
+    "iii",
+];
+
+/// Words of an office's name around its head (`Foreign`, `of`, `Affairs`, `Deputy`, `First`),
+/// never dropped on their own.
+const MODIFIERS: &[&str] = &[
+    "foreign",
+    "affairs",
+    "defence",
+    "defense",
+    "interior",
+    "internal",
+    "home",
+    "finance",
+    "economy",
+    "economic",
+    "trade",
+    "industry",
+    "energy",
+    "justice",
+    "security",
+    "intelligence",
+    "state",
+    "national",
+    "federal",
+    "first",
+    "deputy",
+    "vice",
+    "prime",
+    "former",
+    "acting",
+    "chief",
+    "head",
+    "supreme",
+    "executive",
+    "managing",
+    "military",
+    "armed",
+    "forces",
+    "army",
+    "council",
+    "of",
+    "for",
+    "the",
+    "and",
+    "zamestitel",
+    "pervyy",
+    "inostrannykh",
+    "del",
+    "oborony",
+    "vneshnikh",
+    "vnutrennikh",
+    "affaires",
+    "etrangeres",
+    "relaciones",
+    "exteriores",
+    "asuntos",
+];
+
+/// Whether `word` is the head of an office or a title.
+pub(crate) fn is_head(word: &str) -> bool {
+    HEADS.contains(&word)
+}
+
+/// A word of an office's name: a head, a modifier, a nationality or a country (`Minister of
+/// Foreign Affairs of Russia`).
+fn is_office_word(word: &str) -> bool {
+    is_head(word)
+        || MODIFIERS.contains(&word)
+        || is_demonym(word)
+        || (word.len() >= 4 && crate::model::to_iso2(word).is_some())
+}
+
+/// A nationality adjective (`russian`, `iranian`, `iraqi`, `chinese`): a country's name with
+/// a demonym's ending, or one of the few formed otherwise.
+fn is_demonym(word: &str) -> bool {
+    const OTHERS: &[&str] = &[
+        "chinese",
+        "lebanese",
+        "sudanese",
+        "japanese",
+        "vietnamese",
+        "burmese",
+        "ukrainian",
+        "afghan",
+        "saudi",
+        "emirati",
+        "somali",
+        "british",
+        "french",
+        "turkish",
+        "belarusian",
+    ];
+    OTHERS.contains(&word)
+        || (word.len() >= 5
+            && ["n", "an", "ian", "i"].iter().any(|end| {
+                word.strip_suffix(end)
+                    .is_some_and(|stem| stem.len() >= 4 && crate::model::to_iso2(stem).is_some())
+            }))
+}
+
+/// The range of `words` left once office runs are set aside at either end (see the module's
+/// doc). `words` are compared forms; an empty one (a word written in an abjad, whose
+/// skeleton may spell a title by chance) is never an office word.
+pub(crate) fn name_span(words: &[&str]) -> std::ops::Range<usize> {
+    let start = leading_office(words.iter().copied(), words.len());
+    let rest = words.len() - start;
+    let end = words.len() - leading_office(words[start..].iter().rev().copied(), rest);
+    start..end
+}
+
+/// How many of the first words of `words` (of `n`) are an office: the whole run of office
+/// words there when it holds a head and two words remain after it; else the heads it begins
+/// with that leave two words (`President Putin Vladimir`); else none.
+fn leading_office<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> usize {
+    let mut run = 0;
+    // The leading heads alone (`President`, `General Colonel`) that leave two words.
+    let mut heads = 0;
+    let mut any_head = false;
+    for (i, w) in words.enumerate() {
+        if !is_office_word(w) {
+            break;
+        }
+        run = i + 1;
+        any_head |= is_head(w);
+        if is_head(w) && heads == i && n - run >= 2 {
+            heads = run;
+        }
+    }
+    if any_head && n - run >= 2 { run } else { heads }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn left(name: &str) -> String {
+        let words: Vec<&str> = name.split(' ').collect();
+        words[name_span(&words)].join(" ")
+    }
+
+    #[test]
+    fn offices_of_any_length_at_either_end_are_set_aside() {
+        for name in [
+            "president vladimir putin",
+            "foreign minister sergey lavrov",
+            "minister of foreign affairs sergey lavrov",
+            "russian foreign minister sergey lavrov",
+            "sergey lavrov foreign minister",
+            "sergey lavrov minister of foreign affairs",
+            "first deputy prime minister sergey lavrov jr",
+            "ministr inostrannykh del sergey lavrov",
+        ] {
+            let expected = if name.starts_with("russian") {
+                "sergey lavrov"
+            } else if name.starts_with("president") {
+                "vladimir putin"
+            } else {
+                "sergey lavrov"
+            };
+            assert_eq!(left(name), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn two_words_always_remain_and_modifiers_alone_stay() {
+        assert_eq!(left("president putin"), "president putin");
+        assert_eq!(left("general dynamics corp"), "dynamics corp");
+        // A head at the end goes while two words remain, as it always did.
+        assert_eq!(left("first deputy prime minister"), "first deputy prime");
+        assert_eq!(left("state security council"), "state security council");
+        assert_eq!(
+            left("minister of foreign affairs lavrov"),
+            "of foreign affairs lavrov"
+        );
+        assert_eq!(left("king abdullah ii"), "abdullah ii");
+        assert_eq!(left("dean smith"), "dean smith");
+    }
+}
