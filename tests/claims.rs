@@ -4,9 +4,13 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
 use common::json;
 use rusqlite::Connection;
 
@@ -109,4 +113,162 @@ fn two_rescreens_at_once_alert_each_new_match_once() {
         assert_eq!(pairs, expected, "round {round}: {a} {b}");
         assert_eq!(reported, favorites.len(), "round {round}: {a} {b}");
     }
+}
+
+/// A loopback receiver that counts deliveries by `webhook-id`.
+#[derive(Clone, Default)]
+struct Receiver {
+    ids: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Receiver {
+    fn counts(&self) -> HashMap<String, usize> {
+        self.ids.lock().unwrap().clone()
+    }
+}
+
+async fn receive(State(r): State<Receiver>, headers: HeaderMap) -> StatusCode {
+    let id = headers["webhook-id"].to_str().unwrap().to_owned();
+    *r.ids.lock().unwrap().entry(id).or_default() += 1;
+    StatusCode::OK
+}
+
+async fn start_receiver() -> (String, Receiver) {
+    let r = Receiver::default();
+    let app = axum::Router::new()
+        .route("/hook", axum::routing::post(receive))
+        .with_state(r.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/hook"), r)
+}
+
+fn config(dir: &Path, timeout_secs: u64) -> String {
+    let path = dir.join("config.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[webhooks]\nretry_schedule = [\"1h\"]\npoll_interval_ms = 50\ntimeout_secs = {timeout_secs}\n"
+        ),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+fn create_webhook(data: &Path, config: &str, url: &str) {
+    json(&common::sanctions(
+        data,
+        &[
+            "--config",
+            config,
+            "webhooks",
+            "create",
+            url,
+            "--events",
+            "screening.match",
+            "--json",
+        ],
+    ));
+}
+
+/// `n` `screening.match` events in the outbox of the default account; their ids.
+fn add_events(data: &Path, n: usize) -> Vec<String> {
+    let db = Connection::open(data.join("sanctions.db")).unwrap();
+    (0..n)
+        .map(|i| {
+            let id = format!("evt_claims{i:06}");
+            db.execute(
+                "INSERT INTO outbox (event_id, kind, created_at, payload, account_id)
+                 VALUES (?1, 'screening.match', '2026-01-01T00:00:00Z', '{\"n\":1}', 'acct_default')",
+                [&id],
+            )
+            .unwrap();
+            id
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_delivery_workers_send_each_event_once_per_endpoint() {
+    let (url_a, a) = start_receiver().await;
+    let (url_b, b) = start_receiver().await;
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().to_path_buf();
+    let cfg = config(&d, 5);
+    let events = tokio::task::spawn_blocking(move || {
+        create_webhook(&d, &cfg, &url_a);
+        create_webhook(&d, &cfg, &url_b);
+        let events = add_events(&d, 300);
+        let workers: Vec<_> = (0..2)
+            .map(|_| spawn(&d, &["--config", &cfg, "webhooks", "deliver", "--once"]))
+            .collect();
+        for w in workers {
+            let out = w.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        events
+    })
+    .await
+    .unwrap();
+    for r in [a, b] {
+        let counts = r.counts();
+        let twice: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).collect();
+        let some: Vec<_> = twice.iter().take(5).collect();
+        assert!(
+            twice.is_empty(),
+            "{} sent more than once: {some:?}",
+            twice.len()
+        );
+        let mut got: Vec<_> = counts.into_keys().collect();
+        got.sort();
+        assert_eq!(got, events);
+    }
+}
+
+#[test]
+fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
+    use sanctions::store::{DeliveryClaim, Store};
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let cfg = config(d, 5);
+    create_webhook(d, &cfg, "http://127.0.0.1:9/hook");
+    add_events(d, 3);
+    let mut store = Store::open(&d.join("sanctions.db")).unwrap();
+    store.fan_out(jiff::Timestamp::now()).unwrap();
+    let now = jiff::Timestamp::now();
+    let until = now + jiff::SignedDuration::from_secs(60);
+    let first = DeliveryClaim {
+        owner: "dead",
+        now,
+        until,
+    };
+    assert_eq!(store.claim_deliveries(&first, 10).unwrap().len(), 3);
+    let live = DeliveryClaim {
+        owner: "live",
+        now,
+        until,
+    };
+    assert!(
+        store.claim_deliveries(&live, 10).unwrap().is_empty(),
+        "held by a live lease"
+    );
+    let later = until + jiff::SignedDuration::from_secs(1);
+    let after = DeliveryClaim {
+        owner: "live",
+        now: later,
+        until: later + jiff::SignedDuration::from_secs(60),
+    };
+    let taken = store.claim_deliveries(&after, 10).unwrap();
+    assert_eq!(taken.len(), 3, "the expired lease is taken over");
+    // The same event, so the same `webhook-id`, on the retry.
+    assert!(
+        taken
+            .iter()
+            .all(|t| t.event.event_id.starts_with("evt_claims"))
+    );
 }

@@ -10,7 +10,10 @@ use crate::api::webhooks::{
 use crate::config::{BriefsConfig, Config, WebhooksConfig};
 use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
 use crate::service::ServiceError;
-use crate::store::{AttemptRecord, DeliveryOutcome, Repository, StoreError, WebhookRecord};
+use crate::store::{
+    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, Repository, StoreError,
+    WebhookRecord,
+};
 use crate::webhooks::deliver::{self, Settings};
 use crate::webhooks::{EVENT_KINDS, TEST_EVENT, safety, sign};
 
@@ -26,7 +29,7 @@ pub struct Extensions {
 
 /// Longest description kept.
 const MAX_DESCRIPTION: usize = 500;
-/// Most deliveries attempted in one pass of the worker.
+/// Most deliveries claimed and attempted in one pass of the worker.
 const BATCH: usize = 50;
 
 impl LocalService {
@@ -257,37 +260,49 @@ impl LocalService {
     /// them, then attempts every delivery that is due. Returns the attempts made.
     pub async fn deliver_due(&self) -> Result<usize, ServiceError> {
         let settings = self.settings()?;
+        let settings_lease = settings.timeout;
         let due = self
-            .blocking(|this| {
+            .blocking(move |this| {
                 let repo = this.repo();
                 repo.fan_out(Timestamp::now())?;
-                Ok(repo.due_deliveries(Timestamp::now(), BATCH)?)
+                let now = Timestamp::now();
+                let claim = DeliveryClaim {
+                    owner: worker_id(),
+                    now,
+                    until: now + lease(&settings_lease),
+                };
+                Ok(repo.claim_deliveries(&claim, BATCH)?)
             })
             .await?;
         let count = due.len();
         for d in due {
-            let result = deliver::send(&settings, &d.webhook, &d.event).await;
-            let attempt_no = d.attempts + 1;
-            let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
-            let settings = settings.clone();
-            self.blocking(move |this| {
-                let repo = this.repo();
-                let now = Timestamp::now();
-                let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
-                let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
-                let alert = match &outcome {
-                    DeliveryOutcome::Disable(reason) => {
-                        tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
-                        Some(disabled_alert(&d.webhook, reason, now))
-                    }
-                    _ => None,
-                };
-                repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
-                Ok(())
-            })
-            .await?;
+            self.deliver_one(&settings, d).await?;
         }
         Ok(count)
+    }
+
+    /// One attempt of a claimed delivery, and its outcome recorded (which frees the claim).
+    async fn deliver_one(&self, settings: &Settings, d: DueDelivery) -> Result<(), ServiceError> {
+        let result = deliver::send(settings, &d.webhook, &d.event).await;
+        let attempt_no = d.attempts + 1;
+        let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
+        let settings = settings.clone();
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let now = Timestamp::now();
+            let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
+            let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
+            let alert = match &outcome {
+                DeliveryOutcome::Disable(reason) => {
+                    tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
+                    Some(disabled_alert(&d.webhook, reason, now))
+                }
+                _ => None,
+            };
+            repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
+            Ok(())
+        })
+        .await
     }
 
     /// Runs the delivery worker until `stop` resolves, or with `once` until no delivery is
@@ -318,6 +333,19 @@ impl LocalService {
             }
         }
     }
+}
+
+/// This process's worker name in delivery claims: the process id and a random part.
+fn worker_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| format!("{}-{}", std::process::id(), new_id("wrk_")))
+}
+
+/// How long a claimed batch is held: every attempt of the batch timing out one after
+/// another, plus a margin; a worker that dies frees its batch after that.
+fn lease(timeout: &std::time::Duration) -> jiff::SignedDuration {
+    let whole = timeout.saturating_mul(BATCH as u32) + std::time::Duration::from_secs(30);
+    jiff::SignedDuration::try_from(whole).unwrap_or(jiff::SignedDuration::from_secs(3600))
 }
 
 fn attempt_record(
