@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -144,6 +145,19 @@ async fn start_receiver() -> (String, Receiver) {
     (format!("http://{addr}/hook"), r)
 }
 
+/// An endpoint that accepts connections and never answers.
+async fn start_tarpit() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
 fn config(dir: &Path, timeout_secs: u64) -> String {
     let path = dir.join("config.toml");
     std::fs::write(
@@ -187,6 +201,18 @@ fn add_events(data: &Path, n: usize) -> Vec<String> {
             id
         })
         .collect()
+}
+
+/// Waits (polling, up to `limit`) until `done` holds.
+async fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -271,4 +297,38 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
             .iter()
             .all(|t| t.event.event_id.starts_with("evt_claims"))
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tarpit_endpoint_does_not_delay_a_healthy_one() {
+    let tarpit = start_tarpit().await;
+    let (url, healthy) = start_receiver().await;
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().to_path_buf();
+    // 8 events at 10 s each would hold a one-at-a-time worker for 80 s.
+    let cfg = config(&d, 10);
+    let (mut worker, events) = tokio::task::spawn_blocking(move || {
+        create_webhook(&d, &cfg, &tarpit);
+        create_webhook(&d, &cfg, &url);
+        let events = add_events(&d, 8);
+        (
+            spawn(&d, &["--config", &cfg, "webhooks", "deliver"]),
+            events,
+        )
+    })
+    .await
+    .unwrap();
+    let prompt = wait_until(Duration::from_secs(3), || {
+        healthy.counts().len() == events.len()
+    })
+    .await;
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(
+        prompt,
+        "the healthy endpoint got {:?} of {}",
+        healthy.counts(),
+        events.len()
+    );
+    assert!(healthy.counts().values().all(|n| *n == 1));
 }

@@ -31,6 +31,8 @@ pub struct Extensions {
 const MAX_DESCRIPTION: usize = 500;
 /// Most deliveries claimed and attempted in one pass of the worker.
 const BATCH: usize = 50;
+/// Most attempts in flight to one endpoint at once.
+const PER_ENDPOINT: usize = 4;
 
 impl LocalService {
     /// Applies the `[webhooks]` and `[briefs]` sections of the configuration.
@@ -275,10 +277,35 @@ impl LocalService {
             })
             .await?;
         let count = due.len();
+        // Grouped by endpoint: the endpoints are served at once, each with at most
+        // PER_ENDPOINT attempts in flight, so a slow one holds up only its own deliveries.
+        let mut groups: std::collections::BTreeMap<String, Vec<DueDelivery>> = Default::default();
         for d in due {
-            self.deliver_one(&settings, d).await?;
+            groups.entry(d.webhook.id.clone()).or_default().push(d);
         }
+        let results = futures::future::join_all(
+            groups
+                .into_values()
+                .map(|group| self.deliver_group(&settings, group)),
+        )
+        .await;
+        results.into_iter().collect::<Result<(), _>>()?;
         Ok(count)
+    }
+
+    /// The claimed deliveries of one endpoint, at most PER_ENDPOINT at a time.
+    async fn deliver_group(
+        &self,
+        settings: &Settings,
+        group: Vec<DueDelivery>,
+    ) -> Result<(), ServiceError> {
+        use futures::StreamExt as _;
+        let results: Vec<Result<(), ServiceError>> = futures::stream::iter(group)
+            .map(|d| self.deliver_one(settings, d))
+            .buffer_unordered(PER_ENDPOINT)
+            .collect()
+            .await;
+        results.into_iter().collect()
     }
 
     /// One attempt of a claimed delivery, and its outcome recorded (which frees the claim).
@@ -341,10 +368,11 @@ fn worker_id() -> &'static str {
     ID.get_or_init(|| format!("{}-{}", std::process::id(), new_id("wrk_")))
 }
 
-/// How long a claimed batch is held: every attempt of the batch timing out one after
-/// another, plus a margin; a worker that dies frees its batch after that.
+/// How long a claimed batch is held: every attempt of the batch to one endpoint timing out,
+/// PER_ENDPOINT at a time, plus a margin; a worker that dies frees its batch after that.
 fn lease(timeout: &std::time::Duration) -> jiff::SignedDuration {
-    let whole = timeout.saturating_mul(BATCH as u32) + std::time::Duration::from_secs(30);
+    let rounds = BATCH.div_ceil(PER_ENDPOINT) as u32;
+    let whole = timeout.saturating_mul(rounds) + std::time::Duration::from_secs(30);
     jiff::SignedDuration::try_from(whole).unwrap_or(jiff::SignedDuration::from_secs(3600))
 }
 
