@@ -303,7 +303,21 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         store.claim_deliveries(&live, 10).unwrap().is_empty(),
         "held by a live lease"
     );
-    let later = until + jiff::SignedDuration::from_secs(1);
+    // A live worker renews its leases: still held after the first lease's end.
+    let renewed = until + jiff::SignedDuration::from_secs(60);
+    assert_eq!(store.renew_claims("dead", renewed).unwrap(), 3);
+    let at_first_end = until + jiff::SignedDuration::from_secs(1);
+    let early = DeliveryClaim {
+        owner: "live",
+        now: at_first_end,
+        until: renewed,
+    };
+    assert!(
+        store.claim_deliveries(&early, 10).unwrap().is_empty(),
+        "renewed"
+    );
+    // It dies: no more renewals, and the lease runs out.
+    let later = renewed + jiff::SignedDuration::from_secs(1);
     let after = DeliveryClaim {
         owner: "live",
         now: later,

@@ -151,6 +151,8 @@ pub trait Repository: Send + Sync {
         claim: &DeliveryClaim<'_>,
         limit: usize,
     ) -> Result<Vec<DueDelivery>, StoreError>;
+    /// Extends the leases `owner` holds (see [`Store::renew_claims`]).
+    fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError>;
     /// Logs an attempt and applies its outcome; a webhook disabled by it gets `alert` (and
     /// its `alert.created` event), all in one transaction.
     fn record_attempt(
@@ -492,6 +494,9 @@ impl Repository for SqliteRepository {
         limit: usize,
     ) -> Result<Vec<DueDelivery>, StoreError> {
         self.writer().claim_deliveries(claim, limit)
+    }
+    fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
+        self.writer().renew_claims(owner, until)
     }
     fn record_attempt(
         &self,

@@ -460,6 +460,21 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Extends the leases `owner` still holds to `until` (a worker's heartbeat while its
+    /// batch runs). Returns how many it holds.
+    pub fn renew_claims(&mut self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
+        let tx = self.write()?;
+        let n = tx.execute(
+            "UPDATE webhook_deliveries SET lease_until = ?2
+             WHERE claimed_by = ?1 AND status = 'pending' AND lease_until IS NOT NULL",
+            params![owner, ts_text(until)],
+        )?;
+        tx.commit()?;
+        Ok(n)
+    }
+}
+
 /// Who claims deliveries, and until when the claim holds.
 #[derive(Debug, Clone, Copy)]
 pub struct DeliveryClaim<'a> {

@@ -33,6 +33,8 @@ const MAX_DESCRIPTION: usize = 500;
 const BATCH: usize = 50;
 /// Most attempts in flight to one endpoint at once.
 const PER_ENDPOINT: usize = 4;
+/// How often a worker renews the leases of the batch it is delivering.
+const RENEW_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl LocalService {
     /// Applies the `[webhooks]` and `[briefs]` sections of the configuration.
@@ -271,7 +273,7 @@ impl LocalService {
                 let claim = DeliveryClaim {
                     owner: worker_id(),
                     now,
-                    until: now + lease(&settings_lease),
+                    until: now + lease(settings_lease),
                 };
                 Ok(repo.claim_deliveries(&claim, BATCH)?)
             })
@@ -283,14 +285,34 @@ impl LocalService {
         for d in due {
             groups.entry(d.webhook.id.clone()).or_default().push(d);
         }
-        let results = futures::future::join_all(
+        let work = futures::future::join_all(
             groups
                 .into_values()
                 .map(|group| self.deliver_group(&settings, group)),
-        )
-        .await;
+        );
+        let results = tokio::select! {
+            results = work => results,
+            () = self.renew_leases(settings.timeout) => Vec::new(),
+        };
         results.into_iter().collect::<Result<(), _>>()?;
         Ok(count)
+    }
+
+    /// The heartbeat of a pass: every RENEW_EVERY, the leases this worker holds are extended
+    /// by a lease; runs until the pass ends (errors are logged, the leases then run out).
+    async fn renew_leases(&self, timeout: std::time::Duration) {
+        loop {
+            tokio::time::sleep(RENEW_EVERY).await;
+            let renewed = self
+                .blocking(move |this| {
+                    let until = Timestamp::now() + lease(timeout);
+                    Ok(this.repo().renew_claims(worker_id(), until)?)
+                })
+                .await;
+            if let Err(e) = renewed {
+                tracing::warn!(error = %e, "could not renew webhook delivery leases");
+            }
+        }
     }
 
     /// The claimed deliveries of one endpoint, at most PER_ENDPOINT at a time.
@@ -368,11 +390,11 @@ fn worker_id() -> &'static str {
     ID.get_or_init(|| format!("{}-{}", std::process::id(), new_id("wrk_")))
 }
 
-/// How long a claimed batch is held: every attempt of the batch to one endpoint timing out,
-/// PER_ENDPOINT at a time, plus a margin; a worker that dies frees its batch after that.
-fn lease(timeout: &std::time::Duration) -> jiff::SignedDuration {
-    let rounds = BATCH.div_ceil(PER_ENDPOINT) as u32;
-    let whole = timeout.saturating_mul(rounds) + std::time::Duration::from_secs(30);
+/// How long a claim holds without renewal: an attempt's timeout and a margin longer than
+/// RENEW_EVERY. The worker renews it while its pass runs; one that dies frees its batch
+/// after that.
+fn lease(timeout: std::time::Duration) -> jiff::SignedDuration {
+    let whole = timeout + std::time::Duration::from_secs(30);
     jiff::SignedDuration::try_from(whole).unwrap_or(jiff::SignedDuration::from_secs(3600))
 }
 
