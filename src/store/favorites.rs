@@ -22,6 +22,19 @@ pub struct FavoriteUpdate {
     pub screening_id: Option<String>,
 }
 
+/// The progress marker that counts the watchlist's committed changes (a re-screen, a
+/// favorite added or removed): a re-screen commits only if it is still the value it read
+/// before reading the favorites' matches, so two runs never record the same diff.
+pub const WATCHLIST_MARKER: &str = "watchlist_version";
+
+/// A progress marker moved by compare-and-set: only from the value a run read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarkerMove<'a> {
+    pub key: &'a str,
+    pub from: i64,
+    pub to: i64,
+}
+
 /// A new favorite with its duplicate key and first matches.
 #[derive(Debug, Clone)]
 pub struct FavoriteInsert {
@@ -58,6 +71,7 @@ impl Store {
         }
         insert_favorite(&tx, account, new)?;
         write_changes(&tx, changes)?;
+        bump_watchlist(&tx)?;
         tx.commit().map_err(StoreError::from_sqlite)
     }
 
@@ -83,6 +97,7 @@ impl Store {
                 inserted.push(item.favorite.id.clone());
             }
         }
+        bump_watchlist(&tx)?;
         tx.commit().map_err(StoreError::from_sqlite)?;
         Ok(inserted)
     }
@@ -134,6 +149,7 @@ impl Store {
             "DELETE FROM favorites WHERE id = ?1 AND account_id = ?2",
             [id, account],
         )?;
+        bump_watchlist(&tx)?;
         tx.commit().map_err(StoreError::from_sqlite)?;
         Ok(favorite)
     }
@@ -202,16 +218,30 @@ impl Store {
     }
 
     /// Records a re-screen run: the run, every favorite whose matches changed, the
-    /// screenings, alerts and events it produced, and (when given) a progress marker, in ONE
-    /// transaction. Returns the run's id.
+    /// screenings, alerts and events it produced, and the progress markers it moves, in ONE
+    /// transaction. Each marker moves by compare-and-set: when one is no longer at `from`
+    /// (another process recorded a run first), nothing is written and the answer is `None`.
+    /// A `favorite.match` alert is recorded once per (favorite, entity, watchlist version
+    /// read): a second guard, in a unique key, against recording the same diff twice.
+    /// Returns the run's id.
     pub fn record_rescreen(
         &mut self,
         run: &RescreenRun,
         updates: &[FavoriteUpdate],
         changes: &Changes,
-        marker: Option<(&str, i64)>,
-    ) -> Result<i64, StoreError> {
+        markers: &[MarkerMove<'_>],
+    ) -> Result<Option<i64>, StoreError> {
         let tx = self.write()?;
+        for m in markers {
+            if !compare_and_set(&tx, m)? {
+                return Ok(None);
+            }
+        }
+        let base = markers
+            .iter()
+            .find(|m| m.key == WATCHLIST_MARKER)
+            .map_or(0, |m| m.from);
+        let changes = claim_alerts(&tx, changes, base)?;
         tx.execute(
             "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
                                         screened, changed, alerts)
@@ -271,16 +301,9 @@ impl Store {
                 ])?;
             }
         }
-        write_changes(&tx, changes)?;
-        if let Some((key, value)) = marker {
-            tx.execute(
-                "INSERT INTO service_state (key, value) VALUES (?1, ?2)
-                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                params![key, value],
-            )?;
-        }
+        write_changes(&tx, &changes)?;
         tx.commit().map_err(StoreError::from_sqlite)?;
-        Ok(run_id)
+        Ok(Some(run_id))
     }
 
     /// The re-screen runs, newest first.
@@ -386,6 +409,89 @@ impl Store {
             matched_entity_ids: matched,
         })
     }
+}
+
+/// Moves a marker from `m.from` to `m.to` if it is at `m.from` (absent counts as 0), under
+/// the write lock of `tx`. False when another writer moved it first.
+fn compare_and_set(tx: &rusqlite::Transaction<'_>, m: &MarkerMove<'_>) -> Result<bool, StoreError> {
+    let current: i64 = tx.query_row(
+        "SELECT coalesce((SELECT value FROM service_state WHERE key = ?1), 0)",
+        [m.key],
+        |r| r.get(0),
+    )?;
+    if current != m.from {
+        return Ok(false);
+    }
+    tx.execute(
+        "INSERT INTO service_state (key, value) VALUES (?1, ?2)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        params![m.key, m.to],
+    )?;
+    Ok(true)
+}
+
+/// Counts a change of the watchlist (see [`WATCHLIST_MARKER`]).
+fn bump_watchlist(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO service_state (key, value) VALUES (?1, 1)
+         ON CONFLICT(key) DO UPDATE SET value = value + 1",
+        [WATCHLIST_MARKER],
+    )?;
+    Ok(())
+}
+
+/// `changes` without the `favorite.match` alerts (and their events) whose every
+/// (favorite, entity) was already alerted from watchlist version `base`; the identities of
+/// the others are recorded (idempotent inserts on a unique key).
+fn claim_alerts(
+    tx: &rusqlite::Transaction<'_>,
+    changes: &Changes,
+    base: i64,
+) -> Result<Changes, StoreError> {
+    let mut claim = tx.prepare_cached(
+        "INSERT INTO favorite_alert_keys (favorite_id, entity_id, base, alert_id, account_id)
+         VALUES (?1, ?2, ?3, ?4, coalesce((SELECT account_id FROM favorites WHERE id = ?1),
+                                           'acct_default'))
+         ON CONFLICT (favorite_id, entity_id, base) DO NOTHING",
+    )?;
+    let mut out = Changes {
+        account: changes.account.clone(),
+        screenings: changes.screenings.clone(),
+        alerts: Vec::with_capacity(changes.alerts.len()),
+        events: Vec::with_capacity(changes.events.len()),
+    };
+    let mut dropped = std::collections::HashSet::new();
+    for alert in &changes.alerts {
+        let Some(favorite) = alert
+            .favorite_id
+            .as_deref()
+            .filter(|_| alert.kind == crate::model::AlertKind::FavoriteMatch)
+        else {
+            out.alerts.push(alert.clone());
+            continue;
+        };
+        let mut fresh = 0;
+        for entity in &alert.entity_ids {
+            fresh += claim.execute(params![favorite, entity, base, alert.id])?;
+        }
+        if fresh > 0 || alert.entity_ids.is_empty() {
+            out.alerts.push(alert.clone());
+        } else {
+            dropped.insert(alert.id.as_str());
+        }
+    }
+    out.events = changes
+        .events
+        .iter()
+        .filter(|e| {
+            e.payload
+                .get("alert_id")
+                .and_then(|v| v.as_str())
+                .is_none_or(|id| !dropped.contains(id))
+        })
+        .cloned()
+        .collect();
+    Ok(out)
 }
 
 fn insert_favorite(

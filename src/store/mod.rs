@@ -28,7 +28,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
-pub use favorites::{FavoriteInsert, FavoriteUpdate};
+pub use favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use keys::KeyStore;
 
@@ -38,7 +38,9 @@ pub const DEFAULT_ACCOUNT: &str = "acct_default";
 pub use lists::{EntityChange, ListSummary};
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};
-pub use webhooks::{AttemptRecord, DeliveryOutcome, DueDelivery, MAX_WEBHOOKS, WebhookRecord};
+pub use webhooks::{
+    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, MAX_WEBHOOKS, WebhookRecord,
+};
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]

@@ -18,9 +18,9 @@ use std::sync::{Mutex, MutexGuard};
 use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
-use super::favorites::{FavoriteInsert, FavoriteUpdate};
+use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove};
 use super::screenings::{Changes, NewDecision};
-use super::webhooks::{AttemptRecord, DeliveryOutcome, DueDelivery, WebhookRecord};
+use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::{
     Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
@@ -126,8 +126,8 @@ pub trait Repository: Send + Sync {
         run: &RescreenRun,
         updates: &[FavoriteUpdate],
         changes: &Changes,
-        marker: Option<(&str, i64)>,
-    ) -> Result<i64, StoreError>;
+        markers: &[MarkerMove<'_>],
+    ) -> Result<Option<i64>, StoreError>;
     fn rescreen_runs(&self, limit: usize) -> Result<Vec<RescreenRun>, StoreError>;
     fn marker(&self, key: &str) -> Result<Option<i64>, StoreError>;
 
@@ -145,6 +145,14 @@ pub trait Repository: Send + Sync {
     /// Turns new outbox events into pending deliveries; returns how many.
     fn fan_out(&self, now: Timestamp) -> Result<usize, StoreError>;
     fn due_deliveries(&self, now: Timestamp, limit: usize) -> Result<Vec<DueDelivery>, StoreError>;
+    /// Claims due deliveries with a lease (see [`Store::claim_deliveries`]).
+    fn claim_deliveries(
+        &self,
+        claim: &DeliveryClaim<'_>,
+        limit: usize,
+    ) -> Result<Vec<DueDelivery>, StoreError>;
+    /// Extends the leases `owner` holds (see [`Store::renew_claims`]).
+    fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError>;
     /// Logs an attempt and applies its outcome; a webhook disabled by it gets `alert` (and
     /// its `alert.created` event), all in one transaction.
     fn record_attempt(
@@ -442,9 +450,10 @@ impl Repository for SqliteRepository {
         run: &RescreenRun,
         updates: &[FavoriteUpdate],
         changes: &Changes,
-        marker: Option<(&str, i64)>,
-    ) -> Result<i64, StoreError> {
-        self.writer().record_rescreen(run, updates, changes, marker)
+        markers: &[MarkerMove<'_>],
+    ) -> Result<Option<i64>, StoreError> {
+        self.writer()
+            .record_rescreen(run, updates, changes, markers)
     }
     fn rescreen_runs(&self, limit: usize) -> Result<Vec<RescreenRun>, StoreError> {
         self.reader()?.rescreen_runs(limit)
@@ -478,6 +487,16 @@ impl Repository for SqliteRepository {
     }
     fn due_deliveries(&self, now: Timestamp, limit: usize) -> Result<Vec<DueDelivery>, StoreError> {
         self.reader()?.due_deliveries(now, limit)
+    }
+    fn claim_deliveries(
+        &self,
+        claim: &DeliveryClaim<'_>,
+        limit: usize,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        self.writer().claim_deliveries(claim, limit)
+    }
+    fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
+        self.writer().renew_claims(owner, until)
     }
     fn record_attempt(
         &self,

@@ -414,4 +414,20 @@ pub(super) const MIGRATIONS: &[&str] = &[
         checksum   TEXT NOT NULL
     );
     "#,
+    // 8: claimed work. The identity of a `favorite.match` alert: one per (favorite, newly
+    // matched entity, watchlist version the re-screen diffed from), so two processes that
+    // re-screen the same state record its alerts once (`record_rescreen`). Webhook
+    // deliveries claimed by a worker (`claimed_by`) until its lease expires (`lease_until`).
+    r#"
+    ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;
+    ALTER TABLE webhook_deliveries ADD COLUMN lease_until TEXT;
+    CREATE TABLE favorite_alert_keys (
+        favorite_id  TEXT NOT NULL,
+        entity_id    TEXT NOT NULL,
+        base         INTEGER NOT NULL,
+        alert_id     TEXT NOT NULL,
+        account_id   TEXT NOT NULL,
+        PRIMARY KEY (favorite_id, entity_id, base)
+    ) WITHOUT ROWID;
+    "#,
 ];

@@ -242,6 +242,56 @@ impl Store {
         Ok(created)
     }
 
+    /// Claims up to `limit` due deliveries for `claim.owner` until `claim.until`: those
+    /// pending for an active webhook, due, and unclaimed or with an expired lease. One
+    /// UPDATE in one write transaction, so two workers (in any processes) never hold the
+    /// same delivery at once; a worker that dies loses its lease when it expires.
+    pub fn claim_deliveries(
+        &mut self,
+        claim: &DeliveryClaim<'_>,
+        limit: usize,
+    ) -> Result<Vec<DueDelivery>, StoreError> {
+        let tx = self.write()?;
+        let (now, until) = (ts_text(claim.now), ts_text(claim.until));
+        tx.execute(
+            "UPDATE webhook_deliveries SET claimed_by = ?1, lease_until = ?2
+             WHERE (webhook_id, event_seq) IN (
+                 SELECT d.webhook_id, d.event_seq FROM webhook_deliveries d
+                 JOIN webhooks w ON w.id = d.webhook_id
+                 WHERE d.status = 'pending' AND w.active = 1 AND d.next_attempt_at <= ?3
+                   AND (d.lease_until IS NULL OR d.lease_until <= ?3)
+                 ORDER BY d.event_seq LIMIT ?4)",
+            params![claim.owner, until, now, limit as i64],
+        )?;
+        let due = {
+            let mut stmt = tx.prepare(
+                "SELECT d.webhook_id, d.event_seq, d.attempts, o.event_id, o.kind, o.created_at,
+                        o.payload
+                 FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq
+                 WHERE d.status = 'pending' AND d.claimed_by = ?1 AND d.lease_until = ?2
+                 ORDER BY d.event_seq",
+            )?;
+            let rows = stmt.query_map(params![claim.owner, until], due_row)?;
+            let rows: Vec<DueRow> = rows.collect::<Result<_, _>>()?;
+            rows
+        };
+        let mut out = Vec::with_capacity(due.len());
+        for row in due {
+            let webhook = tx
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM webhooks WHERE id = ?1"),
+                    [&row.0],
+                    webhook_row,
+                )
+                .optional()?;
+            if let Some(webhook) = webhook {
+                out.push(due_from(webhook_from(webhook)?, row)?);
+            }
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
     /// Pending deliveries due at `now`, oldest event first, at most `limit`.
     pub fn due_deliveries(
         &self,
@@ -318,7 +368,8 @@ impl Store {
             let set = |sql: &str| {
                 tx.execute(
                     &format!(
-                        "UPDATE webhook_deliveries SET attempts = attempts + 1, {sql}
+                        "UPDATE webhook_deliveries SET attempts = attempts + 1, {sql},
+                             claimed_by = NULL, lease_until = NULL
                          WHERE webhook_id = ?1 AND event_seq = ?2"
                     ),
                     key,
@@ -407,6 +458,61 @@ impl Store {
         )?;
         Ok(n.max(0) as u64)
     }
+}
+
+impl Store {
+    /// Extends the leases `owner` still holds to `until` (a worker's heartbeat while its
+    /// batch runs). Returns how many it holds.
+    pub fn renew_claims(&mut self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
+        let tx = self.write()?;
+        let n = tx.execute(
+            "UPDATE webhook_deliveries SET lease_until = ?2
+             WHERE claimed_by = ?1 AND status = 'pending' AND lease_until IS NOT NULL",
+            params![owner, ts_text(until)],
+        )?;
+        tx.commit()?;
+        Ok(n)
+    }
+}
+
+/// Who claims deliveries, and until when the claim holds.
+#[derive(Debug, Clone, Copy)]
+pub struct DeliveryClaim<'a> {
+    /// The worker: unique per process and worker.
+    pub owner: &'a str,
+    pub now: Timestamp,
+    /// The lease's end: longer than an attempt can take.
+    pub until: Timestamp,
+}
+
+/// (webhook id, seq, attempts, event id, kind, created at, payload).
+type DueRow = (String, i64, i64, String, String, String, String);
+
+fn due_row(r: &Row<'_>) -> rusqlite::Result<DueRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+    ))
+}
+
+fn due_from(webhook: WebhookRecord, row: DueRow) -> Result<DueDelivery, StoreError> {
+    let (_, seq, attempts, event_id, kind, created_at, payload) = row;
+    Ok(DueDelivery {
+        webhook,
+        seq,
+        attempts: attempts.max(0) as u32,
+        event: OutboxEvent {
+            created_at: parse_ts(&created_at, &event_id)?,
+            payload: from_json(&payload, &event_id)?,
+            event_id,
+            kind,
+        },
+    })
 }
 
 fn not_found(id: &str) -> StoreError {

@@ -117,24 +117,17 @@ pub async fn send(
         Ok(key) => key,
         Err(e) => return AttemptResult::permanent(e.to_string(), started),
     };
-    let mut client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(settings.timeout)
-        .connect_timeout(settings.timeout)
-        .user_agent(concat!("sanctions-webhooks/", env!("CARGO_PKG_VERSION")));
-    if settings.refuse_private {
+    let client = if settings.refuse_private {
         // Checked now (DNS may have changed since registration) and pinned: the connection
         // goes to the addresses checked, not to a second lookup's answer.
         match safety::resolve_checked(&url, false).await {
-            Ok(addrs) => {
-                if let Some(host) = url.host_str() {
-                    client = client.resolve_to_addrs(host, &addrs);
-                }
-            }
+            Ok(addrs) => pinned_client(settings.timeout, url.host_str(), &addrs),
             Err(e) => return AttemptResult::failed(format!("refused: {e}"), started),
         }
-    }
-    let client = match client.build() {
+    } else {
+        shared_client(settings.timeout)
+    };
+    let client = match client {
         Ok(c) => c,
         Err(e) => return AttemptResult::failed(format!("HTTP client: {e}"), started),
     };
@@ -189,6 +182,40 @@ pub async fn send(
         retry_after,
         permanent: false,
     }
+}
+
+fn client_builder(timeout: Duration) -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .user_agent(concat!("sanctions-webhooks/", env!("CARGO_PKG_VERSION")))
+}
+
+/// A client for one attempt whose host resolves only to `addrs` (the addresses checked).
+fn pinned_client(
+    timeout: Duration,
+    host: Option<&str>,
+    addrs: &[std::net::SocketAddr],
+) -> reqwest::Result<reqwest::Client> {
+    let mut builder = client_builder(timeout);
+    if let Some(host) = host {
+        builder = builder.resolve_to_addrs(host, addrs);
+    }
+    builder.build()
+}
+
+/// The process's client for `timeout`, kept with its pool of kept-alive connections.
+fn shared_client(timeout: Duration) -> reqwest::Result<reqwest::Client> {
+    static CLIENTS: std::sync::Mutex<Vec<(Duration, reqwest::Client)>> =
+        std::sync::Mutex::new(Vec::new());
+    let mut clients = CLIENTS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, client)) = clients.iter().find(|(t, _)| *t == timeout) {
+        return Ok(client.clone());
+    }
+    let client = client_builder(timeout).build()?;
+    clients.push((timeout, client.clone()));
+    Ok(client)
 }
 
 fn error_chain(e: &dyn std::error::Error) -> String {

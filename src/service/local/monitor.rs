@@ -27,7 +27,7 @@ use crate::model::{
 };
 use crate::service::ServiceError;
 use crate::service::local::convert::kind_filter;
-use crate::store::{Changes, FavoriteUpdate, Repository};
+use crate::store::{Changes, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MARKER};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
@@ -37,6 +37,8 @@ const MARGIN: u8 = 20;
 const MAX_ALERT_IDS: usize = 200;
 /// Below this many favorites a full run is cheap enough to be the only way.
 const INCREMENTAL_FROM: u64 = 5_000;
+/// Runs a re-screen makes when other processes keep recording runs first.
+const ATTEMPTS: usize = 5;
 
 /// How a re-screen chooses the favorites it screens again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +68,26 @@ impl LocalService {
     /// [`LocalService::monitor`] with a chosen mode (tests compare them).
     pub async fn monitor_with(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
         let _one_at_a_time = self.inner.monitor.lock().await;
-        self.blocking(move |this| this.monitor_blocking(mode)).await
+        self.blocking(move |this| this.claimed(|| this.monitor_blocking(mode)))
+            .await
+    }
+
+    /// Runs `attempt` until it records its run: an attempt that another process beat to the
+    /// progress markers recorded nothing and is made again from the new state.
+    fn claimed(
+        &self,
+        mut attempt: impl FnMut() -> Result<Option<RescreenSummary>, ServiceError>,
+    ) -> Result<RescreenSummary, ServiceError> {
+        for _ in 0..ATTEMPTS {
+            if let Some(summary) = attempt()? {
+                return Ok(summary);
+            }
+            tracing::info!("another process recorded a re-screen first; re-screening again");
+        }
+        Err(ServiceError::Unavailable(format!(
+            "the watchlist changed under {ATTEMPTS} re-screens in a row (other processes \
+             re-screening or editing it); try again"
+        )))
     }
 
     /// Starts the watchlist monitoring alone (see [`LocalService::spawn_background`] for all
@@ -140,19 +161,24 @@ impl LocalService {
         self.blocking(move |this| {
             let loaded = this.ready()?;
             let scope = own.then(|| this.account_id());
-            this.rescreen_blocking(
-                &loaded,
-                "manual",
-                (RescreenMode::Full, scope.as_deref()),
-                &[],
-                Changes::default(),
-                None,
-            )
+            this.claimed(|| {
+                this.rescreen_blocking(
+                    &loaded,
+                    "manual",
+                    (RescreenMode::Full, scope.as_deref()),
+                    &[],
+                    Changes::default(),
+                    None,
+                )
+            })
         })
         .await
     }
 
-    fn monitor_blocking(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
+    fn monitor_blocking(
+        &self,
+        mode: RescreenMode,
+    ) -> Result<Option<RescreenSummary>, ServiceError> {
         let repo = self.repo();
         let marker = repo.marker(MARKER)?.unwrap_or(0);
         let favorites = repo.favorite_count(None)?;
@@ -168,7 +194,7 @@ impl LocalService {
             })
         };
         if loaded.latest_update <= marker {
-            return Ok(nothing(favorites));
+            return Ok(Some(nothing(favorites)));
         }
         let mut changes = Changes::default();
         let mut changed: Vec<(String, ChangeKind)> = Vec::new();
@@ -203,12 +229,14 @@ impl LocalService {
             (mode, None),
             &changed,
             changes,
-            Some(loaded.latest_update),
+            Some((marker, loaded.latest_update)),
         )
     }
 
     /// Re-screens the watchlist (all of it, or the candidates of `changed`) and records the
-    /// run with `changes` (alerts already decided on) and the marker, in one transaction.
+    /// run with `changes` (alerts already decided on) and the markers, in one transaction.
+    /// `marker` moves the monitored-update marker from the value read to the one covered.
+    /// `None` when another process recorded a run first (nothing of this one is kept).
     fn rescreen_blocking(
         &self,
         loaded: &Loaded,
@@ -216,10 +244,12 @@ impl LocalService {
         (mode, scope): (RescreenMode, Option<&str>),
         changed: &[(String, ChangeKind)],
         mut changes: Changes,
-        marker: Option<i64>,
-    ) -> Result<RescreenSummary, ServiceError> {
+        marker: Option<(i64, i64)>,
+    ) -> Result<Option<RescreenSummary>, ServiceError> {
         let started = Instant::now();
         let repo = self.repo();
+        // Read before the matches: a run recorded in between moves it, and this one loses.
+        let version = repo.marker(WATCHLIST_MARKER)?.unwrap_or(0);
         let previous = repo.favorite_matches()?;
         // `scope`: one account's watchlist (a manual re-screen), else every account's.
         let favorites = repo.favorite_names(scope)?;
@@ -268,9 +298,20 @@ impl LocalService {
             changed: updates.len() as u64,
             alerts: changes.alerts.len() as u64,
         };
-        let run_id =
-            repo.record_rescreen(&run_record, &updates, &changes, marker.map(|m| (MARKER, m)))?;
-        Ok(RescreenSummary {
+        let mut markers = vec![MarkerMove {
+            key: WATCHLIST_MARKER,
+            from: version,
+            to: version + 1,
+        }];
+        markers.extend(marker.map(|(from, to)| MarkerMove {
+            key: MARKER,
+            from,
+            to,
+        }));
+        let Some(run_id) = repo.record_rescreen(&run_record, &updates, &changes, &markers)? else {
+            return Ok(None);
+        };
+        Ok(Some(RescreenSummary {
             run_id: Some(run_id),
             mode: run_record.mode,
             favorites: total,
@@ -278,7 +319,7 @@ impl LocalService {
             changed: run_record.changed,
             alert_ids,
             millis: started.elapsed().as_millis() as u64,
-        })
+        }))
     }
 
     /// The index of the watchlist (cached while the watchlist is unchanged).

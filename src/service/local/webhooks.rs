@@ -10,7 +10,10 @@ use crate::api::webhooks::{
 use crate::config::{BriefsConfig, Config, WebhooksConfig};
 use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
 use crate::service::ServiceError;
-use crate::store::{AttemptRecord, DeliveryOutcome, Repository, StoreError, WebhookRecord};
+use crate::store::{
+    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, Repository, StoreError,
+    WebhookRecord,
+};
 use crate::webhooks::deliver::{self, Settings};
 use crate::webhooks::{EVENT_KINDS, TEST_EVENT, safety, sign};
 
@@ -26,8 +29,12 @@ pub struct Extensions {
 
 /// Longest description kept.
 const MAX_DESCRIPTION: usize = 500;
-/// Most deliveries attempted in one pass of the worker.
+/// Most deliveries claimed and attempted in one pass of the worker.
 const BATCH: usize = 50;
+/// Most attempts in flight to one endpoint at once.
+const PER_ENDPOINT: usize = 4;
+/// How often a worker renews the leases of the batch it is delivering.
+const RENEW_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl LocalService {
     /// Applies the `[webhooks]` and `[briefs]` sections of the configuration.
@@ -257,37 +264,94 @@ impl LocalService {
     /// them, then attempts every delivery that is due. Returns the attempts made.
     pub async fn deliver_due(&self) -> Result<usize, ServiceError> {
         let settings = self.settings()?;
+        let settings_lease = settings.timeout;
         let due = self
-            .blocking(|this| {
+            .blocking(move |this| {
                 let repo = this.repo();
                 repo.fan_out(Timestamp::now())?;
-                Ok(repo.due_deliveries(Timestamp::now(), BATCH)?)
+                let now = Timestamp::now();
+                let claim = DeliveryClaim {
+                    owner: worker_id(),
+                    now,
+                    until: now + lease(settings_lease),
+                };
+                Ok(repo.claim_deliveries(&claim, BATCH)?)
             })
             .await?;
         let count = due.len();
+        // Grouped by endpoint: the endpoints are served at once, each with at most
+        // PER_ENDPOINT attempts in flight, so a slow one holds up only its own deliveries.
+        let mut groups: std::collections::BTreeMap<String, Vec<DueDelivery>> = Default::default();
         for d in due {
-            let result = deliver::send(&settings, &d.webhook, &d.event).await;
-            let attempt_no = d.attempts + 1;
-            let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
-            let settings = settings.clone();
-            self.blocking(move |this| {
-                let repo = this.repo();
-                let now = Timestamp::now();
-                let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
-                let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
-                let alert = match &outcome {
-                    DeliveryOutcome::Disable(reason) => {
-                        tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
-                        Some(disabled_alert(&d.webhook, reason, now))
-                    }
-                    _ => None,
-                };
-                repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
-                Ok(())
-            })
-            .await?;
+            groups.entry(d.webhook.id.clone()).or_default().push(d);
         }
+        let work = futures::future::join_all(
+            groups
+                .into_values()
+                .map(|group| self.deliver_group(&settings, group)),
+        );
+        let results = tokio::select! {
+            results = work => results,
+            () = self.renew_leases(settings.timeout) => Vec::new(),
+        };
+        results.into_iter().collect::<Result<(), _>>()?;
         Ok(count)
+    }
+
+    /// The heartbeat of a pass: every RENEW_EVERY, the leases this worker holds are extended
+    /// by a lease; runs until the pass ends (errors are logged, the leases then run out).
+    async fn renew_leases(&self, timeout: std::time::Duration) {
+        loop {
+            tokio::time::sleep(RENEW_EVERY).await;
+            let renewed = self
+                .blocking(move |this| {
+                    let until = Timestamp::now() + lease(timeout);
+                    Ok(this.repo().renew_claims(worker_id(), until)?)
+                })
+                .await;
+            if let Err(e) = renewed {
+                tracing::warn!(error = %e, "could not renew webhook delivery leases");
+            }
+        }
+    }
+
+    /// The claimed deliveries of one endpoint, at most PER_ENDPOINT at a time.
+    async fn deliver_group(
+        &self,
+        settings: &Settings,
+        group: Vec<DueDelivery>,
+    ) -> Result<(), ServiceError> {
+        use futures::StreamExt as _;
+        let results: Vec<Result<(), ServiceError>> = futures::stream::iter(group)
+            .map(|d| self.deliver_one(settings, d))
+            .buffer_unordered(PER_ENDPOINT)
+            .collect()
+            .await;
+        results.into_iter().collect()
+    }
+
+    /// One attempt of a claimed delivery, and its outcome recorded (which frees the claim).
+    async fn deliver_one(&self, settings: &Settings, d: DueDelivery) -> Result<(), ServiceError> {
+        let result = deliver::send(settings, &d.webhook, &d.event).await;
+        let attempt_no = d.attempts + 1;
+        let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
+        let settings = settings.clone();
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let now = Timestamp::now();
+            let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
+            let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
+            let alert = match &outcome {
+                DeliveryOutcome::Disable(reason) => {
+                    tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
+                    Some(disabled_alert(&d.webhook, reason, now))
+                }
+                _ => None,
+            };
+            repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
+            Ok(())
+        })
+        .await
     }
 
     /// Runs the delivery worker until `stop` resolves, or with `once` until no delivery is
@@ -318,6 +382,20 @@ impl LocalService {
             }
         }
     }
+}
+
+/// This process's worker name in delivery claims: the process id and a random part.
+fn worker_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| format!("{}-{}", std::process::id(), new_id("wrk_")))
+}
+
+/// How long a claim holds without renewal: an attempt's timeout and a margin longer than
+/// RENEW_EVERY. The worker renews it while its pass runs; one that dies frees its batch
+/// after that.
+fn lease(timeout: std::time::Duration) -> jiff::SignedDuration {
+    let whole = timeout + std::time::Duration::from_secs(30);
+    jiff::SignedDuration::try_from(whole).unwrap_or(jiff::SignedDuration::from_secs(3600))
 }
 
 fn attempt_record(

@@ -1,0 +1,368 @@
+//! Claimed work with real processes on one data folder: re-screens that race record each
+//! alert once, and webhook deliveries that two workers share send each event once.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use common::json;
+use rusqlite::Connection;
+
+/// A data folder with OFAC SDN imported (through the library, as `lists import` does).
+fn imported() -> Option<tempfile::TempDir> {
+    let shared = common::shared_data()?;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = sanctions::store::Store::open(&dir.path().join("sanctions.db")).unwrap();
+    let lists = [sanctions::model::ListCode::OfacSdn];
+    let outcomes =
+        sanctions::ingest::import_dir(&mut store, &shared.join("lists"), &lists).unwrap();
+    assert!(outcomes.iter().all(|o| !o.failed()));
+    Some(dir)
+}
+
+fn spawn(data: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env("USER", "tester")
+        .env_remove("SANCTIONS_MIRROR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// (favorite, entity) of every `favorite.match` alert stored after alert row `after`, one
+/// row per entity named, and the newest alert row.
+fn alert_pairs(db: &Connection, after: i64) -> (Vec<(String, String)>, i64) {
+    let mut stmt = db
+        .prepare(
+            "SELECT a.favorite_id, e.value FROM alerts a, json_each(a.entity_ids) e
+             WHERE a.kind = 'favorite.match' AND a.rowid > ?1 ORDER BY 1, 2",
+        )
+        .unwrap();
+    let pairs = stmt
+        .query_map([after], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let last = db
+        .query_row("SELECT coalesce(max(rowid), 0) FROM alerts", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    (pairs, last)
+}
+
+/// The watchlist's matches forgotten, as after a setting change: the next re-screen finds
+/// every one of them again. Returns the (favorite, entity) pairs a run must alert.
+fn forget_matches(db: &Connection) -> Vec<(String, String)> {
+    let mut stmt = db
+        .prepare("SELECT favorite_id, entity_id FROM favorite_matches ORDER BY 1, 2")
+        .unwrap();
+    let pairs = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    db.execute("DELETE FROM favorite_matches", []).unwrap();
+    pairs
+}
+
+#[test]
+fn two_rescreens_at_once_alert_each_new_match_once() {
+    let Some(data) = imported() else {
+        return;
+    };
+    let d = data.path();
+    // Enough names that a re-screen takes a while: the two runs overlap.
+    let mut names = "name,type\nVladimir Putin,individual\nBanco Nacional de Cuba,\n".to_owned();
+    let db = Connection::open(d.join("sanctions.db")).unwrap();
+    let listed: Vec<String> = db
+        .prepare("SELECT primary_name FROM entities WHERE kind = 'individual' AND length(primary_name) > 12 ORDER BY entity_id LIMIT 400")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for name in listed {
+        names.push_str(&format!("\"{}\",\n", name.replace('"', "\"\"")));
+    }
+    let file = d.join("names.csv");
+    std::fs::write(&file, names).unwrap();
+    json(&common::sanctions(
+        d,
+        &["watchlist", "import", file.to_str().unwrap(), "--json"],
+    ));
+    db.busy_timeout(std::time::Duration::from_secs(30)).unwrap();
+    let (_, mut last) = alert_pairs(&db, 0);
+    for round in 0..4 {
+        let expected = forget_matches(&db);
+        let favorites: std::collections::BTreeSet<_> = expected.iter().map(|p| &p.0).collect();
+        assert!(
+            favorites.len() >= 3,
+            "the watchlist matches too little: {expected:?}"
+        );
+        let a = spawn(d, &["watchlist", "rescreen", "--json"]);
+        let b = spawn(d, &["watchlist", "rescreen", "--json"]);
+        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (json(&a), json(&b));
+        let reported =
+            a["alert_ids"].as_array().unwrap().len() + b["alert_ids"].as_array().unwrap().len();
+        let (pairs, newest) = alert_pairs(&db, last);
+        last = newest;
+        // Sorted: equal to the pairs forgotten means each one alerted exactly once, the
+        // total of a single run.
+        let doubled = pairs.windows(2).filter(|w| w[0] == w[1]).count();
+        assert!(
+            doubled == 0,
+            "round {round}: {doubled} (favorite, entity) alerted twice"
+        );
+        assert!(
+            pairs == expected,
+            "round {round}: {} alerted, {} expected",
+            pairs.len(),
+            expected.len()
+        );
+        assert_eq!(reported, favorites.len(), "round {round}: alerts reported");
+    }
+}
+
+/// A loopback receiver that counts deliveries by `webhook-id`.
+#[derive(Clone, Default)]
+struct Receiver {
+    ids: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Receiver {
+    fn counts(&self) -> HashMap<String, usize> {
+        self.ids.lock().unwrap().clone()
+    }
+}
+
+async fn receive(State(r): State<Receiver>, headers: HeaderMap) -> StatusCode {
+    let id = headers["webhook-id"].to_str().unwrap().to_owned();
+    *r.ids.lock().unwrap().entry(id).or_default() += 1;
+    StatusCode::OK
+}
+
+async fn start_receiver() -> (String, Receiver) {
+    let r = Receiver::default();
+    let app = axum::Router::new()
+        .route("/hook", axum::routing::post(receive))
+        .with_state(r.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/hook"), r)
+}
+
+/// An endpoint that accepts connections and never answers.
+async fn start_tarpit() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
+fn config(dir: &Path, timeout_secs: u64) -> String {
+    let path = dir.join("config.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[webhooks]\nretry_schedule = [\"1h\"]\npoll_interval_ms = 50\ntimeout_secs = {timeout_secs}\n"
+        ),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+fn create_webhook(data: &Path, config: &str, url: &str) {
+    json(&common::sanctions(
+        data,
+        &[
+            "--config",
+            config,
+            "webhooks",
+            "create",
+            url,
+            "--events",
+            "screening.match",
+            "--json",
+        ],
+    ));
+}
+
+/// `n` `screening.match` events in the outbox of the default account; their ids.
+fn add_events(data: &Path, n: usize) -> Vec<String> {
+    let db = Connection::open(data.join("sanctions.db")).unwrap();
+    (0..n)
+        .map(|i| {
+            let id = format!("evt_claims{i:06}");
+            db.execute(
+                "INSERT INTO outbox (event_id, kind, created_at, payload, account_id)
+                 VALUES (?1, 'screening.match', '2026-01-01T00:00:00Z', '{\"n\":1}', 'acct_default')",
+                [&id],
+            )
+            .unwrap();
+            id
+        })
+        .collect()
+}
+
+/// Waits (polling, up to `limit`) until `done` holds.
+async fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_delivery_workers_send_each_event_once_per_endpoint() {
+    let (url_a, a) = start_receiver().await;
+    let (url_b, b) = start_receiver().await;
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().to_path_buf();
+    let cfg = config(&d, 5);
+    let events = tokio::task::spawn_blocking(move || {
+        create_webhook(&d, &cfg, &url_a);
+        create_webhook(&d, &cfg, &url_b);
+        let events = add_events(&d, 300);
+        let workers: Vec<_> = (0..2)
+            .map(|_| spawn(&d, &["--config", &cfg, "webhooks", "deliver", "--once"]))
+            .collect();
+        for w in workers {
+            let out = w.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        events
+    })
+    .await
+    .unwrap();
+    for r in [a, b] {
+        let counts = r.counts();
+        let twice: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).collect();
+        let some: Vec<_> = twice.iter().take(5).collect();
+        assert!(
+            twice.is_empty(),
+            "{} sent more than once: {some:?}",
+            twice.len()
+        );
+        let mut got: Vec<_> = counts.into_keys().collect();
+        got.sort();
+        assert_eq!(got, events);
+    }
+}
+
+#[test]
+fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
+    use sanctions::store::{DeliveryClaim, Store};
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let cfg = config(d, 5);
+    create_webhook(d, &cfg, "http://127.0.0.1:9/hook");
+    add_events(d, 3);
+    let mut store = Store::open(&d.join("sanctions.db")).unwrap();
+    store.fan_out(jiff::Timestamp::now()).unwrap();
+    let now = jiff::Timestamp::now();
+    let until = now + jiff::SignedDuration::from_secs(60);
+    let first = DeliveryClaim {
+        owner: "dead",
+        now,
+        until,
+    };
+    assert_eq!(store.claim_deliveries(&first, 10).unwrap().len(), 3);
+    let live = DeliveryClaim {
+        owner: "live",
+        now,
+        until,
+    };
+    assert!(
+        store.claim_deliveries(&live, 10).unwrap().is_empty(),
+        "held by a live lease"
+    );
+    // A live worker renews its leases: still held after the first lease's end.
+    let renewed = until + jiff::SignedDuration::from_secs(60);
+    assert_eq!(store.renew_claims("dead", renewed).unwrap(), 3);
+    let at_first_end = until + jiff::SignedDuration::from_secs(1);
+    let early = DeliveryClaim {
+        owner: "live",
+        now: at_first_end,
+        until: renewed,
+    };
+    assert!(
+        store.claim_deliveries(&early, 10).unwrap().is_empty(),
+        "renewed"
+    );
+    // It dies: no more renewals, and the lease runs out.
+    let later = renewed + jiff::SignedDuration::from_secs(1);
+    let after = DeliveryClaim {
+        owner: "live",
+        now: later,
+        until: later + jiff::SignedDuration::from_secs(60),
+    };
+    let taken = store.claim_deliveries(&after, 10).unwrap();
+    assert_eq!(taken.len(), 3, "the expired lease is taken over");
+    // The same event, so the same `webhook-id`, on the retry.
+    assert!(
+        taken
+            .iter()
+            .all(|t| t.event.event_id.starts_with("evt_claims"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tarpit_endpoint_does_not_delay_a_healthy_one() {
+    let tarpit = start_tarpit().await;
+    let (url, healthy) = start_receiver().await;
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().to_path_buf();
+    // 8 events at 10 s each would hold a one-at-a-time worker for 80 s.
+    let cfg = config(&d, 10);
+    let (mut worker, events) = tokio::task::spawn_blocking(move || {
+        create_webhook(&d, &cfg, &tarpit);
+        create_webhook(&d, &cfg, &url);
+        let events = add_events(&d, 8);
+        (
+            spawn(&d, &["--config", &cfg, "webhooks", "deliver"]),
+            events,
+        )
+    })
+    .await
+    .unwrap();
+    let prompt = wait_until(Duration::from_secs(3), || {
+        healthy.counts().len() == events.len()
+    })
+    .await;
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(
+        prompt,
+        "the healthy endpoint got {:?} of {}",
+        healthy.counts(),
+        events.len()
+    );
+    assert!(healthy.counts().values().all(|n| *n == 1));
+}
