@@ -11,6 +11,7 @@ mod admin;
 mod auth;
 mod body;
 mod checks;
+mod export;
 mod key_cache;
 pub mod keys;
 mod limiter;
