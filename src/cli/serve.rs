@@ -47,10 +47,12 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
             Arc::new(base.for_account(&key.account_id, &key.actor())) as Arc<dyn Service>
         });
         let state = Arc::new(
-            AppState::new(services, keys, Plans::new(&config.plans)).with_auth_throttle(
-                config.auth_failures_per_window,
-                config.auth_failure_window_secs,
-            ),
+            AppState::new(services, keys, Plans::new(&config.plans))
+                .with_auth_throttle(
+                    config.auth_failures_per_window,
+                    config.auth_failure_window_secs,
+                )
+                .with_ops(ops_source(&svc)),
         );
         warm_up(svc.clone(), state.clone());
         // Watchlist monitoring, webhook delivery and the feeds, stopped below.
@@ -88,4 +90,16 @@ fn warm_up(svc: LocalService, state: Arc<AppState>) {
             tokio::time::sleep(Duration::from_secs(5)).await;
         }
     });
+}
+
+/// The store's and the index's figures for `/metrics`.
+fn ops_source(svc: &LocalService) -> server::OpsSource {
+    let svc = svc.clone();
+    Arc::new(move || {
+        let stats = svc
+            .repo()
+            .with_reader(|store| store.ops_stats())
+            .map_err(|e| e.to_string())?;
+        Ok((stats, svc.index_versions()))
+    })
 }

@@ -16,6 +16,7 @@ mod key_cache;
 pub mod keys;
 mod limiter;
 mod listener;
+mod metrics;
 pub mod openapi;
 mod openapi_model;
 mod openapi_operation;
@@ -50,6 +51,7 @@ use crate::store::KeyStore;
 
 pub use auth::Caller;
 pub use listener::{Limits, raise_open_files};
+pub use metrics::OpsSource;
 pub use plans::{Feature, PlanLimits, Plans};
 use reply::ApiError;
 
@@ -72,6 +74,8 @@ pub struct AppState {
     pub ready: AtomicBool,
     /// Failed authentications per client address.
     throttle: throttle::Throttle,
+    /// The store's figures for `/metrics`; none without a store.
+    pub ops: Option<metrics::OpsSource>,
 }
 
 impl AppState {
@@ -85,6 +89,7 @@ impl AppState {
             key_cache: key_cache::KeyCache::default(),
             ready: AtomicBool::new(false),
             throttle: throttle::Throttle::new(20, 60),
+            ops: None,
         }
     }
 
@@ -105,6 +110,12 @@ impl AppState {
                     ),
                 )
             })
+    }
+
+    /// Reports the store's figures (read by `source` at each scrape) on `/metrics`.
+    pub fn with_ops(mut self, source: OpsSource) -> AppState {
+        self.ops = Some(source);
+        self
     }
 
     /// Allows `limit` failed authentications per client address per `window_secs`.
@@ -205,11 +216,13 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::OPENAPI), get(openapi_json))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics::metrics))
         .fallback(screen::not_found)
         .method_not_allowed_fallback(screen::method_not_allowed)
         .with_state(state)
         .layer(DefaultBodyLimit::max(config.body_limit_bytes))
         .layer(middleware::from_fn_with_state(timeout, time_limit))
+        .layer(middleware::from_fn(metrics::track))
         .layer(tower::limit::ConcurrencyLimitLayer::new(
             config.max_in_flight.max(1),
         ))
