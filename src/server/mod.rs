@@ -25,6 +25,7 @@ pub mod plans;
 mod reply;
 mod screen;
 mod throttle;
+pub mod tls;
 mod watch;
 
 use std::future::Future;
@@ -380,15 +381,16 @@ impl Limits {
     }
 }
 
-/// Serves `app` on `listener` within `limits` until `shutdown` resolves, then lets requests
+/// Serves `app` on `listener` (over TLS with `tls`) within `limits` until `shutdown` resolves, then lets requests
 /// in flight finish for up to the grace period ([`listener::serve`]).
 pub async fn run(
     listener: tokio::net::TcpListener,
     app: Router,
     limits: Limits,
+    tls: Option<Arc<tls::Tls>>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    listener::serve(listener, app, limits, shutdown).await
+    listener::serve(listener, app, limits, tls, shutdown).await
 }
 
 /// Warns (on standard error and in the log) when the data folder can be read by other local
