@@ -2,6 +2,7 @@
 //! the CLI's `--json` output so that they cannot drift apart.
 
 pub mod alerts;
+pub mod audit_csv;
 pub mod batch;
 pub mod briefs;
 pub mod coverage;

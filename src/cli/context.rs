@@ -23,6 +23,16 @@ impl Context {
     /// and starts logging to `<data dir>/sanctions.log` (never to the terminal; skipped when
     /// the folder is read-only).
     pub fn new(data_dir: Option<&Path>, config_file: Option<&Path>) -> Result<Context> {
+        Context::with_log(data_dir, config_file, false)
+    }
+
+    /// [`Context::new`], logging one JSON object a line when `json_log` (`serve`: its
+    /// access logs, each with the request id of its span, for a log collector).
+    pub fn with_log(
+        data_dir: Option<&Path>,
+        config_file: Option<&Path>,
+        json_log: bool,
+    ) -> Result<Context> {
         let data_dir = match data_dir {
             Some(dir) => dir.to_path_buf(),
             None => config::default_data_dir()?,
@@ -31,7 +41,7 @@ impl Context {
             crate::files::create_private_dir(&data_dir)
                 .wrap_err_with(|| format!("cannot create data directory {}", data_dir.display()))?;
         }
-        init_logging(&data_dir);
+        init_logging(&data_dir, json_log);
         if let Some(mode) = crate::files::readable_by_others(&data_dir) {
             tracing::warn!(folder = ?data_dir, mode = format!("{mode:o}"), "data folder readable by other users");
         }
@@ -96,16 +106,24 @@ impl Context {
     }
 }
 
-fn init_logging(data_dir: &Path) {
+fn init_logging(data_dir: &Path, json: bool) {
     let path = data_dir.join("sanctions.log");
     let Ok(file) = crate::files::append_private(&path) else {
         return;
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(false)
-        .with_writer(std::sync::Mutex::new(file))
-        .try_init();
+        .with_writer(std::sync::Mutex::new(file));
+    let _ = if json {
+        builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init()
+    } else {
+        builder.try_init()
+    };
 }

@@ -264,7 +264,8 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         output::write_text(&help)?;
         return Ok(Exit::Success);
     };
-    let mut ctx = Context::new(cli.data_dir.as_deref(), cli.config.as_deref())?;
+    let json_log = matches!(command, Command::Serve(_));
+    let mut ctx = Context::with_log(cli.data_dir.as_deref(), cli.config.as_deref(), json_log)?;
     ctx.remote = connect::resolve(cli.remote.as_deref(), &ctx.config.remote);
     let json = cli.json;
     match command {

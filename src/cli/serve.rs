@@ -22,6 +22,13 @@ pub struct ServeArgs {
     /// Port 0 picks a free port; the address is printed on standard output.
     #[arg(long, value_name = "ADDR")]
     pub bind: Option<String>,
+    /// Serve HTTPS (and HTTP/2) with this PEM certificate chain; needs --tls-key. Both
+    /// files are read again on SIGHUP.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -35,6 +42,11 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     let bind = args.bind.unwrap_or_else(|| config.bind.clone());
     server::raise_open_files(config.max_connections as u64 + 1024);
     server::report_open_folder(&ctx.data_dir);
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(server::tls::Tls::load(cert, key)?),
+        _ => None,
+    };
+    let scheme = if tls.is_some() { "https" } else { "http" };
     let rt = runtime()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&bind)
@@ -47,21 +59,27 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
             Arc::new(base.for_account(&key.account_id, &key.actor())) as Arc<dyn Service>
         });
         let state = Arc::new(
-            AppState::new(services, keys, Plans::new(&config.plans)).with_auth_throttle(
-                config.auth_failures_per_window,
-                config.auth_failure_window_secs,
-            ),
+            AppState::new(services, keys, Plans::new(&config.plans))
+                .with_auth_throttle(
+                    config.auth_failures_per_window,
+                    config.auth_failure_window_secs,
+                )
+                .with_ops(ops_source(&svc)),
         );
         warm_up(svc.clone(), state.clone());
         // Watchlist monitoring, webhook delivery and the feeds, stopped below.
         let background = svc.spawn_background(&ctx.config)?;
-        println!("listening on http://{addr}");
+        if let Some(tls) = &tls {
+            server::tls::reload_on_hangup(tls.clone());
+        }
+        println!("listening on {scheme}://{addr}");
         tracing::info!(%addr, "serving");
         let app = server::router(state, &config);
         let served = server::run(
             listener,
             app,
             server::Limits::of(&config),
+            tls,
             server::shutdown_signal(),
         )
         .await;
@@ -88,4 +106,16 @@ fn warm_up(svc: LocalService, state: Arc<AppState>) {
             tokio::time::sleep(Duration::from_secs(5)).await;
         }
     });
+}
+
+/// The store's and the index's figures for `/metrics`.
+fn ops_source(svc: &LocalService) -> server::OpsSource {
+    let svc = svc.clone();
+    Arc::new(move || {
+        let stats = svc
+            .repo()
+            .with_reader(|store| store.ops_stats())
+            .map_err(|e| e.to_string())?;
+        Ok((stats, svc.index_versions()))
+    })
 }

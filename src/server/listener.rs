@@ -25,10 +25,13 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::net::TcpListener;
 use tower::Service as _;
+
+use super::tls::Tls;
 
 /// The bounds of the accept loop.
 #[derive(Debug, Clone, Copy)]
@@ -101,8 +104,10 @@ pub async fn serve(
     listener: TcpListener,
     app: Router,
     limits: Limits,
+    tls: Option<Arc<Tls>>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
+    let secure = secure_builder(&limits);
     let open = Arc::new(Open::default());
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -131,6 +136,17 @@ pub async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
+        if let Some(tls) = &tls {
+            let service = service(app.clone(), addr);
+            let connection = secure_connection(stream, tls.acceptor(), secure.clone(), service);
+            let watcher = graceful.watcher();
+            let header_read = limits.header_read;
+            tokio::spawn(async move {
+                connection(watcher, header_read).await;
+                drop(admitted);
+            });
+            continue;
+        }
         let connection = http.serve_connection(TokioIo::new(stream), service(app.clone(), addr));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -147,6 +163,53 @@ pub async fn serve(
         }
     }
     Ok(())
+}
+
+/// HTTP/1.1 (with the header-read timeout) or HTTP/2, as the TLS handshake chose.
+fn secure_builder(limits: &Limits) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read)
+        .keep_alive(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(64)
+        .keep_alive_interval(Some(limits.header_read))
+        .keep_alive_timeout(limits.header_read);
+    builder
+}
+
+/// One TLS connection: the handshake (within the header-read timeout), then HTTP until
+/// it closes or the server shuts down.
+fn secure_connection<S>(
+    stream: tokio::net::TcpStream,
+    acceptor: tokio_rustls::TlsAcceptor,
+    builder: auto::Builder<TokioExecutor>,
+    service: S,
+) -> impl FnOnce(Watcher, Duration) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>>
+where
+    S: hyper::service::Service<
+            axum::http::Request<Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    move |watcher, header_read| {
+        Box::pin(async move {
+            let handshake = tokio::time::timeout(header_read, acceptor.accept(stream)).await;
+            let Ok(Ok(stream)) = handshake else {
+                return;
+            };
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            let _ = watcher.watch(connection).await;
+        })
+    }
 }
 
 /// The application for one connection, every request carrying the client's address.

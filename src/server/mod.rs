@@ -11,10 +11,12 @@ mod admin;
 mod auth;
 mod body;
 mod checks;
+mod export;
 mod key_cache;
 pub mod keys;
 mod limiter;
 mod listener;
+mod metrics;
 pub mod openapi;
 mod openapi_model;
 mod openapi_operation;
@@ -23,6 +25,7 @@ pub mod plans;
 mod reply;
 mod screen;
 mod throttle;
+pub mod tls;
 mod watch;
 
 use std::future::Future;
@@ -49,6 +52,7 @@ use crate::store::KeyStore;
 
 pub use auth::Caller;
 pub use listener::{Limits, raise_open_files};
+pub use metrics::OpsSource;
 pub use plans::{Feature, PlanLimits, Plans};
 use reply::ApiError;
 
@@ -71,6 +75,8 @@ pub struct AppState {
     pub ready: AtomicBool,
     /// Failed authentications per client address.
     throttle: throttle::Throttle,
+    /// The store's figures for `/metrics`; none without a store.
+    pub ops: Option<metrics::OpsSource>,
 }
 
 impl AppState {
@@ -84,6 +90,7 @@ impl AppState {
             key_cache: key_cache::KeyCache::default(),
             ready: AtomicBool::new(false),
             throttle: throttle::Throttle::new(20, 60),
+            ops: None,
         }
     }
 
@@ -104,6 +111,12 @@ impl AppState {
                     ),
                 )
             })
+    }
+
+    /// Reports the store's figures (read by `source` at each scrape) on `/metrics`.
+    pub fn with_ops(mut self, source: OpsSource) -> AppState {
+        self.ops = Some(source);
+        self
     }
 
     /// Allows `limit` failed authentications per client address per `window_secs`.
@@ -204,12 +217,14 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::OPENAPI), get(openapi_json))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics::metrics))
         .fallback(screen::not_found)
         .method_not_allowed_fallback(screen::method_not_allowed)
         .with_state(state)
         .layer(DefaultBodyLimit::max(config.body_limit_bytes))
         .layer(compression(config))
         .layer(middleware::from_fn_with_state(timeout, time_limit))
+        .layer(middleware::from_fn(metrics::track))
         .layer(tower::limit::ConcurrencyLimitLayer::new(
             config.max_in_flight.max(1),
         ))
@@ -426,15 +441,16 @@ impl Limits {
     }
 }
 
-/// Serves `app` on `listener` within `limits` until `shutdown` resolves, then lets requests
+/// Serves `app` on `listener` (over TLS with `tls`) within `limits` until `shutdown` resolves, then lets requests
 /// in flight finish for up to the grace period ([`listener::serve`]).
 pub async fn run(
     listener: tokio::net::TcpListener,
     app: Router,
     limits: Limits,
+    tls: Option<Arc<tls::Tls>>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    listener::serve(listener, app, limits, shutdown).await
+    listener::serve(listener, app, limits, tls, shutdown).await
 }
 
 /// Warns (on standard error and in the log) when the data folder can be read by other local

@@ -165,6 +165,19 @@ const OPS: &[Op] = &[
                 date_time,
                 "RFC 3339 UTC upper bound, excluded; not before `since`.",
             ),
+            (
+                "format",
+                export_format,
+                "`json` (the default: one document), or streamed a page at a time: \
+                 `ndjson` (`application/x-ndjson`, one stored screening with its decisions \
+                 per line, oldest first) or `csv` (`text/csv`). `Accept: \
+                 application/x-ndjson` or `text/csv` choose the same without `format`.",
+            ),
+            (
+                "cursor",
+                || cursor("scr"),
+                "Streamed forms only: start after this screening id (the last one received).",
+            ),
         ],
     ),
     op(

@@ -30,6 +30,13 @@ pub(super) fn updates_limit() -> Schema {
         .into()
 }
 
+pub(super) fn export_format() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["json", "ndjson", "csv"]))
+        .into()
+}
+
 pub(super) fn string() -> Schema {
     ObjectBuilder::new().schema_type(Type::String).into()
 }

@@ -12,6 +12,7 @@ use super::AppState;
 use super::auth::Caller;
 use super::body::{Id, JsonBody, Params, content_type, csv_batch, parse_json, read_body};
 use super::checks;
+use super::export::{self, AuditParams, Format};
 use super::limiter::Expensive;
 use super::plans::Feature;
 use super::reply::{ApiError, Reply, ok, ok_cached};
@@ -123,15 +124,31 @@ pub async fn decide(
     Ok(ok(caller.service.decide(&id, request).await?))
 }
 
-/// `GET /audit`: the `audit` scope, and a few exports an hour per account.
+/// `GET /audit`: the `audit` scope, and a few exports an hour per account; the JSON
+/// document, or NDJSON or CSV streamed a page at a time ([`export`]).
 pub async fn audit(
     State(state): AppState_,
     caller: Caller,
-    Params(query): Params<AuditQuery>,
+    headers: axum::http::HeaderMap,
+    Params(params): Params<AuditParams>,
 ) -> Reply {
     caller.scope(Scope::Audit)?;
+    let format = Format::negotiate(params.format, &headers);
+    let query = AuditQuery {
+        since: params.since,
+        until: params.until,
+    };
+    if format == Format::Json && params.cursor.is_some() {
+        return Err(ApiError::new(
+            axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "cursor: only the streamed forms (format=ndjson or csv) are paged",
+        ));
+    }
     state.expensive(&caller, Expensive::AuditExport)?;
-    Ok(ok(caller.service.audit(query).await?))
+    if format == Format::Json {
+        return Ok(ok(caller.service.audit(query).await?));
+    }
+    export::stream(caller.service.clone(), query, params.cursor, format).await
 }
 
 /// `GET /lists`: with an `ETag` (revalidated on every use: a list may change at any import).

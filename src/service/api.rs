@@ -81,6 +81,20 @@ pub trait Service: Send + Sync {
     ) -> Result<DecisionResponse, ServiceError>;
     /// `GET /v1/audit` (extension): every screening and decision of a period.
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError>;
+    /// One page of the streamed audit export (`GET /v1/audit` as NDJSON or CSV): the
+    /// screenings of the period with an id above `after`, oldest first, each with its
+    /// decision log, at most `limit`. Only the local service reads pages.
+    async fn audit_page(
+        &self,
+        query: AuditQuery,
+        after: Option<String>,
+        limit: usize,
+    ) -> Result<Vec<StoredScreening>, ServiceError> {
+        let _ = (query, after, limit);
+        Err(ServiceError::Unavailable(
+            "this service cannot page an audit export".into(),
+        ))
+    }
 
     /// `GET /v1/lists`.
     async fn lists(&self) -> Result<Vec<ListInfo>, ServiceError>;

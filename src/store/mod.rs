@@ -15,6 +15,7 @@ pub mod integrity;
 mod keys;
 mod lists;
 mod names;
+mod ops;
 mod outbox;
 pub mod readonly;
 mod repo;
@@ -36,6 +37,7 @@ pub use keys::KeyStore;
 /// existed (migration 6).
 pub const DEFAULT_ACCOUNT: &str = "acct_default";
 pub use lists::{EntityChange, ListSummary};
+pub use ops::OpsStats;
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};
 pub use webhooks::{

@@ -116,6 +116,38 @@ impl Store {
             .collect()
     }
 
+    /// One page of an audit export: the screenings of `[since, until)` with an id above
+    /// `after` (the last id of the previous page), oldest first, at most `limit`.
+    pub fn screenings_after(
+        &self,
+        account: &str,
+        period: (Option<jiff::Timestamp>, Option<jiff::Timestamp>),
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM screenings
+             WHERE account_id = ?1 AND (?2 IS NULL OR created_at >= ?2) AND (?3 IS NULL OR created_at < ?3)
+               AND (?4 IS NULL OR id > ?4)
+             ORDER BY id LIMIT ?5"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(
+            params![
+                account,
+                period.0.map(ts_text),
+                period.1.map(ts_text),
+                after,
+                limit as i64
+            ],
+            raw_screening,
+        )?;
+        let raws: Vec<RawScreening> = rows.collect::<Result<_, _>>()?;
+        raws.into_iter()
+            .map(|raw| self.finish_screening(raw))
+            .collect()
+    }
+
     /// The decisions about one screening, oldest first.
     pub fn decisions(
         &self,

@@ -212,6 +212,12 @@ impl LocalService {
         &self.inner.repo
     }
 
+    /// The list versions the screening index in use was built from (empty before the
+    /// first build).
+    pub fn index_versions(&self) -> ListVersions {
+        self.inner.loaded.load().versions.clone()
+    }
+
     pub(crate) fn repo(&self) -> Arc<SqliteRepository> {
         self.inner.repo.clone()
     }

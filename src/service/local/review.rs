@@ -15,6 +15,21 @@ use crate::store::{NewDecision, Repository, StoreError};
 /// Most screenings one audit export holds (ask for a shorter period beyond it).
 pub const MAX_AUDIT_SCREENINGS: usize = 1_000_000;
 
+/// Most screenings one page of a streamed audit export reads from the store.
+pub const MAX_AUDIT_PAGE: usize = 1_000;
+
+/// Refuses a period that ends before it starts (equal bounds are an empty period:
+/// half-open, `since` <= t < `until`).
+fn check_period(query: &AuditQuery) -> Result<(), ServiceError> {
+    match (query.since, query.until) {
+        (Some(since), Some(until)) if since > until => Err(ServiceError::validation(
+            "until",
+            "must not be before since",
+        )),
+        _ => Ok(()),
+    }
+}
+
 impl LocalService {
     pub(crate) async fn screening_local(
         &self,
@@ -84,6 +99,38 @@ impl LocalService {
                 }
                 Err(e) => Err(e.into()),
             }
+        })
+        .await
+    }
+
+    /// One page of the streamed audit export (see [`crate::service::Service::audit_page`]).
+    pub(crate) async fn audit_page_local(
+        &self,
+        query: AuditQuery,
+        after: Option<String>,
+        limit: usize,
+    ) -> Result<Vec<StoredScreening>, ServiceError> {
+        check_period(&query)?;
+        if let Some(after) = &after {
+            check_id("cursor", after, "scr_")?;
+        }
+        let limit = limit.clamp(1, MAX_AUDIT_PAGE);
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let records = repo.with_reader(|store| {
+                store.screenings_after(
+                    this.account(),
+                    (query.since, query.until),
+                    after.as_deref(),
+                    limit,
+                )
+            })?;
+            let mut page = Vec::with_capacity(records.len());
+            for record in records {
+                let decisions = repo.decisions(this.account(), &record.id)?;
+                page.push(stored(record, decisions)?);
+            }
+            Ok(page)
         })
         .await
     }

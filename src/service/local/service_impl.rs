@@ -52,6 +52,14 @@ impl Service for LocalService {
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
         self.audit_local(query).await
     }
+    async fn audit_page(
+        &self,
+        query: AuditQuery,
+        after: Option<String>,
+        limit: usize,
+    ) -> Result<Vec<StoredScreening>, ServiceError> {
+        self.audit_page_local(query, after, limit).await
+    }
     async fn lists(&self) -> Result<Vec<ListInfo>, ServiceError> {
         self.lists_local().await
     }
