@@ -140,7 +140,13 @@ mod tests {
             assert!(refused.is_err(), "{name:?} was accepted");
         }
         assert_eq!(screenable("  ", None), Err("the name is empty".to_owned()));
-        for name in ["Vladimir Putin", "Al Qaida", "Putin\u{1b}[0m", "Pat D. King", "DAS, V."] {
+        for name in [
+            "Vladimir Putin",
+            "Al Qaida",
+            "Putin\u{1b}[0m",
+            "Pat D. King",
+            "DAS, V.",
+        ] {
             assert_eq!(screenable(name, None), Ok(()), "{name:?}");
         }
         let long = "a".repeat(engine::MAX_NAME_CHARS + 1);
