@@ -45,7 +45,8 @@ fn copy(from: &Path) -> tempfile::TempDir {
     to
 }
 
-/// What may differ between two runs of a scenario: ids, instants and who ran it.
+/// What may differ between two runs of a scenario: ids, instants and who ran it; and a list
+/// update's origin, which a server shows without its own folders (`import: <files>`).
 fn scrub(value: &mut Value) {
     match value {
         Value::Object(map) => {
@@ -53,7 +54,10 @@ fn scrub(value: &mut Value) {
                 if key == "id"
                     || key.ends_with("_id") && key != "entity_id" && key != "update_id"
                     || key.ends_with("_at")
-                    || matches!(key.as_str(), "created_by" | "actor" | "secret" | "at")
+                    || matches!(
+                        key.as_str(),
+                        "created_by" | "actor" | "secret" | "at" | "origin"
+                    )
                 {
                     *v = Value::Null;
                 } else {
