@@ -13,7 +13,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn serve(data_dir: &Path) -> (Child, String) {
+/// The server process, killed when dropped (also when an assertion fails).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve(data_dir: &Path) -> (Server, String) {
     let config = common::serve::offline_config(data_dir);
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
         .arg("--data-dir")
@@ -35,7 +45,7 @@ fn serve(data_dir: &Path) -> (Child, String) {
         .strip_prefix("listening on ")
         .unwrap()
         .to_owned();
-    (child, base)
+    (Server(child), base)
 }
 
 async fn get(url: &str, key: Option<&str>, request_id: Option<&str>) -> (u16, String) {
@@ -63,7 +73,7 @@ async fn health_readiness_metrics_and_json_access_logs() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
     let key = common::serve::new_key(data, "business", "ops");
-    let (mut child, base) = serve(data);
+    let (server, base) = serve(data);
 
     assert_eq!(get(&format!("{base}/healthz"), None, None).await.0, 200);
     let (status, body) = get(&format!("{base}/readyz"), None, None).await;
@@ -165,6 +175,5 @@ async fn health_readiness_metrics_and_json_access_logs() {
     assert_eq!(logged["span"]["method"], "GET", "{logged}");
     assert!(logged["fields"]["latency"].is_string(), "{logged}");
 
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
 }

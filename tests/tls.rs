@@ -11,6 +11,16 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The server process, killed when dropped (also when an assertion fails).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A self-signed certificate for `localhost` written to `dir`: its PEM.
 fn certificate(dir: &Path) -> String {
     let rcgen::CertifiedKey { cert, key_pair } =
@@ -20,7 +30,7 @@ fn certificate(dir: &Path) -> String {
     cert.pem()
 }
 
-fn serve(data_dir: &Path, dir: &Path) -> (Child, SocketAddr) {
+fn serve(data_dir: &Path, dir: &Path) -> (Server, SocketAddr) {
     let config = common::serve::offline_config(data_dir);
     let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
         .arg("--data-dir")
@@ -46,7 +56,7 @@ fn serve(data_dir: &Path, dir: &Path) -> (Child, SocketAddr) {
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .parse()
         .unwrap();
-    (child, addr)
+    (Server(child), addr)
 }
 
 /// A client trusting only `pem`, reaching `localhost` at `addr`.
@@ -67,7 +77,7 @@ async fn https_with_http2_and_a_certificate_reloaded_on_sighup() {
     let dir = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
     let first = certificate(dir.path());
-    let (mut child, addr) = serve(data.path(), dir.path());
+    let (mut server, addr) = serve(data.path(), dir.path());
     let url = format!("https://localhost:{}/healthz", addr.port());
 
     let answer = client(&first, addr, false).get(&url).send().await.unwrap();
@@ -91,7 +101,7 @@ async fn https_with_http2_and_a_certificate_reloaded_on_sighup() {
     let second = certificate(dir.path());
     assert!(client(&second, addr, true).get(&url).send().await.is_err());
     let hup = Command::new("kill")
-        .args(["-HUP", &child.id().to_string()])
+        .args(["-HUP", &server.0.id().to_string()])
         .status()
         .unwrap();
     assert!(hup.success());
@@ -106,10 +116,9 @@ async fn https_with_http2_and_a_certificate_reloaded_on_sighup() {
     }
     assert!(client(&first, addr, true).get(&url).send().await.is_err());
     assert!(
-        child.try_wait().unwrap().is_none(),
+        server.0.try_wait().unwrap().is_none(),
         "the server exited on SIGHUP"
     );
 
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
 }
