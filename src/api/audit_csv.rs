@@ -32,7 +32,8 @@ pub fn rows(s: &StoredScreening) -> Vec<[String; 16]> {
     rows
 }
 
-fn screening_row(s: &StoredScreening) -> [String; 16] {
+/// The row of a screening (its list versions and matched entries space-separated).
+pub fn screening_row(s: &StoredScreening) -> [String; 16] {
     let versions: Vec<String> = s
         .list_versions
         .iter()
@@ -64,7 +65,8 @@ fn screening_row(s: &StoredScreening) -> [String; 16] {
     ]
 }
 
-fn decision_row(d: &DecisionRecord) -> [String; 16] {
+/// The row of a decision about a screening.
+pub fn decision_row(d: &DecisionRecord) -> [String; 16] {
     let mut row: [String; 16] = Default::default();
     row[0] = "decision".into();
     row[1] = d.screening_id.clone();

@@ -11,6 +11,7 @@ use super::workflow::{
     AuditArgs, AuditCommand, DecisionArg, FormatArg, ScreeningsArgs, ScreeningsCommand, StatusArg,
     opt_since, runtime, safe, ts,
 };
+use crate::api::audit_csv;
 use crate::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
 use crate::model::ReviewStatus;
 
@@ -173,79 +174,15 @@ pub fn run_audit(ctx: &Context, args: AuditArgs, json: bool) -> Result<Exit> {
         print_json(&export)?;
         return Ok(Exit::Success);
     }
-    // CSV: one row per screening (with its list versions) and one per decision.
+    // CSV: one row per screening (with its list versions), then one per decision, in the
+    // columns of the server's streamed export.
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
-    w.write_record([
-        "record",
-        "id",
-        "at",
-        "by",
-        "query",
-        "type",
-        "threshold",
-        "total_matches",
-        "matched_entities",
-        "list_versions",
-        "engine_version",
-        "status",
-        "entity_id",
-        "from",
-        "to",
-        "note",
-    ])?;
+    w.write_record(audit_csv::HEADER)?;
     for s in &export.screenings {
-        let versions: Vec<String> = s
-            .list_versions
-            .iter()
-            .map(|(l, u)| format!("{l}@{u}"))
-            .collect();
-        let matched: Vec<&str> = s.results.iter().map(|m| m.entity_id.as_str()).collect();
-        w.write_record([
-            "screening",
-            &s.id,
-            &s.created_at.to_string(),
-            &s.created_by,
-            &s.query,
-            s.kind
-                .map(|k| {
-                    if k == crate::api::screening::KindFilter::Individual {
-                        "individual"
-                    } else {
-                        "entity"
-                    }
-                })
-                .unwrap_or(""),
-            &s.threshold.to_string(),
-            &s.total_matches.to_string(),
-            &matched.join(" "),
-            &versions.join(" "),
-            &s.engine_version,
-            s.status.as_str(),
-            "",
-            "",
-            "",
-            "",
-        ])?;
+        w.write_record(audit_csv::screening_row(s))?;
     }
     for d in &export.decisions {
-        w.write_record([
-            "decision",
-            &d.screening_id,
-            &d.at.to_string(),
-            &d.actor,
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            d.entity_id.as_deref().unwrap_or(""),
-            d.from.as_str(),
-            d.to.as_str(),
-            &d.note,
-        ])?;
+        w.write_record(audit_csv::decision_row(d))?;
     }
     w.flush()?;
     Ok(Exit::Success)
