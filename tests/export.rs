@@ -5,54 +5,17 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use common::serve::Serve;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use sanctions::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
 use sanctions::store::{Changes, DEFAULT_ACCOUNT, Repository, SqliteRepository};
-
-/// The server process, killed when dropped (also when an assertion fails).
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// Screenings stored for the export.
 const COUNT: usize = 20_000;
 /// Bytes of each screening's query: the export is about COUNT x 2 KB = 40 MB, about the size of real screenings.
 const QUERY_BYTES: usize = 2_000;
-
-/// `sanctions serve` on 127.0.0.1:0 over `data_dir` (no list needed): the process and its
-/// base URL.
-fn serve(data_dir: &Path) -> (Server, String) {
-    let config = common::serve::offline_config(data_dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .arg("--config")
-        .arg(config)
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap()
-        .to_owned();
-    (Server(child), base)
-}
 
 /// Stores `count` screenings in `account`, in one transaction, from `first` on; their ids
 /// in order.
@@ -135,8 +98,9 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
     let others = store_screenings(dir.path(), DEFAULT_ACCOUNT, 0, 50);
     let ids = store_screenings(dir.path(), account, 50, COUNT);
     assert!(others.iter().all(|id| !ids.contains(id)));
-    let (server, base) = serve(dir.path());
-    let pid = server.0.id();
+    let server = Serve::spawn(dir.path(), None);
+    let base = server.base.clone();
+    let pid = server.pid();
     // A first, short export (three pages), so that what is paid once (a key's check, the
     // store's connections and caches, worker threads) is not counted.
     let (status, _, body) = export(&base, key, "?until=2025-06-15T15:32:30Z", "text/csv").await;

@@ -6,47 +6,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use common::serve::Serve;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-/// The server process, killed when dropped (also when an assertion fails).
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(data_dir: &Path) -> (Server, String) {
-    let config = common::serve::offline_config(data_dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
-        .arg("--data-dir")
-        .arg(data_dir)
-        .arg("--config")
-        .arg(config)
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap()
-        .to_owned();
-    (Server(child), base)
-}
 
 async fn get(url: &str, key: Option<&str>, request_id: Option<&str>) -> (u16, String) {
     let mut request = reqwest::Client::new().get(url);
@@ -73,7 +38,8 @@ async fn health_readiness_metrics_and_json_access_logs() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
     let key = common::serve::new_key(data, "business", "ops");
-    let (server, base) = serve(data);
+    let server = Serve::spawn(data, None);
+    let base = server.base.clone();
 
     assert_eq!(get(&format!("{base}/healthz"), None, None).await.0, 200);
     let (status, body) = get(&format!("{base}/readyz"), None, None).await;

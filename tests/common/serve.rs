@@ -16,8 +16,9 @@ pub struct Serve {
 }
 
 impl Serve {
-    /// Starts `sanctions serve --bind 127.0.0.1:0` and waits until `/readyz` answers 200.
-    pub async fn start(data_dir: &Path, config: Option<&Path>) -> Serve {
+    /// Starts `sanctions serve --bind 127.0.0.1:0` and returns once it listens (it may not be
+    /// ready: `/readyz` answers 503 until the index is built).
+    pub fn spawn(data_dir: &Path, config: Option<&Path>) -> Serve {
         let mut command = Command::new(env!("CARGO_BIN_EXE_sanctions"));
         command.arg("--data-dir").arg(data_dir);
         match config {
@@ -45,7 +46,12 @@ impl Serve {
             .strip_prefix("listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_owned();
-        let serve = Serve { child, base };
+        Serve { child, base }
+    }
+
+    /// Starts `sanctions serve --bind 127.0.0.1:0` and waits until `/readyz` answers 200.
+    pub async fn start(data_dir: &Path, config: Option<&Path>) -> Serve {
+        let serve = Serve::spawn(data_dir, config);
         let started = Instant::now();
         loop {
             let status = reqwest::get(format!("{}/readyz", serve.base))
@@ -59,6 +65,11 @@ impl Serve {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         serve
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// `{base}/api/v1{path}`.
