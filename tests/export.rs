@@ -136,10 +136,13 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
 
     let grown_mib = (memory_kib(pid, "VmHWM:").saturating_sub(after_half)) / 1024;
     let export_mib = body.len() / (1024 * 1024);
-    let added_mib = (body.len() - half.len()) / (1024 * 1024);
+    let added_mib = ((body.len() - half.len()) / (1024 * 1024)) as u64;
     assert!(export_mib >= 35, "the export is {export_mib} MiB");
+    // The peak grew by 3 to 12 MiB in repeated runs on this machine (a bound of 8 MiB failed
+    // one run in five); an export built in memory grows it by about 3 MiB per MiB exported.
+    // So: less than one byte of peak per byte more exported.
     assert!(
-        grown_mib < 8,
+        grown_mib < added_mib,
         "the server's peak RSS grew by {grown_mib} MiB when the export grew by {added_mib} MiB \
          (from half to all of it)"
     );
