@@ -17,6 +17,7 @@ mod lists;
 mod names;
 mod ops;
 mod outbox;
+pub mod postgres;
 pub mod readonly;
 mod repo;
 mod schema;
