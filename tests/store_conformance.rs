@@ -45,3 +45,54 @@ cases!(
 fn postgres_refuses_a_database_newer_than_the_program() {
     conformance::newer_schema_is_refused();
 }
+
+/// `sanctions store copy --to URL` moves a data folder's database into an empty PostgreSQL
+/// store, which then answers every read as SQLite did (and new rows continue the ids); a
+/// second copy into the same store is refused.
+#[test]
+fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
+    use sanctions::store::postgres::PostgresRepository;
+    use sanctions::store::{Repository, SqliteRepository};
+
+    let data = tempfile::tempdir().unwrap();
+    let sqlite = SqliteRepository::open(&data.path().join("sanctions.db")).unwrap();
+    conformance::cases::lists_import_and_history(&sqlite);
+    conformance::cases::webhooks_deliveries_and_claims(&sqlite);
+    conformance::cases::rescreen_records_once_by_compare_and_set(&sqlite);
+    conformance::cases::keys_accounts_and_credits(&sqlite);
+
+    let schema = conformance::Schema::create();
+    let copy = |json: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sanctions"));
+        command.arg("--data-dir").arg(data.path());
+        if json {
+            command.arg("--json");
+        }
+        command
+            .args(["store", "copy", "--to", &schema.url()])
+            .output()
+            .unwrap()
+    };
+    let out = copy(true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["tables"]["entities"], 2);
+    assert_eq!(report["tables"]["webhook_attempts"], 3);
+    assert_eq!(report["tables"]["api_keys"], 3);
+
+    let pg = PostgresRepository::open(&schema.url()).unwrap();
+    conformance::same_reads(&sqlite, &pg);
+    let next = sanctions::store::Repository::replace_list(
+        &pg,
+        &conformance::cases::un_list(&["1", "9"]),
+        "after the copy",
+    )
+    .unwrap();
+    assert!(next.id > sqlite.latest_update_id().unwrap());
+
+    let again = copy(false);
+    assert!(!again.status.success());
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("not empty"), "{stderr}");
+}

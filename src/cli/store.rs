@@ -12,6 +12,7 @@ use super::Context;
 use super::exit::{self, Exit};
 use super::output::{print_json, safe, thousands};
 use crate::model::ListCode;
+use crate::store::postgres::{PostgresRepository, copy_from_sqlite};
 use crate::store::{IntegrityReport, NameDamage, Store};
 
 /// `sanctions store ...`.
@@ -27,6 +28,19 @@ pub enum StoreCommand {
     /// Check the database: SQLite's integrity_check, and each list's names against the
     /// count and checksum recorded at import. Exit 0 sound, 3 damaged.
     Check,
+    /// Copy this data folder's database into an empty PostgreSQL store (lists and their
+    /// history, screenings, decisions, watchlist, alerts, webhooks with their delivery log,
+    /// accounts, keys, credits, briefs), checking every table's row count.
+    Copy {
+        /// The PostgreSQL store: `postgres://USER@HOST:PORT/DB` (`?sslmode=require` for TLS).
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
+    /// Apply the PostgreSQL store's pending schema migrations (done at start as well).
+    Migrate {
+        #[arg(long, value_name = "URL", env = "SANCTIONS_DATABASE_URL")]
+        database_url: String,
+    },
 }
 
 /// The report of `store check --json`.
@@ -65,7 +79,70 @@ struct ListCheck {
 pub fn run(ctx: &Context, args: StoreArgs, json: bool) -> Result<Exit> {
     match args.command {
         StoreCommand::Check => check(ctx, json),
+        StoreCommand::Copy { to } => copy(ctx, &to, json),
+        StoreCommand::Migrate { database_url } => migrate(&database_url, json),
     }
+}
+
+/// `store copy --to URL`: the local database into an empty PostgreSQL store.
+fn copy(ctx: &Context, to: &str, json: bool) -> Result<Exit> {
+    super::connect::local_only(ctx, "store copy")?;
+    let _lock = ctx.write_lock(json)?;
+    let from = crate::config::database_path(&ctx.data_dir);
+    let target = PostgresRepository::connect(to).map_err(|e| exit::data(e.to_string()))?;
+    let report = copy_from_sqlite(&from, &target).map_err(|e| {
+        exit::data(format!(
+            "cannot copy {} to {}: {e}",
+            from.display(),
+            target.url()
+        ))
+    })?;
+    if json {
+        let tables: serde_json::Map<String, serde_json::Value> = report
+            .tables
+            .iter()
+            .map(|(t, n)| ((*t).to_owned(), (*n).into()))
+            .collect();
+        print_json(
+            &serde_json::json!({"from": from.display().to_string(), "to": target.url(), "tables": tables}),
+        )?;
+        return Ok(Exit::Success);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "copied {} to {}",
+        safe(&from.display().to_string()),
+        safe(target.url())
+    )?;
+    for (table, rows) in &report.tables {
+        writeln!(out, "  {table:<22} {:>12}", thousands(*rows))?;
+    }
+    Ok(Exit::Success)
+}
+
+/// `store migrate`: the PostgreSQL store's pending migrations.
+fn migrate(url: &str, json: bool) -> Result<Exit> {
+    let fail = |e: crate::store::StoreError| exit::data(e.to_string());
+    let store = PostgresRepository::connect(url).map_err(fail)?;
+    let applied = store.migrate().map_err(fail)?;
+    let version = store.schema_version().map_err(fail)?;
+    if json {
+        print_json(
+            &serde_json::json!({"database": store.url(), "applied": applied, "version": version}),
+        )?;
+    } else if applied.is_empty() {
+        println!(
+            "{} is at schema {version}: nothing to apply",
+            safe(store.url())
+        );
+    } else {
+        println!(
+            "{}: applied {applied:?}, now at schema {version}",
+            safe(store.url())
+        );
+    }
+    Ok(Exit::Success)
 }
 
 fn check(ctx: &Context, json: bool) -> Result<Exit> {

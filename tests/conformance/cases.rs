@@ -27,6 +27,15 @@ fn entity(id: &str, name: &str) -> Entity {
     e
 }
 
+/// A UN list of the entries with these ids.
+pub fn un_list(ids: &[&str]) -> ParsedList {
+    parsed(
+        ids.iter()
+            .map(|id| entity(id, &format!("Name {id}")))
+            .collect(),
+    )
+}
+
 fn parsed(entities: Vec<Entity>) -> ParsedList {
     let mut p = ParsedList::new(ListCode::Un);
     p.entities = entities;

@@ -135,3 +135,92 @@ pub fn newer_schema_is_refused() {
     assert!(repo.migrate().unwrap().is_empty());
     assert_eq!(repo.schema_version().unwrap(), 1);
 }
+
+/// Two stores answer every read alike (after a copy).
+pub fn same_reads(a: &dyn Both, b: &dyn Both) {
+    use sanctions::model::{AlertFilter, ListCode, ScreeningFilter};
+    use sanctions::store::WATCHLIST_MARKER;
+    assert_eq!(a.lists().unwrap(), b.lists().unwrap());
+    assert_eq!(
+        a.updates(ListCode::Un, 100).unwrap(),
+        b.updates(ListCode::Un, 100).unwrap()
+    );
+    assert_eq!(a.entity_names().unwrap(), b.entity_names().unwrap());
+    assert_eq!(a.name_digests().unwrap(), b.name_digests().unwrap());
+    assert!(b.verify_names().unwrap().is_empty());
+    let last = a.latest_update_id().unwrap();
+    assert_eq!(last, b.latest_update_id().unwrap());
+    for id in 1..=last {
+        assert_eq!(
+            a.changed_entities(id).unwrap(),
+            b.changed_entities(id).unwrap()
+        );
+    }
+    assert_eq!(a.accounts().unwrap(), b.accounts().unwrap());
+    assert_eq!(a.api_keys().unwrap(), b.api_keys().unwrap());
+    assert_eq!(a.keys_fingerprint().unwrap(), b.keys_fingerprint().unwrap());
+    assert_eq!(
+        a.marker(WATCHLIST_MARKER).unwrap(),
+        b.marker(WATCHLIST_MARKER).unwrap()
+    );
+    assert_eq!(a.rescreen_runs(100).unwrap(), b.rescreen_runs(100).unwrap());
+    assert_eq!(a.favorite_matches().unwrap(), b.favorite_matches().unwrap());
+    assert_eq!(
+        a.briefs(&Default::default()).unwrap(),
+        b.briefs(&Default::default()).unwrap()
+    );
+    for account in a.accounts().unwrap() {
+        let id = account.id.as_str();
+        let screenings = ScreeningFilter {
+            limit: 1000,
+            ..Default::default()
+        };
+        let listed = a.screenings(id, &screenings).unwrap();
+        assert_eq!(listed, b.screenings(id, &screenings).unwrap());
+        for s in &listed {
+            assert_eq!(
+                a.decisions(id, &s.id).unwrap(),
+                b.decisions(id, &s.id).unwrap()
+            );
+        }
+        let alerts = AlertFilter {
+            limit: 1000,
+            ..Default::default()
+        };
+        assert_eq!(
+            a.alerts(id, &alerts).unwrap(),
+            b.alerts(id, &alerts).unwrap()
+        );
+        assert_eq!(
+            a.alert_changes(id, None, None).unwrap(),
+            b.alert_changes(id, None, None).unwrap()
+        );
+        let favorites = a.favorites(id, None, 1000).unwrap();
+        assert_eq!(favorites, b.favorites(id, None, 1000).unwrap());
+        for f in &favorites {
+            assert_eq!(
+                a.favorite_changes(&f.id).unwrap(),
+                b.favorite_changes(&f.id).unwrap()
+            );
+        }
+        let webhooks = a.webhooks(id).unwrap();
+        assert_eq!(webhooks, b.webhooks(id).unwrap());
+        for w in &webhooks {
+            assert_eq!(
+                a.webhook_attempts(id, &w.id, 100).unwrap(),
+                b.webhook_attempts(id, &w.id, 100).unwrap()
+            );
+            assert_eq!(
+                a.pending_deliveries(&w.id).unwrap(),
+                b.pending_deliveries(&w.id).unwrap()
+            );
+        }
+        for month in ["2026-11", "2026-12"] {
+            assert_eq!(
+                a.credits_used(id, month).unwrap(),
+                b.credits_used(id, month).unwrap()
+            );
+        }
+    }
+    assert_eq!(a.pending_total().unwrap(), b.pending_total().unwrap());
+}

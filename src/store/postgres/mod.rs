@@ -15,6 +15,7 @@
 //! import the same list at once.
 
 mod connect;
+mod copy;
 mod keys;
 mod lists;
 mod records;
@@ -24,6 +25,7 @@ mod watchlist;
 mod webhooks;
 
 pub use connect::{PostgresRepository, redacted};
+pub use copy::{CopyReport, copy_from_sqlite, known_version};
 
 use super::StoreError;
 
