@@ -96,3 +96,65 @@ fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(stderr.contains("not empty"), "{stderr}");
 }
+
+/// An import through one instance's store is heard by another's listener (NOTIFY is sent
+/// at the commit): the listener fires once at start and once per import.
+#[test]
+fn postgres_tells_every_instance_of_a_list_change() {
+    use sanctions::store::Repository;
+    use sanctions::store::postgres::PostgresRepository;
+    use std::time::Duration;
+
+    let schema = conformance::Schema::create();
+    let watcher = std::sync::Arc::new(PostgresRepository::open(&schema.url()).unwrap());
+    let importer = PostgresRepository::open(&schema.url()).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _listening = watcher.watch_lists(move || {
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(Duration::from_secs(10))
+        .expect("the listener connects and reports once");
+    importer
+        .replace_list(&conformance::cases::un_list(&["1"]), "test")
+        .unwrap();
+    rx.recv_timeout(Duration::from_secs(2))
+        .expect("the import is heard within 2 s");
+    assert!(!watcher.list_versions().unwrap().is_empty());
+}
+
+/// Request windows shared by every instance on PostgreSQL: concurrent requests are counted
+/// exactly against the limit (SQLite keeps none: one process counts in memory).
+#[test]
+fn rate_windows_are_shared_on_postgres_only() {
+    let sqlite = conformance::sqlite();
+    assert_eq!(sqlite.repo().hit_shared_window("k", 60, 10).unwrap(), None);
+    let pg = conformance::postgres();
+    let repo = pg.repo();
+    let allowed = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..6 {
+                    let (ok, used) = repo.hit_shared_window("key_1", 600, 10).unwrap().unwrap();
+                    assert!(used <= 10);
+                    if ok {
+                        allowed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(allowed.into_inner(), 10);
+    assert_eq!(
+        repo.hit_shared_window("key_1", 660, 10).unwrap(),
+        Some((true, 1))
+    );
+    assert_eq!(
+        repo.hit_shared_window("key_2", 600, 10).unwrap(),
+        Some((true, 1))
+    );
+    assert_eq!(
+        repo.hit_shared_window("key_3", 600, 0).unwrap(),
+        Some((false, 0))
+    );
+}

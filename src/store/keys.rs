@@ -53,6 +53,18 @@ pub trait KeyStore: Send + Sync {
     fn ensure_account(&self, name: &str, plan: Option<Plan>) -> Result<Account, StoreError>;
     /// Moves the account called `name` to `plan` (its keys follow at once).
     fn set_account_plan(&self, name: &str, plan: Plan) -> Result<Account, StoreError>;
+    /// Counts one request of `key` in the fixed window that starts at `start` (epoch
+    /// seconds) against `limit`, in a counter every process on this store shares:
+    /// `Some((allowed, used in the window))`, a refused request not counted. `None`: this
+    /// backend keeps no shared windows (one process per store; count in memory).
+    fn hit_shared_window(
+        &self,
+        _key: &str,
+        _start: i64,
+        _limit: u64,
+    ) -> Result<Option<(bool, u64)>, StoreError> {
+        Ok(None)
+    }
 }
 
 const COLUMNS: &str = "k.id, k.prefix, k.label, a.plan, k.created_at, k.revoked_at, k.hash, \

@@ -24,6 +24,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The store on a PostgreSQL database (see the module's documentation).
 pub struct PostgresRepository {
     pool: r2d2::Pool<Manager>,
+    /// The connection settings, for connections outside the pool (a listener).
+    config: postgres::Config,
     /// The URL without its password, for messages and logs.
     shown: String,
 }
@@ -56,7 +58,7 @@ impl PostgresRepository {
             // TLS is always verified, so it is asked for explicitly.
             config.ssl_mode(postgres::config::SslMode::Disable);
         }
-        let manager = PostgresConnectionManager::new(config, tls()?);
+        let manager = PostgresConnectionManager::new(config.clone(), tls()?);
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
@@ -65,7 +67,11 @@ impl PostgresRepository {
             .map_err(|e| {
                 StoreError::Refused(format!("cannot connect to PostgreSQL at {shown}: {e}"))
             })?;
-        Ok(PostgresRepository { pool, shown })
+        Ok(PostgresRepository {
+            pool,
+            config,
+            shown,
+        })
     }
 
     /// Applies the migrations this database lacks; returns the versions applied.
@@ -76,6 +82,11 @@ impl PostgresRepository {
     /// The schema version of the database.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         self.read(schema::version)
+    }
+
+    /// A connection of its own, outside the pool (a listener keeps one open).
+    pub(super) fn dedicated(&self) -> Result<Client, StoreError> {
+        self.config.connect(tls()?).map_err(db)
     }
 
     /// The database URL, without its password.
@@ -99,6 +110,24 @@ impl PostgresRepository {
     ) -> Result<T, StoreError> {
         let mut conn = self.conn()?;
         read(&mut conn)
+    }
+
+    /// Runs `read` in one read-only REPEATABLE READ transaction: every statement sees the
+    /// same snapshot (an import committing meanwhile is wholly outside it).
+    pub(super) fn snapshot<T>(
+        &self,
+        read: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn()?;
+        let mut tx = conn
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(db)?;
+        let value = read(&mut tx)?;
+        tx.commit().map_err(db)?;
+        Ok(value)
     }
 
     /// Runs `write` in one transaction, committed when it returns `Ok` (rolled back

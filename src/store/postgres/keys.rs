@@ -258,6 +258,41 @@ impl KeyStore for PostgresRepository {
         })
     }
 
+    fn hit_shared_window(
+        &self,
+        key: &str,
+        start: i64,
+        limit: u64,
+    ) -> Result<Option<(bool, u64)>, StoreError> {
+        let limit = big(limit);
+        self.write(|tx| {
+            let counted = tx
+                .query_opt(
+                    "INSERT INTO rate_windows (key, start, used) SELECT $1::text, $2::bigint, 1
+                     WHERE $3::bigint > 0
+                     ON CONFLICT (key, start) DO UPDATE SET used = rate_windows.used + 1
+                         WHERE rate_windows.used < $3
+                     RETURNING used",
+                    &[&key, &start, &limit],
+                )
+                .map_err(db)?;
+            let Some(row) = counted else {
+                return Ok(Some((false, count(limit))));
+            };
+            let used: i64 = col(&row, 0)?;
+            if used == 1 {
+                // The window's first request clears the windows that have ended (an hour
+                // back covers the longest window in use).
+                tx.execute(
+                    "DELETE FROM rate_windows WHERE start < $1::bigint - 3600",
+                    &[&start],
+                )
+                .map_err(db)?;
+            }
+            Ok(Some((true, count(used))))
+        })
+    }
+
     fn set_account_plan(&self, name: &str, plan: Plan) -> Result<Account, StoreError> {
         self.write(|tx| {
             let n = tx

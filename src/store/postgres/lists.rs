@@ -437,6 +437,12 @@ pub(super) fn replace_list(
     }
     set_list(tx, &record)?;
     list_updated_event(tx, &record)?;
+    // Delivered to every listening instance when (and only if) the import commits.
+    tx.execute(
+        "SELECT pg_notify($1, $2)",
+        &[&super::listen::LIST_CHANNEL, &record.id.to_string()],
+    )
+    .map_err(db)?;
     record_digest(tx, parsed, &incoming, record.id)?;
     tracing::info!(%list, added = record.added, removed = record.removed,
         changed = record.changed, total = record.total, "list replaced (PostgreSQL)");

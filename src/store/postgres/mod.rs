@@ -17,6 +17,7 @@
 mod connect;
 mod copy;
 mod keys;
+mod listen;
 mod lists;
 mod records;
 mod repo;
@@ -26,6 +27,7 @@ mod webhooks;
 
 pub use connect::{PostgresRepository, redacted};
 pub use copy::{CopyReport, copy_from_sqlite, known_version};
+pub use listen::ListChanges;
 
 use super::StoreError;
 

@@ -39,13 +39,13 @@ impl Repository for PostgresRepository {
         self.read(lists::latest_update_id)
     }
     fn entity_names(&self) -> Result<Vec<EntityNames>, StoreError> {
-        self.read(lists::entity_names)
+        self.snapshot(|tx| lists::entity_names(tx))
     }
     fn name_digests(&self) -> Result<std::collections::BTreeMap<ListCode, NameDigest>, StoreError> {
         self.read(lists::name_digests)
     }
     fn verify_names(&self) -> Result<Vec<NameDamage>, StoreError> {
-        self.read(lists::verify_names)
+        self.snapshot(|tx| lists::verify_names(tx))
     }
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError> {
         self.read(|c| lists::entity(c, entity_id))

@@ -311,6 +311,16 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (account_id, month)
     );
     "#,
+    // 2: request-rate windows shared by every instance (`KeyStore::hit_shared_window`).
+    r#"
+    CREATE TABLE rate_windows (
+        key         TEXT COLLATE "C" NOT NULL,
+        start       BIGINT NOT NULL,
+        used        BIGINT NOT NULL,
+        PRIMARY KEY (key, start)
+    );
+    CREATE INDEX rate_windows_by_start ON rate_windows(start);
+    "#,
 ];
 
 /// The schema version of the database (0: none yet).
