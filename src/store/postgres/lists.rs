@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::{ToSql, Type};
 use postgres::{GenericClient, Row, Transaction};
 use sha2::{Digest, Sha256};
 
@@ -424,17 +426,21 @@ pub(super) fn replace_list(
         failed: None,
     };
     record.id = insert_update(tx, &record)?;
-    for (item, kind) in &changes {
-        if *kind == ChangeKind::Changed {
-            keep_and_delete(tx, &item.id, record.id)?;
-        }
-        insert_entity(tx, item)?;
-        log_change(tx, record.id, &item.id, *kind)?;
-    }
-    for id in removed {
-        keep_and_delete(tx, id, record.id)?;
-        log_change(tx, record.id, id, ChangeKind::Removed)?;
-    }
+    let replaced: Vec<&str> = changes
+        .iter()
+        .filter(|(_, k)| *k == ChangeKind::Changed)
+        .map(|(i, _)| i.id.as_str())
+        .chain(removed.iter().map(|id| id.as_str()))
+        .collect();
+    keep_and_delete(tx, &replaced, record.id)?;
+    let written: Vec<&Incoming<'_>> = changes.iter().map(|(i, _)| *i).collect();
+    copy_entities(tx, &written)?;
+    copy_names(tx, &written)?;
+    let log = changes
+        .iter()
+        .map(|(i, k)| (i.id.as_str(), *k))
+        .chain(removed.iter().map(|id| (id.as_str(), ChangeKind::Removed)));
+    copy_changes(tx, record.id, log)?;
     set_list(tx, &record)?;
     list_updated_event(tx, &record)?;
     // Delivered to every listening instance when (and only if) the import commits.
@@ -490,94 +496,177 @@ fn now_seconds() -> String {
         .to_string()
 }
 
-/// Keeps the stored record of `id` as an earlier version replaced by `update_id`, then
-/// deletes it (its names go with it).
-fn keep_and_delete(tx: &mut Transaction<'_>, id: &str, update_id: i64) -> Result<(), StoreError> {
+/// Keeps the stored records of `ids` as earlier versions replaced by `update_id`, then
+/// deletes them (their names go with them).
+fn keep_and_delete(
+    tx: &mut Transaction<'_>,
+    ids: &[&str],
+    update_id: i64,
+) -> Result<(), StoreError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
     tx.execute(
         "INSERT INTO entity_versions (entity_id, list_code, replaced_by, content_hash, data)
-         SELECT entity_id, list_code, $2, content_hash, data FROM entities WHERE entity_id = $1",
-        &[&id, &update_id],
+         SELECT entity_id, list_code, $2, content_hash, data FROM entities
+         WHERE entity_id = ANY($1)",
+        &[&ids, &update_id],
     )
     .map_err(db)?;
-    tx.execute("DELETE FROM entities WHERE entity_id = $1", &[&id])
+    tx.execute("DELETE FROM entities WHERE entity_id = ANY($1)", &[&ids])
         .map_err(db)?;
     Ok(())
 }
 
-fn insert_entity(tx: &mut Transaction<'_>, item: &Incoming<'_>) -> Result<(), StoreError> {
-    let e = item.entity;
-    tx.execute(
-        "INSERT INTO entities (entity_id, list_code, source_id, kind, primary_name, country,
-                               content_hash, data, listing_ends)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        &[
-            &item.id,
-            &e.list.code(),
-            &e.source_id,
-            &e.kind.as_str(),
-            &e.primary_name,
-            &e.country(),
-            &item.hash,
-            &item.json,
-            &e.listing_ends,
-        ],
-    )
-    .map_err(db)?;
-    insert_names(tx, e, &item.id)
+/// Rows written by binary COPY: one round trip for a whole list.
+fn copy_rows<'r>(
+    tx: &mut Transaction<'_>,
+    sql: &str,
+    types: &[Type],
+    rows: impl Iterator<Item = Vec<&'r (dyn ToSql + Sync)>>,
+) -> Result<(), StoreError> {
+    let sink = tx.copy_in(sql).map_err(db)?;
+    let mut writer = BinaryCopyInWriter::new(sink, types);
+    for row in rows {
+        writer.write(&row).map_err(db)?;
+    }
+    writer.finish().map_err(db)?;
+    Ok(())
 }
 
-/// The primary name at position 0, then the aliases.
-fn insert_names(tx: &mut Transaction<'_>, e: &Entity, id: &str) -> Result<(), StoreError> {
-    let sql = "INSERT INTO names (entity_id, position, name, kind, quality, script, lang)
-               VALUES ($1, $2, $3, $4, $5, $6, $7)";
-    let none: Option<String> = None;
-    tx.execute(
-        sql,
+/// The entries added or changed, with their records.
+fn copy_entities(tx: &mut Transaction<'_>, items: &[&Incoming<'_>]) -> Result<(), StoreError> {
+    struct Row<'a> {
+        item: &'a Incoming<'a>,
+        list: &'static str,
+        kind: &'static str,
+        country: Option<&'a str>,
+    }
+    let rows: Vec<Row<'_>> = items
+        .iter()
+        .map(|item| Row {
+            item,
+            list: item.entity.list.code(),
+            kind: item.entity.kind.as_str(),
+            country: item.entity.country(),
+        })
+        .collect();
+    let text = Type::TEXT;
+    copy_rows(
+        tx,
+        "COPY entities (entity_id, list_code, source_id, kind, primary_name, country,
+                        content_hash, data, listing_ends) FROM STDIN BINARY",
         &[
-            &id,
-            &0i64,
-            &e.primary_name,
-            &"primary",
-            &"strong",
-            &none,
-            &none,
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            Type::BYTEA,
+            text.clone(),
+            text,
         ],
+        rows.iter().map(|r| {
+            let e = r.item.entity;
+            let row: Vec<&(dyn ToSql + Sync)> = vec![
+                &r.item.id,
+                &r.list,
+                &e.source_id,
+                &r.kind,
+                &e.primary_name,
+                &r.country,
+                &r.item.hash,
+                &r.item.json,
+                &e.listing_ends,
+            ];
+            row
+        }),
     )
-    .map_err(db)?;
-    for (position, alias) in e.aliases.iter().enumerate() {
-        let quality = serde_json::to_value(alias.quality)
+}
+
+/// One row of `names`: the primary name at position 0, then the aliases.
+struct NameRow<'a> {
+    entity_id: &'a str,
+    position: i64,
+    name: &'a str,
+    kind: Option<&'a str>,
+    quality: String,
+    script: Option<&'a str>,
+    lang: Option<&'a str>,
+}
+
+fn name_rows<'a>(item: &'a Incoming<'a>) -> impl Iterator<Item = NameRow<'a>> {
+    let e = item.entity;
+    let primary = NameRow {
+        entity_id: &item.id,
+        position: 0,
+        name: &e.primary_name,
+        kind: Some("primary"),
+        quality: "strong".to_owned(),
+        script: None,
+        lang: None,
+    };
+    let aliases = e.aliases.iter().enumerate().map(move |(i, alias)| NameRow {
+        entity_id: &item.id,
+        position: big(i + 1),
+        name: &alias.name,
+        kind: alias.kind.as_deref(),
+        quality: serde_json::to_value(alias.quality)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_else(|| "unspecified".to_owned());
-        tx.execute(
-            sql,
-            &[
-                &id,
-                &big(position + 1),
-                &alias.name,
-                &alias.kind,
-                &quality,
-                &alias.script,
-                &alias.lang,
-            ],
-        )
-        .map_err(db)?;
-    }
-    Ok(())
+            .unwrap_or_else(|| "unspecified".to_owned()),
+        script: alias.script.as_deref(),
+        lang: alias.lang.as_deref(),
+    });
+    std::iter::once(primary).chain(aliases)
 }
 
-fn log_change(
+fn copy_names(tx: &mut Transaction<'_>, items: &[&Incoming<'_>]) -> Result<(), StoreError> {
+    let rows: Vec<NameRow<'_>> = items.iter().flat_map(|i| name_rows(i)).collect();
+    let text = Type::TEXT;
+    copy_rows(
+        tx,
+        "COPY names (entity_id, position, name, kind, quality, script, lang) FROM STDIN BINARY",
+        &[
+            text.clone(),
+            Type::INT8,
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            text.clone(),
+            text,
+        ],
+        rows.iter().map(|r| {
+            let row: Vec<&(dyn ToSql + Sync)> = vec![
+                &r.entity_id,
+                &r.position,
+                &r.name,
+                &r.kind,
+                &r.quality,
+                &r.script,
+                &r.lang,
+            ];
+            row
+        }),
+    )
+}
+
+fn copy_changes<'a>(
     tx: &mut Transaction<'_>,
     update_id: i64,
-    id: &str,
-    kind: ChangeKind,
+    changes: impl Iterator<Item = (&'a str, ChangeKind)>,
 ) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO entity_changes (update_id, entity_id, change) VALUES ($1, $2, $3)",
-        &[&update_id, &id, &kind.as_str()],
+    let rows: Vec<(&str, &'static str)> = changes.map(|(id, k)| (id, k.as_str())).collect();
+    copy_rows(
+        tx,
+        "COPY entity_changes (update_id, entity_id, change) FROM STDIN BINARY",
+        &[Type::INT8, Type::TEXT, Type::TEXT],
+        rows.iter().map(|(id, change)| {
+            let row: Vec<&(dyn ToSql + Sync)> = vec![&update_id, id, change];
+            row
+        }),
     )
-    .map_err(db)?;
-    Ok(())
 }
 
 fn insert_update(tx: &mut Transaction<'_>, record: &UpdateRecord) -> Result<i64, StoreError> {
