@@ -50,6 +50,19 @@ pub struct Config {
     /// `[ui]`: the terminal UI (mode, colours, theme, mouse, key remaps).
     #[serde(default)]
     pub ui: ui::UiConfig,
+    /// `[store]`: where the store is (`--database-url` and `SANCTIONS_DATABASE_URL` win).
+    #[serde(default)]
+    pub store: StoreSettings,
+}
+
+/// `[store]`: a PostgreSQL database shared by several `sanctions serve` instances instead
+/// of the SQLite file in the data folder.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreSettings {
+    /// `postgres://USER@HOST:PORT/DB` (`?sslmode=require` for TLS, verified against the
+    /// platform's roots). Absent: SQLite.
+    pub url: Option<String>,
 }
 
 /// `[remote]`: a `sanctions serve` to work against instead of the local store (`--remote

@@ -15,9 +15,56 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::config::ImportConfig;
-use crate::model::{ListCode, UpdateRecord};
+use crate::model::ListCode;
+use crate::model::{SourceFile, UpdateRecord};
 use crate::sources::{self, ParsedList};
-use crate::store::{Store, StoreError};
+use crate::store::{ListSummary, Store, StoreError};
+
+/// Where an import writes: the SQLite [`Store`], or another backend of the store
+/// (`store::postgres`), each replacing a list in one transaction.
+pub trait ListSink {
+    /// The lists with their counts.
+    fn lists(&self) -> Result<Vec<ListSummary>, StoreError>;
+    /// Replaces the list's entries, refused when it would remove more than
+    /// `max_removed(entries before)`.
+    fn replace_list_guarded(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<UpdateRecord, StoreError>;
+    /// Records a failed import of `list` in its history (the list is untouched).
+    fn record_failed_import(
+        &mut self,
+        list: ListCode,
+        origin: &str,
+        files: &[SourceFile],
+        reason: &str,
+    ) -> Result<UpdateRecord, StoreError>;
+}
+
+impl ListSink for Store {
+    fn lists(&self) -> Result<Vec<ListSummary>, StoreError> {
+        Store::lists(self)
+    }
+    fn replace_list_guarded(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<UpdateRecord, StoreError> {
+        Store::replace_list_guarded(self, parsed, origin, max_removed)
+    }
+    fn record_failed_import(
+        &mut self,
+        list: ListCode,
+        origin: &str,
+        files: &[SourceFile],
+        reason: &str,
+    ) -> Result<UpdateRecord, StoreError> {
+        Store::record_failed_import(self, list, origin, files, reason)
+    }
+}
 
 /// How an import guards the stored lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +150,7 @@ pub fn selection(selected: &[ListCode]) -> Vec<ListCode> {
 
 /// Imports every selected list found under `dir` (`dir/<code>/...`) with the default guards.
 pub fn import_dir(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     dir: &Path,
     selected: &[ListCode],
 ) -> Result<Vec<ListOutcome>, IngestError> {
@@ -112,7 +159,7 @@ pub fn import_dir(
 
 /// Imports every selected list found under `dir` (`dir/<code>/...`).
 pub fn import_dir_with(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     dir: &Path,
     selected: &[ListCode],
     options: &ImportOptions,
@@ -235,7 +282,7 @@ pub fn check_sizes(dir: &Path, max: u64) -> Result<(), String> {
 
 /// Stores one parse result, or records why it failed, and says what happened.
 fn finish(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     list: ListCode,
     dir: &Path,
     result: Result<ParsedList, String>,
@@ -260,7 +307,7 @@ fn finish(
 }
 
 /// Stores one parsed list with the default guards (no large removal, no empty list).
-pub fn store_parsed(store: &mut Store, parsed: &ParsedList, origin: &str) -> Outcome {
+pub fn store_parsed(store: &mut dyn ListSink, parsed: &ParsedList, origin: &str) -> Outcome {
     store_guarded(store, parsed, origin, &ImportOptions::default())
 }
 
@@ -268,7 +315,7 @@ pub fn store_parsed(store: &mut Store, parsed: &ParsedList, origin: &str) -> Out
 /// file, and would wipe the list) and, unless `allow_shrink`, one that would remove more than
 /// the configured share of the list.
 pub fn store_guarded(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     parsed: &ParsedList,
     origin: &str,
     options: &ImportOptions,
@@ -283,7 +330,7 @@ pub fn store_guarded(
     let max_removed = |before: u64| {
         (!options.allow_shrink && before > 0).then(|| options.shrink.max_removed(before))
     };
-    match store.replace_list_guarded(parsed, origin, max_removed) {
+    match store.replace_list_guarded(parsed, origin, &max_removed) {
         Ok(record) => Outcome::Imported(record),
         Err(e @ StoreError::WouldShrink { .. }) => Outcome::Failed(format!(
             "{e}; the previous version is kept. Check the files, or pass --allow-shrink if the list really shrank"
@@ -296,7 +343,7 @@ pub fn store_guarded(
 /// `downloads/<code>/` and imports each one whose files changed. A list whose store copy is
 /// empty is downloaded in full, whatever its saved validators say.
 pub async fn update_lists(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],
@@ -313,7 +360,7 @@ pub async fn update_lists(
 
 /// [`update_lists`] with the given guards.
 pub async fn update_lists_with(
-    store: &mut Store,
+    store: &mut dyn ListSink,
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],

@@ -17,7 +17,7 @@ use sanctions::api::webhooks::{Webhook, WebhookCreate};
 use sanctions::config::Config;
 use sanctions::model::OutboxEvent;
 use sanctions::service::{LocalService, Service};
-use sanctions::store::{Changes, Repository};
+use sanctions::store::Changes;
 use serde_json::Value;
 
 /// What a receiver got: (`webhook-id`, body).

@@ -64,6 +64,12 @@ pub fn service(ctx: &Context) -> Result<Connected> {
     if let Some(target) = &ctx.remote {
         return remote_service(target);
     }
+    if ctx.shared_store() {
+        return Ok(Connected {
+            service: Arc::new(configured(super::workflow::local_service(ctx)?, ctx)?),
+            read_only: false,
+        });
+    }
     let path = config::database_path(&ctx.data_dir);
     match LocalService::open(&path, &LocalService::os_user()) {
         Ok(local) => Ok(Connected {
@@ -89,7 +95,7 @@ pub fn service(ctx: &Context) -> Result<Connected> {
 /// The service for a command that only reads (`lists`, `show`): a local store is opened
 /// read-only when it is up to date, so a write-protected data folder serves them.
 pub fn read_service(ctx: &Context) -> Result<Arc<dyn Service>> {
-    if ctx.remote.is_none() {
+    if ctx.remote.is_none() && !ctx.shared_store() {
         let path = config::database_path(&ctx.data_dir);
         if path.exists()
             && let Ok(local) = LocalService::open_read_only(&path, &LocalService::os_user())

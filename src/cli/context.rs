@@ -58,6 +58,19 @@ impl Context {
         })
     }
 
+    /// Where the store is: the configured PostgreSQL database, else sanctions.db here.
+    pub fn location(&self) -> crate::store::StoreLocation {
+        crate::store::StoreLocation::choose(
+            self.config.store.url.as_deref(),
+            config::database_path(&self.data_dir),
+        )
+    }
+
+    /// Whether the store is a shared database rather than the data folder's file.
+    pub fn shared_store(&self) -> bool {
+        matches!(self.location(), crate::store::StoreLocation::Postgres(_))
+    }
+
     /// Opens (creating and migrating as needed) the store for writing.
     pub fn open_store(&self) -> Result<Store> {
         let path = config::database_path(&self.data_dir);

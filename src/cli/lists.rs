@@ -31,6 +31,9 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             allow_shrink,
         }) => {
             super::connect::local_only(ctx, "lists import")?;
+            if ctx.shared_store() {
+                return import_shared(ctx, dir, list, allow_shrink, json);
+            }
             let started = std::time::Instant::now();
             let _lock = ctx.write_lock(json)?;
             let mut store = ctx.open_store()?;
@@ -52,6 +55,13 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
         }
         Some(ListsCommand::Update { list, allow_shrink }) => {
             super::connect::local_only(ctx, "lists update")?;
+            if ctx.shared_store() {
+                return Err(exit::usage(
+                    "`lists update` downloads into a data folder's store; on a shared \
+                     PostgreSQL store, run `lists update` where the files are downloaded, \
+                     then `lists import DIR` (or `store copy`)",
+                ));
+            }
             let _lock = ctx.write_lock(json)?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let mut store = ctx.open_store()?;
@@ -390,6 +400,33 @@ pub fn show(ctx: &Context, entity_id: &str, at: Option<i64>, json: bool) -> Resu
     line("remarks", e.remarks.as_deref().unwrap_or(""))?;
     line("source", e.source_url.as_deref().unwrap_or(""))?;
     Ok(Exit::Success)
+}
+
+/// `lists import` into a shared store: through the service (each list in its own
+/// transaction under the store's import lock), then the watchlist re-screen.
+fn import_shared(
+    ctx: &Context,
+    dir: std::path::PathBuf,
+    lists: Vec<ListCode>,
+    allow_shrink: bool,
+    json: bool,
+) -> Result<Exit> {
+    let started = std::time::Instant::now();
+    let svc = super::workflow::local_service(ctx)?;
+    svc.configure(&ctx.config)?;
+    let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
+    let (outcomes, _) = super::workflow::runtime()?
+        .block_on(svc.import_lists(dir, lists, options))
+        .map_err(|e| exit::data(e.to_string()))?;
+    let code = report(&outcomes, json)?;
+    if !json {
+        writeln!(
+            std::io::stdout(),
+            "done in {:.1} s",
+            started.elapsed().as_secs_f64()
+        )?;
+    }
+    Ok(code)
 }
 
 #[cfg(test)]

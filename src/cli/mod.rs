@@ -74,6 +74,15 @@ pub struct Cli {
     /// (the key from SANCTIONS_API_KEY or the config's [remote] section).
     #[arg(long, global = true, env = "SANCTIONS_API_URL", value_name = "URL")]
     pub remote: Option<String>,
+    /// The store on this PostgreSQL database (several `serve` instances share one) instead
+    /// of sanctions.db in the data folder [default: the config's [store] url].
+    #[arg(
+        long,
+        global = true,
+        env = "SANCTIONS_DATABASE_URL",
+        value_name = "URL"
+    )]
+    pub database_url: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -267,6 +276,9 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
     let json_log = matches!(command, Command::Serve(_));
     let mut ctx = Context::with_log(cli.data_dir.as_deref(), cli.config.as_deref(), json_log)?;
     ctx.remote = connect::resolve(cli.remote.as_deref(), &ctx.config.remote);
+    if let Some(url) = cli.database_url.filter(|u| !u.trim().is_empty()) {
+        ctx.config.store.url = Some(url);
+    }
     let json = cli.json;
     match command {
         Command::Lists(args) => lists::run(&ctx, args, json),

@@ -112,10 +112,12 @@ fn warm_up(svc: LocalService, state: Arc<AppState>) {
 fn ops_source(svc: &LocalService) -> server::OpsSource {
     let svc = svc.clone();
     Arc::new(move || {
-        let stats = svc
-            .repo()
-            .with_reader(|store| store.ops_stats())
-            .map_err(|e| e.to_string())?;
+        let stats = match svc.sqlite() {
+            Some(sqlite) => sqlite
+                .with_reader(|store| store.ops_stats())
+                .map_err(|e| e.to_string())?,
+            None => Default::default(),
+        };
         Ok((stats, svc.index_versions()))
     })
 }

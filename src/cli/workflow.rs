@@ -8,7 +8,6 @@ use color_eyre::eyre::{Context as _, Result, eyre};
 use jiff::Timestamp;
 
 use super::{Context, KindArg};
-use crate::config;
 use crate::service::LocalService;
 
 /// `sanctions screenings ...`.
@@ -165,9 +164,17 @@ pub enum AlertsCommand {
 
 /// The local service on the data directory's store, acting as the OS user.
 pub fn local_service(ctx: &Context) -> Result<LocalService> {
-    let path = config::database_path(&ctx.data_dir);
-    LocalService::open(&path, &LocalService::os_user())
-        .wrap_err_with(|| format!("cannot open the database {}", path.display()))
+    let location = ctx.location();
+    LocalService::open_at(&location, &LocalService::os_user())
+        .wrap_err_with(|| format!("cannot open the store {}", describe(&location)))
+}
+
+/// A store location for messages (a database URL without its password).
+pub(super) fn describe(location: &crate::store::StoreLocation) -> String {
+    match location {
+        crate::store::StoreLocation::Sqlite(path) => path.display().to_string(),
+        crate::store::StoreLocation::Postgres(url) => crate::store::postgres::redacted(url),
+    }
 }
 
 pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {

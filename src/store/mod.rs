@@ -14,6 +14,7 @@ mod history;
 pub mod integrity;
 mod keys;
 mod lists;
+mod location;
 mod names;
 mod ops;
 mod outbox;
@@ -33,6 +34,7 @@ pub use briefs::{BriefFilter, BriefRecord};
 pub use favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use keys::KeyStore;
+pub use location::{Backend, StoreLocation, open};
 
 /// The account of the local single-user mode, and of every row stored before accounts
 /// existed (migration 6).

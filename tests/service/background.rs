@@ -13,7 +13,7 @@ use sanctions::api::webhooks::WebhookCreate;
 use sanctions::config::{Config, FeedConfig};
 use sanctions::model::OutboxEvent;
 use sanctions::service::Service;
-use sanctions::store::{Changes, Repository};
+use sanctions::store::Changes;
 
 const RSS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
 <item><guid>a-1</guid><title>Counter narcotics designations</title>

@@ -9,7 +9,6 @@ use sanctions::model::{Entity, ListCode};
 use sanctions::service::local::RescreenMode;
 use sanctions::service::{LocalService, Service};
 use sanctions::sources;
-use sanctions::store::Repository;
 
 use crate::{layout, permissive, service, shared};
 
@@ -136,9 +135,9 @@ async fn import_current(
     let shared = shared();
     let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
     let outcomes = {
-        let mut store = svc.repository().writer();
+        let mut store = svc.repository().sqlite().unwrap().writer();
         sanctions::ingest::import_dir_with(
-            &mut store,
+            &mut *store,
             current.path(),
             &[ListCode::OfacSdn],
             &permissive(),

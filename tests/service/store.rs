@@ -65,7 +65,13 @@ async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
         panic!("{outcomes:?}");
     };
     assert!(record.changed > 0 && record.removed > 0, "{record:?}");
-    let changes = svc.repository().writer().changes(record.id).unwrap();
+    let changes = svc
+        .repository()
+        .sqlite()
+        .unwrap()
+        .writer()
+        .changes(record.id)
+        .unwrap();
     let changed = changes
         .iter()
         .find(|c| c.change == sanctions::model::ChangeKind::Changed)

@@ -9,7 +9,7 @@ use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
 use crate::api::screenings::Page;
 use crate::model::{AlertChange, AlertFilter, AlertStatus};
 use crate::service::ServiceError;
-use crate::store::{Repository, StoreError};
+use crate::store::StoreError;
 
 impl LocalService {
     pub(crate) async fn alerts_local(

@@ -11,7 +11,7 @@ use crate::briefs;
 use crate::config::FeedConfig;
 use crate::model::{ChangeKind, ListCode};
 use crate::service::ServiceError;
-use crate::store::{BriefFilter, BriefRecord, Repository};
+use crate::store::{BriefFilter, BriefRecord};
 
 /// Default and largest page.
 const DEFAULT_LIMIT: usize = 20;

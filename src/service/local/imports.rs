@@ -11,7 +11,6 @@ use crate::api::lists::{EntityRecord, ListInfo, UpdateInfo};
 use crate::ingest::{self, ImportOptions, ListOutcome};
 use crate::model::ListCode;
 use crate::service::ServiceError;
-use crate::store::Repository;
 
 impl LocalService {
     pub(crate) async fn lists_local(&self) -> Result<Vec<ListInfo>, ServiceError> {
@@ -113,9 +112,20 @@ impl LocalService {
         let outcomes = self
             .blocking(move |this| {
                 let repo = this.repo();
-                let mut store = repo.writer();
-                ingest::import_dir_with(&mut store, &dir, &selected, &options)
-                    .map_err(|e| ServiceError::Invalid(e.to_string()))
+                let imported = match (this.sqlite(), repo.postgres()) {
+                    (Some(sqlite), _) => {
+                        ingest::import_dir_with(&mut *sqlite.writer(), &dir, &selected, &options)
+                    }
+                    (None, Some(mut postgres)) => {
+                        ingest::import_dir_with(&mut postgres, &dir, &selected, &options)
+                    }
+                    (None, None) => {
+                        return Err(ServiceError::Unavailable(
+                            "this store cannot import lists".into(),
+                        ));
+                    }
+                };
+                imported.map_err(|e| ServiceError::Invalid(e.to_string()))
             })
             .await?;
         let summary = self.monitor().await?;

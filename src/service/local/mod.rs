@@ -29,7 +29,7 @@ use arc_swap::ArcSwap;
 use super::ServiceError;
 use crate::engine::Index;
 use crate::model::ListVersions;
-use crate::store::{DEFAULT_ACCOUNT, Repository, SqliteRepository};
+use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, SqliteRepository, StoreLocation};
 
 pub use background::Background;
 pub use monitor::RescreenMode;
@@ -50,7 +50,9 @@ pub(crate) struct Loaded {
 }
 
 struct Inner {
-    repo: Arc<SqliteRepository>,
+    repo: Arc<dyn Backend>,
+    /// The same store when it is SQLite (its checkpointer needs the `Arc`).
+    sqlite: Option<Arc<SqliteRepository>>,
     loaded: ArcSwap<Loaded>,
     /// Held while the index is rebuilt, so that two callers do not build it twice.
     reload: Mutex<()>,
@@ -84,7 +86,7 @@ pub struct LocalService {
 impl std::fmt::Debug for LocalService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalService")
-            .field("store", &self.inner.repo.path())
+            .field("store", &self.inner.repo.describe())
             .field("actor", &self.actor)
             .field("account", &self.account)
             .finish()
@@ -97,23 +99,44 @@ impl LocalService {
     /// read the store start at once. `actor` is who stored screenings and decisions are
     /// recorded as.
     pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        Ok(LocalService::with_repository(
+        Ok(LocalService::with_sqlite(
             SqliteRepository::open(path)?,
             actor,
         ))
     }
 
+    /// Opens (creating and migrating as needed) the store at `location`: a SQLite file or
+    /// a PostgreSQL database shared by several servers.
+    pub fn open_at(location: &StoreLocation, actor: &str) -> Result<LocalService, ServiceError> {
+        match location {
+            StoreLocation::Sqlite(path) => LocalService::open(path, actor),
+            StoreLocation::Postgres(_) => Ok(LocalService::with_repository(
+                crate::store::open(location)?,
+                None,
+                actor,
+            )),
+        }
+    }
+
     /// The service over an existing database opened read-only (a write-protected data
     /// folder): every read works, every write (a stored screening, a decision) fails.
     pub fn open_read_only(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        Ok(LocalService::with_repository(
+        Ok(LocalService::with_sqlite(
             SqliteRepository::open_read_only(path)?,
             actor,
         ))
     }
 
-    fn with_repository(repo: SqliteRepository, actor: &str) -> LocalService {
-        let repo = Arc::new(repo);
+    fn with_sqlite(repo: SqliteRepository, actor: &str) -> LocalService {
+        let sqlite = Arc::new(repo);
+        LocalService::with_repository(sqlite.clone(), Some(sqlite), actor)
+    }
+
+    fn with_repository(
+        repo: Arc<dyn Backend>,
+        sqlite: Option<Arc<SqliteRepository>>,
+        actor: &str,
+    ) -> LocalService {
         let loaded = Loaded {
             index: Index::default(),
             latest_update: -1,
@@ -123,6 +146,7 @@ impl LocalService {
         LocalService {
             inner: Arc::new(Inner {
                 repo,
+                sqlite,
                 loaded: ArcSwap::from_pointee(loaded),
                 reload: Mutex::new(()),
                 monitor: tokio::sync::Mutex::new(()),
@@ -208,8 +232,13 @@ impl LocalService {
     }
 
     /// The store.
-    pub fn repository(&self) -> &SqliteRepository {
-        &self.inner.repo
+    pub fn repository(&self) -> &dyn Backend {
+        &*self.inner.repo
+    }
+
+    /// The store when it is SQLite (the work that needs its file).
+    pub(crate) fn sqlite(&self) -> Option<Arc<SqliteRepository>> {
+        self.inner.sqlite.clone()
     }
 
     /// The list versions the screening index in use was built from (empty before the
@@ -218,7 +247,7 @@ impl LocalService {
         self.inner.loaded.load().versions.clone()
     }
 
-    pub(crate) fn repo(&self) -> Arc<SqliteRepository> {
+    pub(crate) fn repo(&self) -> Arc<dyn Backend> {
         self.inner.repo.clone()
     }
 
@@ -271,7 +300,10 @@ impl LocalService {
     /// process that writes all the time (the server; see `store::checkpoint`). Returns
     /// whether the thread runs.
     pub fn start_checkpointer(&self) -> bool {
-        self.inner.repo.start_checkpointer()
+        self.inner
+            .sqlite
+            .as_ref()
+            .is_some_and(|sqlite| sqlite.start_checkpointer())
     }
 
     /// Runs blocking work off the async threads.

@@ -10,7 +10,7 @@ use crate::api::screenings::{
 };
 use crate::model::{AlertFilter, ScreeningFilter};
 use crate::service::ServiceError;
-use crate::store::{NewDecision, Repository, StoreError};
+use crate::store::{NewDecision, StoreError};
 
 /// Most screenings one audit export holds (ask for a shorter period beyond it).
 pub const MAX_AUDIT_SCREENINGS: usize = 1_000_000;
@@ -117,14 +117,16 @@ impl LocalService {
         let limit = limit.clamp(1, MAX_AUDIT_PAGE);
         self.blocking(move |this| {
             let repo = this.repo();
-            let records = repo.with_reader(|store| {
-                store.screenings_after(
-                    this.account(),
-                    (query.since, query.until),
-                    after.as_deref(),
-                    limit,
-                )
-            })?;
+            let period = (query.since, query.until);
+            let records = match (this.sqlite(), repo.postgres()) {
+                (Some(sqlite), _) => sqlite.with_reader(|store| {
+                    store.screenings_after(this.account(), period, after.as_deref(), limit)
+                })?,
+                (None, Some(postgres)) => {
+                    postgres.screenings_after(this.account(), period, after.as_deref(), limit)?
+                }
+                (None, None) => Vec::new(),
+            };
             let mut page = Vec::with_capacity(records.len());
             for record in records {
                 let decisions = repo.decisions(this.account(), &record.id)?;

@@ -18,7 +18,7 @@ use tokio::sync::oneshot;
 
 use super::LocalService;
 use crate::service::ServiceError;
-use crate::store::{Changes, Repository, SqliteRepository, StoreError};
+use crate::store::{Backend, Changes, Repository, StoreError};
 
 /// The most operations stored in one transaction.
 pub(crate) const MAX_GROUP: usize = 256;
@@ -30,11 +30,11 @@ pub(crate) struct Job {
 }
 
 /// Starts the writer thread over `repo`; it ends when every sender is dropped.
-pub(crate) fn start(repo: Arc<SqliteRepository>) -> Option<mpsc::Sender<Job>> {
+pub(crate) fn start(repo: Arc<dyn Backend>) -> Option<mpsc::Sender<Job>> {
     let (tx, rx) = mpsc::channel::<Job>();
     std::thread::Builder::new()
         .name("sanctions-commit".into())
-        .spawn(move || run(repo.as_ref(), &rx))
+        .spawn(move || run(&*repo, &rx))
         .map_err(|e| tracing::warn!("cannot start the group-commit writer: {e}"))
         .ok()?;
     Some(tx)

@@ -4,7 +4,7 @@
 //! match" from a partial index.
 
 use crate::model::{EntityNames, ListCode};
-use crate::store::{ListSummary, NameDamage, Repository};
+use crate::store::{ListSummary, NameDamage};
 
 use super::LocalService;
 use crate::service::ServiceError;

@@ -19,7 +19,7 @@ use crate::model::{
     Severity,
 };
 use crate::service::ServiceError;
-use crate::store::{FavoriteInsert, Repository, StoreError};
+use crate::store::{FavoriteInsert, StoreError};
 
 /// Names screened and stored per transaction by an import.
 const IMPORT_CHUNK: usize = 20_000;

@@ -11,8 +11,7 @@ use crate::config::{BriefsConfig, Config, WebhooksConfig};
 use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
 use crate::service::ServiceError;
 use crate::store::{
-    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, Repository, StoreError,
-    WebhookRecord,
+    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, StoreError, WebhookRecord,
 };
 use crate::webhooks::deliver::{self, Settings};
 use crate::webhooks::{EVENT_KINDS, TEST_EVENT, safety, sign};

@@ -391,12 +391,14 @@ pub(super) fn replace_list(
     tx: &mut Transaction<'_>,
     parsed: &ParsedList,
     origin: &str,
+    max_removed: &dyn Fn(u64) -> Option<u64>,
 ) -> Result<UpdateRecord, StoreError> {
     let list = parsed.list;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&import_lock(list)])
         .map_err(db)?;
     let existing = stored_hashes(tx, list)?;
     let incoming = encode_all(parsed)?;
+    refuse_shrink(list, &existing, &incoming, max_removed)?;
     let mut changes: Vec<(&Incoming<'_>, ChangeKind)> = Vec::new();
     for item in &incoming {
         match existing.get(&item.id) {
@@ -452,6 +454,65 @@ pub(super) fn replace_list(
     record_digest(tx, parsed, &incoming, record.id)?;
     tracing::info!(%list, added = record.added, removed = record.removed,
         changed = record.changed, total = record.total, "list replaced (PostgreSQL)");
+    Ok(record)
+}
+
+/// Refuses an import that would remove more than `max_removed(entries before)` entries.
+fn refuse_shrink(
+    list: ListCode,
+    existing: &HashMap<String, Vec<u8>>,
+    incoming: &[Incoming<'_>],
+    max_removed: &dyn Fn(u64) -> Option<u64>,
+) -> Result<(), StoreError> {
+    let Some(max) = max_removed(existing.len() as u64) else {
+        return Ok(());
+    };
+    let kept: HashSet<&str> = incoming.iter().map(|i| i.id.as_str()).collect();
+    let removed = existing
+        .keys()
+        .filter(|id| !kept.contains(id.as_str()))
+        .count() as u64;
+    if removed <= max {
+        return Ok(());
+    }
+    Err(StoreError::WouldShrink {
+        list,
+        removed,
+        before: existing.len() as u64,
+        after: incoming.len() as u64,
+    })
+}
+
+/// Records a failed import of `list` (the list untouched) in its history.
+pub(super) fn record_failed_import(
+    tx: &mut Transaction<'_>,
+    list: ListCode,
+    origin: &str,
+    files: &[SourceFile],
+    reason: &str,
+) -> Result<UpdateRecord, StoreError> {
+    let row = tx
+        .query_one(
+            "SELECT count(*) FROM entities WHERE list_code = $1",
+            &[&list.code()],
+        )
+        .map_err(db)?;
+    let mut record = UpdateRecord {
+        id: 0,
+        list,
+        at: now_seconds(),
+        origin: origin.to_owned(),
+        files: files.to_vec(),
+        published: None,
+        added: 0,
+        removed: 0,
+        changed: 0,
+        total: count(col(&row, 0)?),
+        notes: Vec::new(),
+        failed: Some(reason.to_owned()),
+    };
+    record.id = insert_update(tx, &record)?;
+    tracing::warn!(%list, reason, "failed import recorded");
     Ok(record)
 }
 

@@ -230,6 +230,36 @@ pub(super) fn screenings(
     rows.iter().map(|row| screening_from(c, row)).collect()
 }
 
+/// One page of an audit export: the screenings of `account` in `[since, until)` with an id
+/// above `after`, oldest first.
+pub(super) fn screenings_after(
+    c: &mut impl GenericClient,
+    account: &str,
+    period: (Option<jiff::Timestamp>, Option<jiff::Timestamp>),
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Vec<ScreeningRecord>, StoreError> {
+    let sql = format!(
+        "SELECT {SCREENING_COLUMNS} FROM screenings
+         WHERE account_id = $1 AND ($2::text IS NULL OR created_at >= $2)
+           AND ($3::text IS NULL OR created_at < $3) AND ($4::text IS NULL OR id > $4)
+         ORDER BY id LIMIT $5"
+    );
+    let rows = c
+        .query(
+            &sql,
+            &[
+                &account,
+                &period.0.map(ts_text),
+                &period.1.map(ts_text),
+                &after,
+                &big(limit),
+            ],
+        )
+        .map_err(db)?;
+    rows.iter().map(|row| screening_from(c, row)).collect()
+}
+
 fn screening_from(c: &mut impl GenericClient, row: &Row) -> Result<ScreeningRecord, StoreError> {
     let id: String = col(row, 0)?;
     let matched = c

@@ -63,7 +63,7 @@ impl Repository for PostgresRepository {
         self.read(|c| lists::update_exists(c, update_id))
     }
     fn replace_list(&self, parsed: &ParsedList, origin: &str) -> Result<UpdateRecord, StoreError> {
-        self.write(|tx| lists::replace_list(tx, parsed, origin))
+        self.write(|tx| lists::replace_list(tx, parsed, origin, &|_| None))
     }
     fn record(&self, changes: &Changes) -> Result<(), StoreError> {
         self.write(|tx| records::write_changes(tx, changes))
@@ -250,5 +250,42 @@ impl Repository for PostgresRepository {
     }
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         self.read(|c| webhooks::updates_without_brief(c, limit))
+    }
+}
+
+/// Imports write through the same transaction as [`Repository::replace_list`], guarded.
+impl crate::ingest::ListSink for &PostgresRepository {
+    fn lists(&self) -> Result<Vec<ListSummary>, StoreError> {
+        self.read(lists::lists)
+    }
+    fn replace_list_guarded(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<UpdateRecord, StoreError> {
+        self.write(|tx| lists::replace_list(tx, parsed, origin, max_removed))
+    }
+    fn record_failed_import(
+        &mut self,
+        list: ListCode,
+        origin: &str,
+        files: &[crate::model::SourceFile],
+        reason: &str,
+    ) -> Result<UpdateRecord, StoreError> {
+        self.write(|tx| lists::record_failed_import(tx, list, origin, files, reason))
+    }
+}
+
+impl PostgresRepository {
+    /// One page of an audit export (see `Store::screenings_after`).
+    pub fn screenings_after(
+        &self,
+        account: &str,
+        period: (Option<Timestamp>, Option<Timestamp>),
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        self.read(|c| records::screenings_after(c, account, period, after, limit))
     }
 }

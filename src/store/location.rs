@@ -1,0 +1,70 @@
+//! Where the store is, and the one constructor the service opens it with: a SQLite file in
+//! the data folder (the default) or a PostgreSQL database (`[store] url`, `--database-url`,
+//! `SANCTIONS_DATABASE_URL`). No face names the backend.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::postgres::PostgresRepository;
+use super::{KeyStore, Repository, SqliteRepository, StoreError};
+
+/// The store interface the service holds: the repository, the key store, and what differs
+/// between backends.
+pub trait Backend: Repository + KeyStore + std::fmt::Debug {
+    /// The SQLite repository, for the work that needs its single file (imports through
+    /// the writer, checkpoints, the audit export's pages); `None` on another backend.
+    fn sqlite(&self) -> Option<&SqliteRepository> {
+        None
+    }
+    /// The PostgreSQL repository (list-change listener); `None` on another backend.
+    fn postgres(&self) -> Option<&PostgresRepository> {
+        None
+    }
+    /// Where the store is, for messages (a URL without its password).
+    fn describe(&self) -> String;
+}
+
+impl Backend for SqliteRepository {
+    fn sqlite(&self) -> Option<&SqliteRepository> {
+        Some(self)
+    }
+    fn describe(&self) -> String {
+        self.path().display().to_string()
+    }
+}
+
+impl Backend for PostgresRepository {
+    fn postgres(&self) -> Option<&PostgresRepository> {
+        Some(self)
+    }
+    fn describe(&self) -> String {
+        self.url().to_owned()
+    }
+}
+
+/// Where the store is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// A SQLite file (`sanctions.db` in the data folder).
+    Sqlite(PathBuf),
+    /// A PostgreSQL database URL.
+    Postgres(String),
+}
+
+impl StoreLocation {
+    /// PostgreSQL when `url` is given (and not blank), else the SQLite file at `path`.
+    pub fn choose(url: Option<&str>, path: PathBuf) -> StoreLocation {
+        match url.map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => StoreLocation::Postgres(url.to_owned()),
+            None => StoreLocation::Sqlite(path),
+        }
+    }
+}
+
+/// Opens (creating and migrating as needed) the store at `location`.
+pub fn open(location: &StoreLocation) -> Result<Arc<dyn Backend>, StoreError> {
+    Ok(match location {
+        StoreLocation::Sqlite(path) => Arc::new(SqliteRepository::open(path)?),
+        StoreLocation::Postgres(url) => Arc::new(PostgresRepository::open(url)?),
+    })
+}
