@@ -53,8 +53,8 @@ fn postgres_refuses_a_database_newer_than_the_program() {
 /// second copy into the same store is refused.
 #[test]
 fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
-    use sanctions::store::postgres::PostgresRepository;
-    use sanctions::store::{Repository, SqliteRepository};
+    use sanctions_store::postgres::PostgresRepository;
+    use sanctions_store::{Repository, SqliteRepository};
 
     let data = tempfile::tempdir().unwrap();
     let sqlite = SqliteRepository::open(&data.path().join("sanctions.db")).unwrap();
@@ -85,7 +85,7 @@ fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
 
     let pg = PostgresRepository::open(&schema.url()).unwrap();
     conformance::same_reads(&sqlite, &pg);
-    let next = sanctions::store::Repository::replace_list(
+    let next = sanctions_store::Repository::replace_list(
         &pg,
         &conformance::cases::un_list(&["1", "9"]),
         "after the copy",
@@ -103,8 +103,8 @@ fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
 /// at the commit): the listener fires once at start and once per import.
 #[test]
 fn postgres_tells_every_instance_of_a_list_change() {
-    use sanctions::store::Repository;
-    use sanctions::store::postgres::PostgresRepository;
+    use sanctions_store::Repository;
+    use sanctions_store::postgres::PostgresRepository;
     use std::time::Duration;
 
     let schema = conformance::Schema::create();
@@ -165,13 +165,13 @@ fn rate_windows_are_shared_on_postgres_only() {
 /// facts, the digests, the counts; a second import of the same files changes nothing.
 #[test]
 fn the_real_lists_read_back_alike_on_both_backends() {
-    use sanctions::model::ListCode;
+    use sanctions_model::ListCode;
 
     let lists = common::shared_data().join("lists");
     let sqlite = conformance::sqlite();
     let pg = conformance::postgres();
     for list in ListCode::ALL {
-        let parsed = sanctions::sources::parse_dir(list, &lists.join(list.code()))
+        let parsed = sanctions_sources::parse_dir(list, &lists.join(list.code()))
             .unwrap_or_else(|e| panic!("{list}: {e}"));
         let started = std::time::Instant::now();
         let stored = pg.repo().replace_list(&parsed, "test").unwrap();

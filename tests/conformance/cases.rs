@@ -2,14 +2,14 @@
 #![allow(clippy::unwrap_used)]
 
 use jiff::Timestamp;
-use sanctions::model::{
+use sanctions_model::{
     Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, Alias, AliasQuality, ApiKey,
     ChangeKind, Decision, Entity, EntityKind, Favorite, ListCode, ListVersions, MatchedEntity,
     NewApiKey, OutboxEvent, Plan, RescreenRun, ReviewStatus, Scope, ScreeningFilter,
     ScreeningOrigin, ScreeningRecord, Severity, SourceFile,
 };
-use sanctions::sources::ParsedList;
-use sanctions::store::{
+use sanctions_sources::ParsedList;
+use sanctions_store::{
     AttemptRecord, BriefFilter, BriefRecord, Changes, DEFAULT_ACCOUNT, DeliveryClaim,
     DeliveryOutcome, FavoriteInsert, FavoriteUpdate, MarkerMove, NewDecision, StoreError,
     WATCHLIST_MARKER, WebhookRecord,
@@ -934,7 +934,7 @@ pub fn webhooks_deliveries_and_claims(repo: &dyn Both) {
 
     repo.delete_webhook(&acme.id, "wh_01").unwrap();
     assert!(repo.webhooks(&acme.id).unwrap().is_empty());
-    for n in 0..sanctions::store::MAX_WEBHOOKS {
+    for n in 0..sanctions_store::MAX_WEBHOOKS {
         repo.insert_webhook(
             &acme.id,
             &webhook(&format!("wh_{n:02}"), &["alert.created"]),

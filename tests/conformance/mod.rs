@@ -3,8 +3,8 @@
 
 pub mod cases;
 
-use sanctions::store::postgres::PostgresRepository;
-use sanctions::store::{KeyStore, Repository, SqliteRepository};
+use sanctions_store::postgres::PostgresRepository;
+use sanctions_store::{KeyStore, Repository, SqliteRepository};
 
 /// The store interface a case uses: the repository and the key store.
 pub trait Both: Repository + KeyStore {}
@@ -135,14 +135,14 @@ pub fn newer_schema_is_refused() {
     assert!(repo.migrate().unwrap().is_empty());
     assert_eq!(
         repo.schema_version().unwrap(),
-        sanctions::store::postgres::known_version()
+        sanctions_store::postgres::known_version()
     );
 }
 
 /// Two stores answer every read alike (after a copy).
 pub fn same_reads(a: &dyn Both, b: &dyn Both) {
-    use sanctions::model::{AlertFilter, ListCode, ScreeningFilter};
-    use sanctions::store::WATCHLIST_MARKER;
+    use sanctions_model::{AlertFilter, ListCode, ScreeningFilter};
+    use sanctions_store::WATCHLIST_MARKER;
     assert_eq!(a.lists().unwrap(), b.lists().unwrap());
     assert_eq!(
         a.updates(ListCode::Un, 100).unwrap(),

@@ -3,12 +3,12 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use sanctions::api::alerts::{AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
-use sanctions::api::favorites::{FavoriteImport, FavoriteRequest};
-use sanctions::model::{Entity, ListCode};
-use sanctions::service::local::RescreenMode;
-use sanctions::service::{LocalService, Service};
-use sanctions::sources;
+use sanctions_api::alerts::{AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
+use sanctions_api::favorites::{FavoriteImport, FavoriteRequest};
+use sanctions_model::{Entity, ListCode};
+use sanctions_service::local::RescreenMode;
+use sanctions_service::{LocalService, Service};
+use sanctions_sources as sources;
 
 use crate::{layout, permissive, service, shared};
 
@@ -131,12 +131,12 @@ async fn before_update() -> (tempfile::TempDir, LocalService) {
 async fn import_current(
     svc: &LocalService,
     mode: RescreenMode,
-) -> sanctions::api::favorites::RescreenSummary {
+) -> sanctions_api::favorites::RescreenSummary {
     let shared = shared();
     let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
     let outcomes = {
         let mut store = svc.repository().sqlite().unwrap().writer();
-        sanctions::ingest::import_dir_with(
+        sanctions_service::ingest::import_dir_with(
             &mut *store,
             current.path(),
             &[ListCode::OfacSdn],

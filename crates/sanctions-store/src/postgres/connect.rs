@@ -1,0 +1,195 @@
+//! Connecting: the URL, TLS, the connection pool, and the transaction helpers every
+//! operation runs in.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use postgres::{Client, Transaction};
+use r2d2_postgres::PostgresConnectionManager;
+use tokio_postgres_rustls::MakeRustlsConnect;
+
+use super::{db, schema};
+use crate::StoreError;
+
+type Manager = PostgresConnectionManager<MakeRustlsConnect>;
+type Pooled = r2d2::PooledConnection<Manager>;
+
+/// Most connections one process keeps to the database: the server runs store calls on
+/// blocking threads, and each holds a connection for one call.
+const POOL_SIZE: u32 = 16;
+
+/// How long a call waits for a free connection (or for the database to answer a connect).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The store on a PostgreSQL database (see the module's documentation).
+pub struct PostgresRepository {
+    pool: r2d2::Pool<Manager>,
+    /// The connection settings, for connections outside the pool (a listener).
+    config: postgres::Config,
+    /// The URL without its password, for messages and logs.
+    shown: String,
+}
+
+impl std::fmt::Debug for PostgresRepository {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresRepository")
+            .field("url", &self.shown)
+            .finish()
+    }
+}
+
+impl PostgresRepository {
+    /// Connects to the database at `url` (`postgres://user@host:port/db?sslmode=...`),
+    /// applies pending migrations, and refuses a database written by a newer program.
+    pub fn open(url: &str) -> Result<PostgresRepository, StoreError> {
+        let repo = PostgresRepository::connect(url)?;
+        repo.migrate()?;
+        Ok(repo)
+    }
+
+    /// Connects without migrating (`sanctions store migrate` reports what it applies).
+    pub fn connect(url: &str) -> Result<PostgresRepository, StoreError> {
+        let shown = redacted(url);
+        let mut config: postgres::Config = url.parse().map_err(|e| {
+            StoreError::Refused(format!("the database URL {shown} is not valid: {e}"))
+        })?;
+        if !url.contains("sslmode=") {
+            // libpq's default (`prefer`) would try TLS without verifying the server; here
+            // TLS is always verified, so it is asked for explicitly.
+            config.ssl_mode(postgres::config::SslMode::Disable);
+        }
+        let manager = PostgresConnectionManager::new(config.clone(), tls()?);
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(1))
+            .connection_timeout(CONNECT_TIMEOUT)
+            .build(manager)
+            .map_err(|e| {
+                StoreError::Refused(format!("cannot connect to PostgreSQL at {shown}: {e}"))
+            })?;
+        Ok(PostgresRepository {
+            pool,
+            config,
+            shown,
+        })
+    }
+
+    /// Applies the migrations this database lacks; returns the versions applied.
+    pub fn migrate(&self) -> Result<Vec<i64>, StoreError> {
+        self.write(schema::migrate)
+    }
+
+    /// The schema version of the database.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        self.read(schema::version)
+    }
+
+    /// A connection of its own, outside the pool (a listener keeps one open).
+    pub(super) fn dedicated(&self) -> Result<Client, StoreError> {
+        self.config.connect(tls()?).map_err(db)
+    }
+
+    /// The database URL, without its password.
+    pub fn url(&self) -> &str {
+        &self.shown
+    }
+
+    fn conn(&self) -> Result<Pooled, StoreError> {
+        self.pool.get().map_err(|e| {
+            StoreError::Refused(format!(
+                "no connection to PostgreSQL at {}: {e}",
+                self.shown
+            ))
+        })
+    }
+
+    /// Runs `read` on a pooled connection (each statement sees committed data).
+    pub(super) fn read<T>(
+        &self,
+        read: impl FnOnce(&mut Client) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn()?;
+        read(&mut conn)
+    }
+
+    /// Runs `read` in one read-only REPEATABLE READ transaction: every statement sees the
+    /// same snapshot (an import committing meanwhile is wholly outside it).
+    pub(super) fn snapshot<T>(
+        &self,
+        read: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn()?;
+        let mut tx = conn
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(db)?;
+        let value = read(&mut tx)?;
+        tx.commit().map_err(db)?;
+        Ok(value)
+    }
+
+    /// Runs `write` in one transaction, committed when it returns `Ok` (rolled back
+    /// otherwise).
+    pub(super) fn write<T>(
+        &self,
+        write: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        let value = write(&mut tx)?;
+        tx.commit().map_err(db)?;
+        Ok(value)
+    }
+}
+
+/// TLS with the platform's root certificates (a company CA works). Whether it is used is
+/// the URL's `sslmode`: none or `disable` (plain), `prefer` (TLS when the server offers
+/// it) or `require`; the server's certificate is always verified when TLS is used.
+fn tls() -> Result<MakeRustlsConnect, StoreError> {
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        // A certificate the platform lists but rustls cannot read is skipped.
+        let _ = roots.add(cert);
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| StoreError::Refused(format!("TLS setup: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
+}
+
+/// `url` with its password replaced by `***`, fit for messages and logs.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let Some((user_info, host)) = authority.rsplit_once('@') else {
+        return url.to_owned();
+    };
+    let user = user_info.split(':').next().unwrap_or_default();
+    let password = if user_info.contains(':') { ":***" } else { "" };
+    format!("{scheme}://{user}{password}@{host}{path}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn a_password_never_shows() {
+        assert_eq!(
+            redacted("postgres://app:s3cret@db:5432/x?sslmode=require"),
+            "postgres://app:***@db:5432/x?sslmode=require"
+        );
+        assert_eq!(
+            redacted("postgres://postgres@127.0.0.1/test"),
+            "postgres://postgres@127.0.0.1/test"
+        );
+        assert_eq!(redacted("host=db user=x"), "host=db user=x");
+    }
+}

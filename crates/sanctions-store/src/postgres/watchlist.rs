@@ -1,0 +1,513 @@
+//! The watchlist on PostgreSQL: favorites, their matches and change log, re-screen runs
+//! recorded by compare-and-set of the progress markers (two instances never record the same
+//! diff), and the markers themselves.
+
+use std::collections::HashMap;
+
+use postgres::{GenericClient, Row, Transaction};
+
+use super::lists::col;
+use super::records::write_changes;
+use super::{big, count, db};
+use crate::codec::{now_text, parse_ts, parse_ts_opt, to_json, ts_text, versions, word};
+use crate::model::{AlertKind, EntityKind, Favorite, RescreenRun};
+use crate::{Changes, FavoriteInsert, FavoriteUpdate, MarkerMove, StoreError, WATCHLIST_MARKER};
+
+/// Adds one favorite (refused when its name and type are already listed in the account).
+pub(super) fn add_favorite(
+    tx: &mut Transaction<'_>,
+    account: &str,
+    new: &FavoriteInsert,
+    changes: &Changes,
+) -> Result<(), StoreError> {
+    let existing = tx
+        .query_opt(
+            "SELECT id, name FROM favorites WHERE norm = $1 AND account_id = $2",
+            &[&new.norm, &account],
+        )
+        .map_err(db)?;
+    if let Some(row) = existing {
+        return Err(StoreError::Duplicate {
+            existing_id: col(&row, 0)?,
+            existing_name: col(&row, 1)?,
+        });
+    }
+    insert_favorite(tx, account, new)?;
+    write_changes(tx, changes)?;
+    bump_watchlist(tx)
+}
+
+/// Adds many favorites, skipping those already listed; returns the ids inserted.
+pub(super) fn import_favorites(
+    tx: &mut Transaction<'_>,
+    account: &str,
+    new: &[(FavoriteInsert, Changes)],
+) -> Result<Vec<String>, StoreError> {
+    let mut inserted = Vec::new();
+    for (item, changes) in new {
+        let listed = tx
+            .query_opt(
+                "SELECT 1 FROM favorites WHERE norm = $1 AND account_id = $2",
+                &[&item.norm, &account],
+            )
+            .map_err(db)?
+            .is_some();
+        if listed {
+            continue;
+        }
+        insert_favorite(tx, account, item)?;
+        write_changes(tx, changes)?;
+        inserted.push(item.favorite.id.clone());
+    }
+    bump_watchlist(tx)?;
+    Ok(inserted)
+}
+
+fn insert_favorite(
+    tx: &mut Transaction<'_>,
+    account: &str,
+    new: &FavoriteInsert,
+) -> Result<(), StoreError> {
+    let f = &new.favorite;
+    tx.execute(
+        "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
+                                last_match_count, last_screening_id, account_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        &[
+            &f.id,
+            &f.name,
+            &new.norm,
+            &f.kind.map(EntityKind::as_str),
+            &f.note,
+            &ts_text(f.created_at),
+            &f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
+            &big(new.matches.len()),
+            &f.last_screening_id,
+            &account,
+        ],
+    )
+    .map_err(db)?;
+    for (entity, score) in &new.matches {
+        tx.execute(
+            "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING",
+            &[&f.id, entity, &i64::from(*score)],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+const COLUMNS: &str = "id, name, kind, note, created_at, last_screened_at, last_match_count, \
+    last_screening_id";
+
+/// Favorites of `account` in id order, after `after`, at most `limit`.
+pub(super) fn favorites(
+    c: &mut impl GenericClient,
+    account: &str,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Vec<Favorite>, StoreError> {
+    let last_run = last_run_at(c)?;
+    let sql = format!(
+        "SELECT {COLUMNS} FROM favorites WHERE account_id = $3 AND ($1::text IS NULL OR id > $1)
+         ORDER BY id LIMIT $2"
+    );
+    let rows = c
+        .query(&sql, &[&after, &big(limit), &account])
+        .map_err(db)?;
+    rows.iter()
+        .map(|row| favorite_from(c, row, last_run.as_deref()))
+        .collect()
+}
+
+/// One favorite of `account`.
+pub(super) fn favorite(
+    c: &mut impl GenericClient,
+    account: &str,
+    id: &str,
+) -> Result<Option<Favorite>, StoreError> {
+    let last_run = last_run_at(c)?;
+    let sql = format!("SELECT {COLUMNS} FROM favorites WHERE id = $1 AND account_id = $2");
+    let row = c.query_opt(&sql, &[&id, &account]).map_err(db)?;
+    row.map(|row| favorite_from(c, &row, last_run.as_deref()))
+        .transpose()
+}
+
+fn last_run_at(c: &mut impl GenericClient) -> Result<Option<String>, StoreError> {
+    let row = c
+        .query_one("SELECT max(at) FROM rescreen_runs", &[])
+        .map_err(db)?;
+    col(&row, 0)
+}
+
+fn favorite_from(
+    c: &mut impl GenericClient,
+    row: &Row,
+    last_run: Option<&str>,
+) -> Result<Favorite, StoreError> {
+    let id: String = col(row, 0)?;
+    let matched: Vec<String> = c
+        .query(
+            "SELECT entity_id FROM favorite_matches WHERE favorite_id = $1
+             ORDER BY score DESC, entity_id",
+            &[&id],
+        )
+        .map_err(db)?
+        .iter()
+        .map(|r| col(r, 0))
+        .collect::<Result<_, _>>()?;
+    let created: String = col(row, 4)?;
+    let own: Option<String> = col(row, 5)?;
+    // Every run re-screens the whole watchlist, so the latest run screened this one too.
+    let screened = match (own, last_run) {
+        (Some(own), Some(run)) if run > own.as_str() && run >= created.as_str() => {
+            Some(run.to_owned())
+        }
+        (own, _) => own,
+    };
+    let kind: Option<String> = col(row, 2)?;
+    Ok(Favorite {
+        kind: kind.map(|k| word(&k, &id, EntityKind::parse)).transpose()?,
+        created_at: parse_ts(&created, &id)?,
+        last_screened_at: parse_ts_opt(screened, &id)?,
+        name: col(row, 1)?,
+        note: col(row, 3)?,
+        last_match_count: count(col(row, 6)?),
+        last_screening_id: col(row, 7)?,
+        matched_entity_ids: matched,
+        id,
+    })
+}
+
+/// Removes a favorite of `account` and its current matches (its change log stays).
+pub(super) fn remove_favorite(
+    tx: &mut Transaction<'_>,
+    account: &str,
+    id: &str,
+) -> Result<Favorite, StoreError> {
+    let found = favorite(tx, account, id)?.ok_or_else(|| StoreError::NotFound {
+        what: "favorite",
+        id: id.to_owned(),
+    })?;
+    tx.execute(
+        "DELETE FROM favorite_matches WHERE favorite_id = $1",
+        &[&id],
+    )
+    .map_err(db)?;
+    tx.execute(
+        "DELETE FROM favorites WHERE id = $1 AND account_id = $2",
+        &[&id, &account],
+    )
+    .map_err(db)?;
+    bump_watchlist(tx)?;
+    Ok(found)
+}
+
+/// Favorites of `account` (`None`: of every account).
+pub(super) fn favorite_count(
+    c: &mut impl GenericClient,
+    account: Option<&str>,
+) -> Result<u64, StoreError> {
+    let row = c
+        .query_one(
+            "SELECT count(*) FROM favorites WHERE $1::text IS NULL OR account_id = $1",
+            &[&account],
+        )
+        .map_err(db)?;
+    Ok(count(col(&row, 0)?))
+}
+
+/// Every favorite's id, name and type, for re-screening.
+#[allow(clippy::type_complexity)]
+pub(super) fn favorite_names(
+    c: &mut impl GenericClient,
+    account: Option<&str>,
+) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT id, name, kind FROM favorites WHERE $1::text IS NULL OR account_id = $1
+             ORDER BY id",
+            &[&account],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| {
+            let kind: Option<String> = col(r, 2)?;
+            Ok((
+                col(r, 0)?,
+                col(r, 1)?,
+                kind.as_deref().and_then(EntityKind::parse),
+            ))
+        })
+        .collect()
+}
+
+/// The entries every favorite matches now.
+pub(super) fn favorite_matches(
+    c: &mut impl GenericClient,
+) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT favorite_id, entity_id, score FROM favorite_matches",
+            &[],
+        )
+        .map_err(db)?;
+    let mut out: HashMap<String, Vec<(String, u8)>> = HashMap::new();
+    for r in &rows {
+        let score = u8::try_from(col::<i64>(r, 2)?).unwrap_or(u8::MAX);
+        out.entry(col(r, 0)?).or_default().push((col(r, 1)?, score));
+    }
+    Ok(out)
+}
+
+/// A favorite's gained and lost matches, oldest first.
+pub(super) fn favorite_changes(
+    c: &mut impl GenericClient,
+    id: &str,
+) -> Result<Vec<(String, String, String)>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT entity_id, change, at FROM favorite_changes WHERE favorite_id = $1 ORDER BY id",
+            &[&id],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| Ok((col(r, 0)?, col(r, 1)?, col(r, 2)?)))
+        .collect()
+}
+
+/// Records a re-screen run if every marker is still where the run read it (compare-and-set
+/// on row locks: of two instances, the second finds the marker moved and writes nothing).
+pub(super) fn record_rescreen(
+    tx: &mut Transaction<'_>,
+    run: &RescreenRun,
+    updates: &[FavoriteUpdate],
+    changes: &Changes,
+    markers: &[MarkerMove<'_>],
+) -> Result<Option<i64>, StoreError> {
+    for m in markers {
+        if !compare_and_set(tx, m)? {
+            return Ok(None);
+        }
+    }
+    let base = markers
+        .iter()
+        .find(|m| m.key == WATCHLIST_MARKER)
+        .map_or(0, |m| m.from);
+    let changes = claim_alerts(tx, changes, base)?;
+    let run_id = insert_run(tx, run)?;
+    let at = ts_text(run.at);
+    for u in updates {
+        apply_update(tx, u, &at, run_id)?;
+    }
+    write_changes(tx, &changes)?;
+    Ok(Some(run_id))
+}
+
+fn insert_run(tx: &mut Transaction<'_>, run: &RescreenRun) -> Result<i64, StoreError> {
+    let row = tx
+        .query_one(
+            "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
+                                        screened, changed, alerts)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            &[
+                &ts_text(run.at),
+                &run.reason,
+                &run.mode,
+                &to_json(&run.list_versions, "rescreen run")?,
+                &run.engine_version,
+                &run.actor,
+                &big(run.screened),
+                &big(run.changed),
+                &big(run.alerts),
+            ],
+        )
+        .map_err(db)?;
+    col(&row, 0)
+}
+
+/// A favorite's new matched set, its change log and its last-screened fields.
+fn apply_update(
+    tx: &mut Transaction<'_>,
+    u: &FavoriteUpdate,
+    at: &str,
+    run_id: i64,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "DELETE FROM favorite_matches WHERE favorite_id = $1",
+        &[&u.favorite_id],
+    )
+    .map_err(db)?;
+    for (entity, score) in &u.matches {
+        tx.execute(
+            "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES ($1, $2, $3)",
+            &[&u.favorite_id, entity, &i64::from(*score)],
+        )
+        .map_err(db)?;
+    }
+    for (entities, change) in [(&u.gained, "gained"), (&u.lost, "lost")] {
+        for entity in entities {
+            tx.execute(
+                "INSERT INTO favorite_changes (favorite_id, entity_id, change, at, run_id,
+                                               screening_id)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[
+                    &u.favorite_id,
+                    entity,
+                    &change,
+                    &at,
+                    &run_id,
+                    &u.screening_id,
+                ],
+            )
+            .map_err(db)?;
+        }
+    }
+    tx.execute(
+        "UPDATE favorites SET last_screened_at = $2, last_match_count = $3,
+             last_screening_id = coalesce($4, last_screening_id), last_run_id = $5
+         WHERE id = $1",
+        &[
+            &u.favorite_id,
+            &at,
+            &big(u.matches.len()),
+            &u.screening_id,
+            &run_id,
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Moves a marker from `m.from` to `m.to` if it is at `m.from` (absent counts as 0). The
+/// UPDATE waits for a concurrent writer's row lock and then re-reads the row, so of two
+/// runs that read the same value only the first moves it.
+fn compare_and_set(tx: &mut Transaction<'_>, m: &MarkerMove<'_>) -> Result<bool, StoreError> {
+    let moved = tx
+        .execute(
+            "UPDATE service_state SET value = $3 WHERE key = $1 AND value = $2",
+            &[&m.key, &m.from, &m.to],
+        )
+        .map_err(db)?;
+    if moved == 1 {
+        return Ok(true);
+    }
+    if m.from != 0 {
+        return Ok(false);
+    }
+    let created = tx
+        .execute(
+            "INSERT INTO service_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+            &[&m.key, &m.to],
+        )
+        .map_err(db)?;
+    Ok(created == 1)
+}
+
+/// Counts a change of the watchlist (see [`WATCHLIST_MARKER`]).
+fn bump_watchlist(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO service_state (key, value) VALUES ($1, 1)
+         ON CONFLICT (key) DO UPDATE SET value = service_state.value + 1",
+        &[&WATCHLIST_MARKER],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// `changes` without the `favorite.match` alerts (and their events) already recorded for
+/// every (favorite, entity) from watchlist version `base`.
+fn claim_alerts(
+    tx: &mut Transaction<'_>,
+    changes: &Changes,
+    base: i64,
+) -> Result<Changes, StoreError> {
+    let mut out = Changes {
+        account: changes.account.clone(),
+        screenings: changes.screenings.clone(),
+        alerts: Vec::with_capacity(changes.alerts.len()),
+        events: Vec::new(),
+    };
+    let mut dropped = std::collections::HashSet::new();
+    for alert in &changes.alerts {
+        let Some(favorite) = alert
+            .favorite_id
+            .as_deref()
+            .filter(|_| alert.kind == AlertKind::FavoriteMatch)
+        else {
+            out.alerts.push(alert.clone());
+            continue;
+        };
+        let mut fresh = 0;
+        for entity in &alert.entity_ids {
+            fresh += tx
+                .execute(
+                    "INSERT INTO favorite_alert_keys (favorite_id, entity_id, base, alert_id,
+                                                      account_id)
+                     VALUES ($1, $2, $3, $4, coalesce(
+                         (SELECT account_id FROM favorites WHERE id = $1), 'acct_default'))
+                     ON CONFLICT (favorite_id, entity_id, base) DO NOTHING",
+                    &[&favorite, entity, &base, &alert.id],
+                )
+                .map_err(db)?;
+        }
+        if fresh > 0 || alert.entity_ids.is_empty() {
+            out.alerts.push(alert.clone());
+        } else {
+            dropped.insert(alert.id.as_str());
+        }
+    }
+    out.events = changes
+        .events
+        .iter()
+        .filter(|e| {
+            e.payload
+                .get("alert_id")
+                .and_then(|v| v.as_str())
+                .is_none_or(|id| !dropped.contains(id))
+        })
+        .cloned()
+        .collect();
+    Ok(out)
+}
+
+/// The re-screen runs, newest first.
+pub(super) fn rescreen_runs(
+    c: &mut impl GenericClient,
+    limit: usize,
+) -> Result<Vec<RescreenRun>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT id, at, reason, mode, list_versions, engine_version, actor, screened,
+                    changed, alerts FROM rescreen_runs ORDER BY id DESC LIMIT $1",
+            &[&big(limit)],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| {
+            let id: i64 = col(r, 0)?;
+            let what = format!("rescreen run {id}");
+            Ok(RescreenRun {
+                id,
+                at: parse_ts(&col::<String>(r, 1)?, &what)?,
+                reason: col(r, 2)?,
+                mode: col(r, 3)?,
+                list_versions: versions(&col::<String>(r, 4)?, &what)?,
+                engine_version: col(r, 5)?,
+                actor: col(r, 6)?,
+                screened: count(col(r, 7)?),
+                changed: count(col(r, 8)?),
+                alerts: count(col(r, 9)?),
+            })
+        })
+        .collect()
+}
+
+/// A progress marker of background work.
+pub(super) fn marker(c: &mut impl GenericClient, key: &str) -> Result<Option<i64>, StoreError> {
+    let row = c
+        .query_opt("SELECT value FROM service_state WHERE key = $1", &[&key])
+        .map_err(db)?;
+    row.map(|r| col(&r, 0)).transpose()
+}
