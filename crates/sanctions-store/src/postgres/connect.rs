@@ -94,7 +94,7 @@ impl PostgresRepository {
         &self.shown
     }
 
-    fn conn(&self) -> Result<Pooled, StoreError> {
+    fn pooled(&self) -> Result<Pooled, StoreError> {
         self.pool.get().map_err(|e| {
             StoreError::Refused(format!(
                 "no connection to PostgreSQL at {}: {e}",
@@ -108,8 +108,10 @@ impl PostgresRepository {
         &self,
         read: impl FnOnce(&mut Client) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.conn()?;
-        read(&mut conn)
+        blocking(|| {
+            let mut conn = self.pooled()?;
+            read(&mut conn)
+        })
     }
 
     /// Runs `read` in one read-only REPEATABLE READ transaction: every statement sees the
@@ -118,16 +120,18 @@ impl PostgresRepository {
         &self,
         read: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.conn()?;
-        let mut tx = conn
-            .build_transaction()
-            .isolation_level(postgres::IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .map_err(db)?;
-        let value = read(&mut tx)?;
-        tx.commit().map_err(db)?;
-        Ok(value)
+        blocking(|| {
+            let mut conn = self.pooled()?;
+            let mut tx = conn
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(db)?;
+            let value = read(&mut tx)?;
+            tx.commit().map_err(db)?;
+            Ok(value)
+        })
     }
 
     /// Runs `write` in one transaction, committed when it returns `Ok` (rolled back
@@ -136,11 +140,27 @@ impl PostgresRepository {
         &self,
         write: impl FnOnce(&mut Transaction<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.conn()?;
-        let mut tx = conn.transaction().map_err(db)?;
-        let value = write(&mut tx)?;
-        tx.commit().map_err(db)?;
-        Ok(value)
+        blocking(|| {
+            let mut conn = self.pooled()?;
+            let mut tx = conn.transaction().map_err(db)?;
+            let value = write(&mut tx)?;
+            tx.commit().map_err(db)?;
+            Ok(value)
+        })
+    }
+}
+
+/// Runs `work`, which blocks on the database, where blocking is allowed: the `postgres`
+/// client drives its connection with a `block_on` of its own, which tokio refuses on a
+/// thread that runs async tasks. On a multi-threaded runtime's worker (a caller that did
+/// not hop to `spawn_blocking`) the worker hands its tasks over first (`block_in_place`);
+/// on a blocking-pool thread, or with no runtime, it just runs.
+fn blocking<T>(work: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
     }
 }
 
