@@ -2,7 +2,8 @@
 //! server): screenings spread across three instances, one killed with SIGKILL mid-run, a
 //! list update imported through the command line meanwhile. At the end every screening
 //! answered 200 is readable from every surviving instance, the update is visible on each of
-//! them within 2 s, and a key revoked once is refused by all of them at once.
+//! them within 2 s, a Free key gets 10 requests per minute across the instances together,
+//! and a key revoked once is refused by all of them at once.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -187,12 +188,44 @@ async fn three_instances(url: String) {
         }
     }
 
+    // A Free key gets its 10 requests per minute across the instances together. Started
+    // early in a minute, so the burst cannot straddle two windows.
+    let created = cli(
+        &nodes[0],
+        &[
+            "keys",
+            "create",
+            "--account",
+            "small",
+            "--plan",
+            "free",
+            "--label",
+            "f",
+            "--json",
+        ],
+    );
+    let free: serde_json::Value = serde_json::from_str(&created).unwrap();
+    let free = free["key"].as_str().unwrap().to_owned();
+    while jiff::Timestamp::now().as_second().rem_euclid(60) > 40 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut served = 0;
+    for i in 0..16 {
+        let answer = call("GET", &serves[i % 2].url("/lists"), Some(&free), None).await;
+        match answer.status {
+            200 => served += 1,
+            429 => {}
+            other => panic!("{other}: {:?}", answer.body),
+        }
+    }
+    assert_eq!(served, 10, "a Free key across two instances");
+
     // A key revoked once is refused by every instance at once.
     let listed = cli(&nodes[0], &["keys", "list", "--json"]);
     let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
     let id = listed
         .as_array()
-        .and_then(|keys| keys.first())
+        .and_then(|keys| keys.iter().find(|k| k["label"] == "ci"))
         .and_then(|k| k["id"].as_str())
         .unwrap()
         .to_owned();

@@ -108,9 +108,12 @@ pub async fn authenticate(
     let limits = state.plans.get(key.plan);
     let now = jiff::Timestamp::now().as_second();
     // The window is the account's: all its keys share it.
-    let admission = state
-        .windows
-        .hit(&key.account_id, limits.requests_per_minute, now);
+    let admission = state.windows.hit_shared(
+        state.keys.as_ref(),
+        &key.account_id,
+        limits.requests_per_minute,
+        now,
+    );
     if !admission.allowed {
         let mut refused = ApiError {
             retry_after: Some(admission.retry_after),

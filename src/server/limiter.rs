@@ -46,6 +46,30 @@ impl Windows {
         self.hit_window(key_id, limit, now, 60)
     }
 
+    /// [`Windows::hit`], counted in the store's shared window when the store keeps one
+    /// (several instances on one PostgreSQL database share a key's minute), else here. A
+    /// store that cannot count falls back to this process's count.
+    pub fn hit_shared(&self, keys: &dyn KeyStore, key_id: &str, limit: u64, now: i64) -> Admission {
+        let start = now - now.rem_euclid(60);
+        let reset = start + 60;
+        match keys.hit_shared_window(key_id, start, limit) {
+            Ok(Some((allowed, used))) => Admission {
+                allowed,
+                headers: RateLimit {
+                    limit,
+                    remaining: limit.saturating_sub(used),
+                    reset,
+                },
+                retry_after: (reset - now).max(1) as u64,
+            },
+            Ok(None) => self.hit(key_id, limit, now),
+            Err(e) => {
+                tracing::warn!(error = %e, "shared rate window unavailable: counting in this process");
+                self.hit(key_id, limit, now)
+            }
+        }
+    }
+
     /// Counts one use of `key` at `now` against `limit` per fixed window of `seconds`
     /// (aligned on the epoch). A refused use is not counted.
     pub fn hit_window(&self, key: &str, limit: u64, now: i64, seconds: i64) -> Admission {
