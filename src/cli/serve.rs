@@ -36,6 +36,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     let svc = local_service(ctx)?;
     // Before the background work starts: it reads the mode when it checks webhook URLs.
     svc.set_server_mode(true);
+    // Several instances on one database: rebuild the index when any of them imports.
+    let _list_changes = svc.watch_lists();
     // Checkpoints on a thread of their own, not inside the commits requests wait for.
     svc.start_checkpointer();
     let config = ctx.config.server.clone();

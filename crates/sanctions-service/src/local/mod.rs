@@ -241,6 +241,19 @@ impl LocalService {
         self.inner.sqlite.clone()
     }
 
+    /// On a shared store, rebuilds the index as soon as another process commits a list
+    /// import (told by the store), rather than at the next screening; `None` on a store that
+    /// tells nothing. The listener stops when the returned guard is dropped.
+    pub fn watch_lists(&self) -> Option<crate::store::postgres::ListChanges> {
+        let postgres = self.inner.repo.postgres()?;
+        let this = self.clone();
+        Some(postgres.watch_lists(move || {
+            if let Err(e) = this.current() {
+                tracing::warn!(error = %e, "index rebuild after a list change failed");
+            }
+        }))
+    }
+
     /// The list versions the screening index in use was built from (empty before the
     /// first build).
     pub fn index_versions(&self) -> ListVersions {

@@ -12,6 +12,9 @@ use super::{db, schema};
 use crate::StoreError;
 
 type Manager = PostgresConnectionManager<MakeRustlsConnect>;
+
+/// Opens a connection outside the pool.
+pub(super) type Connector = Box<dyn Fn() -> Result<Client, StoreError> + Send>;
 type Pooled = r2d2::PooledConnection<Manager>;
 
 /// Most connections one process keeps to the database: the server runs store calls on
@@ -84,9 +87,10 @@ impl PostgresRepository {
         self.read(schema::version)
     }
 
-    /// A connection of its own, outside the pool (a listener keeps one open).
-    pub(super) fn dedicated(&self) -> Result<Client, StoreError> {
-        self.config.connect(tls()?).map_err(db)
+    /// What opens a connection of its own, outside the pool (a listener keeps one open).
+    pub(super) fn connector(&self) -> Connector {
+        let config = self.config.clone();
+        Box::new(move || config.connect(tls()?).map_err(db))
     }
 
     /// The database URL, without its password.

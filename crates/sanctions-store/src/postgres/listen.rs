@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 
-use super::connect::PostgresRepository;
+use super::connect::{Connector, PostgresRepository};
 
 /// The channel of list changes; the payload is the new update's id.
 pub(super) const LIST_CHANNEL: &str = "sanctions_lists";
@@ -36,12 +36,12 @@ impl Drop for ListChanges {
 impl PostgresRepository {
     /// Calls `on_change` whenever an import commits in any process on this database, and
     /// once after every (re)connection (a change may have been missed while disconnected).
-    pub fn watch_lists(self: &Arc<Self>, on_change: impl Fn() + Send + 'static) -> ListChanges {
+    pub fn watch_lists(&self, on_change: impl Fn() + Send + 'static) -> ListChanges {
         let stop = Arc::new(AtomicBool::new(false));
-        let (repo, flag) = (Arc::clone(self), Arc::clone(&stop));
+        let (connect, flag) = (self.connector(), Arc::clone(&stop));
         let spawned = std::thread::Builder::new()
             .name("pg-list-listener".into())
-            .spawn(move || listen(&repo, &flag, &on_change));
+            .spawn(move || listen(&connect, &flag, &on_change));
         if let Err(e) = spawned {
             tracing::error!(error = %e, "cannot start the list-change listener");
         }
@@ -49,9 +49,9 @@ impl PostgresRepository {
     }
 }
 
-fn listen(repo: &PostgresRepository, stop: &AtomicBool, on_change: &dyn Fn()) {
+fn listen(connect: &Connector, stop: &AtomicBool, on_change: &dyn Fn()) {
     while !stop.load(Ordering::SeqCst) {
-        let mut client = match repo.dedicated() {
+        let mut client = match connect() {
             Ok(client) => client,
             Err(e) => {
                 tracing::warn!(error = %e, "list-change listener: no connection; retrying");
