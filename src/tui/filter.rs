@@ -48,8 +48,7 @@ pub fn set(state: &mut State, tab: Tab, words: &str) -> Vec<Effect> {
         }
         Tab::Alerts => {
             state.alerts.selected = 0;
-            let query = state.alerts.query();
-            vec![call(state, Call::Alerts(query))]
+            vec![super::pages::alerts::reload(state)]
         }
         Tab::Webhooks => {
             state.webhooks.selected = 0;
@@ -94,7 +93,7 @@ pub fn copy_target(state: &State) -> Option<String> {
         Tab::Screen => match state.screen.view {
             super::pages::screen::View::History => state
                 .screen
-                .history
+                .history_visible()
                 .get(state.screen.history_selected)
                 .map(|h| h.id.clone()),
             _ => state.screen.current().map(|m| m.name.clone()).or_else(|| {

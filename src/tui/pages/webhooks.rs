@@ -113,6 +113,9 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 ));
             }
         }
+        Command::Test if state.net.offline => {
+            state.error("offline = true in the config: no webhook is called from here");
+        }
         Command::Test => {
             if let Some(id) = w.current().map(|x| x.id.clone()) {
                 w.test = None;
