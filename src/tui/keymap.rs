@@ -282,7 +282,7 @@ pub const BINDINGS: &[Binding] = &[
         NONE,
         S::Tab(Tab::Lists),
         C::Fetch,
-        "update from the publishers",
+        "download from the publishers (once [ui] downloads = true)",
     ),
     bind(
         K::Char('i'),
