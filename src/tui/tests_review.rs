@@ -309,6 +309,41 @@ fn list_downloads_are_off_until_enabled_and_never_offline() {
     assert_eq!(s.tab, Tab::Lists);
 }
 
+#[test]
+fn a_failed_imports_reason_is_readable_at_80_columns() {
+    let mut s = state();
+    let why = "eu/20220318-FULL-1_1(xsd).xml line 18342: unexpected end of file inside <nameAlias>; the list keeps its previous version";
+    let failed = crate::api::lists::UpdateInfo {
+        update_id: 2,
+        list_code: crate::model::ListCode::Eu,
+        list_name: "EU Consolidated".into(),
+        at: "2026-11-25T10:00:00Z".into(),
+        origin: "import /data/lists".into(),
+        files: Vec::new(),
+        published: None,
+        added: 0,
+        removed: 0,
+        changed: 0,
+        total: 0,
+        notes: Vec::new(),
+        failed: Some(why.into()),
+    };
+    s.tab = Tab::Lists;
+    s.lists.updates = Some((crate::model::ListCode::Eu, vec![failed]));
+    let screen = render(&s, 80, 24);
+    let shown: String = screen
+        .lines()
+        .map(|l| l.trim_matches(|c| c == '"' || c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(shown.contains("Why it failed"), "{screen}");
+    assert!(
+        shown.contains("unexpected end of file inside <nameAlias>; the list"),
+        "{screen}"
+    );
+    assert!(shown.contains("keeps its previous version"), "{screen}");
+}
+
 fn render(s: &State, width: u16, height: u16) -> String {
     let backend = ratatui::backend::TestBackend::new(width, height);
     let mut terminal = ratatui::Terminal::new(backend).unwrap_or_else(|e| panic!("{e}"));

@@ -173,7 +173,18 @@ fn draw_updates(
     let area = if failures.is_empty() {
         area
     } else {
-        let height = (failures.len() as u16 + 2).min(area.height / 2);
+        let inner = usize::from(area.width.saturating_sub(2)).max(1);
+        let lines: usize = failures
+            .iter()
+            .map(|f| {
+                unicode_width::UnicodeWidthStr::width(f.as_str())
+                    .div_ceil(inner)
+                    .max(1)
+            })
+            .sum();
+        let height = u16::try_from(lines + 2)
+            .unwrap_or(u16::MAX)
+            .min(area.height / 2);
         let [table_area, below] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(height)]).areas(area);
         let block = Block::bordered().title(" Why it failed ");
