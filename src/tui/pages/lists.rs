@@ -177,9 +177,9 @@ fn draw_updates(
         let lines: usize = failures
             .iter()
             .map(|f| {
-                unicode_width::UnicodeWidthStr::width(f.as_str())
-                    .div_ceil(inner)
-                    .max(1)
+                // Words wrap whole: one line of slack for a reason longer than a line.
+                let width = unicode_width::UnicodeWidthStr::width(f.as_str());
+                width.div_ceil(inner).max(1) + usize::from(width > inner)
             })
             .sum();
         let height = u16::try_from(lines + 2)
