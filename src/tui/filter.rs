@@ -129,8 +129,15 @@ pub fn copy_target(state: &State) -> Option<String> {
             .get(state.alerts.selected)
             .map(|a| a.id.clone()),
         // The secret of a new webhook first: it is shown once, and lost if not copied.
+        // (Also before the reload after the creation has brought its row: the secret is
+        // on screen from the creation's answer.)
         Tab::Webhooks => match (&state.webhooks.secret, state.webhooks.current()) {
-            (Some((id, secret)), Some(h)) if &h.id == id => Some(secret.clone()),
+            (Some((id, secret)), current)
+                if current.is_none_or(|h| &h.id == id)
+                    || state.webhooks.fresh.as_ref() == Some(id) =>
+            {
+                Some(secret.clone())
+            }
             _ => state.webhooks.current().map(|h| h.id.clone()),
         },
     }

@@ -344,6 +344,41 @@ fn a_failed_imports_reason_is_readable_at_80_columns() {
     assert!(shown.contains("keeps its previous version"), "{screen}");
 }
 
+#[test]
+fn y_copies_a_new_webhooks_secret_before_and_after_the_reload() {
+    let hook = |id: &str, secret: Option<&str>| crate::api::webhooks::Webhook {
+        id: id.into(),
+        url: "https://example.org/hook".into(),
+        events: vec!["screening.match".into()],
+        description: None,
+        active: true,
+        disabled_reason: None,
+        created_at: String::new(),
+        updated_at: String::new(),
+        pending: 0,
+        secret: secret.map(str::to_owned),
+    };
+    let mut s = state();
+    key(&mut s, KeyCode::Esc);
+    let (id, _) = only_call(&key(&mut s, KeyCode::Char('7')));
+    let old = Outcome::Webhooks(Ok(vec![hook("wh_old", None)]));
+    update(&mut s, Action::Done(id, Box::new(old)));
+    key(&mut s, KeyCode::Char('a'));
+    typed(&mut s, "https://example.org/hook");
+    key(&mut s, KeyCode::Enter);
+    let (id, _) = only_call(&key(&mut s, KeyCode::Enter));
+    let saved = Outcome::WebhookSaved(Ok(hook("wh_new", Some("whsec_abc"))));
+    let (reload, _) = only_call(&update(&mut s, Action::Done(id, Box::new(saved))));
+    // The list is not reloaded yet: the cursor is on the old webhook, y copies the secret.
+    key(&mut s, KeyCode::Char('y'));
+    assert_eq!(s.clipboard.take().as_deref(), Some("whsec_abc"));
+    let both = Outcome::Webhooks(Ok(vec![hook("wh_old", None), hook("wh_new", None)]));
+    update(&mut s, Action::Done(reload, Box::new(both)));
+    assert_eq!(s.webhooks.selected, 1, "the cursor on the new webhook");
+    key(&mut s, KeyCode::Char('y'));
+    assert_eq!(s.clipboard.take().as_deref(), Some("whsec_abc"));
+}
+
 fn render(s: &State, width: u16, height: u16) -> String {
     let backend = ratatui::backend::TestBackend::new(width, height);
     let mut terminal = ratatui::Terminal::new(backend).unwrap_or_else(|e| panic!("{e}"));
