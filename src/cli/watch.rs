@@ -230,7 +230,13 @@ fn print_alerts(alerts: &[Alert]) -> Result<()> {
 /// watchlist (a line on standard error says what it found; nothing is printed with `--json`).
 pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
     let svc = local_service(ctx)?;
-    let summary = runtime()?.block_on(svc.monitor())?;
+    let rt = runtime()?;
+    // The index of the new lists, built once here and kept in the data folder for the
+    // processes that screen next.
+    if let Err(e) = rt.block_on(svc.prepare_index()) {
+        tracing::warn!("the screening index was not prepared: {e}");
+    }
+    let summary = rt.block_on(svc.monitor())?;
     if !json && summary.run_id.is_some() && summary.favorites > 0 {
         eprintln!(
             "watchlist: {} names re-screened ({}), {} changed, {} new alert{}",

@@ -22,6 +22,7 @@ mod score;
 pub mod script;
 pub mod similarity;
 mod split;
+mod stored;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,7 @@ use query::Query;
 pub use result::{
     Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
 };
+pub use stored::{FORMAT as INDEX_FORMAT, StoredError};
 
 use crate::model::listing_ended;
 

@@ -16,7 +16,7 @@ use super::script::{self, Script};
 use super::titles;
 
 /// What a token is, which decides how much it weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TokenKind {
     /// An ordinary name word.
     Word,
