@@ -419,10 +419,11 @@ fn persisted(repo: &SqliteRepository, weak_aliases: bool) -> Result<Option<Loade
     }))
 }
 
-/// Keeps `loaded`'s index in its file for the next process (a failure is logged: the index
-/// is then rebuilt next time).
+/// Keeps `loaded`'s index in its file for the next process (a failure, such as a
+/// write-protected data folder, is logged: the index is then built again next time). A store
+/// opened read-only still writes it: the file is derived data beside the database.
 fn persist(repo: &SqliteRepository, loaded: &Loaded, weak_aliases: bool) {
-    if repo.is_read_only() || loaded.index.entity_count() == 0 {
+    if loaded.index.entity_count() == 0 {
         return;
     }
     let key = index_file::Key::new(weak_aliases, loaded.latest_update, loaded.versions.clone());
