@@ -29,11 +29,12 @@ rows=$(($(wc -l <"$dev") - 1))
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Seconds and peak RSS (KiB) of one run of "$@", output discarded. Exit 3 (some rows not
+# Seconds (wall), peak RSS (KiB) and CPU seconds (user, system) of one run of "$@", output
+# discarded. Exit 3 (some rows not
 # screened) is an answer too; anything else stops the script.
 timed() {
     local code=0
-    /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || code=$?
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || code=$?
     if [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; then
         echo "failed ($code): $*" >&2
         cat "$work/err" >&2
@@ -59,18 +60,24 @@ for run in $(seq "$runs"); do
     done
 done
 
-printf '%s\n' "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %14s %16s %12s %14s %18s\n' build "screen (s)" "screen RSS (MB)" "batch (s)" "batch names/s" "batch RSS (MB)"
+printf '%s\n' "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+cpu() { awk '{print $3 + $4}'; }
+printf '%-6s %10s %10s %10s %10s %10s %12s %10s\n' build "screen s" "screen cpu" "screen MB" \
+    "batch s" "batch cpu" "names/s" "batch MB"
 for which in old new; do
     screen=$(cut -d' ' -f1 "$work/$which.screen" | median)
+    screen_cpu=$(cpu <"$work/$which.screen" | median)
     screen_rss=$(cut -d' ' -f2 "$work/$which.screen" | median)
     batch=$(cut -d' ' -f1 "$work/$which.batch" | median)
+    batch_cpu=$(cpu <"$work/$which.batch" | median)
     batch_rss=$(cut -d' ' -f2 "$work/$which.batch" | median)
-    printf '%-6s %14s %16.0f %12s %14.0f %18.0f\n' "$which" "$screen" "$(echo "$screen_rss / 1024" | bc -l)" \
-        "$batch" "$(echo "$rows / $batch" | bc -l)" "$(echo "$batch_rss / 1024" | bc -l)"
+    printf '%-6s %10s %10s %10.0f %10s %10s %12.0f %10.0f\n' "$which" "$screen" "$screen_cpu" \
+        "$(echo "$screen_rss / 1024" | bc -l)" "$batch" "$batch_cpu" "$(echo "$rows / $batch" | bc -l)" \
+        "$(echo "$batch_rss / 1024" | bc -l)"
 done
+echo "(seconds are wall clock, cpu is user + system seconds of the process, MB peak RSS; medians)"
 echo "($runs runs each, alternating; $rows rows in $dev)"
 for which in old new; do
-    echo "$which screen runs: $(cut -d' ' -f1 "$work/$which.screen" | tr '\n' ' ')"
-    echo "$which batch runs:  $(cut -d' ' -f1 "$work/$which.batch" | tr '\n' ' ')"
+    echo "$which screen runs (wall, cpu): $(awk '{printf "%s/%.2f ", $1, $3 + $4}' "$work/$which.screen")"
+    echo "$which batch runs (wall, cpu):  $(awk '{printf "%s/%.2f ", $1, $3 + $4}' "$work/$which.batch")"
 done
