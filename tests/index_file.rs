@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use common::fixtures::{code, stderr};
 use common::{sanctions, sanctions_with_stdin, stdout};
-use sanctions::engine::{self, Index, Request};
-use sanctions::quality;
+use sanctions_engine::{self as engine, Index, Request};
+use sanctions_eval as quality;
 
 /// Names that meet entries of the UN and Canada lists, and some that meet nothing.
 const NAMES: &str = "AL-QAIDA\nUsama bin Ladin\nKIM Jong Un\nBanco Nacional de Cuba\n\
