@@ -116,7 +116,14 @@ pub enum WatchlistCommand {
     /// Remove a favorite by id.
     Remove { id: String },
     /// Add every name of a file (the batch formats: CSV with a `name` column, lines, JSON).
-    Import { file: PathBuf },
+    /// Rows that cannot be screened are refused one by one (each reported with its line and
+    /// why) and the others imported; with --strict one bad row refuses the whole file.
+    Import {
+        file: PathBuf,
+        /// Import nothing when any row is bad.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Re-screen the whole watchlist now (for cron).
     Rescreen,
 }
@@ -170,10 +177,10 @@ pub fn local_service(ctx: &Context) -> Result<LocalService> {
 }
 
 /// A store location for messages (a database URL without its password).
-pub(super) fn describe(location: &crate::store::StoreLocation) -> String {
+pub(super) fn describe(location: &crate::service::StoreLocation) -> String {
     match location {
-        crate::store::StoreLocation::Sqlite(path) => path.display().to_string(),
-        crate::store::StoreLocation::Postgres(url) => crate::store::postgres::redacted(url),
+        crate::service::StoreLocation::Sqlite(path) => path.display().to_string(),
+        crate::service::StoreLocation::Postgres(url) => crate::service::shared_store::redacted(url),
     }
 }
 

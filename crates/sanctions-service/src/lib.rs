@@ -22,6 +22,20 @@ use sanctions_store as store;
 
 pub use sanctions_store::files;
 
+// What the faces need of the layers below, named here so that they depend on the service
+// alone: the screening defaults and bounds of the engine, the store's interface of keys and
+// accounts with its error, and the store's summaries that the faces show.
+pub use sanctions_engine::{DEFAULT_LIMIT, DEFAULT_THRESHOLD, MAX_LIMIT};
+/// The store on a PostgreSQL database shared by several servers: moving a data folder there
+/// (`store copy`) and upgrading its schema (`store migrate`).
+pub mod shared_store {
+    pub use sanctions_store::postgres::{
+        CopyReport, PostgresRepository, copy_from_sqlite, redacted,
+    };
+}
+pub use sanctions_store::StoreLocation;
+pub use sanctions_store::{DEFAULT_ACCOUNT, KeyStore, ListSummary, OpsStats, StoreError, new_id};
+
 pub mod batch;
 pub mod briefs;
 pub mod config;
@@ -31,7 +45,9 @@ pub mod fetch;
 pub mod grouping;
 pub mod ingest;
 mod interface;
+pub mod keys;
 pub mod local;
+pub mod maintenance;
 pub mod mapping;
 pub mod query;
 pub mod webhooks;
