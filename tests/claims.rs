@@ -290,12 +290,14 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "dead",
         now,
         until,
+        skip: &[],
     };
     assert_eq!(store.claim_deliveries(&first, 10).unwrap().len(), 3);
     let live = DeliveryClaim {
         owner: "live",
         now,
         until,
+        skip: &[],
     };
     assert!(
         store.claim_deliveries(&live, 10).unwrap().is_empty(),
@@ -309,6 +311,7 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "live",
         now: at_first_end,
         until: renewed,
+        skip: &[],
     };
     assert!(
         store.claim_deliveries(&early, 10).unwrap().is_empty(),
@@ -320,6 +323,7 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "live",
         now: later,
         until: later + jiff::SignedDuration::from_secs(60),
+        skip: &[],
     };
     let taken = store.claim_deliveries(&after, 10).unwrap();
     assert_eq!(taken.len(), 3, "the expired lease is taken over");
