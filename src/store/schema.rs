@@ -430,4 +430,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (favorite_id, entity_id, base)
     ) WITHOUT ROWID;
     "#,
+    // 9: the pending deliveries of each webhook by due time, so that a worker claims for
+    // one webhook without scanning the others' (a backlog of one endpoint that is being
+    // served, or failing, no longer slows the claims for the rest).
+    r#"
+    CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
+        WHERE status = 'pending';
+    "#,
 ];

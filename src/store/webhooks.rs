@@ -228,7 +228,7 @@ impl Store {
         let tx = self.write()?;
         let created = tx.execute(
             "INSERT OR IGNORE INTO webhook_deliveries (webhook_id, event_seq, status, next_attempt_at)
-             SELECT w.id, o.seq, 'pending', ?1 FROM webhooks w JOIN outbox o ON o.seq > w.cursor
+             SELECT w.id, o.seq, 'pending', ?1 FROM webhooks w CROSS JOIN outbox o ON o.seq > w.cursor
              WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
                AND (o.account_id IS NULL OR o.account_id = w.account_id)",
             [ts_text(now)],
@@ -244,42 +244,23 @@ impl Store {
 
     /// Claims up to `limit` due deliveries for `claim.owner` until `claim.until`: those
     /// pending for an active webhook not in `claim.skip`, due, and unclaimed or with an
-    /// expired lease, the earliest due first. One UPDATE in one write transaction, so two
-    /// workers (in any processes) never hold the same delivery at once; a worker that dies
-    /// loses its lease when it expires.
+    /// expired lease, the earliest due first (webhook by webhook, the one with the earliest
+    /// due delivery first). One write transaction, so two workers (in any processes) never
+    /// hold the same delivery at once; a worker that dies loses its lease when it expires.
     pub fn claim_deliveries(
         &mut self,
         claim: &DeliveryClaim<'_>,
         limit: usize,
     ) -> Result<Vec<DueDelivery>, StoreError> {
         let tx = self.write()?;
-        let skip = serde_json::Value::from(claim.skip.to_vec()).to_string();
-        // In the order of the due index (status, next_attempt_at, then its key), so the
-        // scan stops at `limit` rather than sorting every pending delivery.
-        let claimed: Vec<(String, i64, i64)> = tx
-            .prepare_cached(
-                "UPDATE webhook_deliveries SET claimed_by = ?1, lease_until = ?2
-                 WHERE (webhook_id, event_seq) IN (
-                     SELECT d.webhook_id, d.event_seq FROM webhook_deliveries d
-                     JOIN webhooks w ON w.id = d.webhook_id
-                     WHERE d.status = 'pending' AND d.next_attempt_at <= ?3 AND w.active = 1
-                       AND (d.lease_until IS NULL OR d.lease_until <= ?3)
-                       AND d.webhook_id NOT IN (SELECT value FROM json_each(?5))
-                     ORDER BY d.status, d.next_attempt_at, d.webhook_id, d.event_seq
-                     LIMIT ?4)
-                 RETURNING webhook_id, event_seq, attempts",
-            )?
-            .query_map(
-                params![
-                    claim.owner,
-                    ts_text(claim.until),
-                    ts_text(claim.now),
-                    limit as i64,
-                    skip
-                ],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?
-            .collect::<Result<_, _>>()?;
+        let mut claimed = Vec::new();
+        for webhook_id in claimable_webhooks(&tx, claim.skip)? {
+            let left = limit.saturating_sub(claimed.len());
+            if left == 0 {
+                break;
+            }
+            claimed.extend(claim_for(&tx, claim, &webhook_id, left)?);
+        }
         let out = claimed_deliveries(&tx, claimed)?;
         tx.commit()?;
         Ok(out)
@@ -463,6 +444,58 @@ pub enum DeliveryRecord {
         seq: i64,
         due: Timestamp,
     },
+}
+
+/// The active webhooks not in `skip` that have a pending delivery, the one with the
+/// earliest due first.
+fn claimable_webhooks(tx: &Transaction<'_>, skip: &[String]) -> Result<Vec<String>, StoreError> {
+    let skip = serde_json::Value::from(skip.to_vec()).to_string();
+    let ids = tx
+        .prepare_cached(
+            "SELECT w.id FROM webhooks w
+             WHERE w.active = 1 AND w.id NOT IN (SELECT value FROM json_each(?1))
+               AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                           INDEXED BY webhook_deliveries_pending
+                           WHERE d.webhook_id = w.id AND d.status = 'pending')
+             ORDER BY (SELECT min(next_attempt_at) FROM webhook_deliveries d
+                       INDEXED BY webhook_deliveries_pending
+                       WHERE d.webhook_id = w.id AND d.status = 'pending'), w.id",
+        )?
+        .query_map([skip], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
+/// Claims up to `limit` due deliveries of one webhook, the earliest due first (through the
+/// index of its pending deliveries by due time: the others' are never scanned).
+fn claim_for(
+    tx: &Transaction<'_>,
+    claim: &DeliveryClaim<'_>,
+    webhook_id: &str,
+    limit: usize,
+) -> Result<Vec<(String, i64, i64)>, StoreError> {
+    let claimed = tx
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET claimed_by = ?1, lease_until = ?2
+             WHERE webhook_id = ?5 AND event_seq IN (
+                 SELECT d.event_seq FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending
+                 WHERE d.webhook_id = ?5 AND d.status = 'pending' AND d.next_attempt_at <= ?3
+                   AND (d.lease_until IS NULL OR d.lease_until <= ?3)
+                 ORDER BY d.next_attempt_at, d.event_seq LIMIT ?4)
+             RETURNING webhook_id, event_seq, attempts",
+        )?
+        .query_map(
+            params![
+                claim.owner,
+                ts_text(claim.until),
+                ts_text(claim.now),
+                limit as i64,
+                webhook_id
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?
+        .collect::<Result<_, _>>()?;
+    Ok(claimed)
 }
 
 /// Logs `attempt` and applies `outcome` to delivery `seq` if `owner` holds it; whether it
@@ -663,7 +696,7 @@ impl Store {
         let n: i64 = self.conn.query_row(
             "SELECT (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
                      WHERE d.status = 'pending' AND w.active = 1)
-                  + (SELECT count(*) FROM webhooks w JOIN outbox o ON o.seq > w.cursor
+                  + (SELECT count(*) FROM webhooks w CROSS JOIN outbox o ON o.seq > w.cursor
                      WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
                        AND (o.account_id IS NULL OR o.account_id = w.account_id))",
             [],
