@@ -421,17 +421,19 @@ fn a_worker_whose_lease_was_taken_over_cannot_record_over_the_new_claim() {
             due: later + minute * 60,
         },
     ];
-    assert_eq!(store.record_deliveries("slow", &records).unwrap(), 2, "both lost");
+    assert_eq!(
+        store.record_deliveries("slow", &records).unwrap(),
+        2,
+        "both lost"
+    );
     let db = Connection::open(d.join("sanctions.db")).unwrap();
     let rows = |db: &Connection| -> Vec<(String, i64, Option<String>)> {
-        db.prepare(
-            "SELECT status, attempts, claimed_by FROM webhook_deliveries ORDER BY event_seq",
-        )
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+        db.prepare("SELECT status, attempts, claimed_by FROM webhook_deliveries ORDER BY event_seq")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
     };
     let held = ("pending".to_owned(), 0, Some("next".to_owned()));
     assert_eq!(rows(&db), vec![held.clone(), held]);
