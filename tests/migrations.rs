@@ -316,7 +316,7 @@ fn every_older_schema_with_data_upgrades_without_loss() {
         let data = work.path().join(format!("data{version}"));
         std::fs::create_dir_all(&data).unwrap();
         std::fs::rename(&path, data.join("sanctions.db")).unwrap();
-        sanctions::store::Store::open(&data.join("sanctions.db")).unwrap();
+        sanctions_store::Store::open(&data.join("sanctions.db")).unwrap();
         let new = Connection::open(data.join("sanctions.db")).unwrap();
         let version_now: i64 = new
             .pragma_query_value(None, "user_version", |r| r.get(0))

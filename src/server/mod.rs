@@ -18,7 +18,6 @@ mod limiter;
 mod listener;
 mod metrics;
 pub mod openapi;
-mod openapi_model;
 mod openapi_operation;
 mod openapi_schemas;
 pub mod plans;

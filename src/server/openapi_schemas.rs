@@ -1,18 +1,18 @@
 //! The building blocks of the OpenAPI document (`openapi.rs`): JSON schemas of envelopes,
 //! request bodies and parameters with the bounds the handlers enforce, and responses.
 
+pub(super) use crate::model::schema::{
+    alert_kind, alert_status, date_time, integer, items, list_code, nullable_string, one_of,
+    review_status, string,
+};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::content::ContentBuilder;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::HttpMethod;
 use utoipa::openapi::response::ResponseBuilder;
 use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayBuilder, ArrayItems, ObjectBuilder, Schema, SchemaType, Type,
+    AdditionalProperties, ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type,
 };
-
-pub(super) fn items(schema: Schema) -> ArrayItems {
-    ArrayItems::RefOrSchema(Box::new(RefOr::T(schema)))
-}
 
 /// An id handed out by the server: its prefix, `_`, a ULID.
 pub(super) fn cursor(prefix: &str) -> Schema {
@@ -35,14 +35,6 @@ pub(super) fn export_format() -> Schema {
         .schema_type(Type::String)
         .enum_values(Some(["json", "ndjson", "csv"]))
         .into()
-}
-
-pub(super) fn string() -> Schema {
-    ObjectBuilder::new().schema_type(Type::String).into()
-}
-
-pub(super) fn integer() -> Schema {
-    ObjectBuilder::new().schema_type(Type::Integer).into()
 }
 
 pub(super) fn reference(name: &str) -> RefOr<Schema> {
@@ -82,40 +74,6 @@ pub(super) fn name() -> Schema {
         .max_length(Some(500))
         .pattern(Some(r"[^\s]"))
         .into()
-}
-
-pub(super) fn one_of(values: &[&str]) -> Schema {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .enum_values(Some(values.iter().copied()))
-        .into()
-}
-
-pub(super) fn list_code() -> Schema {
-    one_of(&crate::model::ListCode::ALL.map(crate::model::ListCode::code))
-}
-
-pub(super) fn review_status() -> Schema {
-    one_of(&[
-        "no_match",
-        "pending_review",
-        "false_positive",
-        "true_match",
-        "escalated",
-    ])
-}
-
-pub(super) fn alert_kind() -> Schema {
-    one_of(&[
-        "screening.match",
-        "favorite.match",
-        "list.updated",
-        "webhook.disabled",
-    ])
-}
-
-pub(super) fn alert_status() -> Schema {
-    one_of(&["open", "acknowledged", "resolved"])
 }
 
 pub(super) fn events() -> Schema {
@@ -232,12 +190,6 @@ pub(super) fn note() -> Schema {
         .into()
 }
 
-pub(super) fn nullable_string() -> Schema {
-    ObjectBuilder::new()
-        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
-        .into()
-}
-
 /// `individual`, `entity`, or null (absent).
 pub(super) fn optional_kind() -> Schema {
     ObjectBuilder::new()
@@ -247,15 +199,6 @@ pub(super) fn optional_kind() -> Schema {
             serde_json::json!("entity"),
             serde_json::Value::Null,
         ]))
-        .into()
-}
-
-pub(super) fn date_time() -> Schema {
-    ObjectBuilder::new()
-        .schema_type(Type::String)
-        .format(Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
-            utoipa::openapi::schema::KnownFormat::DateTime,
-        )))
         .into()
 }
 
