@@ -218,7 +218,12 @@ impl LocalService {
         self.inner.loaded.load().versions.clone()
     }
 
-    pub fn repo(&self) -> Arc<SqliteRepository> {
+    /// The store's keys and accounts (the server's authentication, `keys`, `accounts`).
+    pub fn key_store(&self) -> Arc<dyn crate::store::KeyStore> {
+        self.inner.repo.clone()
+    }
+
+    pub(crate) fn repo(&self) -> Arc<SqliteRepository> {
         self.inner.repo.clone()
     }
 
