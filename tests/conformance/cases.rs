@@ -11,8 +11,8 @@ use sanctions_model::{
 use sanctions_sources::ParsedList;
 use sanctions_store::{
     AttemptRecord, BriefFilter, BriefRecord, Changes, DEFAULT_ACCOUNT, DeliveryClaim,
-    DeliveryOutcome, FavoriteInsert, FavoriteUpdate, MarkerMove, NewDecision, StoreError,
-    WATCHLIST_MARKER, WebhookRecord,
+    DeliveryOutcome, DeliveryRecord, FavoriteInsert, FavoriteUpdate, MarkerMove, NewDecision,
+    StoreError, WATCHLIST_MARKER, WebhookRecord,
 };
 
 use super::Both;
@@ -852,6 +852,7 @@ pub fn webhooks_deliveries_and_claims(repo: &dyn Both) {
             owner,
             now: at(11),
             until: at(71),
+            skip: &[],
         }
     }
     let mine = repo.claim_deliveries(&claim("worker-a"), 10).unwrap();
@@ -868,7 +869,9 @@ pub fn webhooks_deliveries_and_claims(repo: &dyn Both) {
     assert_eq!(repo.renew_claims("worker-b", at(90)).unwrap(), 0);
 
     let retry = DeliveryOutcome::Retry(at(30));
-    repo.record_attempt(
+    holder("worker-a");
+    record_attempted(
+        repo,
         &attempt("wh_01", "evt_01", Some(500)),
         Some(mine[0].seq),
         &retry,
@@ -882,12 +885,15 @@ pub fn webhooks_deliveries_and_claims(repo: &dyn Both) {
                 owner: "worker-b",
                 now: at(30),
                 until: at(90),
+                skip: &[],
             },
             10,
         )
         .unwrap();
     assert_eq!(again[0].attempts, 1);
-    repo.record_attempt(
+    holder("worker-b");
+    record_attempted(
+        repo,
         &attempt("wh_01", "evt_01", Some(204)),
         Some(again[0].seq),
         &DeliveryOutcome::Delivered,
@@ -914,7 +920,8 @@ pub fn webhooks_deliveries_and_claims(repo: &dyn Both) {
         kind: AlertKind::WebhookDisabled,
         ..alert("alt_wh", None)
     };
-    repo.record_attempt(
+    record_attempted(
+        repo,
         &attempt("wh_01", "evt_01", Some(410)),
         None,
         &gone,
@@ -957,18 +964,21 @@ pub fn an_expired_lease_is_claimed_again(repo: &dyn Both) {
         owner: "died",
         now: at(1),
         until: at(5),
+        skip: &[],
     };
     assert_eq!(repo.claim_deliveries(&dead, 10).unwrap().len(), 1);
     let early = DeliveryClaim {
         owner: "heir",
         now: at(4),
         until: at(60),
+        skip: &[],
     };
     assert!(repo.claim_deliveries(&early, 10).unwrap().is_empty());
     let late = DeliveryClaim {
         owner: "heir",
         now: at(5),
         until: at(60),
+        skip: &[],
     };
     let taken = repo.claim_deliveries(&late, 10).unwrap();
     assert_eq!(taken.len(), 1);
@@ -1241,4 +1251,36 @@ pub fn credits_taken_concurrently_never_overspend(repo: &dyn Both) {
     });
     assert_eq!(taken.into_inner(), 17);
     assert_eq!(repo.credits_used(DEFAULT_ACCOUNT, "2026-11").unwrap(), 17);
+}
+
+/// One attempt recorded for whoever holds its claim (a test attempt when `seq` is none).
+fn record_attempted(
+    repo: &dyn Both,
+    attempt: &AttemptRecord,
+    seq: Option<i64>,
+    outcome: &DeliveryOutcome,
+    alert: Option<&Alert>,
+) -> Result<usize, StoreError> {
+    let owner = match seq {
+        Some(_) => OWNER.with(|o| o.borrow().clone()),
+        None => String::new(),
+    };
+    repo.record_deliveries(
+        &owner,
+        &[DeliveryRecord::Attempted {
+            attempt: attempt.clone(),
+            seq,
+            outcome: outcome.clone(),
+            alert: alert.map(|a| Box::new(a.clone())),
+        }],
+    )
+}
+
+thread_local! {
+    /// The worker whose claims `record_attempted` records.
+    static OWNER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+fn holder(owner: &str) {
+    OWNER.with(|o| *o.borrow_mut() = owner.to_owned());
 }

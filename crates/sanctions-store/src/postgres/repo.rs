@@ -14,7 +14,7 @@ use crate::model::{
     ScreeningRecord, UpdateRecord,
 };
 use crate::{
-    AttemptRecord, BriefFilter, BriefRecord, Changes, DeliveryClaim, DeliveryOutcome, DueDelivery,
+    AttemptRecord, BriefFilter, BriefRecord, Changes, DeliveryClaim, DeliveryRecord, DueDelivery,
     EntityChange, FavoriteInsert, FavoriteUpdate, ListSummary, MarkerMove, NameDamage, NameDigest,
     NewDecision, Repository, StoreError, WebhookRecord,
 };
@@ -219,14 +219,12 @@ impl Repository for PostgresRepository {
     fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
         self.write(|tx| webhooks::renew_claims(tx, owner, until))
     }
-    fn record_attempt(
+    fn record_deliveries(
         &self,
-        attempt: &AttemptRecord,
-        seq: Option<i64>,
-        outcome: &DeliveryOutcome,
-        alert: Option<&Alert>,
-    ) -> Result<(), StoreError> {
-        self.write(|tx| webhooks::record_attempt(tx, attempt, seq, outcome, alert))
+        owner: &str,
+        records: &[DeliveryRecord],
+    ) -> Result<usize, StoreError> {
+        self.write(|tx| webhooks::record_deliveries(tx, owner, records))
     }
     fn webhook_attempts(
         &self,

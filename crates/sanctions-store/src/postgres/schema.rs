@@ -1,7 +1,7 @@
 //! The PostgreSQL schema's versioned migrations, applied in order under an advisory lock
 //! (two instances starting together migrate once) and recorded in `schema_migrations`.
 //!
-//! The tables are those of the SQLite schema at its version 8, with PostgreSQL types:
+//! The tables are those of the SQLite schema at its version 8 (and the index of its version 9), with PostgreSQL types:
 //! identities for sequence numbers, BIGINT counts, BYTEA digests and packed results, TEXT
 //! timestamps in the fixed-width form that sorts as time, and
 //! every text column in the "C" collation so that text compares and sorts by bytes, as in
@@ -320,6 +320,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (key, start)
     );
     CREATE INDEX rate_windows_by_start ON rate_windows(start);
+    "#,
+    // 3: the pending deliveries of each webhook by due time (SQLite's migration 9).
+    r#"
+    CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
+        WHERE status = 'pending';
     "#,
 ];
 

@@ -17,8 +17,8 @@ use super::{big, count, db};
 use crate::codec::{from_json, parse_ts, to_json, ts_text};
 use crate::model::{Alert, OutboxEvent};
 use crate::{
-    AttemptRecord, BriefFilter, BriefRecord, DeliveryClaim, DeliveryOutcome, DueDelivery,
-    MAX_WEBHOOKS, StoreError, WebhookRecord,
+    AttemptRecord, BriefFilter, BriefRecord, DeliveryClaim, DeliveryOutcome, DeliveryRecord,
+    DueDelivery, MAX_WEBHOOKS, StoreError, WebhookRecord,
 };
 
 /// The advisory lock between event writers (shared) and the fan-out (exclusive).
@@ -274,11 +274,12 @@ pub(super) fn claim_deliveries(
              JOIN webhooks w ON w.id = d.webhook_id
              WHERE d.status = 'pending' AND w.active AND d.next_attempt_at <= $3
                AND (d.lease_until IS NULL OR d.lease_until <= $3)
+               AND NOT (d.webhook_id = ANY($5))
              ORDER BY d.event_seq LIMIT $4
              FOR UPDATE OF d SKIP LOCKED)
          UPDATE webhook_deliveries x SET claimed_by = $1, lease_until = $2 FROM due
          WHERE x.webhook_id = due.webhook_id AND x.event_seq = due.event_seq",
-        &[&claim.owner, &until, &now, &big(limit)],
+        &[&claim.owner, &until, &now, &big(limit), &claim.skip],
     )
     .map_err(db)?;
     let sql = format!(
@@ -308,14 +309,42 @@ pub(super) fn renew_claims(
     Ok(n as usize)
 }
 
-/// Logs an attempt and applies its outcome; a webhook this disables gets `alert`.
-pub(super) fn record_attempt(
+/// Records a worker's attempts and releases, each only while `owner` holds its claim;
+/// returns the claims lost (another worker took them after the lease ran out).
+pub(super) fn record_deliveries(
     tx: &mut Transaction<'_>,
+    owner: &str,
+    records: &[DeliveryRecord],
+) -> Result<usize, StoreError> {
+    let mut lost = 0;
+    for record in records {
+        let held = match record {
+            DeliveryRecord::Attempted {
+                attempt,
+                seq,
+                outcome,
+                alert,
+            } => record_attempted(tx, owner, attempt, *seq, outcome, alert.as_deref())?,
+            DeliveryRecord::Released {
+                webhook_id,
+                seq,
+                due,
+            } => release(tx, owner, webhook_id, *seq, *due)?,
+        };
+        lost += usize::from(!held);
+    }
+    Ok(lost)
+}
+
+/// Logs an attempt and applies its outcome while `owner` holds the claim.
+fn record_attempted(
+    tx: &mut Transaction<'_>,
+    owner: &str,
     attempt: &AttemptRecord,
     seq: Option<i64>,
     outcome: &DeliveryOutcome,
     alert: Option<&Alert>,
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     tx.execute(
         "INSERT INTO webhook_attempts (webhook_id, event_id, kind, attempt, at, status_code,
              latency_ms, error, response) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -332,37 +361,61 @@ pub(super) fn record_attempt(
         ],
     )
     .map_err(db)?;
-    if let Some(seq) = seq {
-        apply_outcome(tx, &attempt.webhook_id, seq, outcome)?;
-    }
-    if let DeliveryOutcome::Disable(reason) = outcome {
+    let held = match seq {
+        Some(seq) => apply_outcome(tx, owner, &attempt.webhook_id, seq, outcome)?,
+        None => true,
+    };
+    if held && let DeliveryOutcome::Disable(reason) = outcome {
         disable(tx, attempt, reason, alert)?;
     }
-    Ok(())
+    Ok(held)
 }
 
+/// The outcome of an attempt on a delivery `owner` holds; false when it holds it no more.
 fn apply_outcome(
     tx: &mut Transaction<'_>,
+    owner: &str,
     webhook_id: &str,
     seq: i64,
     outcome: &DeliveryOutcome,
-) -> Result<(), StoreError> {
-    let (status, next): (Option<&str>, Option<String>) = match outcome {
-        DeliveryOutcome::Delivered => (Some("delivered"), None),
-        DeliveryOutcome::Failed => (Some("failed"), None),
-        DeliveryOutcome::Retry(at) => (None, Some(ts_text(*at))),
-        DeliveryOutcome::Disable(_) => (None, None),
+) -> Result<bool, StoreError> {
+    let (status, next): (&str, Option<String>) = match outcome {
+        DeliveryOutcome::Delivered => ("delivered", None),
+        DeliveryOutcome::Failed => ("failed", None),
+        DeliveryOutcome::Retry(at) => ("pending", Some(ts_text(*at))),
+        DeliveryOutcome::Disable(_) => ("pending", None),
     };
-    tx.execute(
-        "UPDATE webhook_deliveries SET attempts = attempts + 1,
-             status = coalesce($3::text, status),
-             next_attempt_at = coalesce($4::text, next_attempt_at),
-             claimed_by = NULL, lease_until = NULL
-         WHERE webhook_id = $1 AND event_seq = $2",
-        &[&webhook_id, &seq, &status, &next],
-    )
-    .map_err(db)?;
-    Ok(())
+    let n = tx
+        .execute(
+            "UPDATE webhook_deliveries SET attempts = attempts + 1, status = $4,
+                 next_attempt_at = coalesce($5::text, next_attempt_at),
+                 claimed_by = NULL, lease_until = NULL
+             WHERE webhook_id = $1 AND event_seq = $2 AND claimed_by = $3
+               AND status = 'pending'",
+            &[&webhook_id, &seq, &owner, &status, &next],
+        )
+        .map_err(db)?;
+    Ok(n == 1)
+}
+
+/// Frees a claim `owner` holds without an attempt, due again at `due`.
+fn release(
+    tx: &mut Transaction<'_>,
+    owner: &str,
+    webhook_id: &str,
+    seq: i64,
+    due: Timestamp,
+) -> Result<bool, StoreError> {
+    let n = tx
+        .execute(
+            "UPDATE webhook_deliveries SET next_attempt_at = $4, claimed_by = NULL,
+                 lease_until = NULL
+             WHERE webhook_id = $1 AND event_seq = $2 AND claimed_by = $3
+               AND status = 'pending'",
+            &[&webhook_id, &seq, &owner, &ts_text(due)],
+        )
+        .map_err(db)?;
+    Ok(n == 1)
 }
 
 /// Disables a webhook still active; only the attempt that disabled it stores `alert`.
