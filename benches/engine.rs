@@ -1,20 +1,23 @@
 //! Criterion benchmarks of the screening engine on the real lists (`../shared/data/lists`):
 //! index build from the store, single-name screening (and its per-query latency
-//! distribution over the whole development set), a batch of 500 names on all cores, import
+//! distribution over the whole development set), a batch of 500 names through the product's batch orchestration (a local service), import
 //! of all lists from files. (Peak memory is measured on the real binary: see the README.)
 //!
 //! `cargo bench --bench engine`. Skips (with a message) when `../shared` is absent.
 
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use sanctions_api::coverage::Coverage;
 use sanctions_api::screening::ScreenRequest;
 use sanctions_engine::{self as engine, Index, Request};
 use sanctions_eval as quality;
 use sanctions_model::ListCode;
 use sanctions_service::batch::{self, BatchItem};
+use sanctions_service::{LocalService, Service};
 use sanctions_store::Store;
 
 /// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
@@ -83,8 +86,32 @@ fn benches(c: &mut Criterion) {
         batch::parse_input(names[..500].join("\n").as_bytes(), &one_per_line)
             .expect("batch")
             .items;
+    batch_bench(c, &dir.path().join("bench.db"), &items);
+}
+
+/// The product's batch orchestration (`sanctions batch`, the UI, the server): 500 previews
+/// through a local service.
+fn batch_bench(c: &mut Criterion, db: &std::path::Path, items: &[BatchItem]) {
+    let service = LocalService::open(db, "bench").expect("service");
+    service.warm_up().expect("index");
+    let svc: Arc<dyn Service> = Arc::new(service);
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let template = ScreenRequest::new("");
+    let checked = Coverage {
+        lists: Vec::new(),
+        missing: Vec::new(),
+        stale: Vec::new(),
+        max_age_days: 0,
+        entries_searched: 0,
+        complete: true,
+    };
+    let plan = batch::Plan {
+        template: &template,
+        checked: &checked,
+        mode: batch::Mode::Preview,
+    };
     c.bench_function("batch of 500 names (all cores)", |b| {
-        b.iter(|| batch::screen_all(&index, &items, &ScreenRequest::new(""), || {}))
+        b.iter(|| rt.block_on(batch::screen_items(&svc, items, &plan, &|_| {})))
     });
 }
 
