@@ -1,7 +1,10 @@
 //! Criterion benchmarks of the screening engine on the real lists (`../shared/data/lists`):
-//! index build from the store, single-name screening (and its per-query latency
-//! distribution over the whole development set), a batch of 500 names through the product's batch orchestration (a local service), import
-//! of all lists from files. (Peak memory is measured on the real binary: see the README.)
+//! import of all lists from files, index build from the store, single-name screening by the
+//! engine, the cold start (the service opened and its index read from the persisted file),
+//! and what `sanctions batch` runs: the development set's queries previewed through the
+//! service by the one batch orchestration (`sanctions_service::batch::screen_items`), with the per-name latency distribution through the same
+//! path. (Side by side with the previous release, on the real binary, and peak memory:
+//! `scripts/bench_release.sh`.)
 //!
 //! `cargo bench --bench engine`. Skips (with a message) when `../shared` is absent.
 
@@ -69,67 +72,109 @@ fn benches(c: &mut Criterion) {
     let names = queries(&shared);
 
     let mut next = 0;
-    c.bench_function("screen one name (development set, round robin)", |b| {
-        b.iter(|| {
-            next = (next + 1) % names.len();
-            engine::screen(&index, &Request::new(names[next].as_str())).expect("screen")
-        })
-    });
+    c.bench_function(
+        "screen one name (engine only, development set, round robin)",
+        |b| {
+            b.iter(|| {
+                next = (next + 1) % names.len();
+                engine::screen(&index, &Request::new(names[next].as_str())).expect("screen")
+            })
+        },
+    );
 
-    latency_distribution(&index, &names);
+    // What `sanctions batch` runs (`cli::batch`, without `--store`): the service over the
+    // store (its index read from the persisted file, or built and written), each row a
+    // `preview` (engine, grouping, coverage, mapping to the wire types), IN_FLIGHT at once.
+    let db = dir.path().join("bench.db");
+    drop(store);
+    let svc = LocalService::open(&db, "bench").expect("service");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(svc.prepare_index()).expect("index");
+    c.bench_function(
+        "cold start: the index from its file (service open + read)",
+        |b| {
+            b.iter(|| {
+                let fresh = LocalService::open(&db, "bench").expect("service");
+                rt.block_on(fresh.prepare_index()).expect("index")
+            })
+        },
+    );
+    let requests: Vec<ScreenRequest> = names
+        .iter()
+        .map(|n| ScreenRequest::new(n.as_str()))
+        .collect();
+    let items = batch_items(&names);
+    let shared_svc: Arc<dyn Service> = Arc::new(svc.clone());
+    let template = ScreenRequest::new("");
+    let checked = no_coverage();
+    let plan = batch::Plan {
+        template: &template,
+        checked: &checked,
+        mode: batch::Mode::Preview,
+    };
+    let run = || batch::screen_items(&shared_svc, &items, &plan, &|_| {});
+    c.bench_function(
+        "batch of the development set through the service (as `sanctions batch`)",
+        |b| b.iter(|| rt.block_on(run())),
+    );
+    let started = Instant::now();
+    let screened = rt.block_on(run()).expect("batch");
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "batch through the service: {} names in {secs:.3} s, {:.0} names/s ({} not screened)",
+        screened.lines.len(),
+        screened.lines.len() as f64 / secs,
+        screened.not_screened()
+    );
+    latency_distribution(&rt, &svc, &requests);
+}
 
+/// The development set's queries as a batch of one name per line.
+fn batch_items(names: &[String]) -> Vec<BatchItem> {
     let one_per_line = batch::InputOptions {
         lines: true,
         ..Default::default()
     };
-    let items: Vec<BatchItem> =
-        batch::parse_input(names[..500].join("\n").as_bytes(), &one_per_line)
-            .expect("batch")
-            .items;
-    batch_bench(c, &dir.path().join("bench.db"), &items);
+    batch::parse_input(names.join("\n").as_bytes(), &one_per_line)
+        .expect("batch")
+        .items
 }
 
-/// The product's batch orchestration (`sanctions batch`, the UI, the server): 500 previews
-/// through a local service.
-fn batch_bench(c: &mut Criterion, db: &std::path::Path, items: &[BatchItem]) {
-    let service = LocalService::open(db, "bench").expect("service");
-    service.warm_up().expect("index");
-    let svc: Arc<dyn Service> = Arc::new(service);
-    let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let template = ScreenRequest::new("");
-    let checked = Coverage {
+/// No list checked beforehand (the benchmark reports no coverage).
+fn no_coverage() -> Coverage {
+    Coverage {
         lists: Vec::new(),
         missing: Vec::new(),
         stale: Vec::new(),
         max_age_days: 0,
         entries_searched: 0,
         complete: true,
-    };
-    let plan = batch::Plan {
-        template: &template,
-        checked: &checked,
-        mode: batch::Mode::Preview,
-    };
-    c.bench_function("batch of 500 names (all cores)", |b| {
-        b.iter(|| rt.block_on(batch::screen_items(&svc, items, &plan, &|_| {})))
-    });
+    }
 }
 
-/// Median and 99th percentile of single-name screening over every development query
-/// (each screened three times), on one thread.
-fn latency_distribution(index: &Index, names: &[String]) {
-    let mut times: Vec<Duration> = Vec::with_capacity(names.len() * 3);
+/// Median and 99th percentile of single-name screening through the service (each
+/// development query previewed alone, three times), one at a time.
+fn latency_distribution(
+    rt: &tokio::runtime::Runtime,
+    svc: &LocalService,
+    requests: &[ScreenRequest],
+) {
+    let mut times: Vec<Duration> = Vec::with_capacity(requests.len() * 3);
     for _ in 0..3 {
-        for name in names {
+        for request in requests {
             let started = Instant::now();
-            black_box(engine::screen(index, &Request::new(name.as_str())).expect("screen"));
+            let answer = rt.block_on(svc.preview(request.clone()));
             times.push(started.elapsed());
+            let _ = black_box(answer);
         }
     }
     times.sort();
     let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
     println!(
-        "single-name latency over {} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
+        "single-name latency through the service over {} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
         times.len(),
         at(0.5),
         at(0.99),
