@@ -12,6 +12,7 @@ pub mod favorites;
 pub mod integral;
 pub mod lists;
 pub mod routes;
+pub mod schema;
 pub mod screening;
 pub mod screenings;
 pub mod time;
