@@ -9,7 +9,8 @@
 #   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG
 #
 # Needs `$work` (a temp folder the caller removes). Sets `key` (the new key), `server` (the
-# server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT). EXTRA_CONFIG is TOML
+# server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT; PORT 0 takes an
+# ephemeral port, read from the address the server prints). EXTRA_CONFIG is TOML
 # added to the config, which already lifts `[server.plans.business]`.
 #
 #   screen_lua KEY THREADS [RATE]   (load.sh, soak.sh) prints wrk's Lua script of single-name
@@ -30,7 +31,10 @@ serve_for_test() {
     server=$!
     base="http://127.0.0.1:$port"
     for _ in $(seq 1 600); do
-        curl -fs "$base/readyz" >/dev/null 2>&1 && return 0
+        if [ "$port" = 0 ]; then # an ephemeral port: the address the server prints
+            base=$(sed -n 's|^listening on \(https\?://[0-9.:]*\).*|\1|p' "$work/serve.out" | head -n 1)
+        fi
+        [ -n "$base" ] && curl -fs "$base/readyz" >/dev/null 2>&1 && return 0
         kill -0 "$server" 2>/dev/null || break
         sleep 0.2
     done

@@ -30,6 +30,7 @@ pub struct BriefQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^brf_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     pub cursor: Option<String>,
     /// A list code, e.g. `ofac_sdn`.
     #[param(value_type = Option<crate::model::ListCode>)]
