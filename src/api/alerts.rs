@@ -33,6 +33,8 @@ pub struct AlertQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AlertStatusRequest {
+    /// `acknowledged` or `resolved` (an alert is never reopened).
+    #[schema(schema_with = super::schema::alert_status_change)]
     pub status: AlertStatus,
     #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]
     pub note: String,

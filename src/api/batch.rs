@@ -13,7 +13,7 @@ use super::screening::{KindFilter, ScreenRequest};
 pub const MAX_BATCH: usize = 500;
 
 /// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BatchName {
     Name(String),
@@ -99,7 +99,7 @@ impl utoipa::ToSchema for CsvBatch {}
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    #[schema(min_items = 1, max_items = 500)]
+    #[schema(schema_with = super::schema::batch_names)]
     pub names: Vec<BatchName>,
     /// Options applied to every name (the name of the template is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -3,7 +3,11 @@
 //! `#[param(pattern = ...)]` on a query parameter): the forms the server's checks enforce
 //! (`server::checks`), so that a generated request is one the server takes.
 
-use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, SchemaType, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, Array, ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, SchemaType,
+    Type,
+};
+use utoipa::openapi::{Ref, RefOr};
 
 use crate::model::{DATE_OF_BIRTH_YEARS, iso2_codes};
 
@@ -146,6 +150,46 @@ pub fn csv_batch() -> Object {
              `entity` or empty; any other value refuses the batch (422 naming the row). Blank \
              rows are skipped; a body with no name is a 400; every name is checked as in \
              JSON (1-500 characters, not blank).",
+        ))
+        .build()
+}
+
+/// The status an alert may be given: `acknowledged` or `resolved` (never `open` again).
+pub fn alert_status_change() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["acknowledged", "resolved"]))
+        .build()
+}
+
+/// A name to screen: 1 to 500 characters, not only blanks.
+fn name() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(Some(1))
+        .max_length(Some(500))
+        .pattern(Some(r"[^\s]"))
+        .build()
+}
+
+/// The names of a batch: 1 to 500, each a name or `{"name": ..., "type": ...}`.
+pub fn batch_names() -> Array {
+    let typed = ObjectBuilder::new()
+        .property("name", name())
+        .required("name")
+        .property(
+            "type",
+            OneOfBuilder::new()
+                .item(ObjectBuilder::new().schema_type(Type::Null))
+                .item(RefOr::Ref(Ref::from_schema_name("KindFilter"))),
+        )
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    ArrayBuilder::new()
+        .items(OneOfBuilder::new().item(name()).item(typed))
+        .min_items(Some(1))
+        .max_items(Some(500))
+        .description(Some(
+            "Each a name, or `{\"name\": ..., \"type\": \"individual\" | \"entity\"}`.",
         ))
         .build()
 }
