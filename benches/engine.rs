@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use sanctions::api::screening::ScreenRequest;
-use sanctions::batch::{self, BatchItem};
-use sanctions::engine::{self, Index, Request};
-use sanctions::model::ListCode;
-use sanctions::quality;
-use sanctions::store::Store;
+use sanctions_api::screening::ScreenRequest;
+use sanctions_engine::{self as engine, Index, Request};
+use sanctions_eval as quality;
+use sanctions_model::ListCode;
+use sanctions_service::batch::{self, BatchItem};
+use sanctions_store::Store;
 
 /// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
 /// program's.
@@ -49,11 +49,12 @@ fn benches(c: &mut Criterion) {
     // Imported once before any benchmark, so that each can run alone (`cargo bench --bench
     // engine -- "build the index"`): the index benchmarks read the store, which would
     // otherwise be empty unless the import benchmark had run first.
-    sanctions::ingest::import_dir(&mut store, &lists, &ListCode::ALL).expect("import");
+    sanctions_service::ingest::import_dir(&mut store, &lists, &ListCode::ALL).expect("import");
 
     c.bench_function("import all eight lists from files", |b| {
         b.iter(|| {
-            let outcomes = sanctions::ingest::import_dir(&mut store, &lists, &ListCode::ALL);
+            let outcomes =
+                sanctions_service::ingest::import_dir(&mut store, &lists, &ListCode::ALL);
             black_box(outcomes.expect("import"))
         })
     });

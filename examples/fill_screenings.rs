@@ -4,8 +4,8 @@
 //!
 //!   cargo run --release --example fill_screenings -- DATA_DIR ACCOUNT COUNT
 
-use sanctions::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
-use sanctions::store::{Changes, Repository, SqliteRepository, StoreError};
+use sanctions_model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
+use sanctions_store::{Changes, Repository, SqliteRepository, StoreError};
 
 const BATCH: u64 = 10_000;
 
@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = args.next().ok_or(usage)?;
     let account = args.next().ok_or(usage)?;
     let count: u64 = args.next().ok_or(usage)?.parse()?;
-    let repo = SqliteRepository::open(&sanctions::config::database_path(dir.as_ref()))?;
+    let repo = SqliteRepository::open(&sanctions_service::config::database_path(dir.as_ref()))?;
     let mut done = 0;
     while done < count {
         let n = BATCH.min(count - done);

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sanctions::api::favorites::{FavoriteImport, FavoriteRequest};
-use sanctions::ingest::{ImportOptions, Outcome};
-use sanctions::model::ListCode;
-use sanctions::service::{LocalService, Service};
+use sanctions_api::favorites::{FavoriteImport, FavoriteRequest};
+use sanctions_model::ListCode;
+use sanctions_service::ingest::{ImportOptions, Outcome};
+use sanctions_service::{LocalService, Service};
 
 const FIRST: &[&str] = &[
     "James",

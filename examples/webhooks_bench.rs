@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use color_eyre::eyre::{Result, WrapErr, eyre};
-use sanctions::api::webhooks::WebhookCreate;
-use sanctions::service::{LocalService, Service};
+use sanctions_api::webhooks::WebhookCreate;
+use sanctions_service::{LocalService, Service};
 
 #[tokio::main]
 async fn main() -> Result<()> {

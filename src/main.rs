@@ -81,7 +81,7 @@ fn clap_error(e: &clap::Error, json: bool) -> ExitCode {
             let _ = write!(
                 std::io::stderr(),
                 "{}",
-                sanctions::sanitize::multiline(&message)
+                sanctions_model::sanitize::multiline(&message)
             );
             Exit::Usage.into()
         }
@@ -95,7 +95,7 @@ fn print_error(message: &str, exit: Exit, json: bool, debug: Option<&color_eyre:
         (None, true) => writeln!(
             err,
             "{}",
-            sanctions::sanitize::json(
+            sanctions_model::sanitize::json(
                 serde_json::json!({
                     "error": message,
                     "kind": exit.kind(),
@@ -104,7 +104,11 @@ fn print_error(message: &str, exit: Exit, json: bool, debug: Option<&color_eyre:
                 .to_string()
             )
         ),
-        (None, false) => writeln!(err, "error: {}", sanctions::sanitize::multiline(message)),
+        (None, false) => writeln!(
+            err,
+            "error: {}",
+            sanctions_model::sanitize::multiline(message)
+        ),
     };
 }
 

@@ -10,8 +10,8 @@ use std::path::Path;
 use axum::Router;
 use axum::http::StatusCode;
 use common::{json, sanctions, shared_data, stdout};
-use sanctions::model::{Entity, ListCode};
-use sanctions::sources;
+use sanctions_model::{Entity, ListCode};
+use sanctions_sources as sources;
 use serde_json::Value;
 
 fn by_id(dir: &Path) -> BTreeMap<String, Entity> {

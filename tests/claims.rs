@@ -19,10 +19,10 @@ use rusqlite::Connection;
 fn imported() -> tempfile::TempDir {
     let shared = common::shared_data();
     let dir = tempfile::tempdir().unwrap();
-    let mut store = sanctions::store::Store::open(&dir.path().join("sanctions.db")).unwrap();
-    let lists = [sanctions::model::ListCode::OfacSdn];
+    let mut store = sanctions_store::Store::open(&dir.path().join("sanctions.db")).unwrap();
+    let lists = [sanctions_model::ListCode::OfacSdn];
     let outcomes =
-        sanctions::ingest::import_dir(&mut store, &shared.join("lists"), &lists).unwrap();
+        sanctions_service::ingest::import_dir(&mut store, &shared.join("lists"), &lists).unwrap();
     assert!(outcomes.iter().all(|o| !o.failed()));
     dir
 }
@@ -276,7 +276,7 @@ async fn two_delivery_workers_send_each_event_once_per_endpoint() {
 
 #[test]
 fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
-    use sanctions::store::{DeliveryClaim, Store};
+    use sanctions_store::{DeliveryClaim, Store};
     let data = tempfile::tempdir().unwrap();
     let d = data.path();
     let cfg = config(d, 5);

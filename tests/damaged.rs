@@ -454,13 +454,16 @@ fn a_write_protected_copy_of_a_database_in_use_serves_every_read() {
     let live = tempfile::tempdir().unwrap();
     let db = live.path().join("sanctions.db");
     // A database in use: this process holds it open, and its last change is in the -wal.
-    let mut store = sanctions::store::Store::open(&db).unwrap();
-    let outcomes =
-        sanctions::ingest::import_dir(&mut store, &lists(), &[sanctions::model::ListCode::Un])
-            .unwrap();
+    let mut store = sanctions_store::Store::open(&db).unwrap();
+    let outcomes = sanctions_service::ingest::import_dir(
+        &mut store,
+        &lists(),
+        &[sanctions_model::ListCode::Un],
+    )
+    .unwrap();
     assert!(outcomes.iter().all(|o| !o.failed()));
     store
-        .record_failed_import(sanctions::model::ListCode::Un, "test", &[], "in the -wal")
+        .record_failed_import(sanctions_model::ListCode::Un, "test", &[], "in the -wal")
         .unwrap();
     let outer = tempfile::tempdir().unwrap();
     std::fs::set_permissions(outer.path(), std::fs::Permissions::from_mode(0o755)).unwrap();

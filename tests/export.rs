@@ -9,8 +9,8 @@ use common::serve::Serve;
 
 use std::path::Path;
 
-use sanctions::model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
-use sanctions::store::{Changes, DEFAULT_ACCOUNT, Repository, SqliteRepository};
+use sanctions_model::{ReviewStatus, ScreeningOrigin, ScreeningRecord};
+use sanctions_store::{Changes, DEFAULT_ACCOUNT, Repository, SqliteRepository};
 
 /// Screenings stored for the export.
 const COUNT: usize = 20_000;
@@ -20,7 +20,7 @@ const QUERY_BYTES: usize = 2_000;
 /// Stores `count` screenings in `account`, in one transaction, from `first` on; their ids
 /// in order.
 fn store_screenings(data_dir: &Path, account: &str, first: usize, count: usize) -> Vec<String> {
-    let repo = SqliteRepository::open(&sanctions::config::database_path(data_dir)).unwrap();
+    let repo = SqliteRepository::open(&sanctions_service::config::database_path(data_dir)).unwrap();
     let start = jiff::Timestamp::from_second(1_750_000_000).unwrap();
     let screenings: Vec<ScreeningRecord> = (first..first + count)
         .map(|i| {

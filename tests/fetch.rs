@@ -4,9 +4,9 @@
 mod common;
 
 use common::server::{self, Files};
-use sanctions::config::FetchConfig;
-use sanctions::fetch::{FetchError, Fetched, Fetcher, Validators};
-use sanctions::model::ListCode;
+use sanctions_model::ListCode;
+use sanctions_service::config::FetchConfig;
+use sanctions_service::fetch::{FetchError, Fetched, Fetcher, Validators};
 
 fn config(addr: std::net::SocketAddr) -> FetchConfig {
     FetchConfig {

@@ -20,8 +20,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sanctions::model::{DateSpec, ListCode};
-use sanctions::sources::{self, Input};
+use sanctions_model::{DateSpec, ListCode};
+use sanctions_sources::{self as sources, Input};
 
 /// xorshift64*: reproducible from a seed, no dependency.
 struct Rng(u64);
@@ -376,17 +376,19 @@ fn base_targets() -> Vec<Target> {
             ]),
             run: Box::new(|b| {
                 let text = String::from_utf8_lossy(b);
-                let _ = sanctions::engine::normalize::tokens(&text, true);
-                let _ = sanctions::engine::normalize::tokens(&text, false);
+                let _ = sanctions_engine::normalize::tokens(&text, true);
+                let _ = sanctions_engine::normalize::tokens(&text, false);
             }),
         },
         Target {
             name: "fetch_config",
             seeds: text_seeds(&["[fetch]\ntimeout_secs = 5\nretries = 2\nmax_bytes = 1000\n"]),
             run: Box::new(|b| {
-                if let Ok(config) = sanctions::config::Config::parse(&String::from_utf8_lossy(b)) {
+                if let Ok(config) =
+                    sanctions_service::config::Config::parse(&String::from_utf8_lossy(b))
+                {
                     for attempt in 1..=config.fetch.retries.min(10_000) {
-                        let _ = sanctions::fetch::backoff(attempt);
+                        let _ = sanctions_service::fetch::backoff(attempt);
                     }
                 }
             }),

@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use sanctions::remote::{RemoteConfig, RemoteService};
-use sanctions::service::{Service, ServiceError};
+use sanctions_service::{Service, ServiceError};
 
 /// Answers 429 (with `retry_after` seconds) to the first request of each route, then 200.
 async fn serve(retry_after: u64) -> (String, Arc<AtomicUsize>) {

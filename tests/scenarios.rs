@@ -10,16 +10,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use common::serve::{Serve, new_key};
-use sanctions::api::alerts::AlertQuery;
-use sanctions::api::batch::{BatchName, BatchRequest};
-use sanctions::api::briefs::BriefQuery;
-use sanctions::api::favorites::FavoriteRequest;
-use sanctions::api::screening::{KindFilter, ScreenRequest};
-use sanctions::api::screenings::{Decision, DecisionRequest, ScreeningQuery};
-use sanctions::api::webhooks::WebhookCreate;
-use sanctions::model::ListCode;
 use sanctions::remote::{RemoteConfig, RemoteService};
-use sanctions::service::{LocalService, Service, ServiceError, ServiceMode};
+use sanctions_api::alerts::AlertQuery;
+use sanctions_api::batch::{BatchName, BatchRequest};
+use sanctions_api::briefs::BriefQuery;
+use sanctions_api::favorites::FavoriteRequest;
+use sanctions_api::screening::{KindFilter, ScreenRequest};
+use sanctions_api::screenings::{Decision, DecisionRequest, ScreeningQuery};
+use sanctions_api::webhooks::WebhookCreate;
+use sanctions_model::ListCode;
+use sanctions_service::{LocalService, Service, ServiceError, ServiceMode};
 use serde_json::Value;
 
 /// A data folder with the eight real lists imported by the real binary.

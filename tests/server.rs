@@ -7,9 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::serve::{Answer, Serve, call, config, data, json_body, new_key, rate_headers};
-use sanctions::api::screening::ScreenRequest;
 use sanctions::remote::{RemoteConfig, RemoteService};
-use sanctions::service::Service;
+use sanctions_api::screening::ScreenRequest;
+use sanctions_service::Service;
 use serde_json::json;
 
 /// A request body of a table row: `(content type, bytes)`.

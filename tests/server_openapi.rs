@@ -1,5 +1,5 @@
 //! The OpenAPI document of `sanctions serve`: served without a key, it parses, documents every
-//! path constant of `src/api/routes.rs`, and every documented operation exists on the real
+//! path constant of `crates/sanctions-api/src/routes.rs`, and every documented operation exists on the real
 //! server (answers 401 without a key, not 404/405) and has security and its statuses; every
 //! success documents its `data`, and real answers fit the documented schemas.
 #![allow(clippy::unwrap_used)]
@@ -9,9 +9,9 @@ mod common;
 use common::serve::{Serve, call, config, data, json_body, new_key};
 use serde_json::{Value, json};
 
-/// The path constants of `src/api/routes.rs` (all but `PREFIX` and `OPENAPI`), from its source.
+/// The path constants of `crates/sanctions-api/src/routes.rs` (all but `PREFIX` and `OPENAPI`), from its source.
 fn route_constants() -> Vec<String> {
-    let source = include_str!("../src/api/routes.rs");
+    let source = include_str!("../crates/sanctions-api/src/routes.rs");
     source
         .lines()
         .filter_map(|l| l.strip_prefix("pub const "))
@@ -303,7 +303,7 @@ async fn real_answers_fit_the_documented_schemas() {
     check("get", "/api/v1/lists", &answer);
     let answer = call("GET", &server.url("/lists/un/updates"), k, None).await;
     check("get", "/api/v1/lists/{list}/updates", &answer);
-    let path = sanctions::api::routes::fill(sanctions::api::routes::ENTITY, &entity);
+    let path = sanctions_api::routes::fill(sanctions_api::routes::ENTITY, &entity);
     let answer = call("GET", &server.url(&path), k, None).await;
     check("get", "/api/v1/entities/{id}", &answer);
     let answer = call(

@@ -13,10 +13,10 @@ use std::time::Duration;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use sanctions::service::LocalService;
-use sanctions::store::Store;
 use sanctions::tui::App;
 use sanctions::tui::action::Action;
+use sanctions_service::LocalService;
+use sanctions_store::Store;
 
 /// A database with the eight real lists, imported once per run and copied for each test.
 fn template() -> &'static Path {
@@ -26,7 +26,7 @@ fn template() -> &'static Path {
         let path = dir.path().join("template.db");
         let lists = shared().join("lists");
         let mut store = Store::open(&path).unwrap();
-        let outcomes = sanctions::ingest::import_dir(&mut store, &lists, &[]).unwrap();
+        let outcomes = sanctions_service::ingest::import_dir(&mut store, &lists, &[]).unwrap();
         assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
         drop(store);
         (dir, path)

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use sanctions::model::ListCode;
-use sanctions::service::LocalService;
 use sanctions::tui::App;
 use sanctions::tui::action::Action;
 use sanctions::tui::lists_job::ListsTool;
 use sanctions::tui::state::{Message, Tab};
+use sanctions_model::ListCode;
+use sanctions_service::LocalService;
 
 fn key(app: &mut App, code: KeyCode) {
     app.handle(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));

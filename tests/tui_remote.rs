@@ -11,10 +11,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use sanctions::remote::{RemoteConfig, RemoteService};
-use sanctions::service::Service;
 use sanctions::tui::App;
 use sanctions::tui::action::Action;
 use sanctions::tui::state::Message;
+use sanctions_service::Service;
 
 fn start(url: &str) -> App {
     let service = RemoteService::new(RemoteConfig::new(url, Some("wrong-key".into()))).unwrap();

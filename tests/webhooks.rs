@@ -232,12 +232,12 @@ async fn screening_and_list_update_events_arrive_signed() {
             String::from_utf8_lossy(&out.stderr)
         );
         // A stored screening (through the service: `sanctions screen` does not store one).
-        let svc = sanctions::service::LocalService::open(&d.join("sanctions.db"), "t").unwrap();
+        let svc = sanctions_service::LocalService::open(&d.join("sanctions.db"), "t").unwrap();
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        use sanctions::service::Service as _;
-        let request = sanctions::api::screening::ScreenRequest::new("Vladimir Putin");
+        use sanctions_service::Service as _;
+        let request = sanctions_api::screening::ScreenRequest::new("Vladimir Putin");
         rt.block_on(svc.screen(request)).unwrap();
         drop(svc);
         deliver_once(&d, &cfg);
@@ -456,9 +456,9 @@ fn bad_registrations_are_refused_with_clear_messages() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn server_mode_refuses_private_targets_unless_allowed() {
-    use sanctions::api::webhooks::WebhookCreate;
-    use sanctions::config::Config;
-    use sanctions::service::{LocalService, Service, ServiceError};
+    use sanctions_api::webhooks::WebhookCreate;
+    use sanctions_service::config::Config;
+    use sanctions_service::{LocalService, Service, ServiceError};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("sanctions.db");
     let svc = tokio::task::spawn_blocking(move || LocalService::open(&db, "t"))

@@ -12,12 +12,12 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use sanctions::api::alerts::{Alert, AlertKind, AlertQuery};
-use sanctions::api::webhooks::{Webhook, WebhookCreate};
-use sanctions::config::Config;
-use sanctions::model::OutboxEvent;
-use sanctions::service::{LocalService, Service};
-use sanctions::store::{Changes, Repository};
+use sanctions_api::alerts::{Alert, AlertKind, AlertQuery};
+use sanctions_api::webhooks::{Webhook, WebhookCreate};
+use sanctions_model::OutboxEvent;
+use sanctions_service::config::Config;
+use sanctions_service::{LocalService, Service};
+use sanctions_store::{Changes, Repository};
 use serde_json::Value;
 
 /// What a receiver got: (`webhook-id`, body).

@@ -13,8 +13,9 @@ use common::{json, sanctions, stdout};
 fn imported() -> tempfile::TempDir {
     let shared = common::shared_data();
     let dir = tempfile::tempdir().unwrap();
-    let mut store = sanctions::store::Store::open(&dir.path().join("sanctions.db")).unwrap();
-    let outcomes = sanctions::ingest::import_dir(&mut store, &shared.join("lists"), &[]).unwrap();
+    let mut store = sanctions_store::Store::open(&dir.path().join("sanctions.db")).unwrap();
+    let outcomes =
+        sanctions_service::ingest::import_dir(&mut store, &shared.join("lists"), &[]).unwrap();
     assert!(outcomes.iter().all(|o| !o.failed()));
     dir
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generates src/model/country_table.rs: every ISO 3166-1 country from pycountry, plus the
+"""Generates crates/sanctions-model/src/country_table.rs: every ISO 3166-1 country from pycountry, plus the
 hand-written variants of variants.tsv (adjectives, former and colloquial names, the lists'
 own spellings), each normalised as `model::country::normalise` does.
 
-    pip install pycountry==26.2.16 && python3 scripts/country_table/generate.py > src/model/country_table.rs
+    pip install pycountry==26.2.16 && python3 scripts/country_table/generate.py > crates/sanctions-model/src/country_table.rs
 
 A variant overrides what pycountry would say for the same normalised text. Kosovo (XK), not
 in ISO 3166-1, comes from variants.tsv's `!country` lines (its names there too).
@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def normalise(text):
-    """As src/model/country.rs: NFKD, combining marks dropped, lowercase, every character but
+    """As crates/sanctions-model/src/country.rs: NFKD, combining marks dropped, lowercase, every character but
     ASCII letters and digits a space, single spaces."""
     folded = unicodedata.normalize("NFKD", text)
     folded = "".join(c for c in folded if not unicodedata.combining(c)).lower()

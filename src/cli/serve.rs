@@ -95,7 +95,7 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
 fn warm_up(svc: LocalService, state: Arc<AppState>) {
     tokio::spawn(async move {
         loop {
-            match svc.blocking(|s| s.ready().map(|_| ())).await {
+            match svc.wait_ready().await {
                 Ok(()) => {
                     state.ready.store(true, Ordering::Release);
                     tracing::info!("ready: screening index built");
@@ -112,10 +112,7 @@ fn warm_up(svc: LocalService, state: Arc<AppState>) {
 fn ops_source(svc: &LocalService) -> server::OpsSource {
     let svc = svc.clone();
     Arc::new(move || {
-        let stats = svc
-            .repo()
-            .with_reader(|store| store.ops_stats())
-            .map_err(|e| e.to_string())?;
+        let stats = svc.ops_stats().map_err(|e| e.to_string())?;
         Ok((stats, svc.index_versions()))
     })
 }

@@ -140,7 +140,7 @@ pub fn network_config(
 /// The background index build of a local service.
 pub fn local_warmup(service: &crate::service::LocalService) -> runner::Warmup {
     let warm = service.clone();
-    Box::new(move || warm.current().map(|_| ()).map_err(|e| e.to_string()))
+    Box::new(move || warm.warm_up().map_err(|e| e.to_string()))
 }
 
 #[cfg(test)]

@@ -10,37 +10,6 @@ use ratatui::style::{Color, Modifier, Style};
 
 pub use crate::config::ui::{Background, Tier};
 
-impl Tier {
-    /// The tier of a terminal described by `NO_COLOR`, `COLORTERM` and `TERM`.
-    pub fn detect(no_color: Option<&str>, colorterm: Option<&str>, term: Option<&str>) -> Tier {
-        if no_color.is_some_and(|v| !v.is_empty()) {
-            return Tier::None;
-        }
-        let term = term.unwrap_or("").to_ascii_lowercase();
-        if term == "dumb" {
-            return Tier::None;
-        }
-        let colorterm = colorterm.unwrap_or("").to_ascii_lowercase();
-        if colorterm == "truecolor" || colorterm == "24bit" || term.contains("direct") {
-            Tier::True
-        } else if term.contains("256color") {
-            Tier::Indexed
-        } else {
-            Tier::Basic
-        }
-    }
-
-    /// [`Tier::detect`] on this process's environment.
-    pub fn from_env() -> Tier {
-        let var = |name| std::env::var(name).ok();
-        Tier::detect(
-            var("NO_COLOR").as_deref(),
-            var("COLORTERM").as_deref(),
-            var("TERM").as_deref(),
-        )
-    }
-}
-
 // 0: not chosen yet (detected on first use); else 1 + tier * 2 + background.
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 

@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Bytes;
 use axum::http::StatusCode;
-use sanctions::api::briefs::BriefQuery;
-use sanctions::api::webhooks::WebhookCreate;
-use sanctions::config::{Config, FeedConfig};
-use sanctions::model::OutboxEvent;
-use sanctions::service::Service;
-use sanctions::store::{Changes, Repository};
+use sanctions_api::briefs::BriefQuery;
+use sanctions_api::webhooks::WebhookCreate;
+use sanctions_model::OutboxEvent;
+use sanctions_service::Service;
+use sanctions_service::config::{Config, FeedConfig};
+use sanctions_store::{Changes, Repository};
 
 const RSS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
 <item><guid>a-1</guid><title>Counter narcotics designations</title>

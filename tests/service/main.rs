@@ -13,10 +13,10 @@ mod store;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use sanctions::ingest::{self, ImportOptions};
-use sanctions::model::ListCode;
-use sanctions::service::LocalService;
-use sanctions::store::Store;
+use sanctions_model::ListCode;
+use sanctions_service::LocalService;
+use sanctions_service::ingest::{self, ImportOptions};
+use sanctions_store::Store;
 
 /// A database with all eight real lists imported, made once and copied for each test.
 fn template() -> &'static Path {

@@ -3,13 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use sanctions::api::alerts::{AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
-use sanctions::api::favorites::{FavoriteImport, FavoriteRequest};
-use sanctions::model::{Entity, ListCode};
-use sanctions::service::local::RescreenMode;
-use sanctions::service::{LocalService, Service};
-use sanctions::sources;
-use sanctions::store::Repository;
+use sanctions_api::alerts::{AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
+use sanctions_api::favorites::{FavoriteImport, FavoriteRequest};
+use sanctions_model::{Entity, ListCode};
+use sanctions_service::local::RescreenMode;
+use sanctions_service::{LocalService, Service};
+use sanctions_sources as sources;
+use sanctions_store::Repository;
 
 use crate::{layout, permissive, service, shared};
 
@@ -132,12 +132,12 @@ async fn before_update() -> (tempfile::TempDir, LocalService) {
 async fn import_current(
     svc: &LocalService,
     mode: RescreenMode,
-) -> sanctions::api::favorites::RescreenSummary {
+) -> sanctions_api::favorites::RescreenSummary {
     let shared = shared();
     let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
     let outcomes = {
         let mut store = svc.repository().writer();
-        sanctions::ingest::import_dir_with(
+        sanctions_service::ingest::import_dir_with(
             &mut store,
             current.path(),
             &[ListCode::OfacSdn],

@@ -1,11 +1,11 @@
 //! Stored screenings, decisions, batch and the audit export through the local service.
 
-use sanctions::api::batch::{BatchName, BatchRequest};
-use sanctions::api::screening::ScreenRequest;
-use sanctions::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
-use sanctions::batch;
-use sanctions::model::ReviewStatus;
-use sanctions::service::{Service, ServiceError};
+use sanctions_api::batch::{BatchName, BatchRequest};
+use sanctions_api::screening::ScreenRequest;
+use sanctions_api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
+use sanctions_model::ReviewStatus;
+use sanctions_service::batch;
+use sanctions_service::{Service, ServiceError};
 
 use crate::service;
 

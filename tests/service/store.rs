@@ -1,9 +1,9 @@
 //! The store under the service: append-only logs, entity history, concurrent writers.
 
-use sanctions::api::screening::ScreenRequest;
-use sanctions::api::screenings::{Decision, DecisionRequest};
-use sanctions::model::ListCode;
-use sanctions::service::{LocalService, Service};
+use sanctions_api::screening::ScreenRequest;
+use sanctions_api::screenings::{Decision, DecisionRequest};
+use sanctions_model::ListCode;
+use sanctions_service::{LocalService, Service};
 
 use crate::{layout, permissive, service, shared};
 
@@ -61,18 +61,18 @@ async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
         )
         .await
         .unwrap();
-    let sanctions::ingest::Outcome::Imported(record) = &outcomes[0].outcome else {
+    let sanctions_service::ingest::Outcome::Imported(record) = &outcomes[0].outcome else {
         panic!("{outcomes:?}");
     };
     assert!(record.changed > 0 && record.removed > 0, "{record:?}");
     let changes = svc.repository().writer().changes(record.id).unwrap();
     let changed = changes
         .iter()
-        .find(|c| c.change == sanctions::model::ChangeKind::Changed)
+        .find(|c| c.change == sanctions_model::ChangeKind::Changed)
         .unwrap();
     let removed = changes
         .iter()
-        .find(|c| c.change == sanctions::model::ChangeKind::Removed)
+        .find(|c| c.change == sanctions_model::ChangeKind::Removed)
         .unwrap();
 
     let now = svc.entity(&changed.entity_id, None).await.unwrap();

@@ -1,0 +1,124 @@
+//! Lists and entries through the service, and list imports (local only: a remote client asks
+//! the server's operator). Every import is followed by monitoring: `list.updated` alerts and
+//! a re-screen of the watchlist.
+
+use std::path::PathBuf;
+
+use super::LocalService;
+use crate::ServiceError;
+use crate::api::entities::EntityDetail;
+use crate::api::favorites::RescreenSummary;
+use crate::api::lists::{EntityRecord, ListInfo, UpdateInfo};
+use crate::ingest::{self, ImportOptions, ListOutcome};
+use crate::model::ListCode;
+use crate::store::Repository;
+
+impl LocalService {
+    pub(crate) async fn lists_local(&self) -> Result<Vec<ListInfo>, ServiceError> {
+        self.blocking(|this| {
+            let repo = this.repo();
+            let versions = repo.list_versions()?;
+            let damage = this.damaged_lists()?;
+            Ok(repo
+                .lists()?
+                .into_iter()
+                .map(|mut l| {
+                    if damage.iter().any(|d| d.list == l.list) {
+                        l.count = 0; // unavailable until re-imported or restored
+                    }
+                    l
+                })
+                .map(|l| ListInfo {
+                    list_code: l.list,
+                    list_name: l.list.display_name().to_owned(),
+                    count: l.count,
+                    updated_at: l.updated_at,
+                    published: l.published,
+                    update_id: versions.get(&l.list).copied(),
+                })
+                .collect())
+        })
+        .await
+    }
+
+    pub(crate) async fn list_updates_local(
+        &self,
+        list: ListCode,
+        limit: usize,
+    ) -> Result<Vec<UpdateInfo>, ServiceError> {
+        if limit == 0 || limit > 1000 {
+            return Err(ServiceError::validation(
+                "limit",
+                "must be between 1 and 1000",
+            ));
+        }
+        self.blocking(move |this| {
+            Ok(this
+                .repo()
+                .updates(list, limit)?
+                .into_iter()
+                .map(UpdateInfo::from)
+                .collect())
+        })
+        .await
+    }
+
+    pub(crate) async fn entity_local(
+        &self,
+        entity_id: String,
+        at: Option<i64>,
+    ) -> Result<EntityDetail, ServiceError> {
+        let (code, _) = entity_id
+            .split_once(':')
+            .ok_or_else(|| ServiceError::not_found("entity", &entity_id))?;
+        if code.parse::<ListCode>().is_err() || entity_id.len() > 200 {
+            return Err(ServiceError::not_found("entity", &entity_id));
+        }
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let entity = match at {
+                None => repo.entity(&entity_id)?,
+                Some(update) => {
+                    if !repo.update_exists(update)? {
+                        return Err(ServiceError::not_found("list update", &update.to_string()));
+                    }
+                    repo.entity_at(&entity_id, update)?
+                }
+            };
+            let history = repo.entity_history(&entity_id)?;
+            let entity = entity.ok_or_else(|| match at {
+                Some(update) if !history.is_empty() => ServiceError::NotFound {
+                    what: "entity".to_owned(),
+                    id: format!("{entity_id} at update {update} (it was not listed then)"),
+                },
+                _ => ServiceError::not_found("entity", &entity_id),
+            })?;
+            Ok(EntityDetail {
+                record: EntityRecord::from(entity),
+                at_update: at,
+                history,
+            })
+        })
+        .await
+    }
+
+    /// Imports the official files under `dir` (one folder per list code), then monitors:
+    /// alerts for the lists that changed and a re-screen of the watchlist.
+    pub async fn import_lists(
+        &self,
+        dir: PathBuf,
+        selected: Vec<ListCode>,
+        options: ImportOptions,
+    ) -> Result<(Vec<ListOutcome>, RescreenSummary), ServiceError> {
+        let outcomes = self
+            .blocking(move |this| {
+                let repo = this.repo();
+                let mut store = repo.writer();
+                ingest::import_dir_with(&mut store, &dir, &selected, &options)
+                    .map_err(|e| ServiceError::Invalid(e.to_string()))
+            })
+            .await?;
+        let summary = self.monitor().await?;
+        Ok((outcomes, summary))
+    }
+}

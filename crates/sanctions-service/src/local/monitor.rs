@@ -1,0 +1,588 @@
+//! Monitoring: after every list import (and on demand or on a schedule) every favorite is
+//! re-screened. A favorite whose set of matched entries gains an entry gets one
+//! `favorite.match` alert (and webhook event) naming the new entries; lost entries are
+//! recorded on it. A run that finds nothing new writes only its compact run record.
+//!
+//! Two ways to the same answer. A full run screens every favorite. An incremental run, used
+//! after list updates when the watchlist is large, screens only the favorites that can have
+//! changed: those matching an entry the updates changed or removed, and those that the
+//! changed entries' names find (with a safety margin under the threshold) in an index built
+//! from the watchlist itself. Tests compare the two on real OFAC editions.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use jiff::Timestamp;
+use rayon::prelude::*;
+
+use super::screen::run;
+use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
+use crate::ServiceError;
+use crate::api::favorites::RescreenSummary;
+use crate::api::screening::ScreenRequest;
+use crate::engine::{self, Index};
+use crate::local::convert::kind_filter;
+use crate::model::{
+    Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, EntityNames, ListCode, OutboxEvent,
+    RescreenRun, ScreeningOrigin, Severity,
+};
+use crate::store::{Changes, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MARKER};
+
+/// The progress marker: the newest list update already monitored.
+const MARKER: &str = "monitored_update";
+/// How far under the threshold the watchlist index is searched for candidates.
+const MARGIN: u8 = 20;
+/// Most entity ids named on a `list.updated` alert (the message gives the counts).
+const MAX_ALERT_IDS: usize = 200;
+/// Below this many favorites a full run is cheap enough to be the only way.
+const INCREMENTAL_FROM: u64 = 5_000;
+/// Runs a re-screen makes when other processes keep recording runs first.
+const ATTEMPTS: usize = 5;
+
+/// How a re-screen chooses the favorites it screens again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RescreenMode {
+    /// Every favorite.
+    Full,
+    /// Only favorites the changed entries can affect (after list updates).
+    Incremental,
+    /// Incremental for a large watchlist after list updates, else full.
+    Auto,
+}
+
+/// The favorites, as the index of the watchlist sees them.
+pub(crate) struct Watch {
+    pub ids: Vec<String>,
+    pub index: Index,
+}
+
+impl LocalService {
+    /// Monitors list updates not yet monitored: a `list.updated` alert for each that
+    /// changed something, then a re-screen of the watchlist (incremental when large).
+    /// Running it again with no new update does nothing.
+    pub async fn monitor(&self) -> Result<RescreenSummary, ServiceError> {
+        self.monitor_with(RescreenMode::Auto).await
+    }
+
+    /// [`LocalService::monitor`] with a chosen mode (tests compare them).
+    pub async fn monitor_with(&self, mode: RescreenMode) -> Result<RescreenSummary, ServiceError> {
+        let _one_at_a_time = self.inner.monitor.lock().await;
+        self.blocking(move |this| this.claimed(|| this.monitor_blocking(mode)))
+            .await
+    }
+
+    /// Runs `attempt` until it records its run: an attempt that another process beat to the
+    /// progress markers recorded nothing and is made again from the new state.
+    fn claimed(
+        &self,
+        mut attempt: impl FnMut() -> Result<Option<RescreenSummary>, ServiceError>,
+    ) -> Result<RescreenSummary, ServiceError> {
+        for _ in 0..ATTEMPTS {
+            if let Some(summary) = attempt()? {
+                return Ok(summary);
+            }
+            tracing::info!("another process recorded a re-screen first; re-screening again");
+        }
+        Err(ServiceError::Unavailable(format!(
+            "the watchlist changed under {ATTEMPTS} re-screens in a row (other processes \
+             re-screening or editing it); try again"
+        )))
+    }
+
+    /// Starts the watchlist monitoring alone (see [`LocalService::spawn_background`] for all
+    /// background work): every `config.poll_secs` it monitors list updates made by any
+    /// process, and every `config.rescreen_every_hours` it re-screens the whole watchlist.
+    /// Errors are logged and retried at the next tick; abort the handle to stop.
+    pub fn spawn_monitoring(
+        &self,
+        config: &crate::config::WatchlistConfig,
+    ) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        let config = config.clone();
+        tokio::spawn(async move { this.run_monitoring(&config, std::future::pending()).await })
+    }
+
+    /// The monitoring schedule of [`LocalService::spawn_monitoring`], until `stop` resolves
+    /// (a run under way when it does finishes in the background and is committed whole).
+    pub(crate) async fn run_monitoring(
+        &self,
+        config: &crate::config::WatchlistConfig,
+        stop: impl std::future::Future<Output = ()>,
+    ) {
+        tokio::pin!(stop);
+        let poll = std::time::Duration::from_secs(config.poll_secs.max(1));
+        let every = std::time::Duration::from_secs(config.rescreen_every_hours.max(1) * 3600);
+        let mut last_full = Instant::now();
+        loop {
+            tokio::select! {
+                () = &mut stop => return,
+                () = tokio::time::sleep(poll) => {}
+            }
+            let work = async {
+                if let Err(e) = self.monitor().await {
+                    tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
+                }
+                if last_full.elapsed() >= every {
+                    match self.rescreen_run(false).await {
+                        Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
+                        Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
+                    }
+                    last_full = Instant::now();
+                }
+            };
+            tokio::select! {
+                () = &mut stop => return,
+                () = work => {}
+            }
+        }
+    }
+
+    /// Builds the index of the watchlist ahead of the next incremental re-screen (a server
+    /// or the UI does it after the watchlist changes, off the critical path). Returns the
+    /// number of favorites indexed.
+    pub async fn warm_watchlist(&self) -> Result<usize, ServiceError> {
+        self.blocking(|this| {
+            let favorites = this.repo().favorite_names(None)?;
+            Ok(this.watch(&favorites).ids.len())
+        })
+        .await
+    }
+
+    /// `POST /favorites/rescreen`: this service's account's watchlist.
+    pub(crate) async fn rescreen_local(&self) -> Result<RescreenSummary, ServiceError> {
+        self.rescreen_run(true).await
+    }
+
+    /// A full re-screen of this service's account's watchlist (`own`), or of every
+    /// account's (the scheduled one).
+    async fn rescreen_run(&self, own: bool) -> Result<RescreenSummary, ServiceError> {
+        let _one_at_a_time = self.inner.monitor.lock().await;
+        self.blocking(move |this| {
+            let loaded = this.ready()?;
+            let scope = own.then(|| this.account_id());
+            this.claimed(|| {
+                this.rescreen_blocking(
+                    &loaded,
+                    "manual",
+                    (RescreenMode::Full, scope.as_deref()),
+                    &[],
+                    Changes::default(),
+                    None,
+                )
+            })
+        })
+        .await
+    }
+
+    fn monitor_blocking(
+        &self,
+        mode: RescreenMode,
+    ) -> Result<Option<RescreenSummary>, ServiceError> {
+        let repo = self.repo();
+        let marker = repo.marker(MARKER)?.unwrap_or(0);
+        let favorites = repo.favorite_count(None)?;
+        // The index is built only when there is a watchlist to re-screen.
+        let loaded = if favorites > 0 {
+            self.current()?
+        } else {
+            Arc::new(Loaded {
+                index: Index::default(),
+                latest_update: repo.latest_update_id()?,
+                versions: repo.list_versions()?,
+                answers: Default::default(),
+            })
+        };
+        if loaded.latest_update <= marker {
+            return Ok(Some(nothing(favorites)));
+        }
+        let mut changes = Changes::default();
+        let mut changed: Vec<(String, ChangeKind)> = Vec::new();
+        for list in ListCode::ALL {
+            for update in repo.updates(list, 10_000)? {
+                if update.id <= marker
+                    || update.id > loaded.latest_update
+                    || update.failed.is_some()
+                {
+                    continue;
+                }
+                if update.added + update.removed + update.changed == 0 {
+                    continue;
+                }
+                let entity_changes = repo.changes(update.id)?;
+                changes.alerts.push(list_alert(&update, &entity_changes));
+                changed.extend(entity_changes.into_iter().map(|c| (c.entity_id, c.change)));
+            }
+        }
+        let mode = match mode {
+            // A first import changes everything: nothing to gain from an incremental run.
+            RescreenMode::Auto if marker > 0 && repo.favorite_count(None)? >= INCREMENTAL_FROM => {
+                RescreenMode::Incremental
+            }
+            RescreenMode::Auto => RescreenMode::Full,
+            RescreenMode::Incremental if marker == 0 => RescreenMode::Full,
+            other => other,
+        };
+        self.rescreen_blocking(
+            &loaded,
+            "list update",
+            (mode, None),
+            &changed,
+            changes,
+            Some((marker, loaded.latest_update)),
+        )
+    }
+
+    /// Re-screens the watchlist (all of it, or the candidates of `changed`) and records the
+    /// run with `changes` (alerts already decided on) and the markers, in one transaction.
+    /// `marker` moves the monitored-update marker from the value read to the one covered.
+    /// `None` when another process recorded a run first (nothing of this one is kept).
+    fn rescreen_blocking(
+        &self,
+        loaded: &Loaded,
+        reason: &str,
+        (mode, scope): (RescreenMode, Option<&str>),
+        changed: &[(String, ChangeKind)],
+        mut changes: Changes,
+        marker: Option<(i64, i64)>,
+    ) -> Result<Option<RescreenSummary>, ServiceError> {
+        let started = Instant::now();
+        let repo = self.repo();
+        // Read before the matches: a run recorded in between moves it, and this one loses.
+        let version = repo.marker(WATCHLIST_MARKER)?.unwrap_or(0);
+        let previous = repo.favorite_matches()?;
+        // `scope`: one account's watchlist (a manual re-screen), else every account's.
+        let favorites = repo.favorite_names(scope)?;
+        let total = favorites.len() as u64;
+        let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
+            RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
+                let watch = self.watch(&favorites);
+                let candidates = candidates(&watch, changed, &previous, &*repo)?;
+                favorites
+                    .into_iter()
+                    .filter(|(id, _, _)| candidates.contains(id))
+                    .collect()
+            }
+            _ => favorites,
+        };
+        let now = Timestamp::now();
+        let actor = self.actor().to_owned();
+        let outcomes: Vec<Option<Screened>> = selected
+            .par_iter()
+            .map(|(id, name, kind)| {
+                screen_favorite(loaded, id, name, *kind, previous.get(id), &actor)
+            })
+            .collect::<Result<_, _>>()?;
+        let mut updates = Vec::new();
+        let mut alert_ids = Vec::new();
+        for outcome in outcomes.into_iter().flatten() {
+            if let Some(alert) = outcome.alert {
+                alert_ids.push(alert.id.clone());
+                changes.events.push(favorite_event(&alert, &outcome.update));
+                changes.alerts.push(alert);
+            }
+            if let Some(screening) = outcome.screening {
+                changes.screenings.push(screening);
+            }
+            updates.push(outcome.update);
+        }
+        let run_record = RescreenRun {
+            id: 0,
+            at: now,
+            reason: reason.to_owned(),
+            mode: mode_word(mode).to_owned(),
+            list_versions: loaded.versions.clone(),
+            engine_version: ENGINE_VERSION.to_owned(),
+            actor,
+            screened: selected.len() as u64,
+            changed: updates.len() as u64,
+            alerts: changes.alerts.len() as u64,
+        };
+        let mut markers = vec![MarkerMove {
+            key: WATCHLIST_MARKER,
+            from: version,
+            to: version + 1,
+        }];
+        markers.extend(marker.map(|(from, to)| MarkerMove {
+            key: MARKER,
+            from,
+            to,
+        }));
+        let Some(run_id) = repo.record_rescreen(&run_record, &updates, &changes, &markers)? else {
+            return Ok(None);
+        };
+        Ok(Some(RescreenSummary {
+            run_id: Some(run_id),
+            mode: run_record.mode,
+            favorites: total,
+            screened: run_record.screened,
+            changed: run_record.changed,
+            alert_ids,
+            millis: started.elapsed().as_millis() as u64,
+        }))
+    }
+
+    /// The index of the watchlist (cached while the watchlist is unchanged).
+    fn watch(&self, favorites: &[(String, String, Option<EntityKind>)]) -> Arc<Watch> {
+        let mut cache = self
+            .inner
+            .watch
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(watch) = cache.as_ref()
+            && watch.ids.len() == favorites.len()
+            && watch.ids.iter().zip(favorites).all(|(a, (b, _, _))| a == b)
+        {
+            return watch.clone();
+        }
+        let watch = Arc::new(build_watch(favorites));
+        *cache = Some(watch.clone());
+        watch
+    }
+}
+
+/// Builds the index of the watchlist: each favorite a one-name "entry".
+pub(crate) fn build_watch(favorites: &[(String, String, Option<EntityKind>)]) -> Watch {
+    let entries: Vec<EntityNames> = favorites
+        .iter()
+        .enumerate()
+        .map(|(i, (_, name, kind))| EntityNames {
+            entity_id: i.to_string(),
+            list: ListCode::OfacSdn,
+            kind: kind.unwrap_or(EntityKind::Entity),
+            primary_name: String::new(),
+            country: None,
+            names: vec![(name.clone(), crate::model::AliasQuality::Strong)],
+            listing_ends: None,
+            facts: Default::default(),
+        })
+        .collect();
+    Watch {
+        ids: favorites.iter().map(|f| f.0.clone()).collect(),
+        index: Index::build(&entries),
+    }
+}
+
+/// The favorites an update can have changed: those matching a changed or removed entry now,
+/// and those the changed entries' names find in the watchlist index.
+fn candidates(
+    watch: &Watch,
+    changed: &[(String, ChangeKind)],
+    previous: &HashMap<String, Vec<(String, u8)>>,
+    repo: &dyn Repository,
+) -> Result<HashSet<String>, ServiceError> {
+    let touched: HashSet<&str> = changed.iter().map(|(id, _)| id.as_str()).collect();
+    let mut out: HashSet<String> = previous
+        .iter()
+        .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
+        .map(|(f, _)| f.clone())
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for (entity_id, change) in changed {
+        if *change == ChangeKind::Removed {
+            continue;
+        }
+        if let Some(entity) = repo.entity(entity_id)? {
+            names.extend(entity.all_names().map(str::to_owned));
+        }
+    }
+    let threshold = engine::DEFAULT_THRESHOLD.saturating_sub(MARGIN);
+    let found: Vec<Vec<usize>> = names
+        .par_iter()
+        .map(|name| {
+            let request = ScreenRequest {
+                threshold: Some(threshold),
+                limit: Some(engine::MAX_LIMIT),
+                ..ScreenRequest::new(name.clone())
+            };
+            super::screen::engine_screen(&watch.index, &request)
+                .map(|s| {
+                    s.results
+                        .iter()
+                        .filter_map(|h| h.entity_id.parse::<usize>().ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    for i in found.into_iter().flatten() {
+        if let Some(id) = watch.ids.get(i) {
+            out.insert(id.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// A favorite's re-screen that changed its set of matches.
+struct Screened {
+    update: FavoriteUpdate,
+    screening: Option<crate::model::ScreeningRecord>,
+    alert: Option<Alert>,
+}
+
+/// The request a favorite is screened with: the default threshold, every match reported.
+pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRequest {
+    ScreenRequest {
+        kind: kind_filter(kind).filter(|_| kind.is_some()),
+        limit: Some(engine::MAX_LIMIT),
+        ..ScreenRequest::new(name)
+    }
+}
+
+fn screen_favorite(
+    loaded: &Loaded,
+    id: &str,
+    name: &str,
+    kind: Option<EntityKind>,
+    previous: Option<&Vec<(String, u8)>>,
+    actor: &str,
+) -> Result<Option<Screened>, ServiceError> {
+    let request = favorite_request(name, kind);
+    let (record, result) = match run(
+        loaded,
+        &request,
+        ScreeningOrigin::Watchlist,
+        actor,
+        Some(id),
+    ) {
+        Ok(done) => done,
+        // A stored favorite the engine refuses (a rule tightened since) is skipped, not fatal.
+        Err(ServiceError::Validation { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let before: BTreeSet<&str> = previous
+        .map(|p| p.iter().map(|(e, _)| e.as_str()).collect())
+        .unwrap_or_default();
+    let after: BTreeSet<&str> = record
+        .matched
+        .iter()
+        .map(|m| m.entity_id.as_str())
+        .collect();
+    if before == after {
+        return Ok(None);
+    }
+    let gained: Vec<String> = after.difference(&before).map(|s| (*s).to_owned()).collect();
+    let lost: Vec<String> = before.difference(&after).map(|s| (*s).to_owned()).collect();
+    let alert = (!gained.is_empty()).then(|| {
+        let best = result
+            .results
+            .iter()
+            .filter(|m| gained.contains(&m.entity_id))
+            .map(|m| m.score)
+            .max()
+            .unwrap_or(0);
+        let named: Vec<String> = result
+            .results
+            .iter()
+            .filter(|m| gained.contains(&m.entity_id))
+            .map(|m| {
+                format!(
+                    "{} ({}, {}, score {})",
+                    m.name, m.list_name, m.entity_id, m.score
+                )
+            })
+            .collect();
+        Alert {
+            id: new_id("alt_"),
+            kind: AlertKind::FavoriteMatch,
+            severity: Severity::of_score(best),
+            title: format!(
+                "watchlist name {name:?} newly matches {} entr{}",
+                gained.len(),
+                if gained.len() == 1 { "y" } else { "ies" }
+            ),
+            message: format!("new: {}", named.join("; ")),
+            created_at: record.created_at,
+            status: AlertStatus::Open,
+            screening_id: Some(record.id.clone()),
+            favorite_id: Some(id.to_owned()),
+            list: None,
+            entity_ids: gained.clone(),
+        }
+    });
+    let update = FavoriteUpdate {
+        favorite_id: id.to_owned(),
+        matches: record
+            .matched
+            .iter()
+            .map(|m| (m.entity_id.clone(), m.score))
+            .collect(),
+        gained,
+        lost,
+        screening_id: Some(record.id.clone()),
+    };
+    Ok(Some(Screened {
+        update,
+        screening: Some(record),
+        alert,
+    }))
+}
+
+fn favorite_event(alert: &Alert, update: &FavoriteUpdate) -> OutboxEvent {
+    OutboxEvent {
+        event_id: new_id("evt_"),
+        kind: AlertKind::FavoriteMatch.as_str().to_owned(),
+        created_at: alert.created_at,
+        payload: serde_json::json!({
+            "favorite_id": update.favorite_id,
+            "screening_id": update.screening_id,
+            "gained": update.gained,
+            "lost": update.lost,
+            "alert_id": alert.id,
+        }),
+    }
+}
+
+/// The `list.updated` alert of one update.
+fn list_alert(
+    update: &crate::model::UpdateRecord,
+    changes: &[crate::store::EntityChange],
+) -> Alert {
+    let count =
+        |what: u64, word: &str| format!("{what} {word}{}", if what == 1 { "" } else { "s" });
+    Alert {
+        id: new_id("alt_"),
+        kind: AlertKind::ListUpdated,
+        severity: Severity::Info,
+        title: format!(
+            "{}: {}, {}, {}",
+            update.list.display_name(),
+            count(update.added, "addition"),
+            count(update.removed, "removal"),
+            count(update.changed, "change")
+        ),
+        message: format!(
+            "list update {} ({}); {} entries now",
+            update.id, update.origin, update.total
+        ),
+        created_at: Timestamp::now(),
+        status: AlertStatus::Open,
+        screening_id: None,
+        favorite_id: None,
+        list: Some(update.list),
+        entity_ids: changes
+            .iter()
+            .take(MAX_ALERT_IDS)
+            .map(|c| c.entity_id.clone())
+            .collect(),
+    }
+}
+
+fn mode_word(mode: RescreenMode) -> &'static str {
+    match mode {
+        RescreenMode::Incremental => "incremental",
+        RescreenMode::Full | RescreenMode::Auto => "full",
+    }
+}
+
+fn nothing(favorites: u64) -> RescreenSummary {
+    RescreenSummary {
+        run_id: None,
+        mode: "none".to_owned(),
+        favorites,
+        screened: 0,
+        changed: 0,
+        alert_ids: Vec::new(),
+        millis: 0,
+    }
+}

@@ -1,0 +1,220 @@
+//! Stored screenings, review decisions and the audit export.
+
+use jiff::Timestamp;
+
+use super::LocalService;
+use super::convert::{check_note, page_limit, paged, stored, summary};
+use crate::ServiceError;
+use crate::api::screenings::{
+    AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
+    ScreeningSummary, StoredScreening,
+};
+use crate::model::{AlertFilter, ScreeningFilter};
+use crate::store::{NewDecision, Repository, StoreError};
+
+/// Most screenings one audit export holds (ask for a shorter period beyond it).
+pub const MAX_AUDIT_SCREENINGS: usize = 1_000_000;
+
+/// Most screenings one page of a streamed audit export reads from the store.
+pub const MAX_AUDIT_PAGE: usize = 1_000;
+
+/// Refuses a period that ends before it starts (equal bounds are an empty period:
+/// half-open, `since` <= t < `until`).
+fn check_period(query: &AuditQuery) -> Result<(), ServiceError> {
+    match (query.since, query.until) {
+        (Some(since), Some(until)) if since > until => Err(ServiceError::validation(
+            "until",
+            "must not be before since",
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl LocalService {
+    pub(crate) async fn screening_local(
+        &self,
+        id: String,
+    ) -> Result<StoredScreening, ServiceError> {
+        check_id("id", &id, "scr_")?;
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let record = repo
+                .screening(this.account(), &id)?
+                .ok_or_else(|| ServiceError::not_found("screening", &id))?;
+            let decisions = repo.decisions(this.account(), &id)?;
+            stored(record, decisions)
+        })
+        .await
+    }
+
+    pub(crate) async fn screenings_local(
+        &self,
+        query: ScreeningQuery,
+    ) -> Result<Page<ScreeningSummary>, ServiceError> {
+        let limit = page_limit(query.limit)?;
+        if let Some(cursor) = &query.cursor {
+            check_id("cursor", cursor, "scr_")?;
+        }
+        self.blocking(move |this| {
+            let records = this.repo().screenings(
+                this.account(),
+                &ScreeningFilter {
+                    since: query.since,
+                    until: None,
+                    status: query.status,
+                    before: query.cursor,
+                    limit: limit + 1,
+                },
+            )?;
+            let (items, next_cursor) = paged(records, limit, |r| &r.id, |r| summary(&r));
+            Ok(Page { items, next_cursor })
+        })
+        .await
+    }
+
+    pub(crate) async fn decide_local(
+        &self,
+        screening_id: String,
+        request: DecisionRequest,
+    ) -> Result<DecisionResponse, ServiceError> {
+        check_id("id", &screening_id, "scr_")?;
+        let note = check_note(&request.note)?;
+        let entity_id = match request.entity_id.as_deref().map(str::trim) {
+            Some("") => return Err(ServiceError::validation("entity_id", "is empty")),
+            other => other.map(str::to_owned),
+        };
+        self.blocking(move |this| {
+            let new = NewDecision {
+                screening_id,
+                entity_id,
+                decision: request.decision,
+                note,
+                actor: this.actor().to_owned(),
+                at: Timestamp::now(),
+            };
+            match this.repo().decide(this.account(), &new) {
+                Ok((decision, status)) => Ok(DecisionResponse { decision, status }),
+                Err(StoreError::Refused(message)) => {
+                    Err(ServiceError::validation("decision", message))
+                }
+                Err(e) => Err(e.into()),
+            }
+        })
+        .await
+    }
+
+    /// One page of the streamed audit export (see [`crate::Service::audit_page`]).
+    pub(crate) async fn audit_page_local(
+        &self,
+        query: AuditQuery,
+        after: Option<String>,
+        limit: usize,
+    ) -> Result<Vec<StoredScreening>, ServiceError> {
+        check_period(&query)?;
+        if let Some(after) = &after {
+            check_id("cursor", after, "scr_")?;
+        }
+        let limit = limit.clamp(1, MAX_AUDIT_PAGE);
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let records = repo.with_reader(|store| {
+                store.screenings_after(
+                    this.account(),
+                    (query.since, query.until),
+                    after.as_deref(),
+                    limit,
+                )
+            })?;
+            let mut page = Vec::with_capacity(records.len());
+            for record in records {
+                let decisions = repo.decisions(this.account(), &record.id)?;
+                page.push(stored(record, decisions)?);
+            }
+            Ok(page)
+        })
+        .await
+    }
+
+    pub(crate) async fn audit_local(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
+        if let (Some(since), Some(until)) = (query.since, query.until)
+            && since > until
+        {
+            // Equal bounds are an empty period (half-open: `since` <= t < `until`).
+            return Err(ServiceError::validation(
+                "until",
+                "must not be before since",
+            ));
+        }
+        self.blocking(move |this| {
+            let repo = this.repo();
+            let mut records = repo.screenings(
+                this.account(),
+                &ScreeningFilter {
+                    since: query.since,
+                    until: query.until,
+                    status: None,
+                    before: None,
+                    limit: MAX_AUDIT_SCREENINGS + 1,
+                },
+            )?;
+            if records.len() > MAX_AUDIT_SCREENINGS {
+                return Err(ServiceError::validation(
+                    "since",
+                    format!("more than {MAX_AUDIT_SCREENINGS} screenings: export a shorter period"),
+                ));
+            }
+            records.reverse();
+            let mut screenings = Vec::with_capacity(records.len());
+            for record in records {
+                let decisions = repo.decisions(this.account(), &record.id)?;
+                screenings.push(stored(record, decisions)?);
+            }
+            let mut alerts = repo.alerts(
+                this.account(),
+                &AlertFilter {
+                    since: query.since,
+                    limit: MAX_AUDIT_SCREENINGS,
+                    ..AlertFilter::default()
+                },
+            )?;
+            alerts.retain(|a| query.until.is_none_or(|until| a.created_at < until));
+            alerts.reverse();
+            Ok(AuditExport {
+                generated_at: Timestamp::now(),
+                since: query.since,
+                until: query.until,
+                screenings,
+                decisions: repo.decisions_between(this.account(), query.since, query.until)?,
+                alert_changes: repo.alert_changes(this.account(), query.since, query.until)?,
+                alerts,
+            })
+        })
+        .await
+    }
+}
+
+/// Refuses an id that cannot be one of ours (wrong prefix, too long, odd characters) with
+/// a 404 rather than a query.
+pub(crate) fn check_id(field: &str, id: &str, prefix: &str) -> Result<(), ServiceError> {
+    let ok = id.len() <= 64
+        && id.starts_with(prefix)
+        && id[prefix.len()..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric());
+    if ok {
+        return Ok(());
+    }
+    if field == "id" {
+        let what = match prefix {
+            "scr_" => "screening",
+            "fav_" => "favorite",
+            "alt_" => "alert",
+            _ => "resource",
+        };
+        return Err(ServiceError::not_found(what, id));
+    }
+    Err(ServiceError::validation(
+        field,
+        format!("{id:?} is not a {prefix}... id"),
+    ))
+}

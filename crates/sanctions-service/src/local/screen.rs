@@ -1,0 +1,314 @@
+//! Screening through the service: one name or a batch, every screening stored with its list
+//! versions, engine version and actor, with its alert and webhook event in the same
+//! transaction.
+
+use jiff::Timestamp;
+use rayon::prelude::*;
+
+use super::convert::{check_name, check_options, check_request, entity_kind};
+use super::{ENGINE_VERSION, Loaded, LocalService, enrich, new_id};
+use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
+use crate::api::screening::{Match, ScreenRequest, ScreenResult};
+use crate::api::screenings::ScreeningResponse;
+use crate::engine::{self, ScreenError};
+use crate::model::{
+    Alert, AlertKind, AlertStatus, MatchedEntity, OutboxEvent, ReviewStatus, ScreeningOrigin,
+    ScreeningRecord, Severity,
+};
+use crate::store::Changes;
+use crate::{ServiceError, mapping};
+
+/// Screens `request` on `loaded` and builds the record to store (nothing is written).
+pub(crate) fn run(
+    loaded: &Loaded,
+    request: &ScreenRequest,
+    origin: ScreeningOrigin,
+    actor: &str,
+    favorite_id: Option<&str>,
+) -> Result<(ScreeningRecord, ScreenResult), ServiceError> {
+    let result = engine_screen(&loaded.index, request)?;
+    let record = record_of(loaded, request, &result, origin, actor, favorite_id)?;
+    Ok((record, result))
+}
+
+/// The record to store of `result`, the answer to `request` on `loaded`.
+fn record_of(
+    loaded: &Loaded,
+    request: &ScreenRequest,
+    result: &ScreenResult,
+    origin: ScreeningOrigin,
+    actor: &str,
+    favorite_id: Option<&str>,
+) -> Result<ScreeningRecord, ServiceError> {
+    let matched = matched_of(result);
+    Ok(ScreeningRecord {
+        id: new_id("scr_"),
+        query: request.name.clone(),
+        kind: entity_kind(request.kind),
+        threshold: request.threshold.unwrap_or(engine::DEFAULT_THRESHOLD),
+        created_at: Timestamp::now(),
+        total_matches: result.total_matches as u64,
+        status: if matched.is_empty() {
+            ReviewStatus::NoMatch
+        } else {
+            ReviewStatus::PendingReview
+        },
+        matched,
+        results: serde_json::to_value(&result.results)
+            .map_err(|e| ServiceError::Internal(format!("cannot encode a result: {e}")))?,
+        list_versions: loaded.versions.clone(),
+        engine_version: ENGINE_VERSION.to_owned(),
+        actor: actor.to_owned(),
+        origin,
+        favorite_id: favorite_id.map(str::to_owned),
+    })
+}
+
+/// One name screened through the service on `loaded`: the answer (grouped, with its
+/// coverage) and what storing it writes (the record, its alert and event).
+fn screen_one(
+    this: &LocalService,
+    loaded: &Loaded,
+    request: &ScreenRequest,
+) -> Result<(Changes, ScreeningResponse), ServiceError> {
+    let mut result = engine_screen(&loaded.index, &enrich::widened(request))?;
+    enrich::finish(this.repository(), loaded, request, &mut result)?;
+    let record = record_of(
+        loaded,
+        request,
+        &result,
+        ScreeningOrigin::Single,
+        this.actor(),
+        None,
+    )?;
+    let mut changes = this.changes();
+    match_alert(&record, &result, &mut changes);
+    let id = record.id.clone();
+    changes.screenings.push(record);
+    Ok((changes, ScreeningResponse { id, result }))
+}
+
+/// The matched entries of a result, as a stored screening records them.
+fn matched_of(result: &ScreenResult) -> Vec<MatchedEntity> {
+    result
+        .results
+        .iter()
+        .map(|m| MatchedEntity {
+            entity_id: m.entity_id.clone(),
+            score: m.score,
+        })
+        .collect()
+}
+
+/// An alert's message naming the best match: `best: NAME (LIST, ID, score N)`.
+pub(crate) fn best_match_message(best: &Match) -> String {
+    format!(
+        "best: {} ({}, {}, score {})",
+        best.name, best.list_name, best.entity_id, best.score
+    )
+}
+
+/// The `screening.match` alert and event of a screening that matched something.
+pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, changes: &mut Changes) {
+    let Some(best) = result.results.first() else {
+        return;
+    };
+    let alert = Alert {
+        id: new_id("alt_"),
+        kind: AlertKind::ScreeningMatch,
+        severity: Severity::of_score(best.score),
+        title: format!(
+            "{:?} matched {} listed entr{}",
+            record.query,
+            record.total_matches,
+            if record.total_matches == 1 {
+                "y"
+            } else {
+                "ies"
+            }
+        ),
+        message: best_match_message(best),
+        created_at: record.created_at,
+        status: AlertStatus::Open,
+        screening_id: Some(record.id.clone()),
+        favorite_id: None,
+        list: None,
+        entity_ids: record.matched.iter().map(|m| m.entity_id.clone()).collect(),
+    };
+    changes.events.push(OutboxEvent {
+        event_id: new_id("evt_"),
+        kind: AlertKind::ScreeningMatch.as_str().to_owned(),
+        created_at: record.created_at,
+        payload: serde_json::json!({
+            "screening_id": record.id,
+            "query": record.query,
+            "total_matches": record.total_matches,
+            "best_score": best.score,
+            "entity_ids": alert.entity_ids,
+            "alert_id": alert.id,
+        }),
+    });
+    changes.alerts.push(alert);
+}
+
+/// The error of an engine refusal.
+pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
+    let field = match error {
+        ScreenError::EmptyName | ScreenError::NameTooLong => "name",
+        ScreenError::Threshold(_) => "threshold",
+        ScreenError::Limit(_) => "limit",
+        ScreenError::DateOfBirth(_) => "date_of_birth",
+        ScreenError::Country(_) => "country",
+    };
+    ServiceError::validation(field, error.to_string())
+}
+
+impl LocalService {
+    pub(crate) async fn screen_local(
+        &self,
+        request: ScreenRequest,
+    ) -> Result<ScreeningResponse, ServiceError> {
+        check_request(&request)?;
+        // A screening takes a fraction of a millisecond: on a fresh index it runs right here
+        // on the async worker (no hand-over to the blocking pool and back); an index to
+        // (re)build first is built on the blocking pool.
+        let (changes, response) = match self.fresh()? {
+            Some(loaded) => screen_one(self, &loaded, &request)?,
+            None => {
+                self.blocking(move |this| {
+                    let loaded = this.ready()?;
+                    screen_one(&this, &loaded, &request)
+                })
+                .await?
+            }
+        };
+        // Answered only once stored: the group commit shares one transaction among the
+        // screenings arriving meanwhile.
+        self.commit(changes).await?;
+        Ok(response)
+    }
+
+    /// A screening that is not stored: no id, no alert, no event.
+    pub(crate) async fn preview_local(
+        &self,
+        request: ScreenRequest,
+    ) -> Result<ScreeningResponse, ServiceError> {
+        check_request(&request)?;
+        self.blocking(move |this| {
+            let loaded = this.ready()?;
+            let mut result = engine_screen(&loaded.index, &enrich::widened(&request))?;
+            enrich::finish(this.repository(), &loaded, &request, &mut result)?;
+            Ok(ScreeningResponse {
+                id: String::new(),
+                result,
+            })
+        })
+        .await
+    }
+
+    pub(crate) async fn batch_local(
+        &self,
+        request: BatchRequest,
+    ) -> Result<BatchResponse, ServiceError> {
+        check_batch(&request)?;
+        let (changes, response) = self
+            .blocking(move |this| {
+                let loaded = this.ready()?;
+                let template = request
+                    .options
+                    .clone()
+                    .unwrap_or_else(|| ScreenRequest::new(""));
+                let actor = this.actor().to_owned();
+                let screened: Vec<(ScreeningRecord, ScreenResult)> = request
+                    .names
+                    .par_iter()
+                    .map(|item| {
+                        let one = ScreenRequest {
+                            name: item.name().to_owned(),
+                            kind: item.kind().or(template.kind),
+                            ..template.clone()
+                        };
+                        run(&loaded, &one, ScreeningOrigin::Batch, &actor, None)
+                    })
+                    .collect::<Result<_, _>>()?;
+                let mut changes = this.changes();
+                let mut results = Vec::with_capacity(screened.len());
+                for (record, result) in screened {
+                    match_alert(&record, &result, &mut changes);
+                    results.push(BatchResult {
+                        name: record.query.clone(),
+                        matches: result.total_matches,
+                        screening_id: record.id.clone(),
+                        best_score: result.results.first().map(|m| m.score),
+                    });
+                    changes.screenings.push(record);
+                }
+                Ok((
+                    changes,
+                    BatchResponse {
+                        total: results.len(),
+                        results,
+                    },
+                ))
+            })
+            .await?;
+        self.commit(changes).await?;
+        Ok(response)
+    }
+}
+
+/// Refuses a batch that is empty, too long, or has any bad row (all of them named).
+fn check_batch(request: &BatchRequest) -> Result<(), ServiceError> {
+    if request.names.is_empty() {
+        return Err(ServiceError::validation("names", "the batch holds no name"));
+    }
+    if request.names.len() > MAX_BATCH {
+        return Err(ServiceError::validation(
+            "names",
+            format!(
+                "{} names sent; a batch holds at most {MAX_BATCH} (split it, or use `sanctions batch` locally)",
+                request.names.len()
+            ),
+        ));
+    }
+    if let Some(options) = &request.options {
+        check_options(options)?;
+    }
+    let template_kind = request.options.as_ref().and_then(|o| o.kind);
+    let bad: Vec<String> = request
+        .names
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            check_name("name", item.name(), item.kind().or(template_kind))
+                .err()
+                .map(|e| match e {
+                    ServiceError::Validation { message, .. } => format!("row {}: {message}", i + 1),
+                    other => format!("row {}: {other}", i + 1),
+                })
+        })
+        .collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = bad.iter().take(10).map(String::as_str).collect();
+    Err(ServiceError::validation(
+        "names",
+        format!(
+            "{} bad row{} (nothing was screened): {}{}",
+            bad.len(),
+            if bad.len() == 1 { "" } else { "s" },
+            shown.join("; "),
+            if bad.len() > shown.len() { "; ..." } else { "" }
+        ),
+    ))
+}
+
+/// The engine's answer in wire form.
+pub(crate) fn engine_screen(
+    index: &engine::Index,
+    request: &ScreenRequest,
+) -> Result<ScreenResult, ServiceError> {
+    let screening = engine::screen(index, &mapping::request(request)).map_err(engine_error)?;
+    Ok(mapping::result(&request.name, screening))
+}
