@@ -12,12 +12,10 @@
 
 // The lower crates under the names their modules had in the single crate.
 use sanctions_api as api;
-use sanctions_engine as engine;
 use sanctions_model as model;
 use sanctions_model::sanitize;
 use sanctions_service as service;
 use sanctions_service::{batch, config, coverage, fetch, files, ingest, webhooks};
-use sanctions_store as store;
 
 pub mod cli;
 pub mod remote;

@@ -11,7 +11,7 @@ use super::exit::Exit;
 use super::output::{print_json, safe, write_text};
 use super::workflow::local_service;
 use crate::model::{Account, Plan};
-use crate::store::KeyStore;
+use crate::service::KeyStore;
 
 /// `sanctions accounts ...`.
 #[derive(Debug, Args)]
@@ -49,7 +49,7 @@ pub fn check_name(name: &str) -> Result<String> {
 /// Runs an `accounts` subcommand.
 pub fn run(ctx: &Context, args: AccountsArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
-    let repo = svc.repo();
+    let repo = svc.key_store();
     match args.command.unwrap_or(AccountsCommand::List) {
         AccountsCommand::List => list(repo.as_ref(), json)?,
         AccountsCommand::Show { name } => show(repo.as_ref(), &name, json)?,

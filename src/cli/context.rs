@@ -1,5 +1,5 @@
-//! What every command needs: the data directory, the configuration, logging and the store,
-//! opened read-only for the commands that only read, and the import lock for those that write.
+//! What every command needs: the data directory, the configuration, logging, and the import
+//! lock for the commands that write.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use color_eyre::eyre::{Context as _, Result};
 
 use crate::config::{self, Config};
-use crate::store::{Store, StoreError};
 
 /// Resolved global options.
 #[derive(Debug)]
@@ -56,26 +55,6 @@ impl Context {
             config,
             remote: None,
         })
-    }
-
-    /// Opens (creating and migrating as needed) the store for writing.
-    pub fn open_store(&self) -> Result<Store> {
-        let path = config::database_path(&self.data_dir);
-        Store::open(&path).wrap_err_with(|| format!("cannot open the database {}", path.display()))
-    }
-
-    /// Opens the store for reading only: nothing is created or written, so a read-only data
-    /// folder works. No database yet reads as an empty store.
-    pub fn open_read(&self) -> Result<Store> {
-        let path = config::database_path(&self.data_dir);
-        if !path.exists() {
-            return Ok(Store::open_in_memory()?);
-        }
-        match Store::open_read_only(&path) {
-            // An older schema: migrate it if the folder allows (a newer program was installed).
-            Err(StoreError::NeedsUpgrade { .. }) => self.open_store(),
-            other => other.wrap_err_with(|| format!("cannot open the database {}", path.display())),
-        }
     }
 
     /// Takes the data folder's write lock (`sanctions.lock`), waiting with a message while

@@ -8,8 +8,8 @@ use super::exit::Exit;
 use super::output::{print_json, safe, write_text};
 use super::workflow::local_service;
 use crate::model::{Plan, Scope};
-use crate::server::keys;
-use crate::store::KeyStore;
+use crate::service::KeyStore;
+use crate::service::keys;
 
 /// `sanctions keys ...`.
 #[derive(Debug, Args)]
@@ -50,7 +50,7 @@ pub enum KeysCommand {
 /// Runs a `keys` subcommand.
 pub fn run(ctx: &Context, args: KeysArgs, json: bool) -> Result<Exit> {
     let svc = local_service(ctx)?;
-    let repo = svc.repo();
+    let repo = svc.key_store();
     match args.command {
         KeysCommand::Create {
             account,
@@ -114,7 +114,7 @@ fn create(
         .map(Scope::parse_list)
         .transpose()
         .map_err(|e| color_eyre::eyre::eyre!("--scopes: {e}"))?;
-    let id = crate::service::local::new_id("key_");
+    let id = crate::service::new_id("key_");
     let name = match account {
         Some(name) => super::accounts::check_name(&name)?,
         None => id.clone(),

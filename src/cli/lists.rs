@@ -13,6 +13,7 @@ use crate::fetch::Fetcher;
 use crate::ingest::{self, ListOutcome, Outcome};
 use crate::model::{ListCode, country_name};
 use crate::service::ServiceError;
+use crate::service::maintenance::{self, ImportError};
 
 /// What a user with an empty store should do, shown instead of empty results.
 pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them with one of:
@@ -33,13 +34,12 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             super::connect::local_only(ctx, "lists import")?;
             let started = std::time::Instant::now();
             let _lock = ctx.write_lock(json)?;
-            let mut store = ctx.open_store()?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
-            let outcomes = ingest::import_dir_with(&mut store, &dir, &list, &options)
-                .map_err(|e| exit::data(e.to_string()))?;
-            let code = report(&outcomes, json)?;
-            let code = super::store::after_import(&store, code, json);
-            drop(store);
+            let db = crate::config::database_path(&ctx.data_dir);
+            let imported =
+                maintenance::import_dir(&db, &dir, &list, &options).map_err(import_failure)?;
+            let code = report(&imported.outcomes, json)?;
+            let code = super::store::after_import(imported.damage.as_deref(), code, json);
             super::watch::monitor_after_import(ctx, json)?;
             if !json {
                 writeln!(
@@ -54,22 +54,32 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
             super::connect::local_only(ctx, "lists update")?;
             let _lock = ctx.write_lock(json)?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
-            let mut store = ctx.open_store()?;
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
             let downloads = ctx.data_dir.join("downloads");
+            let db = crate::config::database_path(&ctx.data_dir);
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?;
-            let outcomes = runtime.block_on(ingest::update_lists_with(
-                &mut store, &fetcher, &downloads, &list, &options,
-            ));
-            let code = report(&outcomes, json)?;
-            let code = super::store::after_import(&store, code, json);
-            drop(store);
+            let imported = runtime
+                .block_on(maintenance::update_lists(
+                    &db, &fetcher, &downloads, &list, &options,
+                ))
+                .map_err(import_failure)?;
+            let code = report(&imported.outcomes, json)?;
+            let code = super::store::after_import(imported.damage.as_deref(), code, json);
             super::watch::monitor_after_import(ctx, json)?;
             Ok(code)
         }
         Some(ListsCommand::Updates { code, limit }) => updates(ctx, code, usize::from(limit), json),
+    }
+}
+
+/// An import that did not run: the database could not be opened (with its cause), or the
+/// import was refused as a whole (exit 3).
+fn import_failure(e: ImportError) -> color_eyre::eyre::Report {
+    match e {
+        ImportError::Open { .. } => color_eyre::eyre::Report::new(e),
+        ImportError::Refused(e) => exit::data(e.to_string()),
     }
 }
 
@@ -113,10 +123,7 @@ pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
             safe(&db.display().to_string()),
             size as f64 / 1e6
         )?;
-        if let Some(access) = crate::store::readonly::access(&db)
-            .ok()
-            .and_then(|a| a.describe())
-        {
+        if let Some(access) = maintenance::access(&db) {
             writeln!(out, "access: {access}")?;
         }
     }

@@ -205,13 +205,13 @@ pub struct ScreenOptions {
     #[arg(long = "type", value_enum)]
     pub kind: Option<KindArg>,
     /// Lowest score reported, 0-100.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_THRESHOLD,
+    #[arg(long, default_value_t = crate::service::DEFAULT_THRESHOLD,
           value_parser = clap::value_parser!(u8).range(0..=100))]
     pub threshold: u8,
     /// Most people or organisations reported per name, 1-500 (one person's entries on
     /// several lists count once).
-    #[arg(long, default_value_t = crate::engine::DEFAULT_LIMIT as u16,
-          value_parser = clap::value_parser!(u16).range(1..=crate::engine::MAX_LIMIT as i64))]
+    #[arg(long, default_value_t = crate::service::DEFAULT_LIMIT as u16,
+          value_parser = clap::value_parser!(u16).range(1..=crate::service::MAX_LIMIT as i64))]
     pub limit: u16,
     /// Only these lists (comma-separated codes) [default: all eight].
     #[arg(long, value_delimiter = ',', value_name = "CODES")]

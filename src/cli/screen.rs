@@ -17,8 +17,8 @@ use crate::api::coverage::Coverage;
 use crate::api::screening::{KindFilter, ScreenRequest};
 use crate::batch::check_name;
 use crate::model::ListCode;
+use crate::service::ListSummary;
 use crate::service::{Service, ServiceError};
-use crate::store::ListSummary;
 
 /// What the requested lists hold, from the service: refuses an empty store (exit 3) and
 /// partial coverage (exit 4) unless `--allow-partial`, and warns of stale lists.

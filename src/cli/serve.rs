@@ -12,8 +12,8 @@ use super::Context;
 use super::exit::Exit;
 use super::workflow::{local_service, runtime};
 use crate::server::{self, AppState, Plans, ServiceFactory};
+use crate::service::KeyStore;
 use crate::service::{LocalService, Service};
-use crate::store::KeyStore;
 
 /// `sanctions serve ...`.
 #[derive(Debug, Args)]
@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
             .await
             .wrap_err_with(|| format!("cannot listen on {bind}"))?;
         let addr = listener.local_addr()?;
-        let keys: Arc<dyn KeyStore> = svc.repo();
+        let keys: Arc<dyn KeyStore> = svc.key_store();
         let base = svc.clone();
         let services: ServiceFactory = Arc::new(move |key| {
             Arc::new(base.for_account(&key.account_id, &key.actor())) as Arc<dyn Service>
@@ -115,8 +115,7 @@ fn versions_source(svc: &LocalService) -> server::VersionsSource {
     let svc = svc.clone();
     Arc::new(move || {
         let index = svc.index_versions();
-        let store = crate::store::Repository::list_versions(svc.repo().as_ref())
-            .map_err(|e| e.to_string())?;
+        let store = svc.store_versions().map_err(|e| e.to_string())?;
         Ok((index, store))
     })
 }

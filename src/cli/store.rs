@@ -6,13 +6,11 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 use color_eyre::eyre::Result;
-use serde::Serialize;
 
 use super::Context;
 use super::exit::{self, Exit};
 use super::output::{print_json, safe, thousands};
-use crate::model::ListCode;
-use crate::store::{IntegrityReport, NameDamage, Store};
+use crate::service::maintenance::{self, CheckError, CheckReport};
 
 /// `sanctions store ...`.
 #[derive(Debug, Args)]
@@ -27,38 +25,6 @@ pub enum StoreCommand {
     /// Check the database: SQLite's integrity_check, and each list's names against the
     /// count and checksum recorded at import. Exit 0 sound, 3 damaged.
     Check,
-}
-
-/// The report of `store check --json`.
-#[derive(Debug, Serialize)]
-struct CheckReport {
-    database: String,
-    /// How a write-protected folder was read, when it was (immutable, a private copy).
-    access: Option<&'static str>,
-    /// `integrity_check`'s verdict.
-    integrity: IntegrityWire,
-    lists: Vec<ListCheck>,
-    ok: bool,
-}
-
-#[derive(Debug, Serialize)]
-struct IntegrityWire {
-    check: &'static str,
-    ok: bool,
-    problems: Vec<String>,
-    elapsed_ms: u64,
-}
-
-/// One list's verdict: `ok`, `damaged`, `unverified` (imported before digests were kept)
-/// or `empty` (never imported).
-#[derive(Debug, Serialize)]
-struct ListCheck {
-    list_code: ListCode,
-    status: &'static str,
-    names_stored: Option<u64>,
-    names_found: Option<u64>,
-    /// For a damaged list: what is wrong and how to repair it.
-    message: Option<String>,
 }
 
 /// Runs `store` and its subcommands.
@@ -77,24 +43,13 @@ fn check(ctx: &Context, json: bool) -> Result<Exit> {
             path.display()
         )));
     }
-    let store = ctx.open_read()?;
-    let fail = |e: crate::store::StoreError| {
-        exit::data(format!(
+    let report = maintenance::check(&path).map_err(|e| match e {
+        CheckError::Open { .. } => color_eyre::eyre::Report::new(e),
+        CheckError::Check(e) => exit::data(format!(
             "cannot check {}: {e}; the database is damaged: restore it from a backup, or move it away and import the lists again",
             path.display()
-        ))
-    };
-    let integrity = store.integrity(true).map_err(fail)?;
-    let lists = list_checks(&store).map_err(fail)?;
-    let report = CheckReport {
-        database: path.display().to_string(),
-        access: crate::store::readonly::access(&path)
-            .ok()
-            .and_then(|a| a.describe()),
-        ok: integrity.ok() && lists.iter().all(|l| l.status != "damaged"),
-        integrity: wire(integrity),
-        lists,
-    };
+        )),
+    })?;
     let code = if report.ok { Exit::Success } else { Exit::Data };
     if json {
         print_json(&report)?;
@@ -102,43 +57,6 @@ fn check(ctx: &Context, json: bool) -> Result<Exit> {
         print_human(&report)?;
     }
     Ok(code)
-}
-
-fn wire(report: IntegrityReport) -> IntegrityWire {
-    IntegrityWire {
-        check: report.check,
-        ok: report.ok(),
-        problems: report.problems,
-        elapsed_ms: report.elapsed_ms,
-    }
-}
-
-/// Each list's names against its digest.
-fn list_checks(store: &Store) -> Result<Vec<ListCheck>, crate::store::StoreError> {
-    let stored = store.name_digests()?;
-    let damage: Vec<NameDamage> = store.verify_names()?;
-    let counts = store.lists()?;
-    Ok(ListCode::ALL
-        .iter()
-        .map(|&list| {
-            let digest = stored.get(&list);
-            let hurt = damage.iter().find(|d| d.list == list);
-            let has_data = counts.iter().any(|s| s.list == list && s.count > 0);
-            let status = match (hurt, digest, has_data) {
-                (Some(_), _, _) => "damaged",
-                (None, Some(_), _) => "ok",
-                (None, None, true) => "unverified",
-                (None, None, false) => "empty",
-            };
-            ListCheck {
-                list_code: list,
-                status,
-                names_stored: digest.map(|d| d.names),
-                names_found: hurt.map_or(digest.map(|d| d.names), |d| Some(d.found)),
-                message: hurt.map(NameDamage::message),
-            }
-        })
-        .collect())
 }
 
 fn print_human(report: &CheckReport) -> Result<()> {
@@ -182,11 +100,9 @@ fn print_human(report: &CheckReport) -> Result<()> {
 
 /// The full check after an import or update: `code` when the database is sound, else a
 /// warning saying how to repair it and exit 3.
-pub fn after_import(store: &Store, code: Exit, json: bool) -> Exit {
-    let problems = match store.integrity(true) {
-        Ok(report) if report.ok() => return code,
-        Ok(report) => report.problems.join("; "),
-        Err(e) => e.to_string(),
+pub fn after_import(damage: Option<&str>, code: Exit, json: bool) -> Exit {
+    let Some(problems) = damage else {
+        return code;
     };
     super::output::warn(
         &format!(

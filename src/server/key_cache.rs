@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::model::ApiKey;
-use crate::store::{KeyStore, StoreError};
+use crate::service::{KeyStore, StoreError};
 
 /// The most keys kept; past it the cache starts again.
 const MAX_KEYS: usize = 10_000;
@@ -83,13 +83,19 @@ impl KeyCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::keys;
+    use crate::model::{Account, Plan};
+    use crate::service::keys;
 
     #[test]
     fn a_cached_key_is_dropped_when_any_key_is_revoked_or_created() {
         let dir = tempfile::tempdir().unwrap();
-        let repo = crate::store::SqliteRepository::open(&dir.path().join("k.db")).unwrap();
-        let account = keys::tests::default_account();
+        let repo = sanctions_store::SqliteRepository::open(&dir.path().join("k.db")).unwrap();
+        let account = Account {
+            id: crate::service::DEFAULT_ACCOUNT.to_owned(),
+            name: "default".to_owned(),
+            plan: Plan::Free,
+            created_at: jiff::Timestamp::now(),
+        };
         let (secret, new) = keys::generate(&account, None, vec![]).unwrap();
         repo.create_key(&new).unwrap();
         let cache = KeyCache::default();

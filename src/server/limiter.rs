@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use jiff::Timestamp;
 
 use crate::service::RateLimit;
-use crate::store::{KeyStore, StoreError};
+use crate::service::{KeyStore, StoreError};
 
 /// The in-memory minute windows of every key.
 #[derive(Debug, Default)]

@@ -14,7 +14,7 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use super::AppState;
 use crate::model::ListVersions;
-use crate::store::OpsStats;
+use crate::service::OpsStats;
 
 /// The figures of the store and of the screening index, read at each scrape (blocking).
 pub type OpsSource = Arc<dyn Fn() -> Result<(OpsStats, ListVersions), String> + Send + Sync>;

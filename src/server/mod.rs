@@ -13,7 +13,7 @@ mod body;
 mod checks;
 mod export;
 mod key_cache;
-pub mod keys;
+pub use crate::service::keys;
 mod limiter;
 mod listener;
 mod metrics;
@@ -44,8 +44,8 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use crate::api::routes;
 use crate::config::ServerConfig;
 use crate::model::{ApiKey, ListCode, ListVersions};
+use crate::service::KeyStore;
 use crate::service::{Service, ServiceError};
-use crate::store::KeyStore;
 
 pub use auth::Caller;
 pub use listener::{Limits, raise_open_files};

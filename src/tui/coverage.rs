@@ -5,7 +5,7 @@
 
 use crate::api::coverage::{Coverage, ListCoverage, ListStatus};
 use crate::api::lists::ListInfo;
-use crate::store::ListSummary;
+use crate::service::ListSummary;
 
 /// The coverage of a screening of every list now, from the lists the status bar knows.
 pub fn of_lists(lists: &[ListInfo], now: jiff::Timestamp) -> Coverage {

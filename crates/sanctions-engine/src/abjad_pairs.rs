@@ -4,8 +4,8 @@
 
 use super::index::{Index, IndexedName};
 use super::normalize::{JoinUnit, TokenKind, joins_of};
+use super::pair::Pair;
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, Query};
-use super::score::Pair;
 use super::similarity::MatchKind;
 use super::{lexicon, script};
 

@@ -3,7 +3,7 @@
 //! adjacent tokens may be joined, and the text of each join. Used by the query, the scorer
 //! (a Latin query word against listed abjad words) and the lexicon's learner.
 
-use super::normalize::{Token, TokenKind};
+use super::token::{Token, TokenKind};
 
 /// The ways the abjad words from token `i` on may be one word in Latin letters, as (tokens
 /// covered, the words joined): Persian and Pashto write apart what the lists romanise as one

@@ -8,6 +8,7 @@
 
 use sanctions_model as model;
 
+mod abd;
 mod abjad_pairs;
 mod alternatives;
 mod facts;
@@ -18,6 +19,7 @@ mod lexicon;
 mod literal;
 pub mod normalize;
 mod osa;
+mod pair;
 mod query;
 mod result;
 mod score;
@@ -28,6 +30,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 mod titles;
+mod token;
 
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
@@ -305,13 +308,13 @@ fn to_hit(
             Some(w) if !w.is_empty() => w.as_str(),
             _ => index.vocab[name.tokens[li].id as usize].text.as_str(),
         };
-        let query_text = |p: &score::Pair| {
+        let query_text = |p: &pair::Pair| {
             (p.query..p.query + p.query_len)
                 .map(|qi| query.tokens[qi].shown())
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let listed_span = |p: &score::Pair| {
+        let listed_span = |p: &pair::Pair| {
             (p.listed..p.listed + p.listed_len)
                 .map(listed_text)
                 .collect::<Vec<_>>()

@@ -7,6 +7,7 @@
 //! `van`, ...) marked as such.
 
 pub use super::joins::{JoinUnit, abjad_joins, joins_of};
+pub use super::token::{Token, TokenKind};
 use std::sync::LazyLock;
 
 use unicode_normalization::UnicodeNormalization;
@@ -14,36 +15,6 @@ use unicode_normalization::UnicodeNormalization;
 use super::legal::LegalForms;
 use super::script::{self, Script};
 use super::titles;
-
-/// What a token is, which decides how much it weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TokenKind {
-    /// An ordinary name word.
-    Word,
-    /// A single letter: an initial.
-    Initial,
-    /// A canonical organisation legal form (`llc`, `jsc`, ...): weak evidence.
-    Legal,
-    /// A name particle (`al`, `bin`, `abu`, `de`, `van`, ...): weak evidence.
-    Particle,
-    /// Digits (vessel numbers, "2" in "Arctic LNG 2").
-    Number,
-}
-
-/// One normalised token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Token {
-    /// The form compared: lower-case ASCII letters and digits.
-    pub text: String,
-    /// For a legal form, the words it was read from (`ooo`), in case it was a name after all.
-    pub raw: String,
-    pub kind: TokenKind,
-    /// Written in an abjad (Arabic, Hebrew): compared by consonant skeleton too.
-    pub abjad: bool,
-    /// The word as written, when not in Latin letters (`أسامة` for `smh`): what an explanation
-    /// shows. Empty for Latin words, whose `text` reads as typed.
-    pub written: String,
-}
 
 /// Titles and honorifics that say nothing about who someone is.
 const HONORIFICS: &[&str] = &[
@@ -279,7 +250,7 @@ pub fn words(name: &str) -> Vec<String> {
 /// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
 /// begins with the article (`الرحمن`) gives the article as a word of its own.
 fn scripted_words(name: &str) -> Vec<Word> {
-    let chars = super::split::abd_apart(name.nfkc().collect());
+    let chars = super::abd::abd_apart(name.nfkc().collect());
     let mut words = Vec::new();
     let mut current = Current::default();
     let mut script = Script::Latin;

@@ -8,11 +8,10 @@ use super::index::{Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, deletions, hash};
 use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
-use super::score::joined_similarity;
 use super::script;
 use super::similarity::{
     MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
-    phonetic_key, similarity,
+    joined_similarity, phonetic_key, similarity,
 };
 
 /// One token of the query.

@@ -13,10 +13,9 @@
 use super::abjad_pairs;
 use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
+use super::pair::Pair;
 use super::query::{JOINED_SKELETON, Query};
-use super::similarity::{
-    MatchKind, edit_similarity, edit_similarity_at_least, edit_similarity_within,
-};
+use super::similarity::{MatchKind, edit_similarity_within, joined_similarity};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;
@@ -24,46 +23,6 @@ const NAME_EXPONENT: f32 = 0.4;
 const WEAK_ALIAS_FACTOR: f32 = 0.95;
 /// Whole-string comparison scores at most this.
 const COMPACT_CAP: f32 = 0.95;
-
-/// A pair in the alignment: one or two adjacent query tokens (`query..query + query_len`)
-/// met one or two adjacent listed tokens, with a similarity.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Pair {
-    pub query: usize,
-    pub query_len: usize,
-    pub listed: usize,
-    pub listed_len: usize,
-    pub similarity: f32,
-    pub how: MatchKind,
-}
-
-impl Pair {
-    fn single(query: usize, listed: usize, similarity: f32, how: MatchKind) -> Pair {
-        Pair {
-            query,
-            query_len: 1,
-            listed,
-            listed_len: 1,
-            similarity,
-            how,
-        }
-    }
-
-    /// Whether this pair covers query token `qi`.
-    /// Whether the pair joins words on either side (`al qaida` / `alqaida`).
-    pub fn is_join(&self) -> bool {
-        self.query_len > 1 || self.listed_len > 1
-    }
-
-    pub fn covers_query(&self, qi: usize) -> bool {
-        (self.query..self.query + self.query_len).contains(&qi)
-    }
-
-    /// Whether this pair covers listed token `li`.
-    pub fn covers_listed(&self, li: usize) -> bool {
-        (self.listed..self.listed + self.listed_len).contains(&li)
-    }
-}
 
 /// A scored name.
 #[derive(Debug, Clone)]
@@ -492,43 +451,6 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Buffers> = const {
         std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new()))
     };
-}
-
-/// The least similarity of a word and two words written as one that makes a pair.
-const JOINED_MIN: f32 = 0.8;
-
-/// Similarity of `whole` with `first` + `second` written as one word, when they are close.
-/// The quick refusal (lengths, first letter), which most of a screening's calls end in, is
-/// inlined into the callers; the comparison itself is not.
-#[inline]
-pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
-    let len = first.len() + second.len();
-    if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
-        return None;
-    }
-    joined_similarity_near(whole, first, second)
-}
-
-/// [`joined_similarity`] past its quick refusal.
-#[inline(never)]
-fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32> {
-    let len = first.len() + second.len();
-    if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
-        return Some(1.0);
-    }
-    // The two words joined in a buffer on the stack when they fit (no allocation per pair
-    // on the hot path).
-    let mut buf = [0u8; 64];
-    let s = if len <= buf.len() {
-        buf[..first.len()].copy_from_slice(first.as_bytes());
-        buf[first.len()..len].copy_from_slice(second.as_bytes());
-        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| {
-            edit_similarity_at_least(whole, joined, JOINED_MIN)
-        })
-    } else {
-        edit_similarity(whole, &format!("{first}{second}"))
-    };
-    (s >= JOINED_MIN).then_some(s)
 }
 
 fn ratio(part: f32, whole: f32) -> f32 {

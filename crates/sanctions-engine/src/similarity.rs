@@ -2,10 +2,10 @@
 //! transliteration (`mohammed`/`muhammad`, `yevgeny`/`evgeniy`, `ivanoff`/`ivanov`), or an
 //! initial of the other.
 
-use super::normalize::TokenKind;
 use super::osa::osa_bounded;
 pub use super::osa::osa_distance;
 pub use super::result::MatchKind;
+use super::token::TokenKind;
 
 /// Similarity an initial earns against a word it abbreviates. 0.95 (was 0.9): the `initial`
 /// category of the development set 94.4 -> 95.2 at the threshold, nothing else changed.
@@ -291,6 +291,43 @@ fn fold(token: &str, vowels: bool) -> String {
         out.push(b't');
     }
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The least similarity of a word and two words written as one that makes a pair.
+const JOINED_MIN: f32 = 0.8;
+
+/// Similarity of `whole` with `first` + `second` written as one word, when they are close.
+/// The quick refusal (lengths, first letter), which most of a screening's calls end in, is
+/// inlined into the callers; the comparison itself is not.
+#[inline]
+pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
+    let len = first.len() + second.len();
+    if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
+        return None;
+    }
+    joined_similarity_near(whole, first, second)
+}
+
+/// [`joined_similarity`] past its quick refusal.
+#[inline(never)]
+fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32> {
+    let len = first.len() + second.len();
+    if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
+        return Some(1.0);
+    }
+    // The two words joined in a buffer on the stack when they fit (no allocation per pair
+    // on the hot path).
+    let mut buf = [0u8; 64];
+    let s = if len <= buf.len() {
+        buf[..first.len()].copy_from_slice(first.as_bytes());
+        buf[first.len()..len].copy_from_slice(second.as_bytes());
+        std::str::from_utf8(&buf[..len]).map_or(0.0, |joined| {
+            edit_similarity_at_least(whole, joined, JOINED_MIN)
+        })
+    } else {
+        edit_similarity(whole, &format!("{first}{second}"))
+    };
+    (s >= JOINED_MIN).then_some(s)
 }
 
 #[cfg(test)]

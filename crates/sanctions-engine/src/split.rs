@@ -2,7 +2,7 @@
 //! write as one word what the lists romanise apart (`محمدتقی` / `Mohammad Taghi`, `عباسعلی` /
 //! `Abbas-Ali`, `عبدالروف` / `Abdul Rauf`). Two rules:
 //!
-//! - [`abd_apart`]: `عبد` with the article written onto the next word (`عبدالروف`) is read as
+//! - [`abd_apart`](super::abd::abd_apart) (in `abd`, a leaf that normalisation calls): `عبد` with the article written onto the next word (`عبدالروف`) is read as
 //!   written apart (`عبد الروف`), the Arabic convention, so that it reaches the tokens the
 //!   apart form gives (`abdul al rwf`) and, through `normalize::abjad_joins`, still meets a
 //!   Latin compound (`Abdurrauf`). Part of normalisation: queries and listed names alike.
@@ -12,48 +12,11 @@
 //!   alternative ([`super::alternatives`]) and filed by the index as a variant of the listed
 //!   name; the reading as written stays, each entry keeping its better result.
 
+#[cfg(test)]
+use super::abd::abd_apart;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::script::{Script, script_of};
-
-const AIN: char = '\u{0639}';
-const BEH: char = '\u{0628}';
-const DAL: char = '\u{062F}';
-const ALEF: char = '\u{0627}';
-const LAM: char = '\u{0644}';
-
-/// The least letters after `عبدال` for the article to be read as written onto a word of
-/// its own: three, the length from which normalisation splits the article off any word
-/// (`الرحمن`, not `الله`), so that the joined form gives the tokens the apart form gives.
-/// Two was measured first: `عبدالحی` then lost the spelling the lexicon had learned for it
-/// whole (`Abdulhai`), since `الحی` keeps its article (a known entry fell from 92 to 75).
-const MIN_ABD_REST: usize = 3;
-
-/// `chars` (a name after NFKC) with a space written between `عبد` and an article joined to
-/// it at the start of a word (`عبدالروف` as `عبد الروف`), when at least [`MIN_ABD_REST`]
-/// letters follow the article.
-pub(crate) fn abd_apart(chars: Vec<char>) -> Vec<char> {
-    let starts = |i: usize| {
-        (i == 0 || !chars[i - 1].is_alphabetic())
-            && chars.get(i..i + 5) == Some(&[AIN, BEH, DAL, ALEF, LAM][..])
-            && chars[i + 5..]
-                .iter()
-                .take_while(|c| c.is_alphabetic())
-                .count()
-                >= MIN_ABD_REST
-    };
-    if !(0..chars.len()).any(starts) {
-        return chars;
-    }
-    let mut out = Vec::with_capacity(chars.len() + 2);
-    for (i, &c) in chars.iter().enumerate() {
-        if i >= 3 && starts(i - 3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// The least letters of a known head (`محمد`, `عباس`, `احمد`): two-letter heads (`عل`,
 /// `حس`) begin too many words that are not compounds. Set by that reasoning, not tuned.

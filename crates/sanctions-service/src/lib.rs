@@ -22,6 +22,12 @@ use sanctions_store as store;
 
 pub use sanctions_store::files;
 
+// What the faces need of the layers below, named here so that they depend on the service
+// alone: the screening defaults and bounds of the engine, the store's interface of keys and
+// accounts with its error, and the store's summaries that the faces show.
+pub use sanctions_engine::{DEFAULT_LIMIT, DEFAULT_THRESHOLD, MAX_LIMIT};
+pub use sanctions_store::{DEFAULT_ACCOUNT, KeyStore, ListSummary, OpsStats, StoreError, new_id};
+
 pub mod batch;
 pub mod briefs;
 pub mod config;
@@ -31,7 +37,9 @@ pub mod fetch;
 pub mod grouping;
 pub mod ingest;
 mod interface;
+pub mod keys;
 pub mod local;
+pub mod maintenance;
 pub mod mapping;
 pub mod query;
 pub mod webhooks;

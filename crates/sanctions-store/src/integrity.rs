@@ -223,7 +223,7 @@ fn rewrite_names(tx: &rusqlite::Transaction<'_>, parsed: &ParsedList) -> Result<
     for entity in &parsed.entities {
         let id = entity.entity_id();
         if seen.insert(id.clone()) {
-            super::lists::insert_names(tx, entity, &id)?;
+            super::names::insert_names(tx, entity, &id)?;
         }
     }
     Ok(())

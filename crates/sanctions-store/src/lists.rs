@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension, Transaction, params};
 use sha2::{Digest, Sha256};
 
+use super::names::insert_names;
 use super::{Store, StoreError};
 use crate::model::ParsedList;
 use crate::model::{ChangeKind, Entity, ListCode, SourceFile, UpdateRecord};
@@ -369,43 +370,6 @@ fn insert_entity(
         entity.listing_ends
     ])?;
     insert_names(tx, entity, entity_id)
-}
-
-/// Writes the names of `entity` (the primary name at position 0, then the aliases).
-pub(super) fn insert_names(
-    tx: &Transaction<'_>,
-    entity: &Entity,
-    entity_id: &str,
-) -> Result<(), StoreError> {
-    let mut names = tx.prepare_cached(
-        "INSERT INTO names (entity_id, position, name, kind, quality, script, lang)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
-    names.execute(params![
-        entity_id,
-        0,
-        entity.primary_name,
-        "primary",
-        "strong",
-        Option::<String>::None,
-        Option::<String>::None
-    ])?;
-    for (position, alias) in entity.aliases.iter().enumerate() {
-        let quality = serde_json::to_value(alias.quality)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_else(|| "unspecified".to_owned());
-        names.execute(params![
-            entity_id,
-            position as i64 + 1,
-            alias.name,
-            alias.kind,
-            quality,
-            alias.script,
-            alias.lang
-        ])?;
-    }
-    Ok(())
 }
 
 fn insert_update(tx: &Transaction<'_>, record: &UpdateRecord) -> Result<i64, StoreError> {

@@ -1,7 +1,10 @@
-//! Reading the names table back for the screening index, without decoding whole records.
+//! The names table: written with each entry, read back for the screening index without
+//! decoding whole records.
+
+use rusqlite::{Transaction, params};
 
 use super::{Store, StoreError};
-use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+use crate::model::{AliasQuality, Entity, EntityKind, EntityNames, ListCode};
 
 impl Store {
     /// Every entry's names, grouped per entry in stored order (primary name first).
@@ -57,4 +60,41 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// Writes the names of `entity` (the primary name at position 0, then the aliases).
+pub(super) fn insert_names(
+    tx: &Transaction<'_>,
+    entity: &Entity,
+    entity_id: &str,
+) -> Result<(), StoreError> {
+    let mut names = tx.prepare_cached(
+        "INSERT INTO names (entity_id, position, name, kind, quality, script, lang)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    names.execute(params![
+        entity_id,
+        0,
+        entity.primary_name,
+        "primary",
+        "strong",
+        Option::<String>::None,
+        Option::<String>::None
+    ])?;
+    for (position, alias) in entity.aliases.iter().enumerate() {
+        let quality = serde_json::to_value(alias.quality)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| "unspecified".to_owned());
+        names.execute(params![
+            entity_id,
+            position as i64 + 1,
+            alias.name,
+            alias.kind,
+            quality,
+            alias.script,
+            alias.lang
+        ])?;
+    }
+    Ok(())
 }

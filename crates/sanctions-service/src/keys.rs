@@ -41,7 +41,7 @@ pub fn generate(
         }
     }
     let key = ApiKey {
-        id: crate::service::local::new_id("key_"),
+        id: crate::store::new_id("key_"),
         prefix: display_prefix(&secret).unwrap_or(KEY_PREFIX).to_owned(),
         label: label.filter(|l| !l.trim().is_empty()),
         plan: account.plan,
