@@ -1,7 +1,10 @@
 //! Criterion benchmarks of the screening engine on the real lists (`../shared/data/lists`):
-//! index build from the store, single-name screening (and its per-query latency
-//! distribution over the whole development set), a batch of 500 names on all cores, import
-//! of all lists from files. (Peak memory is measured on the real binary: see the README.)
+//! import of all lists from files, index build from the store, single-name screening by the
+//! engine, the cold start (the service opened and its index read from the persisted file),
+//! and what `sanctions batch` runs: the development set's queries previewed through the
+//! service as `cli::batch` does, with the per-name latency distribution through the same
+//! path. (Side by side with the previous release, on the real binary, and peak memory:
+//! `scripts/bench_release.sh`.)
 //!
 //! `cargo bench --bench engine`. Skips (with a message) when `../shared` is absent.
 
@@ -10,11 +13,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use futures::StreamExt;
 use sanctions_api::screening::ScreenRequest;
+use sanctions_api::screenings::ScreeningResponse;
 use sanctions_engine::{self as engine, Index, Request};
 use sanctions_eval as quality;
 use sanctions_model::ListCode;
-use sanctions_service::batch::{self, BatchItem};
+use sanctions_service::{LocalService, Service, ServiceError};
 use sanctions_store::Store;
 
 /// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
@@ -66,43 +71,92 @@ fn benches(c: &mut Criterion) {
     let names = queries(&shared);
 
     let mut next = 0;
-    c.bench_function("screen one name (development set, round robin)", |b| {
-        b.iter(|| {
-            next = (next + 1) % names.len();
-            engine::screen(&index, &Request::new(names[next].as_str())).expect("screen")
-        })
-    });
+    c.bench_function(
+        "screen one name (engine only, development set, round robin)",
+        |b| {
+            b.iter(|| {
+                next = (next + 1) % names.len();
+                engine::screen(&index, &Request::new(names[next].as_str())).expect("screen")
+            })
+        },
+    );
 
-    latency_distribution(&index, &names);
-
-    let one_per_line = batch::InputOptions {
-        lines: true,
-        ..Default::default()
-    };
-    let items: Vec<BatchItem> =
-        batch::parse_input(names[..500].join("\n").as_bytes(), &one_per_line)
-            .expect("batch")
-            .items;
-    c.bench_function("batch of 500 names (all cores)", |b| {
-        b.iter(|| batch::screen_all(&index, &items, &ScreenRequest::new(""), || {}))
-    });
+    // What `sanctions batch` runs (`cli::batch`, without `--store`): the service over the
+    // store (its index read from the persisted file, or built and written), each row a
+    // `preview` (engine, grouping, coverage, mapping to the wire types), IN_FLIGHT at once.
+    let db = dir.path().join("bench.db");
+    drop(store);
+    let svc = LocalService::open(&db, "bench").expect("service");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(svc.prepare_index()).expect("index");
+    c.bench_function(
+        "cold start: the index from its file (service open + read)",
+        |b| {
+            b.iter(|| {
+                let fresh = LocalService::open(&db, "bench").expect("service");
+                rt.block_on(fresh.prepare_index()).expect("index")
+            })
+        },
+    );
+    let requests: Vec<ScreenRequest> = names
+        .iter()
+        .map(|n| ScreenRequest::new(n.as_str()))
+        .collect();
+    c.bench_function(
+        "batch of the development set through the service (as `sanctions batch`)",
+        |b| b.iter(|| rt.block_on(preview_all(&svc, &requests))),
+    );
+    let started = Instant::now();
+    let answers = rt.block_on(preview_all(&svc, &requests));
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "batch through the service: {} names in {secs:.3} s, {:.0} names/s ({} not screened)",
+        answers.len(),
+        answers.len() as f64 / secs,
+        answers.iter().filter(|a| a.is_err()).count()
+    );
+    latency_distribution(&rt, &svc, &requests);
 }
 
-/// Median and 99th percentile of single-name screening over every development query
-/// (each screened three times), on one thread.
-fn latency_distribution(index: &Index, names: &[String]) {
-    let mut times: Vec<Duration> = Vec::with_capacity(names.len() * 3);
+/// Rows screened at once by `sanctions batch` (`cli::batch::IN_FLIGHT`).
+const IN_FLIGHT: usize = 8;
+
+/// Every request previewed through the service, `IN_FLIGHT` at a time, in order: the
+/// orchestration of `cli::batch` without `--store`.
+async fn preview_all(
+    svc: &LocalService,
+    requests: &[ScreenRequest],
+) -> Vec<Result<ScreeningResponse, ServiceError>> {
+    let calls = requests.iter().map(|r| svc.preview(r.clone()));
+    futures::stream::iter(calls)
+        .buffered(IN_FLIGHT)
+        .collect()
+        .await
+}
+
+/// Median and 99th percentile of single-name screening through the service (each
+/// development query previewed alone, three times), one at a time.
+fn latency_distribution(
+    rt: &tokio::runtime::Runtime,
+    svc: &LocalService,
+    requests: &[ScreenRequest],
+) {
+    let mut times: Vec<Duration> = Vec::with_capacity(requests.len() * 3);
     for _ in 0..3 {
-        for name in names {
+        for request in requests {
             let started = Instant::now();
-            black_box(engine::screen(index, &Request::new(name.as_str())).expect("screen"));
+            let answer = rt.block_on(svc.preview(request.clone()));
             times.push(started.elapsed());
+            let _ = black_box(answer);
         }
     }
     times.sort();
     let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
     println!(
-        "single-name latency over {} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
+        "single-name latency through the service over {} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
         times.len(),
         at(0.5),
         at(0.99),

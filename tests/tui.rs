@@ -119,6 +119,8 @@ impl Ui {
         let mut settings = insta::Settings::clone_current();
         settings.add_filter(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d", "[date time     ]");
         settings.add_filter(r"data \d{4}-\d\d-\d\d", "data [date    ]");
+        // The Alerts tab's dates at 80 columns (month-day hour:minute).
+        settings.add_filter(r"\b\d\d-\d\d \d\d:\d\d\b", "[mm-dd time]");
         settings.add_filter(
             r"\b(scr|alr|alt|fav|wh|brf|evt)_[0-9A-Za-z]{26}\b",
             "${1}_[id]",
@@ -418,4 +420,87 @@ async fn webhooks_create_test_log_disable_and_delete() {
     ui.snap("webhooks_delete_confirm");
     ui.key(KeyCode::Char('y')).await;
     assert!(ui.app.state.webhooks.items.is_empty());
+}
+
+/// Issue 21, trap 9: history and alerts stopped at 200 rows, alerts were handled one at a
+/// time, and nothing filtered the history or the results. 210 names pasted on Batch store
+/// 210 screenings with a match, each raising an alert.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn alerts_and_history_page_on_filter_and_several_alerts_take_one_note() {
+    let mut ui = open(true).await;
+    ui.settle().await;
+    ui.key(KeyCode::Esc).await;
+    ui.key(KeyCode::Char('2')).await;
+    let names: Vec<String> = (0..210)
+        .map(|i| ["Vladimir Putin", "Kim Jong Un", "Hezbollah"][i % 3].to_owned())
+        .collect();
+    ui.app.handle(Action::Paste(names.join("\r")));
+    ui.settle().await;
+    assert_eq!(ui.app.state.batch.results.len(), 210);
+    ui.key(KeyCode::Char('6')).await;
+    assert_eq!(ui.app.state.alerts.items.len(), 200, "the first page");
+    ui.key(KeyCode::Char('G')).await;
+    ui.snap("alerts_first_page"); // 200+, and how to load more
+    ui.key(KeyCode::Down).await;
+    assert_eq!(
+        ui.app.state.alerts.items.len(),
+        210,
+        "the next page appended"
+    );
+    ui.key(KeyCode::Char('g')).await;
+    for _ in 0..3 {
+        ui.key(KeyCode::Char(' ')).await;
+    }
+    ui.snap("alerts_three_selected");
+    ui.key(KeyCode::Char('a')).await;
+    ui.typed("same customer, one review").await;
+    ui.snap("alerts_one_note_for_three");
+    ui.key(KeyCode::Enter).await;
+    ui.snap("alerts_three_acknowledged");
+    assert_eq!(
+        ui.app.state.alerts.items.len(),
+        200,
+        "207 open, a page shown"
+    );
+    ui.key(KeyCode::Char('s')).await; // acknowledged
+    assert_eq!(ui.app.state.alerts.items.len(), 3);
+    assert!(
+        ui.app
+            .state
+            .alerts
+            .items
+            .iter()
+            .all(|a| a.status == sanctions_api::alerts::AlertStatus::Acknowledged)
+    );
+    ui.key(KeyCode::Char('/')).await;
+    ui.typed("hezbollah").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("alerts_filtered");
+    // The history: a page of 200, the next on ↓, and / filters it.
+    ui.key(KeyCode::Char('1')).await;
+    ui.key(KeyCode::Esc).await;
+    ui.key_with(KeyCode::Char('r'), KeyModifiers::CONTROL).await;
+    assert_eq!(ui.app.state.screen.history.len(), 200);
+    ui.key(KeyCode::Char('G')).await;
+    ui.key(KeyCode::Down).await;
+    assert_eq!(ui.app.state.screen.history.len(), 210);
+    ui.key(KeyCode::Char('/')).await;
+    ui.typed("kim").await;
+    ui.key(KeyCode::Enter).await;
+    assert_eq!(ui.app.state.screen.history_visible().len(), 70);
+    ui.snap("screen_history_filtered");
+    // Reopen a row, review its results, and / filters them.
+    ui.key(KeyCode::Enter).await;
+    ui.key(KeyCode::Down).await;
+    ui.key(KeyCode::Char('/')).await;
+    ui.typed("un").await;
+    ui.key(KeyCode::Enter).await;
+    ui.snap("screen_results_filtered");
+    let visible = ui.app.state.screen.visible();
+    assert!(!visible.is_empty());
+    assert!(visible.iter().all(|m| {
+        format!("{} {} {}", m.name, m.matched_name, m.list_code.code())
+            .to_lowercase()
+            .contains("un")
+    }));
 }

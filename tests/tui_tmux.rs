@@ -251,6 +251,7 @@ fn first_start_writes_the_config_file_and_reports_bad_remaps() {
     assert!(written.contains("[ui.keys]") && written.contains("# mouse = false"));
     // Nothing leaves the machine unasked: the file says how feeds go on and how to forbid all.
     assert!(written.contains("# feeds = false") && written.contains("# offline = false"));
+    assert!(written.contains("# downloads = false"), "{written}");
     drop(tmux);
 
     // A remap onto a key taken elsewhere, and an unknown action: said at start, the rest

@@ -313,3 +313,147 @@ fn batch_keeps_every_input_column_and_says_which_it_used() {
     );
     quit_from_commands(&tmux, data.path());
 }
+
+/// A listener on loopback standing for the internet: counts the connections it accepts and
+/// answers each with an empty 200.
+fn internet() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        for mut conn in listener.incoming().flatten() {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            let _ = conn.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n");
+        }
+    });
+    (port, count)
+}
+
+/// A data folder whose config sends feeds, list downloads and a webhook's deliveries to
+/// `port`, with a screening's event waiting in the outbox for the webhook.
+fn outward(port: u16, offline: bool) -> tempfile::TempDir {
+    let data = data("");
+    std::fs::write(
+        data.path().join("ui.toml"),
+        format!(
+            "[ui]\noffline = {offline}\nfeeds = true\ndownloads = true\n\
+             [briefs]\nfeeds = [{{ name = \"here\", url = \"http://127.0.0.1:{port}/feed\" }}]\n\
+             [fetch]\nmirror = \"http://127.0.0.1:{port}/m\"\nretries = 0\n\
+             [webhooks]\npoll_interval_ms = 100\n"
+        ),
+    )
+    .unwrap();
+    let url = format!("http://127.0.0.1:{port}/hook");
+    cli(
+        data.path(),
+        &["webhooks", "create", &url, "--events", "screening.match"],
+    );
+    cli(data.path(), &["screen", "Vladimir Putin"]);
+    data
+}
+
+/// Trap 6, all of it: `[ui] offline = true` guarantees that nothing leaves the machine, even
+/// with feeds, list downloads and a webhook configured. The same set-up without `offline`
+/// reaches the listener (so the set-up would be seen); with it, `u` on Lists and Briefs and
+/// `t` on Webhooks send nothing, and the background neither reads the feed nor delivers.
+#[test]
+fn offline_true_sends_nothing_even_with_feeds_downloads_and_a_webhook_configured() {
+    use std::sync::atomic::Ordering;
+    let (port, count) = internet();
+    let data = outward(port, false);
+    let tmux = start(data.path(), "trap6-online", 80, 24);
+    let begin = std::time::Instant::now();
+    while count.load(Ordering::SeqCst) == 0 {
+        assert!(
+            begin.elapsed().as_secs() < 60,
+            "nothing reached the listener"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    quit(&tmux, data.path());
+    drop(tmux);
+
+    let (port, count) = internet();
+    let data = outward(port, true);
+    let tmux = start(data.path(), "trap6-offline", 80, 24);
+    leave_field(&tmux);
+    tmux.keys(&["4"]);
+    tmux.wait_for("Entries", 30);
+    tmux.keys(&["u"]);
+    tmux.wait_for("offline = true in the config", 10);
+    tmux.keys(&["3"]);
+    tmux.wait_for("3:Briefs]", 10);
+    tmux.keys(&["u"]);
+    tmux.wait_for("briefs fetched: ", 60);
+    tmux.keys(&["7"]);
+    tmux.wait_for("hook", 30);
+    tmux.keys(&["t"]);
+    tmux.wait_for("no webhook is called", 10);
+    quit_from_commands(&tmux, data.path());
+    assert_eq!(
+        count.load(Ordering::SeqCst),
+        0,
+        "a connection left the machine"
+    );
+}
+
+/// Trap 9: alerts stopped at 200 rows and were handled one at a time, each with its own
+/// note. Now ↓ past the last row loads the next page, Space selects, and one note
+/// acknowledges every alert selected.
+#[test]
+fn alerts_page_on_and_three_are_acknowledged_with_one_note() {
+    let data = data("");
+    let names: Vec<&str> = (0..205).map(|_| "Vladimir Putin").collect();
+    let file = data.path().join("names.txt");
+    std::fs::write(&file, names.join("\n")).unwrap();
+    cli(data.path(), &["batch", file.to_str().unwrap(), "--store"]);
+    let open = cli(
+        data.path(),
+        &["alerts", "--status", "open", "--limit", "500", "--json"],
+    );
+    let open: serde_json::Value = serde_json::from_str(&open).unwrap();
+    let open = open["items"].as_array().map_or(0, Vec::len);
+    assert!(open > 205, "{open} open alerts");
+    let tmux = start(data.path(), "trap9", 80, 24);
+    leave_field(&tmux);
+    tmux.keys(&["6"]);
+    tmux.wait_for("Alerts · open · 200+", 30);
+    tmux.keys(&["G"]);
+    tmux.wait_for("more: ↓ past the last row loads them", 10);
+    tmux.keys(&["Down"]);
+    tmux.wait_for(&format!("Alerts · open · {open} "), 30);
+    tmux.keys(&["g", "Space", "Space", "Space"]);
+    tmux.wait_for("3 SELECTED", 10);
+    tmux.keys(&["a"]);
+    tmux.wait_for("3 selected alerts: one note for all", 10);
+    tmux.text("one customer, reviewed once");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("3 alerts are now acknowledged", 30);
+    quit_from_commands(&tmux, data.path());
+    let acknowledged: serde_json::Value = serde_json::from_str(&cli(
+        data.path(),
+        &["alerts", "--status", "acknowledged", "--json"],
+    ))
+    .unwrap();
+    let items = acknowledged["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{acknowledged}");
+}
+
+/// List downloads are off until `[ui] downloads = true`: `u` on Lists says how to turn them
+/// on, and nothing is downloaded.
+#[test]
+fn list_downloads_are_off_until_enabled() {
+    let data = data("");
+    let tmux = start(data.path(), "downloads-off", 80, 24);
+    leave_field(&tmux);
+    tmux.keys(&["4"]);
+    tmux.wait_for("u downloads once [ui] downloads = true", 30);
+    tmux.keys(&["u"]);
+    tmux.wait_for("downloads are off: set downloads = true", 10);
+    assert!(!tmux.pane().contains("update running"));
+    quit_from_commands(&tmux, data.path());
+}

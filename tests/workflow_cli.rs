@@ -302,3 +302,58 @@ fn the_readme_quick_start_works() {
     assert!(help.status.success());
     assert!(stdout(&help).contains("Usage"), "{}", stdout(&help));
 }
+
+/// `watchlist import` imports every good row and names each refused one with its line and
+/// why (exit 3, as a batch with rows not screened); `--strict` imports nothing when a row is
+/// bad (issue 27: one bad row of a million-name file made the whole import fail).
+#[test]
+fn a_watchlist_import_keeps_the_good_rows_and_names_each_refused_one() {
+    let data = imported();
+    let d = data.path();
+    let file = d.join("customers.csv");
+    std::fs::write(
+        &file,
+        "name\nVladimir Putin\n.\nZyxwv Unlisted\nMr\nPat D. King\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+
+    let strict = sanctions(d, &["watchlist", "import", path, "--strict"]);
+    assert_eq!(strict.status.code(), Some(3), "{}", stderr(&strict));
+    let why = stderr(&strict);
+    assert!(
+        why.contains("2 bad row(s), nothing imported (--strict)"),
+        "{why}"
+    );
+    assert!(
+        why.contains("line 3: ") && why.contains("line 5: "),
+        "{why}"
+    );
+    let list = json(&sanctions(d, &["watchlist", "list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 0, "{list}");
+
+    let out = sanctions(d, &["watchlist", "import", path, "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["total"].as_u64(), summary["added"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let warnings = stderr(&out);
+    for line in ["line 3: ", "line 5: "] {
+        assert!(warnings.contains(line), "{line}: {warnings}");
+    }
+    assert!(
+        warnings.contains("2 row(s) refused (line 3, line 5); the others were imported"),
+        "{warnings}"
+    );
+    let list = json(&sanctions(d, &["watchlist", "list", "--json"]));
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert!(names.contains(&"Pat D. King"), "{names:?}");
+}

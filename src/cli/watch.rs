@@ -90,51 +90,8 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
             let removed = rt.block_on(svc.remove_favorite(&id))?;
             println!("Removed {} {:?}.", removed.id, safe(&removed.name));
         }
-        WatchlistCommand::Import { file } => {
-            let bytes =
-                std::fs::read(&file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
-            let read = batch::parse_input(&bytes, &batch::InputOptions::default())
-                .wrap_err_with(|| format!("cannot read the watchlist file {}", file.display()))?;
-            let bad: Vec<String> = read
-                .items
-                .iter()
-                .filter_map(|i| i.error.as_ref().map(|e| format!("{}: {e}", i.place())))
-                .take(10)
-                .collect();
-            if !bad.is_empty() {
-                return Err(super::exit::data(format!(
-                    "{}: bad rows, nothing imported: {}",
-                    file.display(),
-                    bad.join("; ")
-                )));
-            }
-            let items = read.items;
-            let started = std::time::Instant::now();
-            let summary = rt.block_on(
-                svc.import_favorites(FavoriteImport {
-                    names: items
-                        .into_iter()
-                        .map(|i| FavoriteRequest {
-                            name: i.name,
-                            kind: i.kind,
-                            note: None,
-                        })
-                        .collect(),
-                }),
-            )?;
-            if json {
-                print_json(&summary)?;
-            } else {
-                println!(
-                    "Read {} names: {} added, {} already on the watchlist; {} match something ({} alerts) [{:.1} s].",
-                    summary.total,
-                    summary.added,
-                    summary.duplicates,
-                    summary.matched,
-                    summary.alerts,
-                    started.elapsed().as_secs_f64()
-                );
-            }
+        WatchlistCommand::Import { file, strict } => {
+            return import_file(svc.as_ref(), &rt, &file, strict, json);
         }
         WatchlistCommand::Rescreen => {
             let summary = rt.block_on(svc.rescreen())?;
@@ -226,11 +183,98 @@ fn print_alerts(alerts: &[Alert]) -> Result<()> {
     Ok(())
 }
 
+/// `watchlist import FILE`: every good row imported, each refused row reported with its
+/// line and reason (then exit 3, as a batch with rows not screened); with `strict`, one bad
+/// row refuses the whole file.
+fn import_file(
+    svc: &dyn crate::service::Service,
+    rt: &tokio::runtime::Runtime,
+    file: &std::path::Path,
+    strict: bool,
+    json: bool,
+) -> Result<Exit> {
+    let bytes = std::fs::read(file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
+    let read = batch::parse_input(&bytes, &batch::InputOptions::default())
+        .wrap_err_with(|| format!("cannot read the watchlist file {}", file.display()))?;
+    let (good, bad): (Vec<_>, Vec<_>) = read.items.into_iter().partition(|i| i.error.is_none());
+    let refused: Vec<String> = bad
+        .iter()
+        .map(|i| format!("{}: {}", i.place(), i.error.as_deref().unwrap_or_default()))
+        .collect();
+    let file_name = safe(&file.display().to_string());
+    if strict && !refused.is_empty() {
+        let shown: Vec<&str> = refused.iter().take(10).map(String::as_str).collect();
+        return Err(super::exit::data(format!(
+            "{file_name}: {} bad row(s), nothing imported (--strict): {}{}",
+            refused.len(),
+            shown.join("; "),
+            if refused.len() > shown.len() {
+                "; ..."
+            } else {
+                ""
+            }
+        )));
+    }
+    for reason in &refused {
+        super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
+    }
+    if good.is_empty() {
+        return Err(super::exit::data(format!(
+            "{file_name}: no row to import ({} refused)",
+            refused.len()
+        )));
+    }
+    let started = std::time::Instant::now();
+    let names = good
+        .into_iter()
+        .map(|i| FavoriteRequest {
+            name: i.name,
+            kind: i.kind,
+            note: None,
+        })
+        .collect();
+    let summary = rt.block_on(svc.import_favorites(FavoriteImport { names }))?;
+    if json {
+        print_json(&summary)?;
+    } else {
+        println!(
+            "Read {} names: {} added, {} already on the watchlist, {} refused; {} match something ({} alerts) [{:.1} s].",
+            summary.total + refused.len(),
+            summary.added,
+            summary.duplicates,
+            refused.len(),
+            summary.matched,
+            summary.alerts,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if refused.is_empty() {
+        return Ok(Exit::Success);
+    }
+    let places: Vec<String> = bad.iter().take(10).map(|i| i.place()).collect();
+    Err(super::exit::data(format!(
+        "{} row(s) refused ({}{}); the others were imported",
+        refused.len(),
+        places.join(", "),
+        if refused.len() > places.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    )))
+}
+
 /// After `lists import` or `lists update`: `list.updated` alerts and a re-screen of the
 /// watchlist (a line on standard error says what it found; nothing is printed with `--json`).
 pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
     let svc = local_service(ctx)?;
-    let summary = runtime()?.block_on(svc.monitor())?;
+    let rt = runtime()?;
+    // The index of the new lists, built once here and kept in the data folder for the
+    // processes that screen next.
+    if let Err(e) = rt.block_on(svc.prepare_index()) {
+        tracing::warn!("the screening index was not prepared: {e}");
+    }
+    let summary = rt.block_on(svc.monitor())?;
     if !json && summary.run_id.is_some() && summary.favorites > 0 {
         eprintln!(
             "watchlist: {} names re-screened ({}), {} changed, {} new alert{}",

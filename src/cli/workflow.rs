@@ -122,7 +122,14 @@ pub enum WatchlistCommand {
     /// Remove a favorite by id.
     Remove { id: String },
     /// Add every name of a file (the batch formats: CSV with a `name` column, lines, JSON).
-    Import { file: PathBuf },
+    /// Rows that cannot be screened are refused one by one (each reported with its line and
+    /// why) and the others imported; with --strict one bad row refuses the whole file.
+    Import {
+        file: PathBuf,
+        /// Import nothing when any row is bad.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Re-screen the whole watchlist now (for cron).
     Rescreen,
 }

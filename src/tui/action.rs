@@ -73,7 +73,12 @@ pub enum Outcome {
     Rescreened(Result<RescreenSummary, ServiceError>),
     Alerts(Result<Page<Alert>, ServiceError>),
     OpenAlerts(Result<Page<Alert>, ServiceError>),
-    AlertSet(Result<Alert, ServiceError>),
+    /// Alerts acknowledged or resolved in turn; the first failure stops the rest (its id,
+    /// the error, how many were left untouched).
+    AlertsSet {
+        done: Vec<Alert>,
+        failed: Option<(String, ServiceError, usize)>,
+    },
     BatchLoaded(Result<super::pages::batch::Loaded, String>),
     Batch(Result<BatchResponse, ServiceError>),
     Briefs(Result<Page<Brief>, ServiceError>),
@@ -101,7 +106,8 @@ pub enum Call {
     /// Screen without storing (results as you type).
     Preview(ScreenRequest),
     Screening(String),
-    History,
+    /// A page of the history of screenings (the cursor of the next page, or the first).
+    History(Option<String>),
     Entity(String),
     Decide(String, DecisionRequest),
     Lists,
@@ -112,7 +118,8 @@ pub enum Call {
     Rescreen,
     Alerts(AlertQuery),
     OpenAlerts,
-    SetAlert(String, AlertStatusRequest),
+    /// Acknowledge or resolve these alerts with one note (one service call each, in turn).
+    SetAlerts(Vec<String>, AlertStatusRequest),
     /// Read and parse a batch file (CSV, lines or JSON).
     ReadBatch(std::path::PathBuf),
     Batch(BatchRequest),
@@ -170,7 +177,7 @@ impl Call {
             Call::Screen(_) => Slot::Screen,
             Call::Preview(_) => Slot::Preview,
             Call::Screening(_) => Slot::Screening,
-            Call::History => Slot::History,
+            Call::History(_) => Slot::History,
             Call::Entity(_) => Slot::Entity,
             Call::Decide(..) => Slot::Decide,
             Call::Lists => Slot::Lists,
@@ -182,7 +189,7 @@ impl Call {
             Call::Rescreen => Slot::Rescreen,
             Call::Alerts(_) => Slot::Alerts,
             Call::OpenAlerts => Slot::OpenAlerts,
-            Call::SetAlert(..) => Slot::AlertChange,
+            Call::SetAlerts(..) => Slot::AlertChange,
             Call::ReadBatch(_) | Call::Batch(_) => Slot::Batch,
             Call::Briefs(_) => Slot::Briefs,
             Call::RefreshBriefs => Slot::BriefsRefresh,
@@ -205,7 +212,7 @@ impl Call {
             self,
             Call::Preview(_)
                 | Call::Screening(_)
-                | Call::History
+                | Call::History(_)
                 | Call::Entity(_)
                 | Call::Lists
                 | Call::ListUpdates(_)

@@ -48,8 +48,7 @@ pub fn set(state: &mut State, tab: Tab, words: &str) -> Vec<Effect> {
         }
         Tab::Alerts => {
             state.alerts.selected = 0;
-            let query = state.alerts.query();
-            vec![call(state, Call::Alerts(query))]
+            vec![super::pages::alerts::reload(state)]
         }
         Tab::Webhooks => {
             state.webhooks.selected = 0;
@@ -94,7 +93,7 @@ pub fn copy_target(state: &State) -> Option<String> {
         Tab::Screen => match state.screen.view {
             super::pages::screen::View::History => state
                 .screen
-                .history
+                .history_visible()
                 .get(state.screen.history_selected)
                 .map(|h| h.id.clone()),
             _ => state.screen.current().map(|m| m.name.clone()).or_else(|| {
@@ -130,8 +129,15 @@ pub fn copy_target(state: &State) -> Option<String> {
             .get(state.alerts.selected)
             .map(|a| a.id.clone()),
         // The secret of a new webhook first: it is shown once, and lost if not copied.
+        // (Also before the reload after the creation has brought its row: the secret is
+        // on screen from the creation's answer.)
         Tab::Webhooks => match (&state.webhooks.secret, state.webhooks.current()) {
-            (Some((id, secret)), Some(h)) if &h.id == id => Some(secret.clone()),
+            (Some((id, secret)), current)
+                if current.is_none_or(|h| &h.id == id)
+                    || state.webhooks.fresh.as_ref() == Some(id) =>
+            {
+                Some(secret.clone())
+            }
             _ => state.webhooks.current().map(|h| h.id.clone()),
         },
     }

@@ -282,7 +282,7 @@ pub const BINDINGS: &[Binding] = &[
         NONE,
         S::Tab(Tab::Lists),
         C::Fetch,
-        "update from the publishers",
+        "download from the publishers (once [ui] downloads = true)",
     ),
     bind(
         K::Char('i'),
@@ -327,18 +327,25 @@ pub const BINDINGS: &[Binding] = &[
         "reload",
     ),
     bind(
+        K::Char(' '),
+        NONE,
+        S::Tab(Tab::Alerts),
+        C::Toggle,
+        "select / unselect (a and x then act on all selected)",
+    ),
+    bind(
         K::Char('a'),
         NONE,
         S::Tab(Tab::Alerts),
         C::Acknowledge,
-        "acknowledge (note)",
+        "acknowledge (the selected, or this row; one note)",
     ),
     bind(
         K::Char('x'),
         NONE,
         S::Tab(Tab::Alerts),
         C::Resolve,
-        "resolve (note)",
+        "resolve (the selected, or this row; one note)",
     ),
     bind(
         K::Char('s'),

@@ -6,7 +6,8 @@
 //! - [`runner`]: performs effects on tokio, results tagged with request ids.
 //! - [`app`]: state + runner + result channel; [`run`]: the terminal and the event loop.
 //! - [`view`], [`pages`], [`widgets`], [`theme`]: drawing, reading the state only.
-//! - [`text`]: sanitising and width-aware truncation of list text.
+//! - [`text`]: sanitising and width-aware truncation of list text; [`markdown`]: brief
+//!   bodies as styled lines.
 
 pub mod action;
 pub mod app;
@@ -15,6 +16,7 @@ pub mod coverage;
 pub mod filter;
 pub mod keymap;
 pub mod lists_job;
+pub mod markdown;
 pub mod mouse;
 pub mod pages;
 pub mod remap;
@@ -104,6 +106,7 @@ pub fn start_local(
 ) -> std::io::Result<()> {
     let warmup = local_warmup(&service);
     let worker = service.clone();
+    let offline = settings.offline;
     let config = network_config(config, &settings);
     // The service reads the feeds of this config on `u` in Briefs too, also when the
     // background work cannot start.
@@ -114,7 +117,7 @@ pub fn start_local(
         Arc::new(service),
         Some(warmup),
         settings,
-        move || match worker.spawn_background(&config) {
+        move || match spawn(&worker, &config, offline) {
             Ok(background) => Some(background),
             Err(e) => {
                 tracing::warn!(error = %e, "background work not started");
@@ -122,6 +125,19 @@ pub fn start_local(
             }
         },
     )
+}
+
+/// The background work of the UI: without webhook deliveries under `[ui] offline = true`.
+fn spawn(
+    service: &crate::service::LocalService,
+    config: &crate::config::Config,
+    offline: bool,
+) -> Result<Background, crate::service::ServiceError> {
+    if offline {
+        service.spawn_background_offline(config)
+    } else {
+        service.spawn_background(config)
+    }
 }
 
 /// `config` with the briefs' feeds left out unless `[ui] feeds = true` (and never under
@@ -145,5 +161,7 @@ pub fn local_warmup(service: &crate::service::LocalService) -> runner::Warmup {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_review;
 #[cfg(test)]
 mod tests_tabs;

@@ -48,14 +48,13 @@ fn placed(state: &State) -> Option<Placed> {
         Tab::Screen => {
             let s = &state.screen;
             let busy = state.requests.pending(Slot::Screen) || s.error.is_some();
-            let shown = s
-                .shown
+            s.shown
                 .as_ref()
                 .filter(|_| s.view == View::Results && !busy)?;
             // The name field (3 lines) is above; the cursor shows only with the focus there.
             Some(Placed {
                 selected: (s.focus == Focus::Results).then_some(s.selected),
-                len: shown.results.len(),
+                len: s.visible().len(),
                 above: 3,
                 below: 0,
             })
@@ -64,12 +63,8 @@ fn placed(state: &State) -> Option<Placed> {
         Tab::Batch => at(state.batch.selected, state.batch.rows().len(), 3, 0),
         Tab::Lists if state.lists.updates.is_none() && state.lists.loaded => {
             let empty = state.lists.lists.iter().all(|x| x.count == 0);
-            at(
-                state.lists.selected,
-                state.lists.lists.len(),
-                0,
-                if empty { 7 } else { 4 },
-            )
+            let below = super::pages::lists::help_height(&state.lists, empty);
+            at(state.lists.selected, state.lists.lists.len(), 0, below)
         }
         Tab::Watchlist => at(state.watchlist.selected, state.watchlist.items.len(), 0, 0),
         Tab::Alerts => at(state.alerts.selected, state.alerts.items.len(), 0, 0),

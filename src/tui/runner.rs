@@ -127,10 +127,11 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         Call::Screen(request) => Outcome::Screened(service.screen(request).await),
         Call::Preview(request) => Outcome::Previewed(service.preview(request).await),
         Call::Screening(id) => Outcome::Screening(service.screening(&id).await),
-        Call::History => Outcome::History(
+        Call::History(cursor) => Outcome::History(
             service
                 .screenings(ScreeningQuery {
-                    limit: Some(200),
+                    limit: Some(super::pages::screen::HISTORY_PAGE),
+                    cursor,
                     ..ScreeningQuery::default()
                 })
                 .await,
@@ -155,9 +156,7 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
                 })
                 .await,
         ),
-        Call::SetAlert(id, request) => {
-            Outcome::AlertSet(service.set_alert_status(&id, request).await)
-        }
+        Call::SetAlerts(ids, request) => set_alerts(service, ids, request).await,
         Call::ReadBatch(path) => Outcome::BatchLoaded(read_batch(&path).await),
         Call::Batch(request) => Outcome::Batch(service.screen_batch(request).await),
         Call::Briefs(query) => Outcome::Briefs(service.briefs(query).await),
@@ -185,6 +184,30 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
             Outcome::Completed(typed, found)
         }
     }
+}
+
+/// Acknowledges or resolves `ids` in turn with one note; stops at the first failure (a
+/// refused key or a lost server would fail the rest too).
+async fn set_alerts(
+    service: &dyn Service,
+    ids: Vec<String>,
+    request: crate::api::alerts::AlertStatusRequest,
+) -> Outcome {
+    let mut done = Vec::with_capacity(ids.len());
+    let total = ids.len();
+    for id in ids {
+        match service.set_alert_status(&id, request.clone()).await {
+            Ok(alert) => done.push(alert),
+            Err(e) => {
+                let left = total - done.len() - 1;
+                return Outcome::AlertsSet {
+                    done,
+                    failed: Some((id, e, left)),
+                };
+            }
+        }
+    }
+    Outcome::AlertsSet { done, failed: None }
 }
 
 async fn import_favorites(

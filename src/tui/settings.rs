@@ -13,6 +13,8 @@ pub struct Settings {
     pub mouse: bool,
     /// `[ui] feeds`: the publishers' news feeds are read.
     pub feeds: bool,
+    /// `[ui] downloads`: `u` in Lists downloads the lists.
+    pub downloads: bool,
     /// `[ui] offline`: nothing leaves this machine.
     pub offline: bool,
     /// Problems with the settings (shown as an error at start; the UI starts anyway).
@@ -37,6 +39,7 @@ impl Settings {
             keys,
             mouse: ui.mouse,
             feeds: ui.feeds && !ui.offline,
+            downloads: ui.downloads && !ui.offline,
             offline: ui.offline,
             problems,
             notice: None,
@@ -51,6 +54,7 @@ impl Settings {
         state.mouse = self.mouse;
         state.net = super::state::Network {
             feeds: self.feeds,
+            downloads: self.downloads,
             offline: self.offline,
         };
         if !self.problems.is_empty() {

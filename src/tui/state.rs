@@ -132,6 +132,8 @@ pub struct Status {
 pub struct Network {
     /// The publishers' news feeds are read (off unless configured).
     pub feeds: bool,
+    /// `u` in Lists downloads the lists from the publishers (off unless configured).
+    pub downloads: bool,
     /// Nothing leaves the machine: list downloads and feed reads are refused.
     pub offline: bool,
 }
@@ -153,9 +155,9 @@ pub enum PromptKind {
         decision: crate::model::Decision,
         note: String,
     },
-    /// Acknowledge or resolve an alert with a note.
+    /// Acknowledge or resolve alerts (one, or those selected) with one note.
     AlertStatus {
-        alert_id: String,
+        alert_ids: Vec<String>,
         status: crate::model::AlertStatus,
     },
     /// A name to add to the watchlist.

@@ -297,10 +297,12 @@ fn history_results_of_a_superseded_request_do_not_land() {
     let mut s = state();
     key(&mut s, KeyCode::Esc);
     let ctrl_r = KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL);
-    let Effect::Call(first, Call::History) = update(&mut s, Action::Key(ctrl_r)).remove(0) else {
+    let Effect::Call(first, Call::History(None)) = update(&mut s, Action::Key(ctrl_r)).remove(0)
+    else {
         panic!()
     };
-    let Effect::Call(second, Call::History) = update(&mut s, Action::Key(ctrl_r)).remove(0) else {
+    let Effect::Call(second, Call::History(None)) = update(&mut s, Action::Key(ctrl_r)).remove(0)
+    else {
         panic!()
     };
     let page = |q: &str| {

@@ -123,7 +123,7 @@ fn dispatch(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             effects.push(call(state, Call::OpenAlerts));
             effects
         }
-        Outcome::Alerts(_) | Outcome::AlertSet(_) => pages::alerts::on_done(state, outcome),
+        Outcome::Alerts(_) | Outcome::AlertsSet { .. } => pages::alerts::on_done(state, outcome),
         Outcome::BatchLoaded(_) | Outcome::Batch(_) | Outcome::Written(_) => {
             pages::batch::on_done(state, outcome)
         }
@@ -168,7 +168,7 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::Rescreened(_) => Slot::Rescreen,
         Outcome::Alerts(_) => Slot::Alerts,
         Outcome::OpenAlerts(_) => Slot::OpenAlerts,
-        Outcome::AlertSet(_) => Slot::AlertChange,
+        Outcome::AlertsSet { .. } => Slot::AlertChange,
         Outcome::BatchLoaded(_) | Outcome::Batch(_) => Slot::Batch,
         Outcome::Briefs(_) => Slot::Briefs,
         Outcome::BriefsRefreshed(_) => Slot::BriefsRefresh,
@@ -352,6 +352,7 @@ fn page_can_back(state: &State) -> bool {
         Tab::Screen => state.screen.can_back(),
         Tab::Briefs => state.briefs.open,
         Tab::Webhooks => state.webhooks.log,
+        Tab::Alerts => !state.alerts.marked.is_empty(),
         _ => false,
     }
 }
@@ -378,13 +379,7 @@ pub fn switch(state: &mut State, index: usize) -> Vec<Effect> {
     match tab {
         Tab::Lists if !state.requests.pending(Slot::Lists) => vec![call(state, Call::Lists)],
         Tab::Watchlist => vec![call(state, Call::Favorites)],
-        Tab::Alerts => {
-            let query = state.alerts.query();
-            vec![
-                call(state, Call::Alerts(query)),
-                call(state, Call::OpenAlerts),
-            ]
-        }
+        Tab::Alerts => vec![pages::alerts::reload(state), call(state, Call::OpenAlerts)],
         Tab::Briefs if !state.briefs.loaded => {
             let query = state.briefs.query();
             vec![call(state, Call::Briefs(query))]
@@ -509,12 +504,12 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             };
             vec![call(state, Call::Decide(screening_id, request))]
         }
-        PromptKind::AlertStatus { alert_id, status } => {
+        PromptKind::AlertStatus { alert_ids, status } => {
             let request = crate::api::alerts::AlertStatusRequest {
                 status,
                 note: value,
             };
-            vec![call(state, Call::SetAlert(alert_id, request))]
+            vec![call(state, Call::SetAlerts(alert_ids, request))]
         }
         PromptKind::AddFavorite => {
             state.prompt = Some(Prompt::new(
@@ -553,6 +548,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             Call::ImportFavorites(super::complete::expand(&value)),
         )],
         PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
+        PromptKind::Filter(Tab::Screen) => pages::screen::set_words(state, &value),
         PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
         PromptKind::WebhookUrl { edit } => {
             let (events, id) = match edit {

@@ -11,7 +11,7 @@ use super::table::{FastMap, HashTable};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 /// What a match reports about its entry.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct IndexedEntity {
     pub entity_id: String,
     pub list: ListCode,
@@ -20,6 +20,7 @@ pub(crate) struct IndexedEntity {
     pub country: Option<String>,
     /// The last day of the listing, where the list gives one.
     pub listing_ends: Option<String>,
+    #[serde(with = "super::stored::facts")]
     pub facts: crate::model::EntityFacts,
 }
 
@@ -32,7 +33,7 @@ pub(crate) struct EntityMeta {
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct IndexedName {
     pub entity: u32,
     /// The name as the list publishes it.
@@ -47,14 +48,14 @@ pub(crate) struct IndexedName {
     pub abjad_joins: bool,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
 }
 
 /// One distinct token of the lists.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct VocabToken {
     pub text: String,
     pub key: String,
@@ -72,17 +73,24 @@ pub(crate) struct VocabToken {
 }
 
 /// The screening index. Built once, shared read-only, replaced whole after an import.
-#[derive(Debug, Default)]
+///
+/// It (de)serialises as what it is built from and its tables (`stored`: the persisted
+/// index); what is derived from the rest in a linear pass (the per-name and per-entry
+/// arrays, the vocabulary's map) is left out and worked out again when read.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Index {
     pub(crate) entities: Vec<IndexedEntity>,
     pub(crate) names: Vec<IndexedName>,
     /// Each name's entry and weight, side by side for the candidate stage, which visits
     /// thousands of names per query and needs nothing else of them.
+    #[serde(skip)]
     pub(crate) name_meta: Vec<(u32, f32)>,
     /// Each entry's kind, list and last day of listing, for the request's filters, which
     /// the candidate stage applies to every name that passes its floor.
+    #[serde(skip)]
     pub(crate) entity_meta: Vec<EntityMeta>,
     pub(crate) vocab: Vec<VocabToken>,
+    #[serde(skip)]
     pub(crate) token_ids: FastMap<String, u32>,
     /// For each token id, the names containing it (ascending, no repeats).
     pub(crate) postings: Vec<Vec<u32>>,
@@ -289,16 +297,7 @@ impl Index {
         for (name, weight) in self.names.iter_mut().zip(weights) {
             name.weight = weight;
         }
-        self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
-        self.entity_meta = self
-            .entities
-            .iter()
-            .map(|e| EntityMeta {
-                kind: e.kind,
-                list: e.list,
-                listing_ends: e.listing_ends.as_deref().map(Box::from),
-            })
-            .collect();
+        self.derive_arrays();
         let mut by_key: Vec<(u64, u32)> = self
             .vocab
             .iter()
@@ -364,6 +363,20 @@ impl Index {
         let vocab = &self.vocab;
         self.by_text
             .par_sort_unstable_by(|&a, &b| vocab[a as usize].text.cmp(&vocab[b as usize].text));
+    }
+
+    /// The per-name and per-entry arrays of the candidate stage, from the names and entries.
+    pub(crate) fn derive_arrays(&mut self) {
+        self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
+        self.entity_meta = self
+            .entities
+            .iter()
+            .map(|e| EntityMeta {
+                kind: e.kind,
+                list: e.list,
+                listing_ends: e.listing_ends.as_deref().map(Box::from),
+            })
+            .collect();
     }
 
     /// The first listed word (in text order) that begins with `prefix` and that `fits`,

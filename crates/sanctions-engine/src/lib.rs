@@ -26,6 +26,7 @@ mod score;
 pub mod script;
 pub mod similarity;
 mod split;
+mod stored;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -45,6 +46,7 @@ use query::Query;
 pub use result::{
     Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
 };
+pub use stored::{FORMAT as INDEX_FORMAT, StoredError};
 
 use crate::model::listing_ended;
 

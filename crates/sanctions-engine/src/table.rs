@@ -34,8 +34,10 @@ impl std::hash::Hasher for FnvHasher {
 pub(crate) type FastMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 
-/// Sorted `(hash, token id)` pairs with a bucket index over the hashes' top bits.
-#[derive(Debug)]
+/// Sorted `(hash, token id)` pairs with a bucket index over the hashes' top bits; stored as
+/// its pairs alone (the bucket index is worked out again when read).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(into = "StoredTable", from = "StoredTable")]
 pub(crate) struct HashTable {
     pairs: Vec<(u64, u32)>,
     /// `starts[b]` is the first pair whose hash's top bits are `b`; one more at the end.
@@ -84,6 +86,53 @@ impl HashTable {
             .iter()
             .take_while(move |(k, _)| *k == h)
             .map(|(_, id)| *id)
+    }
+}
+
+/// A [`HashTable`] as stored: its hashes and its ids, each as little-endian bytes (one
+/// copy, where a serialised list of pairs costs a variable-length integer each).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct StoredTable {
+    #[serde(with = "serde_bytes")]
+    hashes: Vec<u8>,
+    #[serde(with = "serde_bytes")]
+    ids: Vec<u8>,
+}
+
+impl From<HashTable> for StoredTable {
+    fn from(table: HashTable) -> StoredTable {
+        StoredTable {
+            hashes: table.pairs.iter().flat_map(|p| p.0.to_le_bytes()).collect(),
+            ids: table.pairs.iter().flat_map(|p| p.1.to_le_bytes()).collect(),
+        }
+    }
+}
+
+impl From<StoredTable> for HashTable {
+    /// The table of the stored pairs; pairs out of order (a damaged file that kept its
+    /// checksum) are sorted, so that look-ups stay correct for what it holds.
+    fn from(stored: StoredTable) -> HashTable {
+        let hashes = stored.hashes.chunks_exact(8);
+        let ids = stored.ids.chunks_exact(4);
+        let mut pairs: Vec<(u64, u32)> = hashes
+            .zip(ids)
+            .map(|(h, id)| {
+                let h: [u8; 8] = h.try_into().unwrap_or_default();
+                let id: [u8; 4] = id.try_into().unwrap_or_default();
+                (u64::from_le_bytes(h), u32::from_le_bytes(id))
+            })
+            .collect();
+        if !pairs.is_sorted() {
+            pairs.sort_unstable();
+        }
+        HashTable::new(pairs)
+    }
+}
+
+impl HashTable {
+    /// The largest id stored, for checking a table read from a file.
+    pub fn max_id(&self) -> Option<u32> {
+        self.pairs.iter().map(|p| p.1).max()
     }
 }
 

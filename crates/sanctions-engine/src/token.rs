@@ -2,7 +2,7 @@
 //! (`similarity`, `joins`) name without importing normalisation.
 
 /// What a token is, which decides how much it weighs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TokenKind {
     /// An ordinary name word.
     Word,

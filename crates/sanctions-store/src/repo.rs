@@ -189,6 +189,8 @@ pub struct SqliteRepository {
     read_only: bool,
     /// A checkpointer thread runs (see [`super::checkpoint`]).
     checkpointer: AtomicBool,
+    /// What the check at open found wrong, if anything.
+    open_problem: Option<String>,
 }
 
 /// Most idle reader connections kept (a server under load reads on many blocking threads at
@@ -225,13 +227,14 @@ impl SqliteRepository {
     /// Opens (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open(path)?;
-        writer.check_at_open();
+        let open_problem = writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: false,
             checkpointer: AtomicBool::new(false),
+            open_problem,
         })
     }
 
@@ -239,13 +242,14 @@ impl SqliteRepository {
     /// folder): nothing is created or migrated, and every write fails with a store error.
     pub fn open_read_only(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open_read_only(path)?;
-        writer.check_at_open();
+        let open_problem = writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: true,
             checkpointer: AtomicBool::new(false),
+            open_problem,
         })
     }
 
@@ -262,6 +266,12 @@ impl SqliteRepository {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// What the check at open found wrong with the database, if anything (then nothing
+    /// derived from it earlier, such as a persisted screening index, should be trusted).
+    pub fn open_problem(&self) -> Option<&str> {
+        self.open_problem.as_deref()
     }
 
     /// The writer connection, for work that needs the whole store (imports).

@@ -287,18 +287,8 @@ fn draw_detail(frame: &mut Frame, area: Rect, brief: &Brief, scroll: u16) {
         lines.push(Line::from(sanitize(&brief.summary)));
         lines.push(Line::from(""));
     }
-    // The body is markdown: headings stand out, the rest is shown as written.
-    for line in brief.body.lines() {
-        let clean = sanitize(line);
-        if clean.starts_with('#') {
-            lines.push(Line::styled(
-                clean.trim_start_matches('#').trim().to_owned(),
-                theme::accent(),
-            ));
-        } else {
-            lines.push(Line::from(clean));
-        }
-    }
+    // The body is markdown: drawn as styled text, never shown as raw markup.
+    lines.extend(crate::tui::markdown::lines(&brief.body));
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -33,6 +33,8 @@ pub struct ListsState {
     pub job: Option<(&'static str, String)>,
     /// The folder of the last import (the next prompt starts with it).
     pub last_dir: Option<String>,
+    /// Why the last update or import failed, shown whole (wrapped) under the table.
+    pub failure: Option<String>,
 }
 
 impl ListsState {
@@ -47,6 +49,8 @@ impl ListsState {
 
 /// Why `u` does nothing under `[ui] offline = true`.
 pub const OFFLINE_UPDATE: &str = "offline = true in the config: no list is downloaded from the publishers; import them from a folder (i) instead";
+/// Why `u` does nothing until `[ui] downloads = true`.
+pub const DOWNLOADS_OFF: &str = "downloads are off: set downloads = true under [ui] in the config file to download the lists from the publishers, or import them from a folder (i)";
 
 /// Handles a command on the Lists tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
@@ -64,6 +68,7 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         Command::Back => l.updates = None,
         Command::Fetch if state.net.offline => state.error(OFFLINE_UPDATE),
+        Command::Fetch if !state.net.downloads && l.can_run => state.error(DOWNLOADS_OFF),
         Command::Fetch => return start(state, ListsWork::Update),
         Command::Import => {
             // The field starts empty (typing never appends to an old path); the last folder
@@ -130,8 +135,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
         Outcome::ListsRan(result) => {
             state.lists.job = None;
             match result {
-                Ok(summary) => state.info(crate::tui::text::sanitize(&summary)),
-                Err(e) => state.error(e),
+                Ok(summary) => {
+                    state.lists.failure = None;
+                    state.info(crate::tui::text::sanitize(&summary));
+                }
+                Err(e) => {
+                    state.lists.failure = Some(crate::tui::text::sanitize(&e));
+                    state.error(e);
+                }
             }
             // Some lists may be new even after a failure of others.
             return vec![call(state, Call::Lists), call(state, Call::OpenAlerts)];
@@ -158,6 +169,33 @@ fn draw_updates(
         table::message(frame, area, block, text);
         return;
     }
+    let failures = failures(records);
+    let area = if failures.is_empty() {
+        area
+    } else {
+        let inner = usize::from(area.width.saturating_sub(2)).max(1);
+        let lines: usize = failures
+            .iter()
+            .map(|f| {
+                // Words wrap whole: one line of slack for a reason longer than a line.
+                let width = unicode_width::UnicodeWidthStr::width(f.as_str());
+                width.div_ceil(inner).max(1) + usize::from(width > inner)
+            })
+            .sum();
+        let height = u16::try_from(lines + 2)
+            .unwrap_or(u16::MAX)
+            .min(area.height / 2);
+        let [table_area, below] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(height)]).areas(area);
+        let block = Block::bordered().title(" Why it failed ");
+        frame.render_widget(
+            Paragraph::new(failures.join("\n"))
+                .wrap(Wrap { trim: false })
+                .block(block),
+            below,
+        );
+        table_area
+    };
     let rows = records
         .iter()
         .map(|r| {
@@ -192,10 +230,33 @@ fn draw_updates(
     table::draw(frame, area, block, &header, &widths, rows, None);
 }
 
+/// The failed updates of a history, newest first, each with its whole reason (a table
+/// cell would cut it at 80 columns).
+fn failures(records: &[UpdateInfo]) -> Vec<String> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let why = r.failed.as_deref()?;
+            let at = r.at.get(..16).unwrap_or(&r.at).replace('T', " ");
+            Some(crate::tui::text::sanitize(&format!("{at}: {why}")))
+        })
+        .take(5)
+        .collect()
+}
+
 /// Age in whole days of an RFC 3339 time, relative to `now`.
 pub fn age_days(at: &str, now: jiff::Timestamp) -> Option<i64> {
     let at: jiff::Timestamp = at.parse().ok()?;
     Some(now.duration_since(at).as_secs() / 86_400)
+}
+
+/// The height of the box under the table: a failure's whole reason, or the help.
+pub fn help_height(l: &ListsState, empty: bool) -> u16 {
+    match (&l.job, &l.failure) {
+        (None, Some(_)) => 7,
+        _ if empty => 7,
+        _ => 4,
+    }
 }
 
 /// Draws the Lists tab.
@@ -209,7 +270,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let empty = l.loaded && filtered.is_none() && l.lists.iter().all(|x| x.count == 0);
     let [top, help] = Layout::vertical([
         Constraint::Min(0),
-        Constraint::Length(if empty { 7 } else { 4 }),
+        Constraint::Length(help_height(l, empty)),
     ])
     .areas(area);
     let title = match filtered {
@@ -268,10 +329,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         ];
         table::draw(frame, top, block, &header, &widths, rows, Some(l.selected));
     }
+    let u = match (state.net.offline, state.net.downloads) {
+        (true, _) => "u: no download (offline = true)",
+        (false, false) => "u downloads once [ui] downloads = true",
+        (false, true) => "u updates from the publishers (needs internet)",
+    };
     let text = match (&l.job, l.can_run, empty) {
+        (None, _, _) if l.failure.is_some() => {
+            format!("✗ {}", l.failure.as_deref().unwrap_or(""))
+        }
         (Some((name, line)), ..) => format!("{name} running (the UI stays usable): {line}"),
-        (None, true, true) => "No list has been imported yet. Press i and type the folder of the official files (one folder per list code, e.g. ../shared/data/lists; Tab completes), or u to download them from the publishers (needs internet).".to_owned(),
-        (None, true, false) => "u updates from the publishers (needs internet) · i imports from a folder (Tab completes the path) · Enter shows a list's update history · / filters.".to_owned(),
+        (None, true, true) => format!("No list has been imported yet. Press i and type the folder of the official files (one folder per list code, e.g. ../shared/data/lists; Tab completes). {u}."),
+        (None, true, false) => format!("{u} · i imports from a folder (Tab completes the path) · Enter shows a list's update history · / filters."),
         (None, false, true) => "The server has no list imported yet. On the server's machine run:\n  sanctions lists import DIR   (offline: the official files, one folder per list code)\n  sanctions lists update       (download from the publishers)".to_owned(),
         (None, false, false) => "Lists are updated on the server's machine (`sanctions lists update`).\nEnter shows a list's update history · / filters.".to_owned(),
     };

@@ -28,6 +28,25 @@ pub enum Focus {
     Results,
 }
 
+/// Screenings read per page of the history.
+pub const HISTORY_PAGE: usize = 200;
+/// Most screenings of the history held at once.
+pub const HISTORY_MAX: usize = 5_000;
+
+/// Whether match `m` holds every word of `words` (its names, list, id, type, country).
+fn match_has(m: &Match, words: &str) -> bool {
+    let text = format!(
+        "{} {} {} {} {} {}",
+        m.name,
+        m.matched_name,
+        m.list_code.code(),
+        m.entity_id,
+        m.kind,
+        m.country.as_deref().unwrap_or("")
+    );
+    crate::tui::filter::matches(words, &text)
+}
+
 /// Shortest name previewed as you type (shorter ones match too much to be useful).
 const PREVIEW_MIN_CHARS: usize = 2;
 
@@ -79,7 +98,16 @@ pub struct ScreenState {
     pub detail: Option<EntityDetail>,
     pub scroll: u16,
     pub history: Vec<ScreeningSummary>,
+    /// The row under the cursor among the history rows shown (see [`Self::history_visible`]).
     pub history_selected: usize,
+    /// The cursor of the history's next page, when there is one.
+    pub history_next: Option<String>,
+    /// The history page in flight is the next page (appended), not a reload.
+    pub history_appending: bool,
+    /// The `/` words the history is filtered by.
+    pub history_words: Option<String>,
+    /// The `/` words the results are filtered by (cleared by the next screening shown).
+    pub words: Option<String>,
     pub error: Option<String>,
     /// The name was just run (Enter): the next character typed starts a new name instead of
     /// appending to it (any other key keeps the name for editing).
@@ -110,9 +138,39 @@ impl ScreenState {
         }
     }
 
-    /// The match under the cursor.
+    /// The match under the cursor (among those shown).
     pub fn current(&self) -> Option<&Match> {
-        self.shown.as_ref()?.results.get(self.selected)
+        self.visible().get(self.selected).copied()
+    }
+
+    /// The results shown: every match of the screening, or those with the `/` words.
+    pub fn visible(&self) -> Vec<&Match> {
+        let Some(shown) = &self.shown else {
+            return Vec::new();
+        };
+        shown
+            .results
+            .iter()
+            .filter(|m| self.words.as_deref().is_none_or(|w| match_has(m, w)))
+            .collect()
+    }
+
+    /// The history rows shown: every one loaded, or those with the `/` words.
+    pub fn history_visible(&self) -> Vec<&ScreeningSummary> {
+        self.history
+            .iter()
+            .filter(|h| {
+                self.history_words.as_deref().is_none_or(|w| {
+                    let text = format!("{} {} {} {}", h.id, h.query, h.status, h.created_by);
+                    crate::tui::filter::matches(w, &text)
+                })
+            })
+            .collect()
+    }
+
+    /// Whether more history can be loaded.
+    pub fn history_more(&self) -> bool {
+        self.history_next.is_some() && self.history.len() < HISTORY_MAX
     }
 
     fn request(&self) -> ScreenRequest {
@@ -207,8 +265,10 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         (_, Command::History) => {
             s.view = View::History;
             s.history_selected = 0;
-            vec![call(state, Call::History)]
+            s.history_appending = false;
+            vec![call(state, Call::History(None))]
         }
+        (View::Results | View::History, Command::Filter) => filter_prompt(state),
         (View::Results, Command::FocusNext) => {
             s.focus = match s.focus {
                 Focus::Name => Focus::Dob,
@@ -246,7 +306,7 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             Vec::new()
         }
         (View::Results, Command::Down) => {
-            let len = s.shown.as_ref().map_or(0, |x| x.results.len());
+            let len = s.visible().len();
             if s.focus != Focus::Results && len > 0 {
                 s.focus = Focus::Results;
             } else if s.selected + 1 < len {
@@ -255,7 +315,7 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             Vec::new()
         }
         (View::Results, command @ (Command::Top | Command::Bottom)) => {
-            let len = s.shown.as_ref().map_or(0, |x| x.results.len());
+            let len = s.visible().len();
             table::step(&mut s.selected, len, command);
             Vec::new()
         }
@@ -276,14 +336,20 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
             s.view = View::Results;
             Vec::new()
         }
+        (View::History, Command::Down | Command::Bottom)
+            if s.history_selected + 1 >= s.history_visible().len() =>
+        {
+            more_history(state)
+        }
         (
             View::History,
             command @ (Command::Up | Command::Down | Command::Top | Command::Bottom),
         ) => {
-            table::step(&mut s.history_selected, s.history.len(), command);
+            let len = s.history_visible().len();
+            table::step(&mut s.history_selected, len, command);
             Vec::new()
         }
-        (View::History, Command::Activate) => match s.history.get(s.history_selected) {
+        (View::History, Command::Activate) => match s.history_visible().get(s.history_selected) {
             Some(summary) => {
                 let id = summary.id.clone();
                 vec![call(state, Call::Screening(id))]
@@ -318,6 +384,51 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Loads the next page of the history, unless one is loading or there is none.
+fn more_history(state: &mut State) -> Vec<Effect> {
+    let s = &mut state.screen;
+    if !s.history_more() || state.requests.pending(Slot::History) {
+        return Vec::new();
+    }
+    s.history_appending = true;
+    let cursor = s.history_next.clone();
+    vec![call(state, Call::History(cursor))]
+}
+
+/// `/` on the Screen tab: filters the history, or the results being reviewed.
+fn filter_prompt(state: &mut State) -> Vec<Effect> {
+    let s = &state.screen;
+    let (what, current) = match s.view {
+        View::History => ("the history", s.history_words.clone()),
+        _ if s.shown.is_some() => ("the results", s.words.clone()),
+        _ => {
+            state.error("nothing to filter yet: screen a name first");
+            return Vec::new();
+        }
+    };
+    state.prompt = Some(Prompt::with_value(
+        format!("Filter {what} by words (empty: show all)"),
+        PromptKind::Filter(crate::tui::state::Tab::Screen),
+        current.as_deref().unwrap_or(""),
+    ));
+    Vec::new()
+}
+
+/// Sets the `/` words of the history or the results (empty clears them).
+pub fn set_words(state: &mut State, words: &str) -> Vec<Effect> {
+    let words: String = words.trim().chars().take(200).collect();
+    let words = (!words.is_empty()).then_some(words);
+    let s = &mut state.screen;
+    if s.view == View::History {
+        s.history_words = words;
+        s.history_selected = 0;
+    } else {
+        s.words = words;
+        s.selected = 0;
+    }
+    Vec::new()
 }
 
 const NOT_STORED: &str = "press Enter in the name field first: decisions are recorded on a stored screening, not on results as you type";
@@ -423,6 +534,7 @@ fn show_stored(state: &mut State, stored: StoredScreening) {
         decisions: stored.decisions,
     });
     s.selected = 0;
+    s.words = None;
     s.view = View::Results;
     s.focus = Focus::Name;
 }
@@ -447,6 +559,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 decisions: Vec::new(),
             });
             s.selected = 0;
+            s.words = None;
             s.error = None;
             // The focus stays where it is: the next keys type the next name (trap 1). The
             // results are reviewed after ↓ or Tab, in the REVIEW mode the screen shows.
@@ -465,6 +578,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 decisions: Vec::new(),
             });
             s.selected = 0;
+            s.words = None;
             s.error = None;
             Vec::new()
         }
@@ -478,7 +592,14 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             Vec::new()
         }
         Outcome::History(Ok(page)) => {
-            state.screen.history = page.items;
+            let s = &mut state.screen;
+            if std::mem::take(&mut s.history_appending) {
+                s.history.extend(page.items);
+            } else {
+                s.history = page.items;
+            }
+            s.history.truncate(HISTORY_MAX);
+            s.history_next = page.next_cursor;
             Vec::new()
         }
         Outcome::Entity(Ok(detail)) => {
@@ -506,10 +627,12 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             state.service_error(&e);
             Vec::new()
         }
-        Outcome::Screening(Err(e))
-        | Outcome::History(Err(e))
-        | Outcome::Entity(Err(e))
-        | Outcome::Decided(Err(e)) => {
+        Outcome::History(Err(e)) => {
+            state.screen.history_appending = false;
+            state.service_error(&e);
+            Vec::new()
+        }
+        Outcome::Screening(Err(e)) | Outcome::Entity(Err(e)) | Outcome::Decided(Err(e)) => {
             state.service_error(&e);
             Vec::new()
         }

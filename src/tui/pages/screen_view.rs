@@ -129,7 +129,7 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
     };
     let block = block
         .title(fit(
-            &results_title(shown),
+            &results_title(shown, s.words.as_deref()),
             area.width.saturating_sub(2) as usize,
         ))
         .title_bottom(fit(
@@ -152,10 +152,19 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         table::message(frame, area, block, text);
         return;
     }
+    let visible = s.visible();
+    if visible.is_empty() {
+        let text = format!(
+            "No match of the {} has the words {:?}. / changes them (empty: show all).",
+            shown.results.len(),
+            sanitize(s.words.as_deref().unwrap_or(""))
+        );
+        table::message(frame, area, block, text);
+        return;
+    }
     let wide = area.width >= 100;
-    let rows = shown
-        .results
-        .iter()
+    let rows = visible
+        .into_iter()
         .map(|m| {
             let mut row = vec![
                 score_bar(m.score, if wide { 10 } else { 5 }),
@@ -201,14 +210,15 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
     }
 }
 
-fn results_title(shown: &super::screen::Shown) -> String {
+fn results_title(shown: &super::screen::Shown, words: Option<&str>) -> String {
     let status = if shown.is_preview() {
         " · as you type, not stored: Enter stores".to_owned()
     } else {
         shown.status.map_or(String::new(), |st| format!(" · {st}"))
     };
+    let words = words.map_or(String::new(), |w| format!(" · /{}", sanitize(w)));
     format!(
-        " {} match{} for {:?}{status} ",
+        " {} match{} for {:?}{status}{words} ",
         shown.total,
         if shown.total == 1 { "" } else { "es" },
         sanitize(&shown.query),
@@ -383,18 +393,52 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
     frame.render_widget(paragraph, area);
 }
 
+/// The history's title: how many rows (`+` when more can be loaded), the `/` words, keys.
+fn history_title(s: &super::screen::ScreenState) -> String {
+    let more = if s.history_more() { "+" } else { "" };
+    let count = match &s.history_words {
+        Some(w) => format!(
+            "{} of {}{more} · /{}",
+            s.history_visible().len(),
+            s.history.len(),
+            sanitize(w)
+        ),
+        None => format!("{}{more}", s.history.len()),
+    };
+    format!(" History · {count} · Enter reopens · / filter · Esc back ")
+}
+
 fn draw_history(frame: &mut Frame, area: Rect, state: &State) {
     let s = &state.screen;
-    let block = Block::bordered().title(" History · Enter reopens · Esc back ");
-    if s.history.is_empty() {
-        let pending = state.requests.pending(Slot::History);
-        let text = table::placeholder(None, pending, true, "No screening stored yet.");
+    let pending = state.requests.pending(Slot::History);
+    let mut block = Block::bordered().title(history_title(s));
+    if s.history_more() || (pending && !s.history.is_empty()) {
+        block = block.title_bottom(if pending {
+            " loading more… "
+        } else {
+            " more: ↓ past the last row loads them "
+        });
+    }
+    let visible = s.history_visible();
+    if visible.is_empty() {
+        let empty = match &s.history_words {
+            Some(w) if !s.history.is_empty() => format!(
+                "No screening loaded has the words {:?}{}. / changes them (empty: show all).",
+                sanitize(w),
+                if s.history_more() {
+                    "; ↓ loads more"
+                } else {
+                    ""
+                }
+            ),
+            _ => "No screening stored yet.".to_owned(),
+        };
+        let text = table::placeholder(None, pending, true, &empty);
         table::message(frame, area, block, text);
         return;
     }
-    let rows = s
-        .history
-        .iter()
+    let rows = visible
+        .into_iter()
         .map(|h| {
             vec![
                 h.created_at.strftime("%Y-%m-%d %H:%M").to_string(),

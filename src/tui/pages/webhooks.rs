@@ -28,6 +28,8 @@ pub struct WebhooksState {
     pub test: Option<(String, WebhookTestResult)>,
     /// The secret of the webhook just created (the service shows it once).
     pub secret: Option<(String, String)>,
+    /// The webhook just created: the next reload puts the cursor on it.
+    pub fresh: Option<String>,
     pub error: Option<String>,
 }
 
@@ -113,6 +115,9 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 ));
             }
         }
+        Command::Test if state.net.offline => {
+            state.error("offline = true in the config: no webhook is called from here");
+        }
         Command::Test => {
             if let Some(id) = w.current().map(|x| x.id.clone()) {
                 w.test = None;
@@ -139,6 +144,11 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             w.items = items;
             w.loaded = true;
             w.error = None;
+            // The cursor goes to a new webhook, whose secret is shown (y copies it).
+            let new = w.fresh.take();
+            if let Some(i) = new.and_then(|id| w.items.iter().position(|h| h.id == id)) {
+                w.selected = i;
+            }
             w.selected = table::clamp(w.selected, w.items.len());
             Vec::new()
         }
@@ -146,6 +156,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             let what = if hook.active { "enabled" } else { "disabled" };
             if let Some(secret) = &hook.secret {
                 w.secret = Some((hook.id.clone(), secret.clone()));
+                w.fresh = Some(hook.id.clone());
             }
             state.info(format!("webhook {} saved ({what})", hook.id));
             vec![call(state, Call::Webhooks)]

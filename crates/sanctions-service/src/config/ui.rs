@@ -21,8 +21,11 @@ pub struct UiConfig {
     /// Read the publishers' news feeds (`[briefs] feeds`) while the UI runs and on `u` in
     /// Briefs. Off by default: the UI contacts no website unless asked.
     pub feeds: bool,
+    /// Download the lists from the publishers on `u` in Lists. Off by default: the lists
+    /// are imported from a folder (`i`) unless the user allows downloads.
+    pub downloads: bool,
     /// Nothing leaves this machine: no feed is read, no list is downloaded (`u` in Lists and
-    /// Briefs refuse and say why), whatever else the file says.
+    /// Briefs refuse and say why), no webhook is called, whatever else the file says.
     pub offline: bool,
     /// Action name -> key(s), e.g. `quit = ["q", "ctrl-q"]`; checked when the UI starts.
     pub keys: BTreeMap<String, Keys>,

@@ -73,6 +73,17 @@ impl LocalService {
     /// latter only when `[briefs] feeds` names some). Call it inside a Tokio runtime; set
     /// [`LocalService::set_server_mode`] first for a server.
     pub fn spawn_background(&self, config: &Config) -> Result<Background, ServiceError> {
+        self.spawn_tasks(config, true)
+    }
+
+    /// [`LocalService::spawn_background`] without the webhook delivery worker: for the UI
+    /// under `[ui] offline = true`, where nothing leaves the machine (events wait in the
+    /// outbox for a process that delivers them).
+    pub fn spawn_background_offline(&self, config: &Config) -> Result<Background, ServiceError> {
+        self.spawn_tasks(config, false)
+    }
+
+    fn spawn_tasks(&self, config: &Config, deliver: bool) -> Result<Background, ServiceError> {
         self.configure(config)?;
         let (stop, _) = watch::channel(false);
         let mut tasks = Vec::new();
@@ -85,25 +96,9 @@ impl LocalService {
             tokio::spawn(async move { this.run_monitoring(&watchlist, until).await }),
         ));
 
-        let this = self.clone();
-        let rx = stop.subscribe();
-        tasks.push((
-            "webhooks",
-            tokio::spawn(async move {
-                loop {
-                    match this.run_webhook_worker(false, stopped(rx.clone())).await {
-                        Ok(()) => return,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "webhook worker failed; restarting");
-                            tokio::select! {
-                                () = stopped(rx.clone()) => return,
-                                () = tokio::time::sleep(WORKER_RESTART) => {}
-                            }
-                        }
-                    }
-                }
-            }),
-        ));
+        if deliver {
+            tasks.push(("webhooks", self.spawn_webhook_worker(stop.subscribe())));
+        }
 
         if !config.briefs.feeds.is_empty() {
             let this = self.clone();
@@ -114,6 +109,25 @@ impl LocalService {
             ));
         }
         Ok(Background { stop, tasks })
+    }
+
+    /// The webhook delivery worker, restarted after a failure until `rx` says stop.
+    fn spawn_webhook_worker(&self, rx: watch::Receiver<bool>) -> JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            loop {
+                match this.run_webhook_worker(false, stopped(rx.clone())).await {
+                    Ok(()) => return,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "webhook worker failed; restarting");
+                        tokio::select! {
+                            () = stopped(rx.clone()) => return,
+                            () = tokio::time::sleep(WORKER_RESTART) => {}
+                        }
+                    }
+                }
+            }
+        })
     }
 
     /// Reads the configured feeds until `stop` resolves: each at once, then every

@@ -12,6 +12,7 @@ mod briefs;
 mod convert;
 mod enrich;
 mod imports;
+pub mod index_file;
 mod monitor;
 mod review;
 mod screen;
@@ -253,11 +254,27 @@ impl LocalService {
             .inner
             .weak_aliases
             .load(std::sync::atomic::Ordering::SeqCst);
-        let (loaded, damage) = load(self.inner.repo.as_ref(), weak)?;
-        self.remember(loaded.latest_update, &damage);
+        let loaded = match persisted(&self.inner.repo, weak)? {
+            Some(loaded) => loaded,
+            None => {
+                let (loaded, damage) = load(self.inner.repo.as_ref(), weak)?;
+                self.remember(loaded.latest_update, &damage);
+                if damage.is_empty() {
+                    persist(&self.inner.repo, &loaded, weak);
+                }
+                loaded
+            }
+        };
         let fresh = Arc::new(loaded);
         self.inner.loaded.store(fresh.clone());
         Ok(fresh)
+    }
+
+    /// Brings the screening index up to date with the store now (read from its file, or
+    /// built and written to it): after a list import, so that the next process to screen
+    /// reads it at once instead of building it.
+    pub async fn prepare_index(&self) -> Result<(), ServiceError> {
+        self.blocking(|this| this.current().map(|_| ())).await
     }
 
     /// The current index if it is up to date and holds entries (one cheap store read), so
@@ -395,6 +412,59 @@ fn load(
         answers: enrich::Answers::new(lists),
     };
     Ok((loaded, damage))
+}
+
+/// The persisted index ([`index_file`]) when it is the store's current one and the database
+/// passed its check at open; `None` when it must be built.
+fn persisted(repo: &SqliteRepository, weak_aliases: bool) -> Result<Option<Loaded>, ServiceError> {
+    if repo.open_problem().is_some() {
+        return Ok(None);
+    }
+    let started = std::time::Instant::now();
+    // The update id first: an import landing meanwhile makes the index look stale, never fresh.
+    let latest_update = repo.latest_update_id()?;
+    let versions = repo.list_versions()?;
+    let key = index_file::Key::new(weak_aliases, latest_update, versions.clone());
+    let path = index_file::path_for(repo.path());
+    let index = match index_file::read(&path, &key) {
+        Ok(index) => index,
+        Err(index_file::IndexFileError::Missing) => return Ok(None),
+        Err(e) => {
+            tracing::info!(file = %path.display(), "{e}: the screening index is rebuilt");
+            return Ok(None);
+        }
+    };
+    tracing::info!(
+        entities = index.entity_count(),
+        ms = started.elapsed().as_millis() as u64,
+        "screening index read from its file"
+    );
+    Ok(Some(Loaded {
+        index,
+        latest_update,
+        versions,
+        answers: enrich::Answers::new(repo.lists()?),
+    }))
+}
+
+/// Keeps `loaded`'s index in its file for the next process (a failure, such as a
+/// write-protected data folder, is logged: the index is then built again next time). A store
+/// opened read-only still writes it: the file is derived data beside the database.
+fn persist(repo: &SqliteRepository, loaded: &Loaded, weak_aliases: bool) {
+    if loaded.index.entity_count() == 0 {
+        return;
+    }
+    let key = index_file::Key::new(weak_aliases, loaded.latest_update, loaded.versions.clone());
+    let path = index_file::path_for(repo.path());
+    let started = std::time::Instant::now();
+    match index_file::write(&path, &loaded.index, &key) {
+        Ok(()) => tracing::info!(
+            file = %path.display(),
+            ms = started.elapsed().as_millis() as u64,
+            "screening index written"
+        ),
+        Err(e) => tracing::warn!(file = %path.display(), "cannot keep the screening index: {e}"),
+    }
 }
 
 pub use crate::store::new_id;

@@ -1,0 +1,227 @@
+//! The persisted screening index: the index built from the store, kept in the data folder
+//! beside the database (`sanctions.index` beside `sanctions.db`), so that a process starts
+//! screening without rebuilding it (a second or two with the eight lists).
+//!
+//! The file is `MAGIC`, the CRC-32 of all that follows, the length of the key, the key (the
+//! index's layout [`engine::INDEX_FORMAT`], the program's version and commit, whether weak
+//! aliases are indexed, the newest list update and every list's version) and the index's
+//! bytes ([`engine::Index::to_bytes`]). It is used only when its checksum holds, its key is
+//! the store's now and the database passed its check at open; anything else (missing,
+//! stale, truncated, corrupted, another build's) is rebuilt from the store and written
+//! again. It is written to a private temp file in the same folder and renamed over the old
+//! one, so that a reader sees the old file or the new one, never half of one.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::engine::{self, Index};
+use crate::model::ListVersions;
+
+/// The first bytes of the file.
+const MAGIC: &[u8; 16] = b"sanctions-index\n";
+/// A larger file is not read (the eight lists give about 60 MB).
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// What an index was built from: a file whose key differs from the store's is stale.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Key {
+    format: u32,
+    program: String,
+    weak_aliases: bool,
+    latest_update: i64,
+    versions: ListVersions,
+}
+
+impl Key {
+    /// The key of an index built by this program, at list update `latest_update` with the
+    /// lists at `versions`.
+    pub fn new(weak_aliases: bool, latest_update: i64, versions: ListVersions) -> Key {
+        Key {
+            format: engine::INDEX_FORMAT,
+            program: format!(
+                "{} {}",
+                super::ENGINE_VERSION,
+                option_env!("SANCTIONS_COMMIT").unwrap_or("unknown")
+            ),
+            weak_aliases,
+            latest_update,
+            versions,
+        }
+    }
+}
+
+/// Why a persisted index was not used.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexFileError {
+    #[error("no index file")]
+    Missing,
+    #[error("cannot read the index file: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("the index file is larger than {MAX_FILE_BYTES} bytes")]
+    TooLarge,
+    #[error("the index file is not one (no header): truncated or another file")]
+    NotAnIndex,
+    #[error("the index file fails its checksum: truncated or corrupted")]
+    Checksum,
+    #[error("the index file's key does not decode: {0}")]
+    Key(postcard::Error),
+    #[error("the index file is stale (built from other list versions or by another build)")]
+    Stale,
+    #[error("the index file's index is unusable: {0}")]
+    Index(#[from] engine::StoredError),
+}
+
+/// Where the index of the database at `db` is kept.
+pub fn path_for(db: &Path) -> PathBuf {
+    db.with_extension("index")
+}
+
+/// The index kept at `path`, if its checksum holds and its key is `key`.
+pub fn read(path: &Path, key: &Key) -> Result<Index, IndexFileError> {
+    let bytes = read_bounded(path)?;
+    let (found, body) = split(&bytes)?;
+    if found != *key {
+        return Err(IndexFileError::Stale);
+    }
+    Ok(Index::from_bytes(body)?)
+}
+
+/// The file's bytes, at most [`MAX_FILE_BYTES`].
+fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(IndexFileError::Missing),
+        Err(e) => return Err(e.into()),
+    };
+    let size = file.metadata()?.len();
+    if size > MAX_FILE_BYTES {
+        return Err(IndexFileError::TooLarge);
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )?;
+    Ok(bytes)
+}
+
+/// The key and the index's bytes of a file's bytes, once its checksum holds.
+fn split(bytes: &[u8]) -> Result<(Key, &[u8]), IndexFileError> {
+    let rest = bytes
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or(IndexFileError::NotAnIndex)?;
+    let (crc, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
+    if crc32fast::hash(rest) != crc {
+        return Err(IndexFileError::Checksum);
+    }
+    let (key_len, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
+    let key_len = key_len as usize;
+    if key_len > rest.len() {
+        return Err(IndexFileError::NotAnIndex);
+    }
+    let (key, body) = rest.split_at(key_len);
+    let key = postcard::from_bytes(key).map_err(IndexFileError::Key)?;
+    Ok((key, body))
+}
+
+fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let (head, rest) = bytes.split_first_chunk::<4>()?;
+    Some((u32::from_le_bytes(*head), rest))
+}
+
+/// The file's bytes of `index` under `key`.
+pub fn encode(index: &Index, key: &Key) -> Result<Vec<u8>, IndexFileError> {
+    let key = postcard::to_allocvec(key).map_err(IndexFileError::Key)?;
+    let body = index.to_bytes()?;
+    let key_len = u32::try_from(key.len()).map_err(|_| IndexFileError::TooLarge)?;
+    let mut checked = Vec::with_capacity(4 + key.len() + body.len());
+    checked.extend_from_slice(&key_len.to_le_bytes());
+    checked.extend_from_slice(&key);
+    checked.extend_from_slice(&body);
+    let mut out = Vec::with_capacity(MAGIC.len() + 4 + checked.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&crc32fast::hash(&checked).to_le_bytes());
+    out.extend_from_slice(&checked);
+    Ok(out)
+}
+
+/// Writes `index` under `key` to `path`: to a private temp file in the same folder, then
+/// renamed over the old file.
+pub fn write(path: &Path, index: &Index, key: &Key) -> Result<(), IndexFileError> {
+    let bytes = encode(index, key)?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // `tempfile` creates the file readable and writable by its owner only (0600).
+    let mut temp = tempfile::Builder::new()
+        .prefix(".sanctions-index-")
+        .tempfile_in(folder)?;
+    temp.write_all(&bytes)?;
+    temp.as_file().sync_data()?;
+    temp.persist(path)
+        .map_err(|e| IndexFileError::Io(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+
+    fn index() -> Index {
+        let names = ["PUTIN, Vladimir Vladimirovich", "Vladimir Putin"];
+        Index::build(&[EntityNames {
+            entity_id: "ofac_sdn:1".into(),
+            list: ListCode::OfacSdn,
+            kind: EntityKind::Individual,
+            primary_name: names[0].into(),
+            country: None,
+            names: names
+                .iter()
+                .map(|n| (n.to_string(), AliasQuality::Strong))
+                .collect(),
+            listing_ends: None,
+            facts: Default::default(),
+        }])
+    }
+
+    fn key(update: i64) -> Key {
+        Key::new(
+            true,
+            update,
+            ListVersions::from([(ListCode::OfacSdn, update)]),
+        )
+    }
+
+    #[test]
+    fn every_damaged_byte_and_every_truncation_is_refused() {
+        let bytes = encode(&index(), &key(3)).unwrap();
+        assert!(split(&bytes).is_ok());
+        for at in (0..bytes.len()).step_by(7) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x20;
+            assert!(split(&damaged).is_err(), "byte {at} changed");
+            assert!(split(&bytes[..at]).is_err(), "cut at {at}");
+        }
+    }
+
+    #[test]
+    fn another_key_is_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sanctions.index");
+        write(&path, &index(), &key(3)).unwrap();
+        assert!(read(&path, &key(3)).is_ok());
+        assert!(matches!(read(&path, &key(4)), Err(IndexFileError::Stale)));
+        let other_weak = Key::new(false, 3, key(3).versions);
+        assert!(matches!(
+            read(&path, &other_weak),
+            Err(IndexFileError::Stale)
+        ));
+        let missing = dir.path().join("none.index");
+        assert!(matches!(
+            read(&missing, &key(3)),
+            Err(IndexFileError::Missing)
+        ));
+    }
+}
