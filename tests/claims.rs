@@ -290,12 +290,14 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "dead",
         now,
         until,
+        skip: &[],
     };
     assert_eq!(store.claim_deliveries(&first, 10).unwrap().len(), 3);
     let live = DeliveryClaim {
         owner: "live",
         now,
         until,
+        skip: &[],
     };
     assert!(
         store.claim_deliveries(&live, 10).unwrap().is_empty(),
@@ -309,6 +311,7 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "live",
         now: at_first_end,
         until: renewed,
+        skip: &[],
     };
     assert!(
         store.claim_deliveries(&early, 10).unwrap().is_empty(),
@@ -320,6 +323,7 @@ fn a_dead_workers_lease_expires_and_another_takes_the_delivery() {
         owner: "live",
         now: later,
         until: later + jiff::SignedDuration::from_secs(60),
+        skip: &[],
     };
     let taken = store.claim_deliveries(&after, 10).unwrap();
     assert_eq!(taken.len(), 3, "the expired lease is taken over");
@@ -363,4 +367,95 @@ async fn a_tarpit_endpoint_does_not_delay_a_healthy_one() {
         events.len()
     );
     assert!(healthy.counts().values().all(|n| *n == 1));
+}
+
+#[test]
+fn a_worker_whose_lease_was_taken_over_cannot_record_over_the_new_claim() {
+    use sanctions_store::{
+        AttemptRecord, DeliveryClaim, DeliveryOutcome, DeliveryRecord, DueDelivery, Store,
+    };
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let cfg = config(d, 5);
+    create_webhook(d, &cfg, "http://127.0.0.1:9/hook");
+    add_events(d, 2);
+    let mut store = Store::open(&d.join("sanctions.db")).unwrap();
+    store.fan_out(jiff::Timestamp::now()).unwrap();
+    let now = jiff::Timestamp::now();
+    let minute = jiff::SignedDuration::from_secs(60);
+    let claim = |owner, now| DeliveryClaim {
+        owner,
+        now,
+        until: now + minute,
+        skip: &[],
+    };
+    let slow = store.claim_deliveries(&claim("slow", now), 10).unwrap();
+    assert_eq!(slow.len(), 2);
+    // The slow worker's lease runs out; another takes both deliveries over.
+    let later = now + minute + jiff::SignedDuration::from_secs(1);
+    let next = store.claim_deliveries(&claim("next", later), 10).unwrap();
+    assert_eq!(next.len(), 2, "the expired lease is taken over");
+    let attempted = |d: &DueDelivery, outcome: DeliveryOutcome| DeliveryRecord::Attempted {
+        attempt: AttemptRecord {
+            webhook_id: d.webhook.id.clone(),
+            event_id: d.event.event_id.clone(),
+            kind: d.event.kind.clone(),
+            attempt: d.attempts + 1,
+            at: later,
+            status_code: Some(500),
+            latency_ms: 1,
+            error: Some("HTTP 500".to_owned()),
+            response: None,
+        },
+        seq: Some(d.seq),
+        outcome,
+        alert: None,
+    };
+    // The slow worker comes back: its failure (a retry in an hour) and its release must not
+    // touch the deliveries the next worker holds.
+    let records = [
+        attempted(&slow[0], DeliveryOutcome::Retry(later + minute * 60)),
+        DeliveryRecord::Released {
+            webhook_id: slow[1].webhook.id.clone(),
+            seq: slow[1].seq,
+            due: later + minute * 60,
+        },
+    ];
+    assert_eq!(
+        store.record_deliveries("slow", &records).unwrap(),
+        2,
+        "both lost"
+    );
+    let db = Connection::open(d.join("sanctions.db")).unwrap();
+    let rows = |db: &Connection| -> Vec<(String, i64, Option<String>)> {
+        db.prepare("SELECT status, attempts, claimed_by FROM webhook_deliveries ORDER BY event_seq")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let held = ("pending".to_owned(), 0, Some("next".to_owned()));
+    assert_eq!(rows(&db), vec![held.clone(), held]);
+    // Its attempt happened, so it is in the log.
+    let logged: i64 = db
+        .query_row("SELECT count(*) FROM webhook_attempts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(logged, 1);
+    // The holder records: delivered, and the claims freed.
+    let records: Vec<_> = next
+        .iter()
+        .map(|d| attempted(d, DeliveryOutcome::Delivered))
+        .collect();
+    assert_eq!(store.record_deliveries("next", &records).unwrap(), 0);
+    let done = ("delivered".to_owned(), 1, None);
+    assert_eq!(rows(&db), vec![done.clone(), done]);
+    // A record of a delivery already delivered changes nothing, whoever sends it.
+    assert_eq!(
+        store
+            .record_deliveries("next", &[attempted(&next[0], DeliveryOutcome::Failed)])
+            .unwrap(),
+        1
+    );
+    assert_eq!(rows(&db)[0].0, "delivered");
 }

@@ -29,11 +29,21 @@ pub struct ServeArgs {
     /// The PEM private key of --tls-cert.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<std::path::PathBuf>,
+    /// Start even when another `sanctions serve` is serving this data folder. Its work is
+    /// shared safely, but rate limits and the authentication throttle are then counted per
+    /// process.
+    #[arg(long)]
+    pub share_data_dir: bool,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     let svc = local_service(ctx)?;
+    // Held until the process ends (a kill included: the kernel releases it).
+    let _lock = match args.share_data_dir {
+        false => Some(lock_data_dir(&ctx.data_dir)?),
+        true => None,
+    };
     // Before the background work starts: it reads the mode when it checks webhook URLs.
     svc.set_server_mode(true);
     // Checkpoints on a thread of their own, not inside the commits requests wait for.
@@ -127,4 +137,50 @@ fn ops_source(svc: &LocalService) -> server::OpsSource {
         let stats = svc.ops_stats().map_err(|e| e.to_string())?;
         Ok((stats, svc.index_versions()))
     })
+}
+
+/// The file a server locks in its data folder.
+const LOCK_FILE: &str = "serve.lock";
+
+/// Takes the data folder's server lock (an exclusive `flock` on `serve.lock`, private to its
+/// owner, holding the server's process id), or says which process holds it.
+fn lock_data_dir(dir: &std::path::Path) -> Result<std::fs::File> {
+    use std::io::{Read as _, Seek as _, Write as _};
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = dir.join(LOCK_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(&path)
+        .wrap_err_with(|| format!("cannot open the server lock {}", path.display()))?;
+    let op = rustix::fs::FlockOperation::NonBlockingLockExclusive;
+    match rustix::fs::flock(&file, op) {
+        Ok(()) => {}
+        Err(rustix::io::Errno::WOULDBLOCK) => {
+            let mut holder = String::new();
+            let _ = file.read_to_string(&mut holder);
+            let holder = holder.trim();
+            let who = match holder.parse::<u32>() {
+                Ok(pid) => format!("another `sanctions serve` (process {pid})"),
+                Err(_) => "another `sanctions serve`".to_owned(),
+            };
+            return Err(super::exit::data(format!(
+                "{who} is already serving the data folder {}: stop it first, or pass \
+                 --share-data-dir to run a second server on the same data (rate limits are \
+                 then counted per process)",
+                dir.display()
+            )));
+        }
+        Err(e) => {
+            return Err(std::io::Error::from(e))
+                .wrap_err_with(|| format!("cannot lock {}", path.display()));
+        }
+    }
+    file.set_len(0)?;
+    file.rewind()?;
+    write!(file, "{}", std::process::id())?;
+    Ok(file)
 }

@@ -30,8 +30,10 @@ impl Serve {
                 command.arg("--config").arg(offline_config(data_dir));
             }
         }
+        // The tests of one binary share one data folder (`data()`) and run at once: each
+        // server says that it shares it (a second one is refused otherwise).
         let mut child = command
-            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(["serve", "--bind", "127.0.0.1:0", "--share-data-dir"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -48,7 +48,8 @@ pub use ops::OpsStats;
 pub use repo::{Repository, SqliteRepository};
 pub use screenings::{Changes, NewDecision};
 pub use webhooks::{
-    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, MAX_WEBHOOKS, WebhookRecord,
+    AttemptRecord, DeliveryClaim, DeliveryOutcome, DeliveryRecord, DueDelivery, MAX_WEBHOOKS,
+    WebhookRecord,
 };
 
 /// Why a store operation failed.

@@ -396,5 +396,7 @@ fn insert_update(tx: &Transaction<'_>, record: &UpdateRecord) -> Result<i64, Sto
             record.failed,
         ],
     )?;
-    Ok(tx.last_insert_rowid())
+    let id = tx.last_insert_rowid();
+    super::outbox::list_updated(tx, record, id)?;
+    Ok(id)
 }

@@ -1,5 +1,6 @@
-//! The outbox: events for the webhook worker, written in the transaction of their cause.
-//! (`list.updated` events are written by a trigger on `list_updates`; see the schema.)
+//! The outbox: events for the webhook worker, written in the transaction of their cause
+//! (`list.updated` too, by [`list_updated`] in the transaction that records the update: no
+//! trigger writes an event since migration 9).
 //!
 //! An event is written only when some registered webhook, active or disabled, subscribes to
 //! its kind: nothing else reads the outbox, and a webhook starts from the events after its
@@ -12,7 +13,7 @@ use rusqlite::{Transaction, params};
 
 use super::codec::{parse_ts, to_json, ts_text};
 use super::{Store, StoreError};
-use crate::model::OutboxEvent;
+use crate::model::{OutboxEvent, UpdateRecord};
 
 impl Store {
     /// Events with a sequence number above `after`, oldest first, at most `limit`, with
@@ -96,4 +97,30 @@ pub(crate) fn write_event(
         account
     ])?;
     Ok(())
+}
+
+/// The `list.updated` event of update `id` (a successful import that changed something),
+/// written when a webhook wants it.
+pub(crate) fn list_updated(
+    tx: &Transaction<'_>,
+    record: &UpdateRecord,
+    id: i64,
+) -> Result<(), StoreError> {
+    if record.failed.is_some() || record.added + record.removed + record.changed == 0 {
+        return Ok(());
+    }
+    let event = OutboxEvent {
+        event_id: format!("evt_{}", ulid::Ulid::new()),
+        kind: "list.updated".to_owned(),
+        created_at: parse_ts(&record.at, "list update")?,
+        payload: serde_json::json!({
+            "list": record.list.code(),
+            "update_id": id,
+            "added": record.added,
+            "removed": record.removed,
+            "changed": record.changed,
+            "total": record.total,
+        }),
+    };
+    insert_event(tx, &event, None)
 }

@@ -20,7 +20,7 @@ use jiff::Timestamp;
 use super::briefs::{BriefFilter, BriefRecord};
 use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove};
 use super::screenings::{Changes, NewDecision};
-use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, WebhookRecord};
+use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryRecord, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::ParsedList;
 use crate::model::{
@@ -153,15 +153,13 @@ pub trait Repository: Send + Sync {
     ) -> Result<Vec<DueDelivery>, StoreError>;
     /// Extends the leases `owner` holds (see [`Store::renew_claims`]).
     fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError>;
-    /// Logs an attempt and applies its outcome; a webhook disabled by it gets `alert` (and
-    /// its `alert.created` event), all in one transaction.
-    fn record_attempt(
+    /// Records a worker's attempts and releases in one transaction, each only while
+    /// `owner` holds its claim (see [`Store::record_deliveries`]); returns the claims lost.
+    fn record_deliveries(
         &self,
-        attempt: &AttemptRecord,
-        seq: Option<i64>,
-        outcome: &DeliveryOutcome,
-        alert: Option<&Alert>,
-    ) -> Result<(), StoreError>;
+        owner: &str,
+        records: &[DeliveryRecord],
+    ) -> Result<usize, StoreError>;
     fn webhook_attempts(
         &self,
         account: &str,
@@ -508,14 +506,12 @@ impl Repository for SqliteRepository {
     fn renew_claims(&self, owner: &str, until: Timestamp) -> Result<usize, StoreError> {
         self.writer().renew_claims(owner, until)
     }
-    fn record_attempt(
+    fn record_deliveries(
         &self,
-        attempt: &AttemptRecord,
-        seq: Option<i64>,
-        outcome: &DeliveryOutcome,
-        alert: Option<&Alert>,
-    ) -> Result<(), StoreError> {
-        self.writer().record_attempt(attempt, seq, outcome, alert)
+        owner: &str,
+        records: &[DeliveryRecord],
+    ) -> Result<usize, StoreError> {
+        self.writer().record_deliveries(owner, records)
     }
     fn webhook_attempts(
         &self,

@@ -430,4 +430,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (favorite_id, entity_id, base)
     ) WITHOUT ROWID;
     "#,
+    // 9: the pending deliveries of each webhook by due time, so that a worker claims for
+    // one webhook without scanning the others' (a backlog of one endpoint that is being
+    // served, or failing, no longer slows the claims for the rest). The `list.updated` event
+    // is written by the store's code in the transaction of the update (`outbox::list_updated`),
+    // as every other event, so its trigger goes: no behaviour depends on a trigger.
+    r#"
+    CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
+        WHERE status = 'pending';
+    DROP TRIGGER list_updates_event;
+    "#,
 ];

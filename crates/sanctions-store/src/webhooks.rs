@@ -7,7 +7,7 @@
 //! schedule is exhausted.
 
 use jiff::Timestamp;
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
 
 use super::codec::{from_json, parse_ts, to_json, ts_text};
 use super::{Store, StoreError};
@@ -228,7 +228,7 @@ impl Store {
         let tx = self.write()?;
         let created = tx.execute(
             "INSERT OR IGNORE INTO webhook_deliveries (webhook_id, event_seq, status, next_attempt_at)
-             SELECT w.id, o.seq, 'pending', ?1 FROM webhooks w JOIN outbox o ON o.seq > w.cursor
+             SELECT w.id, o.seq, 'pending', ?1 FROM webhooks w CROSS JOIN outbox o ON o.seq > w.cursor
              WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
                AND (o.account_id IS NULL OR o.account_id = w.account_id)",
             [ts_text(now)],
@@ -243,51 +243,25 @@ impl Store {
     }
 
     /// Claims up to `limit` due deliveries for `claim.owner` until `claim.until`: those
-    /// pending for an active webhook, due, and unclaimed or with an expired lease. One
-    /// UPDATE in one write transaction, so two workers (in any processes) never hold the
-    /// same delivery at once; a worker that dies loses its lease when it expires.
+    /// pending for an active webhook not in `claim.skip`, due, and unclaimed or with an
+    /// expired lease, the earliest due first (webhook by webhook, the one with the earliest
+    /// due delivery first). One write transaction, so two workers (in any processes) never
+    /// hold the same delivery at once; a worker that dies loses its lease when it expires.
     pub fn claim_deliveries(
         &mut self,
         claim: &DeliveryClaim<'_>,
         limit: usize,
     ) -> Result<Vec<DueDelivery>, StoreError> {
         let tx = self.write()?;
-        let (now, until) = (ts_text(claim.now), ts_text(claim.until));
-        tx.execute(
-            "UPDATE webhook_deliveries SET claimed_by = ?1, lease_until = ?2
-             WHERE (webhook_id, event_seq) IN (
-                 SELECT d.webhook_id, d.event_seq FROM webhook_deliveries d
-                 JOIN webhooks w ON w.id = d.webhook_id
-                 WHERE d.status = 'pending' AND w.active = 1 AND d.next_attempt_at <= ?3
-                   AND (d.lease_until IS NULL OR d.lease_until <= ?3)
-                 ORDER BY d.event_seq LIMIT ?4)",
-            params![claim.owner, until, now, limit as i64],
-        )?;
-        let due = {
-            let mut stmt = tx.prepare(
-                "SELECT d.webhook_id, d.event_seq, d.attempts, o.event_id, o.kind, o.created_at,
-                        o.payload
-                 FROM webhook_deliveries d JOIN outbox o ON o.seq = d.event_seq
-                 WHERE d.status = 'pending' AND d.claimed_by = ?1 AND d.lease_until = ?2
-                 ORDER BY d.event_seq",
-            )?;
-            let rows = stmt.query_map(params![claim.owner, until], due_row)?;
-            let rows: Vec<DueRow> = rows.collect::<Result<_, _>>()?;
-            rows
-        };
-        let mut out = Vec::with_capacity(due.len());
-        for row in due {
-            let webhook = tx
-                .query_row(
-                    &format!("SELECT {COLUMNS} FROM webhooks WHERE id = ?1"),
-                    [&row.0],
-                    webhook_row,
-                )
-                .optional()?;
-            if let Some(webhook) = webhook {
-                out.push(due_from(webhook_from(webhook)?, row)?);
+        let mut claimed = Vec::new();
+        for webhook_id in claimable_webhooks(&tx, claim.skip)? {
+            let left = limit.saturating_sub(claimed.len());
+            if left == 0 {
+                break;
             }
+            claimed.extend(claim_for(&tx, claim, &webhook_id, left)?);
         }
+        let out = claimed_deliveries(&tx, claimed)?;
         tx.commit()?;
         Ok(out)
     }
@@ -337,73 +311,37 @@ impl Store {
         Ok(due)
     }
 
-    /// Logs an attempt and applies its outcome to the delivery (`seq`, or none for a test),
-    /// in one transaction. An outcome that disables a webhook still active stores `alert`
-    /// (saying so) with its `alert.created` event in the same transaction.
-    pub fn record_attempt(
+    /// Records what a worker did with the deliveries it claimed, in one transaction: each
+    /// attempt logged and its outcome applied, each delivery released unattempted set due
+    /// again. A delivery changes only while `owner` still holds its claim: a worker whose
+    /// lease ran out and was taken over logs its attempt but leaves the delivery to the new
+    /// holder. An outcome that disables a webhook still active stores its alert (with the
+    /// `alert.created` event). Returns how many claims were no longer held.
+    pub fn record_deliveries(
         &mut self,
-        attempt: &AttemptRecord,
-        seq: Option<i64>,
-        outcome: &DeliveryOutcome,
-        alert: Option<&Alert>,
-    ) -> Result<(), StoreError> {
+        owner: &str,
+        records: &[DeliveryRecord],
+    ) -> Result<usize, StoreError> {
         let tx = self.write()?;
-        tx.execute(
-            "INSERT INTO webhook_attempts (webhook_id, event_id, kind, attempt, at, status_code,
-                 latency_ms, error, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                attempt.webhook_id,
-                attempt.event_id,
-                attempt.kind,
-                attempt.attempt,
-                ts_text(attempt.at),
-                attempt.status_code,
-                attempt.latency_ms as i64,
-                attempt.error,
-                attempt.response
-            ],
-        )?;
-        if let Some(seq) = seq {
-            let key = params![attempt.webhook_id, seq];
-            let set = |sql: &str| {
-                tx.execute(
-                    &format!(
-                        "UPDATE webhook_deliveries SET attempts = attempts + 1, {sql},
-                             claimed_by = NULL, lease_until = NULL
-                         WHERE webhook_id = ?1 AND event_seq = ?2"
-                    ),
-                    key,
-                )
+        let mut lost = 0;
+        for record in records {
+            let held = match record {
+                DeliveryRecord::Attempted {
+                    attempt,
+                    seq,
+                    outcome,
+                    alert,
+                } => record_attempted(&tx, owner, attempt, *seq, outcome, alert.as_deref())?,
+                DeliveryRecord::Released {
+                    webhook_id,
+                    seq,
+                    due,
+                } => release(&tx, owner, webhook_id, *seq, *due)?,
             };
-            match outcome {
-                DeliveryOutcome::Delivered => set("status = 'delivered'")?,
-                DeliveryOutcome::Failed => set("status = 'failed'")?,
-                DeliveryOutcome::Retry(at) => {
-                    set(&format!("next_attempt_at = '{}'", ts_text(*at)))?
-                }
-                DeliveryOutcome::Disable(_) => set("next_attempt_at = next_attempt_at")?,
-            };
-        }
-        if let DeliveryOutcome::Disable(reason) = outcome {
-            let disabled = tx.execute(
-                "UPDATE webhooks SET active = 0, disabled_reason = ?2, updated_at = ?3
-                 WHERE id = ?1 AND active = 1",
-                params![attempt.webhook_id, reason, ts_text(attempt.at)],
-            )?;
-            // Only the attempt that disabled it alerts (two deliveries may fail together).
-            if disabled == 1
-                && let Some(alert) = alert
-            {
-                let owner: String = tx.query_row(
-                    "SELECT account_id FROM webhooks WHERE id = ?1",
-                    [&attempt.webhook_id],
-                    |r| r.get(0),
-                )?;
-                super::alerts::insert_alert(&tx, alert, Some(&owner))?;
-            }
+            lost += usize::from(!held);
         }
         tx.commit()?;
-        Ok(())
+        Ok(lost)
     }
 
     /// The attempt log of one webhook, newest first, at most `limit`.
@@ -483,22 +421,237 @@ pub struct DeliveryClaim<'a> {
     pub now: Timestamp,
     /// The lease's end: longer than an attempt can take.
     pub until: Timestamp,
+    /// Webhooks not to claim for (those the worker is still busy with).
+    pub skip: &'a [String],
+}
+
+/// What a worker did with one delivery it claimed ([`Store::record_deliveries`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeliveryRecord {
+    /// An attempt was made: logged, and its outcome applied to the delivery (`seq`; none
+    /// for a `test`, which has only the log). `alert` says that the outcome disabled the
+    /// webhook.
+    Attempted {
+        attempt: AttemptRecord,
+        seq: Option<i64>,
+        outcome: DeliveryOutcome,
+        alert: Option<Box<Alert>>,
+    },
+    /// Not attempted (the endpoint is failing, or the worker is stopping): the claim is
+    /// freed and the delivery is due again at `due`, its attempts unchanged.
+    Released {
+        webhook_id: String,
+        seq: i64,
+        due: Timestamp,
+    },
+}
+
+/// The active webhooks not in `skip` that have a pending delivery, the one with the
+/// earliest due first.
+fn claimable_webhooks(tx: &Transaction<'_>, skip: &[String]) -> Result<Vec<String>, StoreError> {
+    let skip = serde_json::Value::from(skip.to_vec()).to_string();
+    let ids = tx
+        .prepare_cached(
+            "SELECT w.id FROM webhooks w
+             WHERE w.active = 1 AND w.id NOT IN (SELECT value FROM json_each(?1))
+               AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                           INDEXED BY webhook_deliveries_pending
+                           WHERE d.webhook_id = w.id AND d.status = 'pending')
+             ORDER BY (SELECT min(next_attempt_at) FROM webhook_deliveries d
+                       INDEXED BY webhook_deliveries_pending
+                       WHERE d.webhook_id = w.id AND d.status = 'pending'), w.id",
+        )?
+        .query_map([skip], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(ids)
+}
+
+/// Claims up to `limit` due deliveries of one webhook, the earliest due first (through the
+/// index of its pending deliveries by due time: the others' are never scanned).
+fn claim_for(
+    tx: &Transaction<'_>,
+    claim: &DeliveryClaim<'_>,
+    webhook_id: &str,
+    limit: usize,
+) -> Result<Vec<(String, i64, i64)>, StoreError> {
+    let claimed = tx
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET claimed_by = ?1, lease_until = ?2
+             WHERE webhook_id = ?5 AND event_seq IN (
+                 SELECT d.event_seq FROM webhook_deliveries d INDEXED BY webhook_deliveries_pending
+                 WHERE d.webhook_id = ?5 AND d.status = 'pending' AND d.next_attempt_at <= ?3
+                   AND (d.lease_until IS NULL OR d.lease_until <= ?3)
+                 ORDER BY d.next_attempt_at, d.event_seq LIMIT ?4)
+             RETURNING webhook_id, event_seq, attempts",
+        )?
+        .query_map(
+            params![
+                claim.owner,
+                ts_text(claim.until),
+                ts_text(claim.now),
+                limit as i64,
+                webhook_id
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?
+        .collect::<Result<_, _>>()?;
+    Ok(claimed)
+}
+
+/// Logs `attempt` and applies `outcome` to delivery `seq` if `owner` holds it; whether it
+/// did (a test, with no delivery, always does).
+fn record_attempted(
+    tx: &Transaction<'_>,
+    owner: &str,
+    attempt: &AttemptRecord,
+    seq: Option<i64>,
+    outcome: &DeliveryOutcome,
+    alert: Option<&Alert>,
+) -> Result<bool, StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO webhook_attempts (webhook_id, event_id, kind, attempt, at, status_code,
+             latency_ms, error, response) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?
+    .execute(params![
+        attempt.webhook_id,
+        attempt.event_id,
+        attempt.kind,
+        attempt.attempt,
+        ts_text(attempt.at),
+        attempt.status_code,
+        attempt.latency_ms as i64,
+        attempt.error,
+        attempt.response
+    ])?;
+    let held = match seq {
+        Some(seq) => apply_outcome(tx, owner, &attempt.webhook_id, seq, outcome)?,
+        None => true,
+    };
+    if held && let DeliveryOutcome::Disable(reason) = outcome {
+        disable(tx, attempt, reason, alert)?;
+    }
+    Ok(held)
+}
+
+/// The outcome of an attempt on a delivery `owner` holds; false when it holds it no more.
+fn apply_outcome(
+    tx: &Transaction<'_>,
+    owner: &str,
+    webhook_id: &str,
+    seq: i64,
+    outcome: &DeliveryOutcome,
+) -> Result<bool, StoreError> {
+    let (status, next) = match outcome {
+        DeliveryOutcome::Delivered => ("delivered", None),
+        DeliveryOutcome::Failed => ("failed", None),
+        DeliveryOutcome::Retry(at) => ("pending", Some(ts_text(*at))),
+        DeliveryOutcome::Disable(_) => ("pending", None),
+    };
+    let n = tx
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET attempts = attempts + 1, status = ?4,
+                 next_attempt_at = coalesce(?5, next_attempt_at),
+                 claimed_by = NULL, lease_until = NULL
+             WHERE webhook_id = ?1 AND event_seq = ?2 AND claimed_by = ?3
+               AND status = 'pending'",
+        )?
+        .execute(params![webhook_id, seq, owner, status, next])?;
+    Ok(n == 1)
+}
+
+/// Frees a claim `owner` holds without an attempt, due again at `due`.
+fn release(
+    tx: &Transaction<'_>,
+    owner: &str,
+    webhook_id: &str,
+    seq: i64,
+    due: Timestamp,
+) -> Result<bool, StoreError> {
+    let n = tx
+        .prepare_cached(
+            "UPDATE webhook_deliveries SET next_attempt_at = ?4, claimed_by = NULL,
+                 lease_until = NULL
+             WHERE webhook_id = ?1 AND event_seq = ?2 AND claimed_by = ?3
+               AND status = 'pending'",
+        )?
+        .execute(params![webhook_id, seq, owner, ts_text(due)])?;
+    Ok(n == 1)
+}
+
+/// Disables the webhook of `attempt`; only the attempt that disabled it stores `alert`
+/// (two deliveries may fail together).
+fn disable(
+    tx: &Transaction<'_>,
+    attempt: &AttemptRecord,
+    reason: &str,
+    alert: Option<&Alert>,
+) -> Result<(), StoreError> {
+    let disabled = tx.execute(
+        "UPDATE webhooks SET active = 0, disabled_reason = ?2, updated_at = ?3
+         WHERE id = ?1 AND active = 1",
+        params![attempt.webhook_id, reason, ts_text(attempt.at)],
+    )?;
+    if disabled == 1
+        && let Some(alert) = alert
+    {
+        let owner: String = tx.query_row(
+            "SELECT account_id FROM webhooks WHERE id = ?1",
+            [&attempt.webhook_id],
+            |r| r.get(0),
+        )?;
+        super::alerts::insert_alert(tx, alert, Some(&owner))?;
+    }
+    Ok(())
+}
+
+/// The claimed (webhook id, seq, attempts) with their events and webhooks, read in the
+/// claim's transaction (each webhook once).
+fn claimed_deliveries(
+    tx: &Transaction<'_>,
+    claimed: Vec<(String, i64, i64)>,
+) -> Result<Vec<DueDelivery>, StoreError> {
+    let mut webhooks: std::collections::HashMap<String, WebhookRecord> = Default::default();
+    let mut event =
+        tx.prepare_cached("SELECT event_id, kind, created_at, payload FROM outbox WHERE seq = ?1")?;
+    let mut out = Vec::with_capacity(claimed.len());
+    for (webhook_id, seq, attempts) in claimed {
+        if !webhooks.contains_key(&webhook_id) {
+            let raw = tx
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM webhooks WHERE id = ?1"),
+                    [&webhook_id],
+                    webhook_row,
+                )
+                .optional()?;
+            let Some(raw) = raw else { continue };
+            webhooks.insert(webhook_id.clone(), webhook_from(raw)?);
+        }
+        let Some(webhook) = webhooks.get(&webhook_id) else {
+            continue;
+        };
+        let row = event
+            .query_row([seq], |r| {
+                Ok((
+                    webhook_id.clone(),
+                    seq,
+                    attempts,
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                ))
+            })
+            .optional()?;
+        if let Some(row) = row {
+            out.push(due_from(webhook.clone(), row)?);
+        }
+    }
+    out.sort_by_key(|d| d.seq);
+    Ok(out)
 }
 
 /// (webhook id, seq, attempts, event id, kind, created at, payload).
 type DueRow = (String, i64, i64, String, String, String, String);
-
-fn due_row(r: &Row<'_>) -> rusqlite::Result<DueRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-    ))
-}
 
 fn due_from(webhook: WebhookRecord, row: DueRow) -> Result<DueDelivery, StoreError> {
     let (_, seq, attempts, event_id, kind, created_at, payload) = row;
@@ -543,7 +696,7 @@ impl Store {
         let n: i64 = self.conn.query_row(
             "SELECT (SELECT count(*) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
                      WHERE d.status = 'pending' AND w.active = 1)
-                  + (SELECT count(*) FROM webhooks w JOIN outbox o ON o.seq > w.cursor
+                  + (SELECT count(*) FROM webhooks w CROSS JOIN outbox o ON o.seq > w.cursor
                      WHERE w.active = 1 AND o.kind IN (SELECT value FROM json_each(w.events))
                        AND (o.account_id IS NULL OR o.account_id = w.account_id))",
             [],

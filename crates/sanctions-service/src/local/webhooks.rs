@@ -9,12 +9,10 @@ use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
 };
 use crate::config::{BriefsConfig, Config, WebhooksConfig};
-use crate::model::{Alert, AlertKind, AlertStatus, OutboxEvent, Severity};
-use crate::store::{
-    AttemptRecord, DeliveryClaim, DeliveryOutcome, DueDelivery, Repository, StoreError,
-    WebhookRecord,
-};
+use crate::model::OutboxEvent;
+use crate::store::{DeliveryOutcome, DeliveryRecord, Repository, StoreError, WebhookRecord};
 use crate::webhooks::deliver::{self, Settings};
+use crate::webhooks::worker::{Worker, WorkerError, attempt_record};
 use crate::webhooks::{EVENT_KINDS, TEST_EVENT, safety, sign};
 
 /// Settings of the webhook and brief features, and the process's mode.
@@ -29,12 +27,6 @@ pub struct Extensions {
 
 /// Longest description kept.
 const MAX_DESCRIPTION: usize = 500;
-/// Most deliveries claimed and attempted in one pass of the worker.
-const BATCH: usize = 50;
-/// Most attempts in flight to one endpoint at once.
-const PER_ENDPOINT: usize = 4;
-/// How often a worker renews the leases of the batch it is delivering.
-const RENEW_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl LocalService {
     /// Applies the `[webhooks]` and `[briefs]` sections of the configuration.
@@ -206,14 +198,14 @@ impl LocalService {
             payload: serde_json::json!({ "webhook_id": webhook.id }),
         };
         let result = deliver::send(&settings, &webhook, &event).await;
-        let attempt = attempt_record(&webhook.id, &event, 0, &result);
+        let attempt = DeliveryRecord::Attempted {
+            attempt: attempt_record(&webhook.id, &event, 0, &result),
+            seq: None, // no delivery row: only the log
+            outcome: DeliveryOutcome::Delivered,
+            alert: None,
+        };
         self.blocking(move |this| {
-            this.repo().record_attempt(
-                &attempt,
-                None,
-                &DeliveryOutcome::Delivered, // no delivery row: only the log
-                None,
-            )?;
+            this.repo().record_deliveries("test", &[attempt])?;
             Ok(())
         })
         .await?;
@@ -260,182 +252,26 @@ impl LocalService {
         .await
     }
 
-    /// One pass of the delivery worker: hands new outbox events to the webhooks that want
-    /// them, then attempts every delivery that is due. Returns the attempts made.
-    pub async fn deliver_due(&self) -> Result<usize, ServiceError> {
-        let settings = self.settings()?;
-        let settings_lease = settings.timeout;
-        let due = self
-            .blocking(move |this| {
-                let repo = this.repo();
-                repo.fan_out(Timestamp::now())?;
-                let now = Timestamp::now();
-                let claim = DeliveryClaim {
-                    owner: worker_id(),
-                    now,
-                    until: now + lease(settings_lease),
-                };
-                Ok(repo.claim_deliveries(&claim, BATCH)?)
-            })
-            .await?;
-        let count = due.len();
-        // Grouped by endpoint: the endpoints are served at once, each with at most
-        // PER_ENDPOINT attempts in flight, so a slow one holds up only its own deliveries.
-        let mut groups: std::collections::BTreeMap<String, Vec<DueDelivery>> = Default::default();
-        for d in due {
-            groups.entry(d.webhook.id.clone()).or_default().push(d);
-        }
-        let work = futures::future::join_all(
-            groups
-                .into_values()
-                .map(|group| self.deliver_group(&settings, group)),
-        );
-        let results = tokio::select! {
-            results = work => results,
-            () = self.renew_leases(settings.timeout) => Vec::new(),
-        };
-        results.into_iter().collect::<Result<(), _>>()?;
-        Ok(count)
-    }
-
-    /// The heartbeat of a pass: every RENEW_EVERY, the leases this worker holds are extended
-    /// by a lease; runs until the pass ends (errors are logged, the leases then run out).
-    async fn renew_leases(&self, timeout: std::time::Duration) {
-        loop {
-            tokio::time::sleep(RENEW_EVERY).await;
-            let renewed = self
-                .blocking(move |this| {
-                    let until = Timestamp::now() + lease(timeout);
-                    Ok(this.repo().renew_claims(worker_id(), until)?)
-                })
-                .await;
-            if let Err(e) = renewed {
-                tracing::warn!(error = %e, "could not renew webhook delivery leases");
-            }
-        }
-    }
-
-    /// The claimed deliveries of one endpoint, at most PER_ENDPOINT at a time.
-    async fn deliver_group(
-        &self,
-        settings: &Settings,
-        group: Vec<DueDelivery>,
-    ) -> Result<(), ServiceError> {
-        use futures::StreamExt as _;
-        let results: Vec<Result<(), ServiceError>> = futures::stream::iter(group)
-            .map(|d| self.deliver_one(settings, d))
-            .buffer_unordered(PER_ENDPOINT)
-            .collect()
-            .await;
-        results.into_iter().collect()
-    }
-
-    /// One attempt of a claimed delivery, and its outcome recorded (which frees the claim).
-    async fn deliver_one(&self, settings: &Settings, d: DueDelivery) -> Result<(), ServiceError> {
-        let result = deliver::send(settings, &d.webhook, &d.event).await;
-        let attempt_no = d.attempts + 1;
-        let attempt = attempt_record(&d.webhook.id, &d.event, attempt_no, &result);
-        let settings = settings.clone();
-        self.blocking(move |this| {
-            let repo = this.repo();
-            let now = Timestamp::now();
-            let since = repo.webhook_last_success(&d.webhook.id)?.unwrap_or(now);
-            let outcome = deliver::outcome(&settings, attempt_no, &result, now, since);
-            let alert = match &outcome {
-                DeliveryOutcome::Disable(reason) => {
-                    tracing::warn!(webhook = %d.webhook.id, reason, "webhook disabled");
-                    Some(disabled_alert(&d.webhook, reason, now))
-                }
-                _ => None,
-            };
-            repo.record_attempt(&attempt, Some(d.seq), &outcome, alert.as_ref())?;
-            Ok(())
-        })
-        .await
-    }
-
-    /// Runs the delivery worker until `stop` resolves, or with `once` until no delivery is
-    /// pending (waiting out the retry schedule). Pending deliveries survive a stop at any
-    /// moment.
+    /// Runs the delivery worker ([`crate::webhooks::worker`]) until `stop` resolves, or
+    /// with `once` until no delivery is pending (waiting out the retry schedule). Pending
+    /// deliveries survive a stop at any moment.
     pub async fn run_webhook_worker(
         &self,
         once: bool,
         stop: impl std::future::Future<Output = ()>,
     ) -> Result<(), ServiceError> {
-        let interval = self.settings()?.poll_interval;
-        tokio::pin!(stop);
-        loop {
-            let made = self.deliver_due().await?;
-            if once && made == 0 {
-                let pending = self
-                    .blocking(|this| Ok(this.repo().pending_total()?))
-                    .await?;
-                if pending == 0 {
-                    return Ok(());
-                }
-            }
-            if made == 0 {
-                tokio::select! {
-                    () = &mut stop => return Ok(()),
-                    () = tokio::time::sleep(interval) => {}
-                }
-            }
-        }
+        let worker = Worker::new(self.repo(), self.settings()?, worker_id());
+        worker.run(once, stop).await.map_err(|e| match e {
+            WorkerError::Store(e) => e.into(),
+            WorkerError::Task(e) => e.into(),
+        })
     }
 }
 
-/// This process's worker name in delivery claims: the process id and a random part.
-fn worker_id() -> &'static str {
-    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    ID.get_or_init(|| format!("{}-{}", std::process::id(), new_id("wrk_")))
-}
-
-/// How long a claim holds without renewal: an attempt's timeout and a margin longer than
-/// RENEW_EVERY. The worker renews it while its pass runs; one that dies frees its batch
-/// after that.
-fn lease(timeout: std::time::Duration) -> jiff::SignedDuration {
-    let whole = timeout + std::time::Duration::from_secs(30);
-    jiff::SignedDuration::try_from(whole).unwrap_or(jiff::SignedDuration::from_secs(3600))
-}
-
-fn attempt_record(
-    webhook_id: &str,
-    event: &OutboxEvent,
-    attempt: u32,
-    result: &deliver::AttemptResult,
-) -> AttemptRecord {
-    AttemptRecord {
-        webhook_id: webhook_id.to_owned(),
-        event_id: event.event_id.clone(),
-        kind: event.kind.clone(),
-        attempt,
-        at: Timestamp::now(),
-        status_code: result.status_code,
-        latency_ms: result.latency_ms,
-        error: result.error.clone(),
-        response: result.response.clone(),
-    }
-}
-
-/// The alert saying that `webhook` was disabled, and why.
-fn disabled_alert(webhook: &WebhookRecord, reason: &str, now: Timestamp) -> Alert {
-    Alert {
-        id: new_id("alt_"),
-        kind: AlertKind::WebhookDisabled,
-        severity: Severity::High,
-        title: format!("webhook {} disabled: {reason}", webhook.id),
-        message: format!(
-            "events for {} are no longer sent; fix the receiver, then `sanctions webhooks \
-             update {} --active true` to send again (events meanwhile stay pending)",
-            webhook.url, webhook.id
-        ),
-        created_at: now,
-        status: AlertStatus::Open,
-        screening_id: None,
-        favorite_id: None,
-        list: None,
-        entity_ids: Vec::new(),
-    }
+/// A worker's name in delivery claims: the process id and a random part, new for each
+/// worker run.
+fn worker_id() -> String {
+    format!("{}-{}", std::process::id(), new_id("wrk_"))
 }
 
 fn check_events(events: &[String]) -> Result<Vec<String>, ServiceError> {

@@ -192,18 +192,36 @@ fn client_builder(timeout: Duration) -> reqwest::ClientBuilder {
         .user_agent(concat!("sanctions-webhooks/", env!("CARGO_PKG_VERSION")))
 }
 
-/// A client for one attempt whose host resolves only to `addrs` (the addresses checked).
+/// A client whose host resolves only to `addrs` (the addresses checked), kept for the next
+/// attempts that check to the same addresses, so that they reuse its kept-alive
+/// connections (at most [`PINNED`] kept, the oldest dropped first).
 fn pinned_client(
     timeout: Duration,
     host: Option<&str>,
     addrs: &[std::net::SocketAddr],
 ) -> reqwest::Result<reqwest::Client> {
+    type Key = (Duration, Option<String>, Vec<std::net::SocketAddr>);
+    static CLIENTS: std::sync::Mutex<Vec<(Key, reqwest::Client)>> =
+        std::sync::Mutex::new(Vec::new());
+    let key: Key = (timeout, host.map(str::to_owned), addrs.to_vec());
+    let mut clients = CLIENTS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, client)) = clients.iter().find(|(k, _)| *k == key) {
+        return Ok(client.clone());
+    }
     let mut builder = client_builder(timeout);
     if let Some(host) = host {
         builder = builder.resolve_to_addrs(host, addrs);
     }
-    builder.build()
+    let client = builder.build()?;
+    if clients.len() >= PINNED {
+        clients.remove(0);
+    }
+    clients.push((key, client.clone()));
+    Ok(client)
 }
+
+/// Most pinned clients kept.
+const PINNED: usize = 64;
 
 /// The process's client for `timeout`, kept with its pool of kept-alive connections.
 fn shared_client(timeout: Duration) -> reqwest::Result<reqwest::Client> {

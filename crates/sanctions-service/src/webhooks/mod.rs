@@ -5,6 +5,7 @@ pub mod deliver;
 pub mod safety;
 pub mod schedule;
 pub mod sign;
+pub mod worker;
 
 /// The event kinds a webhook may subscribe to.
 pub const EVENT_KINDS: [&str; 4] = [
