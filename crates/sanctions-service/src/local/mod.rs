@@ -219,6 +219,12 @@ impl LocalService {
         self.inner.loaded.load().versions.clone()
     }
 
+    /// The store's list versions now (one small read): newer than [`Self::index_versions`]
+    /// after an import until the index is rebuilt (`serve`'s `/readyz` compares the two).
+    pub fn store_versions(&self) -> Result<ListVersions, ServiceError> {
+        Ok(self.inner.repo.list_versions()?)
+    }
+
     /// The store's keys and accounts (the server's authentication, `keys`, `accounts`).
     pub fn key_store(&self) -> Arc<dyn crate::store::KeyStore> {
         self.inner.repo.clone()
