@@ -2,7 +2,7 @@
 //! import of all lists from files, index build from the store, single-name screening by the
 //! engine, the cold start (the service opened and its index read from the persisted file),
 //! and what `sanctions batch` runs: the development set's queries previewed through the
-//! service as `cli::batch` does, with the per-name latency distribution through the same
+//! service by the one batch orchestration (`sanctions_service::batch::screen_items`), with the per-name latency distribution through the same
 //! path. (Side by side with the previous release, on the real binary, and peak memory:
 //! `scripts/bench_release.sh`.)
 //!
@@ -10,16 +10,17 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use futures::StreamExt;
+use sanctions_api::coverage::Coverage;
 use sanctions_api::screening::ScreenRequest;
-use sanctions_api::screenings::ScreeningResponse;
 use sanctions_engine::{self as engine, Index, Request};
 use sanctions_eval as quality;
 use sanctions_model::ListCode;
-use sanctions_service::{LocalService, Service, ServiceError};
+use sanctions_service::batch::{self, BatchItem};
+use sanctions_service::{LocalService, Service};
 use sanctions_store::Store;
 
 /// The allocator the `sanctions` binary uses (`src/main.rs`), so that the figures are the
@@ -105,36 +106,53 @@ fn benches(c: &mut Criterion) {
         .iter()
         .map(|n| ScreenRequest::new(n.as_str()))
         .collect();
+    let items = batch_items(&names);
+    let shared_svc: Arc<dyn Service> = Arc::new(svc.clone());
+    let template = ScreenRequest::new("");
+    let checked = no_coverage();
+    let plan = batch::Plan {
+        template: &template,
+        checked: &checked,
+        mode: batch::Mode::Preview,
+    };
+    let run = || batch::screen_items(&shared_svc, &items, &plan, &|_| {});
     c.bench_function(
         "batch of the development set through the service (as `sanctions batch`)",
-        |b| b.iter(|| rt.block_on(preview_all(&svc, &requests))),
+        |b| b.iter(|| rt.block_on(run())),
     );
     let started = Instant::now();
-    let answers = rt.block_on(preview_all(&svc, &requests));
+    let screened = rt.block_on(run()).expect("batch");
     let secs = started.elapsed().as_secs_f64();
     println!(
         "batch through the service: {} names in {secs:.3} s, {:.0} names/s ({} not screened)",
-        answers.len(),
-        answers.len() as f64 / secs,
-        answers.iter().filter(|a| a.is_err()).count()
+        screened.lines.len(),
+        screened.lines.len() as f64 / secs,
+        screened.not_screened()
     );
     latency_distribution(&rt, &svc, &requests);
 }
 
-/// Rows screened at once by `sanctions batch` (`cli::batch::IN_FLIGHT`).
-const IN_FLIGHT: usize = 8;
+/// The development set's queries as a batch of one name per line.
+fn batch_items(names: &[String]) -> Vec<BatchItem> {
+    let one_per_line = batch::InputOptions {
+        lines: true,
+        ..Default::default()
+    };
+    batch::parse_input(names.join("\n").as_bytes(), &one_per_line)
+        .expect("batch")
+        .items
+}
 
-/// Every request previewed through the service, `IN_FLIGHT` at a time, in order: the
-/// orchestration of `cli::batch` without `--store`.
-async fn preview_all(
-    svc: &LocalService,
-    requests: &[ScreenRequest],
-) -> Vec<Result<ScreeningResponse, ServiceError>> {
-    let calls = requests.iter().map(|r| svc.preview(r.clone()));
-    futures::stream::iter(calls)
-        .buffered(IN_FLIGHT)
-        .collect()
-        .await
+/// No list checked beforehand (the benchmark reports no coverage).
+fn no_coverage() -> Coverage {
+    Coverage {
+        lists: Vec::new(),
+        missing: Vec::new(),
+        stale: Vec::new(),
+        max_age_days: 0,
+        entries_searched: 0,
+        complete: true,
+    }
 }
 
 /// Median and 99th percentile of single-name screening through the service (each

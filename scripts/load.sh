@@ -11,7 +11,8 @@
 # A Business key is created in it, and the server runs with a config that lifts the plan's
 # request rate so that the load generator, not the plan, is the limit. Needs wrk (Debian:
 # apt-get install wrk; its LuaJIT paces the requests) and curl. Measure on a quiet machine.
-# SANCTIONS_BIN=PATH skips the build and uses that binary.
+# SANCTIONS_BIN=PATH skips the build and uses that binary. TLS=1 serves HTTPS (built-in
+# rustls, a self-signed certificate made here with openssl; wrk negotiates HTTP/1.1).
 set -euo pipefail
 
 data_dir=${1:?usage: scripts/load.sh DATA_DIR [DURATION] [RATE]}
@@ -24,7 +25,13 @@ wrk_setup "$data_dir"
 work=$(mktemp -d)
 server=
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-serve_for_test "$bin" "$data_dir" "$port" load-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []'
+tls_args=()
+if [ -n "${TLS:-}" ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+        -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+    tls_args=(--tls-cert "$work/cert.pem" --tls-key "$work/key.pem")
+fi
+serve_for_test "$bin" "$data_dir" "$port" load-test $'[server]\nmax_in_flight = 1024\n[briefs]\nfeeds = []' "${tls_args[@]}"
 rss_start=$(ps -o rss= -p "$server")
 
 screen_lua "$key" "$threads" "$rate" >"$work/paced.lua"
@@ -42,7 +49,7 @@ wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/saturated.lu
 echo "== 500-name batch (5 runs, seconds)"
 python3 -c 'import json; print(json.dumps({"names": ["Batch Person %d Example" % i for i in range(500)]}))' >"$work/batch.json"
 for _ in 1 2 3 4 5; do
-    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "$base/api/v1/screen/batch" \
+    curl -ks -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "$base/api/v1/screen/batch" \
         -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
         --data-binary "@$work/batch.json"
 done

@@ -6,10 +6,13 @@
 #                            64) and `threads` ($THREADS or 2), changes to the checkout's
 #                            root and sets `bin` ($SANCTIONS_BIN, or a release build of it)
 #
-#   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG
+#   serve_for_test BIN DATA_DIR PORT LABEL EXTRA_CONFIG [SERVE_ARGS...]
 #
+# SERVE_ARGS go to `serve` (e.g. `--tls-cert C --tls-key K`: the base is then https://, and
+# curl's readiness check does not verify the self-signed certificate).
 # Needs `$work` (a temp folder the caller removes). Sets `key` (the new key), `server` (the
-# server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT). EXTRA_CONFIG is TOML
+# server's pid; the caller stops it) and `base` (http://127.0.0.1:PORT; PORT 0 takes an
+# ephemeral port, read from the address the server prints). EXTRA_CONFIG is TOML
 # added to the config, which already lifts `[server.plans.business]`.
 #
 #   screen_lua KEY THREADS [RATE]   (load.sh, soak.sh) prints wrk's Lua script of single-name
@@ -21,16 +24,21 @@
 #                            more than one second late. Without RATE, wrk sends as fast as the
 #                            answers come (closed loop: the throughput's ceiling).
 serve_for_test() {
-    local bin=$1 data_dir=$2 port=$3 label=$4 extra=$5
+    local bin=$1 data_dir=$2 port=$3 label=$4 extra=$5 scheme=http
+    shift 5
+    case " $* " in *" --tls-cert "*) scheme=https ;; esac
     printf '%s\n[server.plans.business]\nrequests_per_minute = 1000000000\nscreenings_per_month = "unlimited"\n' \
         "$extra" >"$work/config.toml"
     key=$("$bin" --data-dir "$data_dir" keys create --plan business --label "$label" --json |
         sed -n 's/.*"key": "\(sk_live_[A-Za-z0-9]*\)".*/\1/p')
-    "$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" >"$work/serve.out" &
+    "$bin" --data-dir "$data_dir" --config "$work/config.toml" serve --bind "127.0.0.1:$port" "$@" >"$work/serve.out" &
     server=$!
-    base="http://127.0.0.1:$port"
+    base="$scheme://127.0.0.1:$port"
     for _ in $(seq 1 600); do
-        curl -fs "$base/readyz" >/dev/null 2>&1 && return 0
+        if [ "$port" = 0 ]; then # an ephemeral port: the address the server prints
+            base=$(sed -n 's|^listening on \(https\?://[0-9.:]*\).*|\1|p' "$work/serve.out" | head -n 1)
+        fi
+        [ -n "$base" ] && curl -kfs "$base/readyz" >/dev/null 2>&1 && return 0
         kill -0 "$server" 2>/dev/null || break
         sleep 0.2
     done

@@ -168,3 +168,134 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
 
     drop(server);
 }
+
+/// Runs the real binary under GNU time with its standard output in `out`: the exit status
+/// and the peak RSS in KiB. `env` adds variables (the remote key).
+fn cli_export(data_dir: &Path, args: &[&str], env: &[(&str, &str)], out: &Path) -> (bool, u64) {
+    let peak_file = out.with_extension("peak");
+    let mut command = std::process::Command::new("/usr/bin/time");
+    command
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&peak_file)
+        .arg(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .env_remove("SANCTIONS_API_URL")
+        .stdout(std::fs::File::create(out).unwrap());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let status = command.status().unwrap_or_else(|e| {
+        panic!("cannot run /usr/bin/time (GNU time, `apt-get install time`): {e}")
+    });
+    let peak = std::fs::read_to_string(&peak_file).unwrap();
+    let peak = peak.lines().last().unwrap().trim().parse().unwrap();
+    (status.success(), peak)
+}
+
+/// The ids of an NDJSON export, in order.
+fn ndjson_ids(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            v["id"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// Issue 26: `sanctions audit export --format ndjson|csv` reads the store (or, remotely, the
+/// server's stream) a cursor page at a time and writes each page out: every screening once,
+/// in order, with the CLI's peak memory growing far less than the export.
+#[tokio::test(flavor = "multi_thread")]
+async fn cli_audit_export_streams_by_pages_locally_and_remotely() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let ids = store_screenings(dir.path(), DEFAULT_ACCOUNT, 0, COUNT);
+    let half_until = "2025-06-15T17:53:20Z"; // the first 10,000 screenings
+    let file = |name: &str| out.path().join(name);
+
+    // Locally: the half, then all of it, as NDJSON.
+    let args = [
+        "audit", "export", "--format", "ndjson", "--until", half_until,
+    ];
+    let (ok, half_peak) = cli_export(dir.path(), &args, &[], &file("half.ndjson"));
+    assert!(ok);
+    assert_eq!(ndjson_ids(&file("half.ndjson")), ids[..COUNT / 2]);
+    let args = ["audit", "export", "--format", "ndjson"];
+    let (ok, full_peak) = cli_export(dir.path(), &args, &[], &file("all.ndjson"));
+    assert!(ok);
+    assert_eq!(
+        ndjson_ids(&file("all.ndjson")),
+        ids,
+        "every screening once, in order"
+    );
+    let added_mib = (std::fs::metadata(file("all.ndjson")).unwrap().len()
+        - std::fs::metadata(file("half.ndjson")).unwrap().len())
+        / (1024 * 1024);
+    let grown_mib = full_peak.saturating_sub(half_peak) / 1024;
+    assert!(added_mib >= 18, "{added_mib} MiB more exported");
+    assert!(
+        grown_mib < added_mib / 4,
+        "the CLI's peak RSS grew by {grown_mib} MiB when its export grew by {added_mib} MiB"
+    );
+
+    // CSV: a header, then a row per screening (none has decisions), in order.
+    let args = ["audit", "export", "--format", "csv"];
+    assert!(cli_export(dir.path(), &args, &[], &file("all.csv")).0);
+    let mut reader = csv::Reader::from_path(file("all.csv")).unwrap();
+    let rows: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap().get(1).unwrap().to_owned())
+        .collect();
+    assert_eq!(rows, ids);
+
+    // Remotely: the same export through a server, read from one stream (one request to
+    // `/audit`, as its metrics count it).
+    let plan = common::sanctions(dir.path(), &["accounts", "set-plan", "default", "business"]);
+    assert!(plan.status.success(), "{plan:?}");
+    let created = common::json(&common::sanctions(
+        dir.path(),
+        &["keys", "create", "--account", "default", "--json"],
+    ));
+    let key = created["key"].as_str().unwrap().to_owned();
+    let server = Serve::spawn(dir.path(), None);
+    let empty = tempfile::tempdir().unwrap();
+    let args = [
+        "--remote",
+        &server.base,
+        "audit",
+        "export",
+        "--format",
+        "ndjson",
+    ];
+    let env = [("SANCTIONS_API_KEY", key.as_str())];
+    let (ok, remote_peak) = cli_export(empty.path(), &args, &env, &file("remote.ndjson"));
+    assert!(
+        ok,
+        "{}",
+        std::fs::read_to_string(file("remote.ndjson")).unwrap()
+    );
+    assert_eq!(ndjson_ids(&file("remote.ndjson")), ids);
+    assert!(
+        remote_peak / 1024 < full_peak / 1024 + added_mib,
+        "remote peak {remote_peak} KiB, local {full_peak} KiB"
+    );
+    let metrics = reqwest::get(format!("{}/metrics", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let audits: Vec<&str> = metrics
+        .lines()
+        .filter(|l| l.starts_with("sanctions_http_requests_total") && l.contains("/api/v1/audit"))
+        .collect();
+    assert_eq!(audits.len(), 1, "{audits:?}");
+    assert!(audits[0].ends_with(" 1"), "{audits:?}");
+    drop(server);
+}

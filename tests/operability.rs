@@ -143,3 +143,67 @@ async fn health_readiness_metrics_and_json_access_logs() {
 
     drop(server);
 }
+
+/// The value of `sanctions_{name}{list="un"}` on `/metrics`.
+async fn un_version(base: &str, name: &str) -> Option<f64> {
+    let (_, page) = get(&format!("{base}/metrics"), None, None).await;
+    sample(&page, &format!("sanctions_{name}{{list=\"un\"}}"))
+}
+
+/// Issue 26: `/readyz` is 200 only while the index is built from the store's current list
+/// versions. An import by another process while the server runs makes the store newer; the
+/// server rebuilds its index by itself (no screening needed) and is ready again with the
+/// index at the new version.
+#[tokio::test(flavor = "multi_thread")]
+async fn readiness_follows_the_store_s_list_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let layout = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/un/good");
+    std::os::unix::fs::symlink(fixture, layout.path().join("un")).unwrap();
+    let import = || {
+        let out = common::sanctions(data, &["lists", "import", layout.path().to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    import();
+    let server = Serve::spawn(data, None);
+    let base = server.base.clone();
+    let ready = || async { get(&format!("{base}/readyz"), None, None).await };
+    let started = Instant::now();
+    while ready().await.0 != 200 {
+        assert!(started.elapsed() < Duration::from_secs(60), "never ready");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let first = un_version(&base, "list_version").await.unwrap();
+    assert_eq!(un_version(&base, "index_list_version").await, Some(first));
+
+    // The same files again: a new update of the list in the store, made by another process.
+    import();
+    let second = un_version(&base, "list_version").await.unwrap();
+    assert!(second > first, "{second} after {first}");
+    let started = Instant::now();
+    loop {
+        let (status, body) = ready().await;
+        let index = un_version(&base, "index_list_version").await;
+        if status == 200 && index == Some(second) {
+            break;
+        }
+        // While the index is older than the store, not ready, naming the list.
+        if index == Some(first) && status == 503 {
+            assert!(
+                body.contains("being rebuilt") && body.contains("un"),
+                "{body}"
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the index stayed at {index:?} (store {second}), readyz {status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(server);
+}

@@ -332,3 +332,81 @@ async fn real_answers_fit_the_documented_schemas() {
     check("get", "/api/v1/audit", &answer);
     server.stop();
 }
+
+/// Every schema object of `value`, with where it is.
+fn schemas_in<'a>(value: &'a Value, at: String, out: &mut Vec<(String, &'a Value)>) {
+    match value {
+        Value::Object(fields) => {
+            out.push((at.clone(), value));
+            for (name, field) in fields {
+                schemas_in(field, format!("{at}.{name}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                schemas_in(item, format!("{at}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Issue 26, item 6: timestamps say `format: date-time`, a nullable enum is one schema (a
+/// reference beside null, not an inline copy of its values), scores are bounded, and the
+/// document states the exports' media types and the revalidation answer.
+#[test]
+fn the_document_states_formats_bounds_and_one_schema_per_enum() {
+    let doc = serde_json::to_value(sanctions::server::openapi::document()).unwrap();
+    let mut all = Vec::new();
+    schemas_in(&doc, String::new(), &mut all);
+    let mut timestamps = 0;
+    for (at, schema) in &all {
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            continue;
+        };
+        for (name, property) in properties {
+            if name == "at" || name.ends_with("_at") {
+                assert_eq!(property["format"], "date-time", "{at}.{name}");
+                timestamps += 1;
+            }
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            assert!(
+                !values.contains(&Value::Null),
+                "{at}: an inline nullable enum"
+            );
+        }
+    }
+    assert!(timestamps >= 15, "{timestamps} timestamps");
+    let schemas = &doc["components"]["schemas"];
+    for (schema, field) in [
+        ("Match", "score"),
+        ("TokenMatch", "similarity"),
+        ("ScreeningSummary", "best_score"),
+        ("BatchResult", "best_score"),
+        ("StoredScreening", "threshold"),
+    ] {
+        let bounds = &schemas[schema]["properties"][field];
+        assert_eq!(
+            (&bounds["minimum"], &bounds["maximum"]),
+            (&json!(0), &json!(100)),
+            "{schema}.{field}"
+        );
+    }
+    for (schema, field) in [("ScreenRequest", "type"), ("Favorite", "type")] {
+        let one_of = schemas[schema]["properties"][field]["oneOf"]
+            .as_array()
+            .unwrap();
+        assert_eq!(one_of.len(), 2, "{schema}.{field}");
+        assert!(one_of[1]["$ref"].is_string(), "{schema}.{field}");
+    }
+    let audit = &doc["paths"]["/api/v1/audit"]["get"]["responses"]["200"]["content"];
+    for kind in ["application/json", "application/x-ndjson", "text/csv"] {
+        assert!(audit[kind].is_object(), "the export as {kind}");
+    }
+    for path in ["/api/v1/lists", "/api/v1/lists/{list}/updates"] {
+        let responses = &doc["paths"][path]["get"]["responses"];
+        assert!(responses["304"].is_object(), "{path}");
+        assert!(responses["200"]["headers"]["ETag"].is_object(), "{path}");
+    }
+}

@@ -6,249 +6,241 @@
 //! `screen_batch`, which stores each one as a screening.
 
 use std::io::{IsTerminal, Read, Write};
+use std::sync::Arc;
 
+use crate::service::Service;
 use color_eyre::eyre::{Context as _, Result};
-use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::connect;
 use super::exit::{self, Exit};
 use super::matches::print_coverage;
 use super::output::{safe, thousands, warn, write_json_line};
-use super::screen::{check_coverage, merged, service_error, template};
+use super::screen::{check_coverage, service_error, template};
 use super::workflow::runtime;
 use super::{BatchArgs, Context};
-use crate::api::batch::{BatchName, BatchRequest, MAX_BATCH};
-use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
-use crate::batch::{self, InputOptions};
-
-/// Previews run at once (locally: on the blocking pool, over both cores).
-const IN_FLIGHT: usize = 8;
+use crate::api::coverage::Coverage;
+use crate::api::screening::{BatchLine, KindFilter};
+use crate::batch::{self, Batch, BatchItem, InputOptions, Mode, Plan, Screened, merged};
 
 /// Screens every name of a file.
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     let bytes = read_input(&args.file)?;
-    let kind: Option<KindFilter> = args.options.kind.map(Into::into);
-    let options = InputOptions {
+    let source = source_name(&args.file);
+    let input = batch::parse_input(&bytes, &input_options(&args))
+        .map_err(|e| exit::data(format!("cannot read the batch {}: {e}", safe(&source))))?;
+    warn_duplicates(&input, json);
+    let mode = if args.store || ctx.remote.is_some() {
+        Mode::Store
+    } else {
+        Mode::Preview
+    };
+    let svc = open_service(ctx, mode)?;
+    let rt = runtime()?;
+    let checked = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
+    let template = template(&args.options, &checked);
+    if mode == Mode::Store {
+        warn_stored(ctx, &args, &input, json);
+    }
+    let plan = Plan {
+        template: &template,
+        checked: &checked,
+        mode,
+    };
+    let bar = progress_bar(input.items.len(), json);
+    let screened = rt
+        .block_on(batch::screen_items(&svc, &input.items, &plan, &|n| {
+            bar.inc(n)
+        }))
+        .map_err(service_error)?;
+    bar.finish_and_clear();
+    let kind = args.options.kind.map(Into::into);
+    print(&screened, &input, &source, kind, &checked, json)?;
+    verdict(&screened, &input, args.options.fail_on_match)
+}
+
+fn input_options(args: &BatchArgs) -> InputOptions {
+    InputOptions {
         column: args.column.clone(),
         lines: args.lines,
-        kind,
-    };
-    let source = if args.file.as_os_str() == "-" {
+        kind: args.options.kind.map(Into::into),
+    }
+}
+
+fn source_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
         "standard input".to_owned()
     } else {
-        args.file.display().to_string()
-    };
-    let input = batch::parse_input(&bytes, &options)
-        .map_err(|e| exit::data(format!("cannot read the batch {}: {e}", safe(&source))))?;
+        path.display().to_string()
+    }
+}
+
+fn warn_duplicates(input: &Batch, json: bool) {
     for (qid, places) in &input.duplicates {
+        let count = places.len();
+        let places = places.join(", ");
         warn(
-            &format!(
-                "qid {:?} is used by {} rows ({})",
-                safe(qid),
-                places.len(),
-                places.join(", ")
-            ),
+            &format!("qid {:?} is used by {count} rows ({places})", safe(qid)),
             json,
         );
     }
-    let by_batch = args.store || ctx.remote.is_some();
-    let svc = if by_batch {
-        let connected = connect::service(ctx)?;
-        if connected.read_only {
-            return Err(exit::data(
-                "--store: the data folder is read-only, so no screening can be stored",
-            ));
-        }
-        connected.service
-    } else {
-        connect::read_service(ctx)?
-    };
-    let rt = runtime()?;
-    let coverage = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
-    let template = template(&args.options, &coverage);
-    let bar = if std::io::stderr().is_terminal() && !json {
-        let bar = ProgressBar::new(input.items.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} names {eta}") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let mut lines: Vec<BatchLine> = input.items.iter().map(batch::unscreened_line).collect();
-    let todo: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].error.is_none())
-        .collect();
-    bar.inc((lines.len() - todo.len()) as u64);
-    // The best score of each row, for the table (a stored batch answers no match details).
-    let mut best: Vec<Option<u8>> = vec![None; lines.len()];
-    if by_batch {
-        if ctx.remote.is_some() && !args.store {
-            warn(
-                "through a server every batch name is stored as a screening (--store is implied)",
-                json,
-            );
-        }
-        if todo
-            .iter()
-            .any(|&i| input.items[i].date_of_birth.is_some() || input.items[i].country.is_some())
-        {
-            warn(
-                "the dob and country columns are not weighed in a stored batch (screen those names one by one with `screen --dob --country`)",
-                json,
-            );
-        }
-        for chunk in todo.chunks(MAX_BATCH) {
-            let request = BatchRequest {
-                names: chunk
-                    .iter()
-                    .map(|&i| BatchName::Typed {
-                        name: input.items[i].name.clone(),
-                        kind: input.items[i].kind,
-                    })
-                    .collect(),
-                options: Some(template.clone()),
-            };
-            let response = rt
-                .block_on(svc.screen_batch(request))
-                .map_err(service_error)?;
-            for (&i, result) in chunk.iter().zip(response.results) {
-                let line = &mut lines[i];
-                line.total_matches = result.matches;
-                line.screening_id = Some(result.screening_id);
-                line.coverage = Some(merged(&coverage, None));
-                best[i] = result.best_score;
-            }
-            bar.inc(chunk.len() as u64);
-        }
-    } else {
-        let calls = todo.iter().map(|&i| {
-            let svc = svc.clone();
-            let item = &input.items[i];
-            let request = ScreenRequest {
-                name: item.name.clone(),
-                kind: item.kind,
-                date_of_birth: item.date_of_birth.clone(),
-                country: item.country.clone(),
-                ..template.clone()
-            };
-            async move { (i, svc.preview(request).await) }
-        });
-        let answers: Vec<_> = rt.block_on(
-            futures::stream::iter(calls)
-                .buffered(IN_FLIGHT)
-                .inspect(|_| bar.inc(1))
-                .collect(),
-        );
-        for (i, answer) in answers {
-            let line = &mut lines[i];
-            match answer {
-                Ok(response) => {
-                    let result = response.result;
-                    line.total_matches = result.total_matches;
-                    line.coverage = Some(merged(&coverage, result.coverage.as_ref()));
-                    best[i] = result.results.first().map(|m| m.score);
-                    line.results = result.results;
-                }
-                Err(e) => line.error = Some(e.to_string()),
-            }
-        }
-    }
-    bar.finish_and_clear();
-    // A row not screened still says what the batch was checked against (for its type).
-    for i in 0..lines.len() {
-        if lines[i].coverage.is_none() {
-            let same = lines
-                .iter()
-                .find(|l| l.kind == lines[i].kind && l.coverage.is_some())
-                .and_then(|l| l.coverage.clone());
-            lines[i].coverage = Some(same.unwrap_or_else(|| merged(&coverage, None)));
-        }
-    }
-    let not_screened = lines.iter().filter(|l| l.error.is_some()).count();
-    let matched = lines.iter().filter(|l| l.total_matches > 0).count();
+}
 
+/// The service: one that stores screenings for a stored batch, else a reading one.
+fn open_service(ctx: &Context, mode: Mode) -> Result<Arc<dyn Service>> {
+    if mode == Mode::Preview {
+        return connect::read_service(ctx);
+    }
+    let connected = connect::service(ctx)?;
+    if connected.read_only {
+        return Err(exit::data(
+            "--store: the data folder is read-only, so no screening can be stored",
+        ));
+    }
+    Ok(connected.service)
+}
+
+fn warn_stored(ctx: &Context, args: &BatchArgs, input: &Batch, json: bool) {
+    if ctx.remote.is_some() && !args.store {
+        warn(
+            "through a server every batch name is stored as a screening (--store is implied)",
+            json,
+        );
+    }
+    let evidence = |i: &BatchItem| i.date_of_birth.is_some() || i.country.is_some();
+    if input.items.iter().any(|i| i.error.is_none() && evidence(i)) {
+        warn(
+            "the dob and country columns are not weighed in a stored batch (screen those names one by one with `screen --dob --country`)",
+            json,
+        );
+    }
+}
+
+fn progress_bar(len: usize, json: bool) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || json {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} names {eta}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn print(
+    screened: &Screened,
+    input: &Batch,
+    source: &str,
+    kind: Option<KindFilter>,
+    checked: &Coverage,
+    json: bool,
+) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if json {
-        for line in &lines {
+        for line in &screened.lines {
             write_json_line(&mut out, line)?;
         }
     } else {
-        writeln!(
-            out,
-            "Read {} as {}.\n",
-            safe(&source),
-            safe(&input.description)
-        )?;
-        writeln!(
-            out,
-            "{:>8}  {:>10}  {:>7}  {:>5}  name / best match",
-            "line", "qid", "matches", "score"
-        )?;
-        for (line, score) in lines.iter().zip(&best) {
-            let place = line
-                .line
-                .or(line.position)
-                .map(|n| n.to_string())
-                .unwrap_or_default();
-            let tail = match (line.results.first(), &line.error, &line.screening_id) {
-                (_, Some(e), _) => format!("  NOT SCREENED: {}", safe(e)),
-                (Some(m), None, _) => format!(
-                    "  ->  {} [{}] {}",
-                    safe(&m.name),
-                    m.list_name,
-                    safe(&m.entity_id)
-                ),
-                (None, None, Some(id)) => format!("  ({id})"),
-                (None, None, None) => String::new(),
-            };
-            writeln!(
-                out,
-                "{place:>8}  {:>10}  {:>7}  {:>5}  {}{tail}",
-                safe(&line.qid),
-                line.total_matches,
-                score.map(|s| s.to_string()).unwrap_or_default(),
-                safe(&line.query),
-            )?;
-        }
-        writeln!(
-            out,
-            "\n{} rows: {} matched, {} no match, {} not screened.",
-            thousands(lines.len() as u64),
-            thousands(matched as u64),
-            thousands((lines.len() - matched - not_screened) as u64),
-            thousands(not_screened as u64)
-        )?;
-        let searched = lines
+        print_table(&mut out, screened, input, source)?;
+        let searched = screened
+            .lines
             .iter()
             .filter(|l| l.kind == kind)
             .find_map(|l| l.coverage.as_ref());
-        print_coverage(&mut out, &merged(&coverage, searched))?;
+        print_coverage(&mut out, &merged(checked, searched))?;
     }
     out.flush()?;
-    drop(out);
+    Ok(())
+}
+
+fn print_table(
+    out: &mut impl Write,
+    screened: &Screened,
+    input: &Batch,
+    source: &str,
+) -> Result<()> {
+    writeln!(
+        out,
+        "Read {} as {}.\n",
+        safe(source),
+        safe(&input.description)
+    )?;
+    writeln!(
+        out,
+        "{:>8}  {:>10}  {:>7}  {:>5}  name / best match",
+        "line", "qid", "matches", "score"
+    )?;
+    for (line, score) in screened.lines.iter().zip(&screened.best) {
+        print_row(out, line, *score)?;
+    }
+    let (rows, matched, refused) = (
+        screened.lines.len(),
+        screened.matched(),
+        screened.not_screened(),
+    );
+    writeln!(
+        out,
+        "\n{} rows: {} matched, {} no match, {} not screened.",
+        thousands(rows as u64),
+        thousands(matched as u64),
+        thousands((rows - matched - refused) as u64),
+        thousands(refused as u64)
+    )?;
+    Ok(())
+}
+
+fn print_row(out: &mut impl Write, line: &BatchLine, score: Option<u8>) -> Result<()> {
+    let place = line
+        .line
+        .or(line.position)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let tail = match (line.results.first(), &line.error, &line.screening_id) {
+        (_, Some(e), _) => format!("  NOT SCREENED: {}", safe(e)),
+        (Some(m), None, _) => format!(
+            "  ->  {} [{}] {}",
+            safe(&m.name),
+            m.list_name,
+            safe(&m.entity_id)
+        ),
+        (None, None, Some(id)) => format!("  ({id})"),
+        (None, None, None) => String::new(),
+    };
+    writeln!(
+        out,
+        "{place:>8}  {:>10}  {:>7}  {:>5}  {}{tail}",
+        safe(&line.qid),
+        line.total_matches,
+        score.map(|s| s.to_string()).unwrap_or_default(),
+        safe(&line.query),
+    )?;
+    Ok(())
+}
+
+/// The exit: refused rows named (data error), else a match with `--fail-on-match`.
+fn verdict(screened: &Screened, input: &Batch, fail_on_match: bool) -> Result<Exit> {
+    let not_screened = screened.not_screened();
     if not_screened > 0 {
         let places: Vec<String> = input
             .items
             .iter()
-            .zip(&lines)
+            .zip(&screened.lines)
             .filter(|(_, l)| l.error.is_some())
             .take(10)
             .map(|(i, _)| i.place())
             .collect();
+        let more = if not_screened > places.len() {
+            ", ..."
+        } else {
+            ""
+        };
         return Err(exit::data(format!(
-            "{not_screened} row(s) not screened ({}{}); the others were",
-            places.join(", "),
-            if not_screened > places.len() {
-                ", ..."
-            } else {
-                ""
-            }
+            "{not_screened} row(s) not screened ({}{more}); the others were",
+            places.join(", ")
         )));
     }
-    Ok(if args.options.fail_on_match && matched > 0 {
+    Ok(if fail_on_match && screened.matched() > 0 {
         Exit::MatchFound
     } else {
         Exit::Success

@@ -12,7 +12,9 @@ use super::workflow::{
     opt_since, runtime, safe, ts,
 };
 use crate::api::audit_csv;
-use crate::api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
+use crate::api::screenings::{
+    AuditQuery, Decision, DecisionRequest, ScreeningQuery, StoredScreening,
+};
 use crate::model::ReviewStatus;
 
 /// `sanctions screenings ...`.
@@ -166,24 +168,75 @@ pub fn run_audit(ctx: &Context, args: AuditArgs, json: bool) -> Result<Exit> {
     } = args.command;
     let format = if json { FormatArg::Json } else { format };
     let svc = super::connect::service(ctx)?.service;
-    let export = runtime()?.block_on(svc.audit(AuditQuery {
+    let query = AuditQuery {
         since: opt_since(since.as_deref())?,
         until: opt_since(until.as_deref())?,
-    }))?;
+    };
+    let rt = runtime()?;
     if format == FormatArg::Json {
-        print_json(&export)?;
+        print_json(&rt.block_on(svc.audit(query))?)?;
         return Ok(Exit::Success);
     }
-    // CSV: one row per screening (with its list versions), then one per decision, in the
-    // columns of the server's streamed export.
-    let mut w = csv::Writer::from_writer(std::io::stdout().lock());
-    w.write_record(audit_csv::HEADER)?;
-    for s in &export.screenings {
-        w.write_record(audit_csv::screening_row(s))?;
+    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut sink = match format {
+        FormatArg::Csv => ExportSink::Csv(Box::new(csv::Writer::from_writer(out))),
+        _ => ExportSink::Ndjson(out),
+    };
+    sink.start()?;
+    let mut after = None;
+    loop {
+        let page = rt.block_on(svc.audit_page(query.clone(), after, EXPORT_PAGE))?;
+        for screening in &page {
+            sink.write(screening)?;
+        }
+        if page.len() < EXPORT_PAGE {
+            break;
+        }
+        after = page.last().map(|s| s.id.clone());
     }
-    for d in &export.decisions {
-        w.write_record(audit_csv::decision_row(d))?;
-    }
-    w.flush()?;
+    sink.finish()?;
     Ok(Exit::Success)
+}
+
+/// Screenings read per page of a streamed export.
+const EXPORT_PAGE: usize = 500;
+
+/// Where a streamed export goes: CSV rows (a screening's row, then its decisions', in the
+/// columns of the server's streamed CSV) or NDJSON lines (one stored screening with its
+/// decisions per line), written a page at a time so that memory stays constant.
+enum ExportSink<W: Write> {
+    Csv(Box<csv::Writer<W>>),
+    Ndjson(W),
+}
+
+impl<W: Write> ExportSink<W> {
+    fn start(&mut self) -> Result<()> {
+        if let ExportSink::Csv(w) = self {
+            w.write_record(audit_csv::HEADER)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, screening: &StoredScreening) -> Result<()> {
+        match self {
+            ExportSink::Csv(w) => {
+                for row in audit_csv::rows(screening) {
+                    w.write_record(&row)?;
+                }
+            }
+            ExportSink::Ndjson(w) => {
+                serde_json::to_writer(&mut *w, screening)?;
+                w.write_all(b"\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            ExportSink::Csv(mut w) => w.flush()?,
+            ExportSink::Ndjson(mut w) => w.flush()?,
+        }
+        Ok(())
+    }
 }

@@ -15,7 +15,7 @@ use super::workflow::runtime;
 use super::{Context, ScreenArgs, ScreenOptions};
 use crate::api::coverage::Coverage;
 use crate::api::screening::{KindFilter, ScreenRequest};
-use crate::batch::check_name;
+use crate::batch::{check_name, merged};
 use crate::model::ListCode;
 use crate::service::ListSummary;
 use crate::service::{Service, ServiceError};
@@ -89,15 +89,6 @@ pub fn template(options: &ScreenOptions, coverage: &Coverage) -> ScreenRequest {
         lists: Some(crate::coverage::searchable(coverage)),
         include_ended: options.include_ended,
         ..ScreenRequest::new("")
-    }
-}
-
-/// The coverage to report: the requested lists as checked before screening (missing ones
-/// included, staleness by `--max-age`), with what the service really searched.
-pub fn merged(checked: &Coverage, from_service: Option<&Coverage>) -> Coverage {
-    Coverage {
-        entries_searched: from_service.map_or(0, |c| c.entries_searched),
-        ..checked.clone()
     }
 }
 

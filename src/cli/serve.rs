@@ -76,7 +76,8 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
                     config.auth_failures_per_window,
                     config.auth_failure_window_secs,
                 )
-                .with_ops(ops_source(&svc)),
+                .with_ops(ops_source(&svc))
+                .with_versions(versions_source(&svc)),
         );
         warm_up(svc.clone(), state.clone());
         // Watchlist monitoring, webhook delivery and the feeds, stopped below.
@@ -102,22 +103,33 @@ pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
     })
 }
 
-/// Builds the screening index in the background and marks the server ready; retries every
-/// few seconds while no list has been imported.
+/// Builds the screening index in the background and marks the server ready, retrying every
+/// few seconds while no list has been imported; then keeps it built from the store's current
+/// list versions (an import by another process is indexed within seconds, not at the next
+/// screening; `/readyz` answers 503 meanwhile). A check with nothing new is one store read.
 fn warm_up(svc: LocalService, state: Arc<AppState>) {
     tokio::spawn(async move {
         loop {
             match svc.wait_ready().await {
-                Ok(()) => {
-                    state.ready.store(true, Ordering::Release);
+                Ok(()) if !state.ready.swap(true, Ordering::AcqRel) => {
                     tracing::info!("ready: screening index built");
-                    return;
                 }
+                Ok(()) => {}
                 Err(e) => tracing::warn!(error = %e, "not ready yet"),
             }
-            tokio::time::sleep(Duration::from_secs(5)).await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
         }
     });
+}
+
+/// The list versions of the index in use, then of the store, for `/readyz`.
+fn versions_source(svc: &LocalService) -> server::VersionsSource {
+    let svc = svc.clone();
+    Arc::new(move || {
+        let index = svc.index_versions();
+        let store = svc.store_versions().map_err(|e| e.to_string())?;
+        Ok((index, store))
+    })
 }
 
 /// The store's and the index's figures for `/metrics`.

@@ -89,8 +89,13 @@ pub enum AuditCommand {
 /// `--format` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
+    /// One row per screening, then one per decision about it (streamed).
     Csv,
+    /// One document: screenings, decisions, alerts and alert changes of the period (built
+    /// in memory; at most 1,000,000 screenings).
     Json,
+    /// One stored screening with its decisions per line, oldest first (streamed).
+    Ndjson,
 }
 
 /// `sanctions watchlist ...`.

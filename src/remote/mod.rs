@@ -8,6 +8,7 @@
 //! The API key is sent as `Authorization: Bearer ...` and never logged or printed.
 
 mod errors;
+mod export;
 mod service_impl;
 
 use std::sync::Mutex;
@@ -78,6 +79,8 @@ pub struct RemoteService {
     client: reqwest::Client,
     max_retry_wait: Duration,
     rate: Mutex<Option<RateLimit>>,
+    /// The audit export stream being read by pages, if any.
+    export: tokio::sync::Mutex<Option<export::OpenExport>>,
 }
 
 impl std::fmt::Debug for RemoteService {
@@ -135,6 +138,7 @@ impl RemoteService {
             client,
             max_retry_wait: config.max_retry_wait,
             rate: Mutex::new(None),
+            export: tokio::sync::Mutex::new(None),
         })
     }
 

@@ -105,6 +105,15 @@ impl Service for RemoteService {
         self.get(routes::AUDIT, Some(&query)).await
     }
 
+    async fn audit_page(
+        &self,
+        query: AuditQuery,
+        after: Option<String>,
+        limit: usize,
+    ) -> Result<Vec<StoredScreening>, ServiceError> {
+        self.audit_page_remote(query, after, limit).await
+    }
+
     async fn lists(&self) -> Result<Vec<ListInfo>, ServiceError> {
         self.get::<_, ()>(routes::LISTS, None).await
     }

@@ -1,7 +1,7 @@
 //! The interface's own checks of request values whose documented form is stricter than what
 //! the service reads: a screening's `date_of_birth` and `country`, and a brief listing's
 //! `since`. Locally the service also reads `07.10.1952` or `Russia`; on the wire each field
-//! has one documented form (the patterns and enums of `openapi_schemas.rs`, which say the
+//! has one documented form (the patterns and enums of `api::schema`, which say the
 //! same as these functions), and the remote client sends that form. Refusals are 422s
 //! naming the field.
 

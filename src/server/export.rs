@@ -19,23 +19,33 @@ use crate::service::{Service, ServiceError};
 pub const PAGE: usize = 500;
 
 /// The query parameters of `GET /audit`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct AuditParams {
+    /// RFC 3339 UTC lower bound.
+    #[param(value_type = Option<String>, format = DateTime)]
     #[serde(default)]
     pub since: Option<jiff::Timestamp>,
+    /// RFC 3339 UTC upper bound, excluded; not before `since`.
+    #[param(value_type = Option<String>, format = DateTime)]
     #[serde(default)]
     pub until: Option<jiff::Timestamp>,
-    /// `json` (the default), `ndjson` or `csv`.
+    /// `json` (the default: one document), or streamed a page at a time: `ndjson`
+    /// (`application/x-ndjson`, one stored screening with its decisions per line, oldest
+    /// first) or `csv` (`text/csv`). `Accept: application/x-ndjson` or `text/csv` choose the
+    /// same without `format`.
+    #[param(inline)]
     #[serde(default)]
     pub format: Option<Format>,
     /// Streamed forms only: start after this screening id (the last one received).
+    #[param(pattern = "^scr_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     #[serde(default)]
     pub cursor: Option<String>,
 }
 
 /// The form of an audit export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Json,

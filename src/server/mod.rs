@@ -18,8 +18,6 @@ mod limiter;
 mod listener;
 mod metrics;
 pub mod openapi;
-mod openapi_operation;
-mod openapi_schemas;
 pub mod plans;
 mod reply;
 mod screen;
@@ -45,7 +43,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::api::routes;
 use crate::config::ServerConfig;
-use crate::model::ApiKey;
+use crate::model::{ApiKey, ListCode, ListVersions};
 use crate::service::KeyStore;
 use crate::service::{Service, ServiceError};
 
@@ -76,7 +74,15 @@ pub struct AppState {
     throttle: throttle::Throttle,
     /// The store's figures for `/metrics`; none without a store.
     pub ops: Option<metrics::OpsSource>,
+    /// The list versions of the index in use and of the store (`/readyz`); none without a
+    /// store.
+    versions: Option<VersionsSource>,
 }
+
+/// Reads the list versions the screening index in use was built from, then the store's
+/// current ones (blocking: run off the async threads).
+pub type VersionsSource =
+    Arc<dyn Fn() -> Result<(ListVersions, ListVersions), String> + Send + Sync>;
 
 impl AppState {
     pub fn new(services: ServiceFactory, keys: Arc<dyn KeyStore>, plans: Plans) -> AppState {
@@ -90,6 +96,7 @@ impl AppState {
             ready: AtomicBool::new(false),
             throttle: throttle::Throttle::new(20, 60),
             ops: None,
+            versions: None,
         }
     }
 
@@ -115,6 +122,13 @@ impl AppState {
     /// Reports the store's figures (read by `source` at each scrape) on `/metrics`.
     pub fn with_ops(mut self, source: OpsSource) -> AppState {
         self.ops = Some(source);
+        self
+    }
+
+    /// Answers `/readyz` with 200 only while the index is built from the store's current
+    /// list versions, as `source` reads them.
+    pub fn with_versions(mut self, source: VersionsSource) -> AppState {
+        self.versions = Some(source);
         self
     }
 
@@ -415,17 +429,39 @@ async fn healthz() -> Response {
     reply::ok(serde_json::json!({ "status": "ok" }))
 }
 
-/// `GET /readyz`: 200 once the screening index is built, 503 before.
+/// `GET /readyz`: 200 once the screening index is built and while it is built from the
+/// store's current list versions; 503 before, and while a newer import waits to be indexed.
 async fn readyz(State(state): State<Arc<AppState>>) -> Response {
-    if state.ready.load(Ordering::Acquire) {
-        reply::ok(serde_json::json!({ "status": "ready" }))
-    } else {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "not ready: the screening index is not built yet (or no list has been imported)",
-        )
-        .into_response()
+    let unavailable =
+        |message: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+    if !state.ready.load(Ordering::Acquire) {
+        return unavailable(
+            "not ready: the screening index is not built yet (or no list has been imported)".into(),
+        );
     }
+    let Some(source) = state.versions.clone() else {
+        return reply::ok(serde_json::json!({ "status": "ready" }));
+    };
+    match tokio::task::spawn_blocking(move || source()).await {
+        Ok(Ok((index, store))) => match behind(&index, &store) {
+            stale if stale.is_empty() => reply::ok(serde_json::json!({ "status": "ready" })),
+            stale => unavailable(format!(
+                "not ready: the screening index is being rebuilt for newer versions of {}",
+                stale.join(", ")
+            )),
+        },
+        Ok(Err(error)) => unavailable(format!("not ready: {error}")),
+        Err(error) => unavailable(format!("not ready: {error}")),
+    }
+}
+
+/// The codes of the lists whose version in the store is not the one the index was built from.
+fn behind(index: &ListVersions, store: &ListVersions) -> Vec<&'static str> {
+    ListCode::ALL
+        .into_iter()
+        .filter(|list| index.get(list) != store.get(list))
+        .map(ListCode::code)
+        .collect()
 }
 
 impl Limits {
@@ -485,5 +521,19 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readiness_names_the_lists_the_index_is_behind_on() {
+        let store: ListVersions = [(ListCode::Un, 7), (ListCode::Eu, 3)].into();
+        assert!(behind(&store.clone(), &store).is_empty());
+        let index: ListVersions = [(ListCode::Un, 6), (ListCode::Eu, 3)].into();
+        assert_eq!(behind(&index, &store), ["un"]);
+        assert_eq!(behind(&ListVersions::new(), &store), ["eu", "un"]);
     }
 }

@@ -1,471 +1,61 @@
-//! The OpenAPI 3.1 document of `/api/v1`, built with utoipa's builders from one table of
-//! operations whose paths are the constants of `api::routes` (the router's own), served at
-//! `GET /api/v1/openapi.json` without a key.
-//!
-//! Every operation lists each status it can answer with the envelope it carries, the bearer
-//! scheme, its path and query parameters and the `X-RateLimit-*` headers. Request bodies of the
-//! spec's operations have full schemas; the `data` of each success is the schema of the wire
-//! type its handler answers with (`Data`, see `openapi_operation.rs`).
+//! The OpenAPI 3.1 document of `/api/v1`, served at `GET /api/v1/openapi.json` without a key,
+//! derived by utoipa: each handler's `#[utoipa::path]` (in `screen.rs`, `watch.rs`,
+//! `admin.rs`) gives its method, path (a constant of `api::routes`, the router's own),
+//! parameters, body and the responses particular to it; the wire types of `src/api` and the
+//! domain types they carry derive their schemas (`ToSchema`, `IntoParams`). [`Conventions`]
+//! adds what every operation shares: the success envelope around what a handler declares,
+//! the bearer scheme, the refusals any request may meet and the `X-RateLimit-*` headers.
 
-use utoipa::openapi::path::{HttpMethod, PathItem, PathsBuilder};
-use utoipa::openapi::schema::Schema;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, ServerBuilder};
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::path::{Operation, ParameterIn};
+use utoipa::openapi::response::ResponseBuilder;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, OpenApi as Document, Ref, RefOr, Response};
+use utoipa::{Modify, OpenApi};
 
-use super::openapi_operation::{Data, inline, merge, named, operation};
-use super::openapi_schemas::*;
-use crate::api::alerts::Alert;
-use crate::api::batch::BatchResponse;
-use crate::api::briefs::{Brief, RefreshReport};
-use crate::api::entities::EntityDetail;
-use crate::api::favorites::{Favorite, FavoritePage, ImportSummary, RescreenSummary};
-use crate::api::lists::{ListInfo, UpdateInfo};
-use crate::api::routes::{self, PREFIX};
-use crate::api::screenings::{
-    AuditExport, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
-};
-use crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult};
-use crate::model::ApiKey;
+use super::{admin, screen, watch};
+use crate::api::envelope::succeeded;
 
-/// What an operation takes in its body.
-#[derive(Clone, Copy)]
-pub(super) enum Body {
-    None,
-    /// A JSON object described by the schema named.
-    Json(&'static str),
-    /// `BatchRequest` JSON or CSV.
-    JsonOrCsv,
+/// The tag of the operations of the published interface.
+pub(super) const INTERFACE: &str = "interface";
+/// The tag of our extensions, beyond the published interface.
+pub(super) const EXTENSIONS: &str = "extensions";
+
+/// An operation's description and the meaning of its 403, for the scope it needs.
+macro_rules! scope_texts {
+    ($($needs:ident, $forbidden:ident, $scope:literal;)*) => {$(
+        pub(super) const $needs: &str = concat!(
+            "Needs the `", $scope, "` scope; reads and changes only the key's account's data."
+        );
+        pub(super) const $forbidden: &str = concat!(
+            "The key lacks the `", $scope, "` scope (the message names it: `this key lacks the `",
+            $scope, "` scope`), or the account's plan does not allow the operation, or its \
+             month's credits are used up."
+        );
+    )*};
 }
 
-/// One operation of the interface.
-pub(super) struct Op {
-    pub(super) method: HttpMethod,
-    pub(super) path: &'static str,
-    pub(super) id: &'static str,
-    /// The schema of `data` in the success envelope.
-    pub(super) data: Data,
-    pub(super) summary: &'static str,
-    /// Not in the spec's table: an extension of ours.
-    pub(super) extension: bool,
-    pub(super) created: bool,
-    pub(super) body: Body,
-    pub(super) query: &'static [Param],
+scope_texts! {
+    NEEDS_SCREEN, FORBIDDEN_SCREEN, "screen";
+    NEEDS_REVIEW, FORBIDDEN_REVIEW, "review";
+    NEEDS_WATCHLIST, FORBIDDEN_WATCHLIST, "watchlist";
+    NEEDS_WEBHOOKS, FORBIDDEN_WEBHOOKS, "webhooks";
+    NEEDS_AUDIT, FORBIDDEN_AUDIT, "audit";
+    NEEDS_ADMIN, FORBIDDEN_ADMIN, "admin";
 }
 
-/// A query parameter: name, schema, meaning.
-pub(super) type Param = (&'static str, fn() -> Schema, &'static str);
+/// The 429 of the operations limited per account per hour as well.
+pub(super) const TOO_MANY_EXPENSIVE: &str = "Over the plan's requests per minute, or over this \
+    operation's own limit per account per hour (6); with `Retry-After`.";
 
-const LIMIT: Param = ("limit", page_limit, "Most items returned (1-500).");
-const LIMIT_100: Param = ("limit", brief_limit, "Most items returned (1-100).");
-const UPDATES_LIMIT: Param = ("limit", updates_limit, "Most items returned (1-1000).");
-const CURSOR: Param = ("cursor", string, "The `next_cursor` of the previous page.");
-const FAV_CURSOR: Param = (
-    "cursor",
-    || cursor("fav"),
-    "The `next_cursor` of the previous page.",
-);
-const SCR_CURSOR: Param = (
-    "cursor",
-    || cursor("scr"),
-    "The `next_cursor` of the previous page.",
-);
-const ALT_CURSOR: Param = (
-    "cursor",
-    || cursor("alt"),
-    "The `next_cursor` of the previous page.",
-);
-const SINCE: Param = ("since", date_time, "RFC 3339 UTC lower bound.");
+/// The 304 of the answers that carry an `ETag`.
+pub(super) const NOT_MODIFIED: &str =
+    "Not modified: `If-None-Match` names the current `ETag`; no body.";
 
-/// Every operation the router serves under `PREFIX`, in the router's order.
-const OPS: &[Op] = &[
-    op(
-        HttpMethod::Post,
-        routes::SCREEN,
-        "screen",
-        named::<ScreeningResponse>,
-        "Screen one name against all lists and store the screening.",
-        false,
-        false,
-        Body::Json("ScreenRequest"),
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::SCREEN_PREVIEW,
-        "screenPreview",
-        named::<ScreeningResponse>,
-        "Screen one name without storing it (uses a credit).",
-        true,
-        false,
-        Body::Json("ScreenRequest"),
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::SCREEN_BATCH,
-        "screenBatch",
-        named::<BatchResponse>,
-        "Screen up to 500 names, JSON or CSV (a `name` column, optional `type`).",
-        false,
-        false,
-        Body::JsonOrCsv,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::SCREEN_ONE,
-        "getScreening",
-        named::<StoredScreening>,
-        "A stored screening with its decisions.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::SCREENINGS,
-        "listScreenings",
-        inline::<Page<ScreeningSummary>, ScreeningSummary>,
-        "Stored screenings, newest first.",
-        true,
-        false,
-        Body::None,
-        &[
-            SINCE,
-            ("status", review_status, "Review status."),
-            LIMIT,
-            SCR_CURSOR,
-        ],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::SCREENING_DECISIONS,
-        "decide",
-        named::<DecisionResponse>,
-        "Record a review decision on a match.",
-        true,
-        false,
-        Body::Json("DecisionRequest"),
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::AUDIT,
-        "audit",
-        named::<AuditExport>,
-        "Every screening and decision of a period.",
-        true,
-        false,
-        Body::None,
-        &[
-            SINCE,
-            (
-                "until",
-                date_time,
-                "RFC 3339 UTC upper bound, excluded; not before `since`.",
-            ),
-            (
-                "format",
-                export_format,
-                "`json` (the default: one document), or streamed a page at a time: \
-                 `ndjson` (`application/x-ndjson`, one stored screening with its decisions \
-                 per line, oldest first) or `csv` (`text/csv`). `Accept: \
-                 application/x-ndjson` or `text/csv` choose the same without `format`.",
-            ),
-            (
-                "cursor",
-                || cursor("scr"),
-                "Streamed forms only: start after this screening id (the last one received).",
-            ),
-        ],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::KEYS,
-        "accountKeys",
-        inline::<Vec<ApiKey>, ApiKey>,
-        "The keys of the caller's account: ids, prefixes, labels, scopes; never a secret.",
-        true,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::LISTS,
-        "lists",
-        inline::<Vec<ListInfo>, ListInfo>,
-        "Metadata of the sanctions lists.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::LIST_UPDATES,
-        "listUpdates",
-        inline::<Vec<UpdateInfo>, UpdateInfo>,
-        "Recent updates of one list.",
-        false,
-        false,
-        Body::None,
-        &[UPDATES_LIMIT],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::ENTITY,
-        "entity",
-        named::<EntityDetail>,
-        "One listed entry, now or as it was after an update.",
-        true,
-        false,
-        Body::None,
-        &[("at", update_id, "An update id.")],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::FAVORITES,
-        "favorites",
-        named::<FavoritePage>,
-        "The favorites watchlist.",
-        false,
-        false,
-        Body::None,
-        &[FAV_CURSOR, LIMIT],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::FAVORITES,
-        "addFavorite",
-        named::<Favorite>,
-        "Add a name to the favorites watchlist.",
-        false,
-        true,
-        Body::Json("FavoriteRequest"),
-        &[],
-    ),
-    op(
-        HttpMethod::Delete,
-        routes::FAVORITE,
-        "removeFavorite",
-        named::<Favorite>,
-        "Remove a favorite.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::FAVORITES_IMPORT,
-        "importFavorites",
-        named::<ImportSummary>,
-        "Add many names at once.",
-        true,
-        false,
-        Body::Json("FavoriteImport"),
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::FAVORITES_RESCREEN,
-        "rescreenFavorites",
-        named::<RescreenSummary>,
-        "Re-screen the whole watchlist now.",
-        true,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::ALERTS,
-        "alerts",
-        inline::<Page<Alert>, Alert>,
-        "Screening alerts and notifications.",
-        false,
-        false,
-        Body::None,
-        &[
-            ("status", alert_status, "Alert status."),
-            ("kind", alert_kind, "Alert kind."),
-            SINCE,
-            LIMIT,
-            ALT_CURSOR,
-        ],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::ALERT_STATUS,
-        "alertStatus",
-        named::<Alert>,
-        "Acknowledge or resolve an alert.",
-        true,
-        false,
-        Body::Json("AlertStatusRequest"),
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::WEBHOOKS,
-        "webhooks",
-        inline::<Vec<Webhook>, Webhook>,
-        "Configured webhooks.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::WEBHOOKS,
-        "createWebhook",
-        named::<Webhook>,
-        "Register a webhook.",
-        false,
-        true,
-        Body::Json("WebhookCreate"),
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::WEBHOOK,
-        "webhook",
-        named::<Webhook>,
-        "One webhook.",
-        true,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Patch,
-        routes::WEBHOOK,
-        "updateWebhook",
-        named::<Webhook>,
-        "Update a webhook.",
-        false,
-        false,
-        Body::Json("WebhookUpdate"),
-        &[],
-    ),
-    op(
-        HttpMethod::Delete,
-        routes::WEBHOOK,
-        "deleteWebhook",
-        named::<Webhook>,
-        "Delete a webhook.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::WEBHOOK_TEST,
-        "testWebhook",
-        named::<WebhookTestResult>,
-        "Send a signed `webhook.test` event now.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::WEBHOOK_DELIVERIES,
-        "webhookDeliveries",
-        inline::<Vec<DeliveryAttempt>, DeliveryAttempt>,
-        "The delivery log, newest first.",
-        true,
-        false,
-        Body::None,
-        &[UPDATES_LIMIT],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::BRIEFS,
-        "briefs",
-        inline::<Page<Brief>, Brief>,
-        "Latest risk intelligence briefs.",
-        false,
-        false,
-        Body::None,
-        &[
-            LIMIT_100,
-            CURSOR,
-            ("list", list_code, "A list code."),
-            ("country", string, "ISO 3166-1 alpha-2."),
-            (
-                "since",
-                brief_since,
-                "`YYYY-MM-DD` or RFC 3339 lower bound.",
-            ),
-            ("q", string, "Words to find."),
-        ],
-    ),
-    op(
-        HttpMethod::Get,
-        routes::BRIEF,
-        "brief",
-        named::<Brief>,
-        "One risk brief.",
-        false,
-        false,
-        Body::None,
-        &[],
-    ),
-    op(
-        HttpMethod::Post,
-        routes::BRIEFS_REFRESH,
-        "refreshBriefs",
-        named::<RefreshReport>,
-        "Brief new list updates and read the feeds now.",
-        true,
-        false,
-        Body::None,
-        &[],
-    ),
-];
-
-#[allow(clippy::too_many_arguments)]
-const fn op(
-    method: HttpMethod,
-    path: &'static str,
-    id: &'static str,
-    data: Data,
-    summary: &'static str,
-    extension: bool,
-    created: bool,
-    body: Body,
-    query: &'static [Param],
-) -> Op {
-    Op {
-        method,
-        path,
-        id,
-        data,
-        summary,
-        extension,
-        created,
-        body,
-        query,
-    }
-}
-
-/// The `(method, path)` of every documented operation, path with the prefix: for tests.
-pub fn operations() -> Vec<(String, String)> {
-    OPS.iter()
-        .map(|o| {
-            (
-                method_name(&o.method).to_owned(),
-                format!("{PREFIX}{}", o.path),
-            )
-        })
-        .collect()
-}
+/// The 422 of a single screening.
+pub(super) const SCREEN_422: &str = "A well-formed value that is not allowed, naming the \
+    field: a blank or over-long `name`, a `threshold` over 100, a `limit` out of 1-500, a \
+    `date_of_birth` whose day the month lacks.";
 
 /// The security scheme's description: accounts and scopes.
 const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --account NAME \
@@ -482,24 +72,90 @@ const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --accoun
     its key's scopes answers 403 naming the scope. A full re-screen, a briefs refresh and an \
     audit export are also limited to 6 an hour per account (429 with `Retry-After`).";
 
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "sanctions",
+        description = "Sanctions screening and risk intelligence. Operations tagged \
+            `extensions` are ours, beyond the published interface. A browser client on an \
+            origin the server's `[server] cors_origins` allows gets CORS headers and its \
+            preflight `OPTIONS` answered (204, no key needed); without that setting there is \
+            no CORS and `OPTIONS` is a 405."
+    ),
+    servers((url = "/")),
+    paths(
+        screen::screen,
+        screen::preview,
+        screen::batch,
+        screen::screening,
+        screen::screenings,
+        screen::decide,
+        screen::audit,
+        admin::keys,
+        screen::lists,
+        screen::list_updates,
+        screen::entity,
+        watch::favorites,
+        watch::add_favorite,
+        watch::remove_favorite,
+        watch::import_favorites,
+        watch::rescreen,
+        watch::alerts,
+        watch::alert_status,
+        watch::webhooks,
+        watch::create_webhook,
+        watch::webhook,
+        watch::update_webhook,
+        watch::delete_webhook,
+        watch::test_webhook,
+        watch::deliveries,
+        watch::briefs,
+        watch::brief,
+        watch::refresh_briefs,
+    ),
+    components(schemas(crate::api::envelope::Failure)),
+    modifiers(&Conventions)
+)]
+struct Api;
+
 /// The whole document.
-pub fn document() -> OpenApi {
-    let mut paths = PathsBuilder::new().build();
-    let mut data = Vec::new();
-    for o in OPS {
-        let full = format!("{PREFIX}{}", o.path);
-        match paths.paths.get_mut(&full) {
-            Some(item) => merge(item, o, &mut data),
-            None => {
-                paths.paths.insert(
-                    full,
-                    PathItem::new(o.method.clone(), operation(o, &mut data)),
-                );
-            }
+pub fn document() -> Document {
+    Api::openapi()
+}
+
+/// The `(method, path)` of every documented operation, path with the prefix: for tests.
+pub fn operations() -> Vec<(String, String)> {
+    let document = document();
+    let mut all = Vec::new();
+    for (path, item) in &document.paths.paths {
+        for (method, _) in operations_of(item) {
+            all.push((method.to_owned(), path.clone()));
         }
     }
-    let mut components = ComponentsBuilder::new()
-        .security_scheme(
+    all
+}
+
+/// The operations of a path, with their methods in capitals.
+fn operations_of(item: &utoipa::openapi::PathItem) -> Vec<(&'static str, &Operation)> {
+    [
+        ("GET", &item.get),
+        ("POST", &item.post),
+        ("PUT", &item.put),
+        ("PATCH", &item.patch),
+        ("DELETE", &item.delete),
+    ]
+    .into_iter()
+    .filter_map(|(method, op)| op.as_ref().map(|op| (method, op)))
+    .collect()
+}
+
+/// What every operation shares, added to what its handler declares.
+struct Conventions;
+
+impl Modify for Conventions {
+    fn modify(&self, document: &mut Document) {
+        let components = document.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(
                 HttpBuilder::new()
@@ -508,33 +164,156 @@ pub fn document() -> OpenApi {
                     .description(Some(ACCOUNTS_AND_SCOPES))
                     .build(),
             ),
-        )
-        .schema("Error", failure())
-        .schema("ScreenRequest", screen_request())
-        .schema("BatchRequest", batch_request())
-        .schema("WebhookCreate", webhook_create())
-        .schema("WebhookUpdate", webhook_update())
-        .schema("FavoriteRequest", favorite_request())
-        .schema("FavoriteImport", favorite_import())
-        .schema("DecisionRequest", decision_request())
-        .schema("AlertStatusRequest", alert_status_request());
-    for (name, schema) in data {
-        components = components.schema(name, schema);
+        );
+        for item in document.paths.paths.values_mut() {
+            for op in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                shared(op);
+            }
+        }
     }
-    let components = components.build();
-    OpenApiBuilder::new()
-        .info(
-            InfoBuilder::new()
-                .title("sanctions")
-                .version(env!("CARGO_PKG_VERSION"))
-                .description(Some(
-                    "Sanctions screening and risk intelligence. Operations tagged `extensions` \
-                     are ours, beyond the published interface.",
-                ))
+}
+
+/// The bearer requirement, the refusals any request may meet, and the rate-limit headers
+/// on every answer but the 401 (given before the key is known).
+fn shared(op: &mut Operation) {
+    op.security = Some(vec![SecurityRequirement::new(
+        "bearer",
+        Vec::<String>::new(),
+    )]);
+    let takes_query = op
+        .parameters
+        .iter()
+        .flatten()
+        .any(|p| p.parameter_in == ParameterIn::Query);
+    let takes_body = op.request_body.is_some();
+    let mut refusals = vec![
+        (
+            "401",
+            "Missing, malformed, unknown or revoked key (with `WWW-Authenticate: Bearer`).",
+        ),
+        (
+            "403",
+            "The account's plan does not allow the operation, or its month's credits are used \
+             up.",
+        ),
+        (
+            "404",
+            "Unknown id or list code; an id of another account's object is answered exactly \
+             as an unknown one.",
+        ),
+        ("405", "Method not allowed on this path."),
+        (
+            "429",
+            "Over the plan's requests per minute (with `Retry-After`).",
+        ),
+        (
+            "503",
+            "The index is not built yet, or the request took too long.",
+        ),
+    ];
+    if takes_body || takes_query {
+        refusals.push((
+            "400",
+            "Malformed body or parameter, missing field or wrong JSON type.",
+        ));
+        refusals.push((
+            "422",
+            "A well-formed value that is not allowed, naming the field.",
+        ));
+    }
+    if takes_body {
+        refusals.push(("413", "Body over the size limit."));
+    }
+    let responses = &mut op.responses.responses;
+    for (status, meaning) in refusals {
+        responses
+            .entry(status.to_owned())
+            .or_insert_with(|| RefOr::T(refusal(meaning)));
+    }
+    for (status, response) in responses.iter_mut() {
+        let RefOr::T(response) = response else {
+            continue;
+        };
+        if status.starts_with('2') {
+            in_envelope(response);
+        }
+        if status != "401" {
+            add_rate_headers(response);
+        }
+    }
+}
+
+/// A success's JSON in the envelope: `{"success": true, "data": ...}`, `data` being what the
+/// handler declared (the schema of the type it answers with).
+fn in_envelope(response: &mut Response) {
+    if let Some(json) = response.content.get_mut("application/json")
+        && let Some(data) = json.schema.take()
+    {
+        json.schema = Some(RefOr::T(succeeded(data)));
+    }
+}
+
+/// A refusal: the failure envelope.
+fn refusal(meaning: &str) -> Response {
+    ResponseBuilder::new()
+        .description(meaning)
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("Error")))
                 .build(),
         )
-        .servers(Some([ServerBuilder::new().url("/").build()]))
-        .paths(paths)
-        .components(Some(components))
         .build()
+}
+
+fn add_rate_headers(response: &mut Response) {
+    for (name, meaning) in [
+        (
+            "X-RateLimit-Limit",
+            "Requests allowed per minute on the key's plan.",
+        ),
+        (
+            "X-RateLimit-Remaining",
+            "Requests left in the current minute.",
+        ),
+        (
+            "X-RateLimit-Reset",
+            "Unix epoch seconds at which the window resets.",
+        ),
+    ] {
+        response.headers.insert(
+            name.to_owned(),
+            HeaderBuilder::new()
+                .schema(
+                    utoipa::openapi::schema::ObjectBuilder::new()
+                        .schema_type(utoipa::openapi::schema::Type::Integer),
+                )
+                .description(Some(meaning))
+                .build(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_documented_webhook_bounds_are_the_server_s() {
+        assert_eq!(
+            crate::api::schema::EVENT_KINDS,
+            crate::webhooks::EVENT_KINDS
+        );
+        assert_eq!(
+            crate::api::schema::MAX_URL_LEN,
+            crate::webhooks::safety::MAX_URL_LEN
+        );
+    }
 }

@@ -21,10 +21,37 @@ use crate::api::lists::UpdateInfo;
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
 use crate::model::{ListCode, Scope};
+#[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
+use {
+    super::openapi::*,
+    crate::api::batch::{BatchResponse, CsvBatch},
+    crate::api::entities::EntityDetail,
+    crate::api::envelope::Failure,
+    crate::api::lists::ListInfo,
+    crate::api::routes::{self, PREFIX},
+    crate::api::screenings::{
+        AuditExport, DecisionResponse, ScreeningResponse, ScreeningSummaryPage, StoredScreening,
+    },
+};
 
 type AppState_ = State<Arc<AppState>>;
 
 /// `POST /screen`: one credit.
+#[utoipa::path(
+    post,
+    path = routes::SCREEN,
+    context_path = PREFIX,
+    operation_id = "screen",
+    tag = INTERFACE,
+    summary = "Screen one name against all lists and store the screening.",
+    description = NEEDS_SCREEN,
+    request_body = ScreenRequest,
+    responses(
+        (status = 200, description = "Success.", body = ScreeningResponse),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure),
+        (status = 422, description = SCREEN_422, body = Failure)
+    )
+)]
 pub async fn screen(
     State(state): AppState_,
     caller: Caller,
@@ -34,6 +61,21 @@ pub async fn screen(
 }
 
 /// `POST /screen/preview`: one credit, nothing stored.
+#[utoipa::path(
+    post,
+    path = routes::SCREEN_PREVIEW,
+    context_path = PREFIX,
+    operation_id = "screenPreview",
+    tag = EXTENSIONS,
+    summary = "Screen one name without storing it (uses a credit).",
+    description = NEEDS_SCREEN,
+    request_body = ScreenRequest,
+    responses(
+        (status = 200, description = "Success.", body = ScreeningResponse),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure),
+        (status = 422, description = SCREEN_422, body = Failure)
+    )
+)]
 pub async fn preview(
     State(state): AppState_,
     caller: Caller,
@@ -65,6 +107,21 @@ async fn one_name(
 }
 
 /// `POST /screen/batch`, JSON or CSV: one credit per name, all taken before any screening.
+#[utoipa::path(
+    post,
+    path = routes::SCREEN_BATCH,
+    context_path = PREFIX,
+    operation_id = "screenBatch",
+    tag = INTERFACE,
+    summary = "Screen up to 500 names, JSON or CSV (a `name` column, optional `type`).",
+    description = NEEDS_SCREEN,
+    request_body(content((BatchRequest = "application/json"), (CsvBatch = "text/csv"))),
+    responses(
+        (status = 200, description = "Success.", body = BatchResponse),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field: more than 500 names, a blank or over-long name (`names[i]`, or the CSV row), a CSV `type` other than `individual` or `entity`.", body = Failure)
+    )
+)]
 pub async fn batch(State(state): AppState_, caller: Caller, request: Request) -> Reply {
     caller.require(&state, Feature::Batch)?;
     caller.scope(Scope::Screen)?;
@@ -103,18 +160,62 @@ pub async fn batch(State(state): AppState_, caller: Caller, request: Request) ->
 }
 
 /// `GET /screen/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::SCREEN_ONE,
+    context_path = PREFIX,
+    operation_id = "getScreening",
+    tag = INTERFACE,
+    summary = "A stored screening with its decisions.",
+    description = NEEDS_SCREEN,
+    params(("id" = String, Path, description = "The screening's id (`scr_...`).")),
+    responses(
+        (status = 200, description = "Success.", body = StoredScreening),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure)
+    )
+)]
 pub async fn screening(caller: Caller, Id(id): Id) -> Reply {
     caller.scope(Scope::Screen)?;
     Ok(ok(caller.service.screening(&id).await?))
 }
 
 /// `GET /screenings`.
+#[utoipa::path(
+    get,
+    path = routes::SCREENINGS,
+    context_path = PREFIX,
+    operation_id = "listScreenings",
+    tag = EXTENSIONS,
+    summary = "Stored screenings, newest first.",
+    description = NEEDS_SCREEN,
+    params(ScreeningQuery),
+    responses(
+        (status = 200, description = "Success.", body = ScreeningSummaryPage),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure)
+    )
+)]
 pub async fn screenings(caller: Caller, Params(query): Params<ScreeningQuery>) -> Reply {
     caller.scope(Scope::Screen)?;
     Ok(ok(caller.service.screenings(query).await?))
 }
 
 /// `POST /screenings/{id}/decisions`.
+#[utoipa::path(
+    post,
+    path = routes::SCREENING_DECISIONS,
+    context_path = PREFIX,
+    operation_id = "decide",
+    tag = EXTENSIONS,
+    summary = "Record a review decision on a match.",
+    description = NEEDS_REVIEW,
+    params(("id" = String, Path, description = "The screening's id (`scr_...`).")),
+    request_body = DecisionRequest,
+    responses(
+        (status = 200, description = "Success.", body = DecisionResponse),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field; or the decision does not apply to the screening as it stands (`decision`): it matched nothing, `entity_id` is not one of its matches, or the match's status cannot become this decision.", body = Failure)
+    )
+)]
 pub async fn decide(
     caller: Caller,
     Id(id): Id,
@@ -126,6 +227,22 @@ pub async fn decide(
 
 /// `GET /audit`: the `audit` scope, and a few exports an hour per account; the JSON
 /// document, or NDJSON or CSV streamed a page at a time ([`export`]).
+#[utoipa::path(
+    get,
+    path = routes::AUDIT,
+    context_path = PREFIX,
+    operation_id = "audit",
+    tag = EXTENSIONS,
+    summary = "Every screening and decision of a period.",
+    description = NEEDS_AUDIT,
+    params(AuditParams),
+    responses(
+        (status = 200, description = "Success: the JSON document, or (`format`, or `Accept`) the screenings streamed oldest first as NDJSON (one `StoredScreening` per line) or CSV (the columns of `sanctions audit export --format csv`).", content((AuditExport = "application/json"), (String = "application/x-ndjson"), (String = "text/csv"))),
+        (status = 403, description = FORBIDDEN_AUDIT, body = Failure),
+        (status = 429, description = TOO_MANY_EXPENSIVE, body = Failure),
+        (status = 422, description = "`until` before `since` (equal bounds are an empty period), a period of more than 1,000,000 screenings for the JSON document (`since`), or a `cursor` without a streamed `format`.", body = Failure)
+    )
+)]
 pub async fn audit(
     State(state): AppState_,
     caller: Caller,
@@ -152,18 +269,46 @@ pub async fn audit(
 }
 
 /// `GET /lists`: with an `ETag` (revalidated on every use: a list may change at any import).
+#[utoipa::path(
+    get,
+    path = routes::LISTS,
+    context_path = PREFIX,
+    operation_id = "lists",
+    tag = INTERFACE,
+    summary = "Metadata of the sanctions lists.",
+    responses(
+        (status = 200, description = "Success, with an `ETag` (weak) and `Cache-Control: private, no-cache`.", body = Vec<ListInfo>, headers(("ETag" = String, description = "A weak tag of the answer's content: send it back as `If-None-Match`."), ("Cache-Control" = String, description = "`private, no-cache`: revalidate on every use."))),
+        (status = 304, description = NOT_MODIFIED)
+    )
+)]
 pub async fn lists(caller: Caller, headers: HeaderMap) -> Reply {
     let lists = caller.service.lists().await?;
     Ok(ok_cached(&headers, lists, "private, no-cache"))
 }
 
 /// `limit` of the listings that take only that.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LimitQuery {
+    /// Most items returned (1-1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
 }
 
 /// `GET /lists/{list}/updates`: an unknown list code is a 404.
+#[utoipa::path(
+    get,
+    path = routes::LIST_UPDATES,
+    context_path = PREFIX,
+    operation_id = "listUpdates",
+    tag = INTERFACE,
+    summary = "Recent updates of one list.",
+    params(("list" = ListCode, Path, description = "A list code (the same in capitals is taken too)."), LimitQuery),
+    responses(
+        (status = 200, description = "Success, with an `ETag` (weak) and `Cache-Control: private, no-cache`.", body = Vec<UpdateInfo>, headers(("ETag" = String, description = "A weak tag of the answer's content: send it back as `If-None-Match`."), ("Cache-Control" = String, description = "`private, no-cache`: revalidate on every use."))),
+        (status = 304, description = NOT_MODIFIED)
+    )
+)]
 pub async fn list_updates(
     caller: Caller,
     headers: HeaderMap,
@@ -217,12 +362,27 @@ fn file_name(name: &str) -> &str {
 }
 
 /// `at` of `GET /entities/{id}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AtQuery {
+    /// An update id.
+    #[param(minimum = 1)]
     pub at: Option<i64>,
 }
 
 /// `GET /entities/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::ENTITY,
+    context_path = PREFIX,
+    operation_id = "entity",
+    tag = EXTENSIONS,
+    summary = "One listed entry, now or as it was after an update.",
+    params(("id" = String, Path, description = "The entry's id (`ofac_sdn:306`)."), AtQuery),
+    responses(
+        (status = 200, description = "Success.", body = EntityDetail)
+    )
+)]
 pub async fn entity(caller: Caller, Id(id): Id, Params(query): Params<AtQuery>) -> Reply {
     Ok(ok(caller.service.entity(&id, query.at).await?))
 }

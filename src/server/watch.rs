@@ -19,23 +19,68 @@ use crate::api::briefs::BriefQuery;
 use crate::api::favorites::{FavoriteImport, FavoriteRequest};
 use crate::api::webhooks::{WebhookCreate, WebhookUpdate};
 use crate::model::Scope;
+#[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
+use {
+    super::openapi::*,
+    crate::api::alerts::Alert,
+    crate::api::briefs::{Brief, RefreshReport},
+    crate::api::envelope::Failure,
+    crate::api::favorites::{Favorite, FavoritePage, ImportSummary, RescreenSummary},
+    crate::api::routes::{self, PREFIX},
+    crate::api::screenings::{AlertPage, BriefPage},
+    crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult},
+};
 
 type AppState_ = State<Arc<AppState>>;
 
 /// `cursor` and `limit` of `GET /favorites`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
+    /// The `next_cursor` of the previous page.
+    #[param(pattern = "^fav_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     pub cursor: Option<String>,
+    /// Most items returned (1-500).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<usize>,
 }
 
 /// `GET /favorites`.
+#[utoipa::path(
+    get,
+    path = routes::FAVORITES,
+    context_path = PREFIX,
+    operation_id = "favorites",
+    tag = INTERFACE,
+    summary = "The favorites watchlist.",
+    description = NEEDS_WATCHLIST,
+    params(PageQuery),
+    responses(
+        (status = 200, description = "Success.", body = FavoritePage),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure)
+    )
+)]
 pub async fn favorites(caller: Caller, Params(q): Params<PageQuery>) -> Reply {
     caller.scope(Scope::Watchlist)?;
     Ok(ok(caller.service.favorites(q.cursor, q.limit).await?))
 }
 
 /// `POST /favorites`: 201; one credit (the name is screened at once).
+#[utoipa::path(
+    post,
+    path = routes::FAVORITES,
+    context_path = PREFIX,
+    operation_id = "addFavorite",
+    tag = INTERFACE,
+    summary = "Add a name to the favorites watchlist.",
+    description = NEEDS_WATCHLIST,
+    request_body = FavoriteRequest,
+    responses(
+        (status = 201, description = "Created.", body = Favorite),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field; or the name, with its type, is already on the watchlist (`name`, naming the favorite it duplicates).", body = Failure)
+    )
+)]
 pub async fn add_favorite(
     State(state): AppState_,
     caller: Caller,
@@ -54,12 +99,40 @@ pub async fn add_favorite(
 }
 
 /// `DELETE /favorites/{id}`.
+#[utoipa::path(
+    delete,
+    path = routes::FAVORITE,
+    context_path = PREFIX,
+    operation_id = "removeFavorite",
+    tag = INTERFACE,
+    summary = "Remove a favorite.",
+    description = NEEDS_WATCHLIST,
+    params(("id" = String, Path, description = "The favorite's id (`fav_...`).")),
+    responses(
+        (status = 200, description = "Success.", body = Favorite),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure)
+    )
+)]
 pub async fn remove_favorite(caller: Caller, Id(id): Id) -> Reply {
     caller.scope(Scope::Watchlist)?;
     Ok(ok(caller.service.remove_favorite(&id).await?))
 }
 
 /// `POST /favorites/import`: a bulk screening (the batch feature), one credit per name.
+#[utoipa::path(
+    post,
+    path = routes::FAVORITES_IMPORT,
+    context_path = PREFIX,
+    operation_id = "importFavorites",
+    tag = EXTENSIONS,
+    summary = "Add many names at once.",
+    description = NEEDS_WATCHLIST,
+    request_body = FavoriteImport,
+    responses(
+        (status = 200, description = "Success.", body = ImportSummary),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure)
+    )
+)]
 pub async fn import_favorites(
     State(state): AppState_,
     caller: Caller,
@@ -80,6 +153,20 @@ pub async fn import_favorites(
 }
 
 /// `POST /favorites/rescreen`: the `watchlist` scope, and a few an hour per account.
+#[utoipa::path(
+    post,
+    path = routes::FAVORITES_RESCREEN,
+    context_path = PREFIX,
+    operation_id = "rescreenFavorites",
+    tag = EXTENSIONS,
+    summary = "Re-screen the whole watchlist now.",
+    description = NEEDS_WATCHLIST,
+    responses(
+        (status = 200, description = "Success.", body = RescreenSummary),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure),
+        (status = 429, description = TOO_MANY_EXPENSIVE, body = Failure)
+    )
+)]
 pub async fn rescreen(State(state): AppState_, caller: Caller) -> Reply {
     caller.scope(Scope::Watchlist)?;
     state.expensive(&caller, Expensive::Rescreen)?;
@@ -87,12 +174,42 @@ pub async fn rescreen(State(state): AppState_, caller: Caller) -> Reply {
 }
 
 /// `GET /alerts`.
+#[utoipa::path(
+    get,
+    path = routes::ALERTS,
+    context_path = PREFIX,
+    operation_id = "alerts",
+    tag = INTERFACE,
+    summary = "Screening alerts and notifications.",
+    description = NEEDS_REVIEW,
+    params(AlertQuery),
+    responses(
+        (status = 200, description = "Success.", body = AlertPage),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure)
+    )
+)]
 pub async fn alerts(caller: Caller, Params(query): Params<AlertQuery>) -> Reply {
     caller.scope(Scope::Review)?;
     Ok(ok(caller.service.alerts(query).await?))
 }
 
 /// `POST /alerts/{id}/status`.
+#[utoipa::path(
+    post,
+    path = routes::ALERT_STATUS,
+    context_path = PREFIX,
+    operation_id = "alertStatus",
+    tag = EXTENSIONS,
+    summary = "Acknowledge or resolve an alert.",
+    description = NEEDS_REVIEW,
+    params(("id" = String, Path, description = "The alert's id (`alt_...`).")),
+    request_body = AlertStatusRequest,
+    responses(
+        (status = 200, description = "Success.", body = Alert),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field; or the alert cannot take this status (`status`): `open` again, or a resolved alert.", body = Failure)
+    )
+)]
 pub async fn alert_status(
     caller: Caller,
     Id(id): Id,
@@ -103,6 +220,19 @@ pub async fn alert_status(
 }
 
 /// `GET /webhooks`.
+#[utoipa::path(
+    get,
+    path = routes::WEBHOOKS,
+    context_path = PREFIX,
+    operation_id = "webhooks",
+    tag = INTERFACE,
+    summary = "Configured webhooks.",
+    description = NEEDS_WEBHOOKS,
+    responses(
+        (status = 200, description = "Success.", body = Vec<Webhook>),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure)
+    )
+)]
 pub async fn webhooks(State(state): AppState_, caller: Caller) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
     caller.scope(Scope::Webhooks)?;
@@ -110,6 +240,21 @@ pub async fn webhooks(State(state): AppState_, caller: Caller) -> Reply {
 }
 
 /// `POST /webhooks`: 201.
+#[utoipa::path(
+    post,
+    path = routes::WEBHOOKS,
+    context_path = PREFIX,
+    operation_id = "createWebhook",
+    tag = INTERFACE,
+    summary = "Register a webhook.",
+    description = NEEDS_WEBHOOKS,
+    request_body = WebhookCreate,
+    responses(
+        (status = 201, description = "Created.", body = Webhook),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field (a target the server refuses, e.g. a private address, is `url`); or 20 webhooks are registered already (`webhooks`).", body = Failure)
+    )
+)]
 pub async fn create_webhook(
     State(state): AppState_,
     caller: Caller,
@@ -121,6 +266,20 @@ pub async fn create_webhook(
 }
 
 /// `GET /webhooks/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::WEBHOOK,
+    context_path = PREFIX,
+    operation_id = "webhook",
+    tag = EXTENSIONS,
+    summary = "One webhook.",
+    description = NEEDS_WEBHOOKS,
+    params(("id" = String, Path, description = "The webhook's id.")),
+    responses(
+        (status = 200, description = "Success.", body = Webhook),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure)
+    )
+)]
 pub async fn webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
     caller.scope(Scope::Webhooks)?;
@@ -128,6 +287,22 @@ pub async fn webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Rep
 }
 
 /// `PATCH /webhooks/{id}`.
+#[utoipa::path(
+    patch,
+    path = routes::WEBHOOK,
+    context_path = PREFIX,
+    operation_id = "updateWebhook",
+    tag = INTERFACE,
+    summary = "Update a webhook.",
+    description = NEEDS_WEBHOOKS,
+    params(("id" = String, Path, description = "The webhook's id.")),
+    request_body = WebhookUpdate,
+    responses(
+        (status = 200, description = "Success.", body = Webhook),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field (a target the server refuses, e.g. a private address, is `url`).", body = Failure)
+    )
+)]
 pub async fn update_webhook(
     State(state): AppState_,
     caller: Caller,
@@ -140,6 +315,20 @@ pub async fn update_webhook(
 }
 
 /// `DELETE /webhooks/{id}`.
+#[utoipa::path(
+    delete,
+    path = routes::WEBHOOK,
+    context_path = PREFIX,
+    operation_id = "deleteWebhook",
+    tag = INTERFACE,
+    summary = "Delete a webhook.",
+    description = NEEDS_WEBHOOKS,
+    params(("id" = String, Path, description = "The webhook's id.")),
+    responses(
+        (status = 200, description = "Success.", body = Webhook),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure)
+    )
+)]
 pub async fn delete_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
     caller.scope(Scope::Webhooks)?;
@@ -147,6 +336,20 @@ pub async fn delete_webhook(State(state): AppState_, caller: Caller, Id(id): Id)
 }
 
 /// `POST /webhooks/{id}/test`.
+#[utoipa::path(
+    post,
+    path = routes::WEBHOOK_TEST,
+    context_path = PREFIX,
+    operation_id = "testWebhook",
+    tag = INTERFACE,
+    summary = "Send a signed `webhook.test` event now.",
+    description = NEEDS_WEBHOOKS,
+    params(("id" = String, Path, description = "The webhook's id.")),
+    responses(
+        (status = 200, description = "Success.", body = WebhookTestResult),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure)
+    )
+)]
 pub async fn test_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -> Reply {
     caller.require(&state, Feature::Webhooks)?;
     caller.scope(Scope::Webhooks)?;
@@ -154,6 +357,20 @@ pub async fn test_webhook(State(state): AppState_, caller: Caller, Id(id): Id) -
 }
 
 /// `GET /webhooks/{id}/deliveries`.
+#[utoipa::path(
+    get,
+    path = routes::WEBHOOK_DELIVERIES,
+    context_path = PREFIX,
+    operation_id = "webhookDeliveries",
+    tag = EXTENSIONS,
+    summary = "The delivery log, newest first.",
+    description = NEEDS_WEBHOOKS,
+    params(("id" = String, Path, description = "The webhook's id."), LimitQuery),
+    responses(
+        (status = 200, description = "Success.", body = Vec<DeliveryAttempt>),
+        (status = 403, description = FORBIDDEN_WEBHOOKS, body = Failure)
+    )
+)]
 pub async fn deliveries(
     State(state): AppState_,
     caller: Caller,
@@ -167,17 +384,55 @@ pub async fn deliveries(
 }
 
 /// `GET /briefs`.
+#[utoipa::path(
+    get,
+    path = routes::BRIEFS,
+    context_path = PREFIX,
+    operation_id = "briefs",
+    tag = INTERFACE,
+    summary = "Latest risk intelligence briefs.",
+    params(BriefQuery),
+    responses(
+        (status = 200, description = "Success.", body = BriefPage)
+    )
+)]
 pub async fn briefs(caller: Caller, Params(query): Params<BriefQuery>) -> Reply {
     checks::brief_since(query.since.as_deref())?;
     Ok(ok(caller.service.briefs(query).await?))
 }
 
 /// `GET /briefs/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::BRIEF,
+    context_path = PREFIX,
+    operation_id = "brief",
+    tag = INTERFACE,
+    summary = "One risk brief.",
+    params(("id" = String, Path, description = "The brief's id.")),
+    responses(
+        (status = 200, description = "Success.", body = Brief)
+    )
+)]
 pub async fn brief(caller: Caller, Id(id): Id) -> Reply {
     Ok(ok(caller.service.brief(&id).await?))
 }
 
 /// `POST /briefs/refresh`: the `watchlist` scope, and a few an hour per account.
+#[utoipa::path(
+    post,
+    path = routes::BRIEFS_REFRESH,
+    context_path = PREFIX,
+    operation_id = "refreshBriefs",
+    tag = EXTENSIONS,
+    summary = "Brief new list updates and read the feeds now.",
+    description = NEEDS_WATCHLIST,
+    responses(
+        (status = 200, description = "Success.", body = RefreshReport),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure),
+        (status = 429, description = TOO_MANY_EXPENSIVE, body = Failure)
+    )
+)]
 pub async fn refresh_briefs(State(state): AppState_, caller: Caller) -> Reply {
     caller.scope(Scope::Watchlist)?;
     state.expensive(&caller, Expensive::BriefsRefresh)?;

@@ -273,7 +273,7 @@ async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loade
     let batch = crate::batch::parse_input(&bytes, &crate::batch::InputOptions::default())
         .map_err(|e| format!("{shown}: {e}"))?;
     // All or nothing, like the service: a bad row is named rather than skipped.
-    if let Some(bad) = batch.items.iter().find(|i| i.error.is_some()) {
+    if let Some(bad) = batch.first_refused() {
         let line = bad.line.map_or(String::new(), |l| format!(" line {l}"));
         let why = bad.error.as_deref().unwrap_or("");
         return Err(format!("{shown}{line}: {why}"));

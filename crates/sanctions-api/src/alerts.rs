@@ -6,17 +6,25 @@ use serde::{Deserialize, Serialize};
 pub use crate::model::{Alert, AlertKind, AlertStatus, Severity};
 
 /// Query parameters of `GET /v1/alerts`, newest first.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AlertQuery {
+    /// Alert status.
     #[serde(default)]
     pub status: Option<AlertStatus>,
+    /// Alert kind.
     #[serde(default)]
     pub kind: Option<AlertKind>,
+    /// RFC 3339 UTC lower bound.
+    #[param(value_type = Option<String>, format = DateTime)]
     #[serde(default)]
     pub since: Option<Timestamp>,
-    /// 1-500, default 50.
+    /// Most items returned (1-500, default 50).
+    #[param(minimum = 1, maximum = 500)]
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The `next_cursor` of the previous page.
+    #[param(pattern = "^alt_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     #[serde(default)]
     pub cursor: Option<String>,
 }
@@ -25,6 +33,9 @@ pub struct AlertQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AlertStatusRequest {
+    /// `acknowledged` or `resolved` (an alert is never reopened).
+    #[schema(schema_with = super::schema::alert_status_change)]
     pub status: AlertStatus,
+    #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]
     pub note: String,
 }

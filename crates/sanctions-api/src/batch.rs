@@ -13,7 +13,7 @@ use super::screening::{KindFilter, ScreenRequest};
 pub const MAX_BATCH: usize = 500;
 
 /// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
-#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BatchName {
     Name(String),
@@ -83,10 +83,23 @@ impl BatchName {
     }
 }
 
+/// `POST /v1/screen/batch` as CSV, for the OpenAPI document: a text whose form
+/// [`super::schema::csv_batch`] describes (the server reads it into a [`BatchRequest`]).
+pub struct CsvBatch;
+
+impl utoipa::PartialSchema for CsvBatch {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::RefOr::T(super::schema::csv_batch().into())
+    }
+}
+
+impl utoipa::ToSchema for CsvBatch {}
+
 /// `POST /v1/screen/batch` as JSON: `{"names": [...]}`, at most [`MAX_BATCH`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
+    #[schema(schema_with = super::schema::batch_names)]
     pub names: Vec<BatchName>,
     /// Options applied to every name (the name of the template is ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,5 +124,6 @@ pub struct BatchResult {
     pub screening_id: String,
     /// The best score, when anything matched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(maximum = 100)]
     pub best_score: Option<u8>,
 }

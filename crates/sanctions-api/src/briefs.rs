@@ -13,6 +13,7 @@ pub struct Brief {
     /// `list_update` or the feed's name.
     pub source: String,
     pub url: Option<String>,
+    #[schema(format = DateTime)]
     pub published_at: String,
     pub lists: Vec<String>,
     pub countries: Vec<String>,
@@ -22,16 +23,22 @@ pub struct Brief {
 }
 
 /// `GET /v1/briefs` query parameters.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct BriefQuery {
-    /// Default 20, at most 100.
+    /// Most items returned (1-100, default 20).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
+    /// The `next_cursor` of the previous page.
+    #[param(pattern = "^brf_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     pub cursor: Option<String>,
     /// A list code, e.g. `ofac_sdn`.
+    #[param(value_type = Option<crate::model::ListCode>)]
     pub list: Option<String>,
-    /// Two-letter country code.
+    /// ISO 3166-1 alpha-2.
     pub country: Option<String>,
     /// `YYYY-MM-DD` or an RFC 3339 instant.
+    #[param(schema_with = super::schema::brief_since)]
     pub since: Option<String>,
     /// Words that must all appear.
     pub q: Option<String>,

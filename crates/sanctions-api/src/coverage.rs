@@ -35,6 +35,7 @@ pub struct ListCoverage {
     /// The publication date of the imported files, `YYYY-MM-DD`, when they state one.
     pub published: Option<String>,
     /// When the list was last imported or checked, RFC 3339 UTC; null if never.
+    #[schema(format = DateTime)]
     pub imported_at: Option<String>,
 }
 

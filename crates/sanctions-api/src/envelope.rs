@@ -1,6 +1,8 @@
 //! The response envelope every endpoint answers with.
 
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 /// `{"success": true, "data": ...}` on success, `{"success": false, "message": ...}` on failure.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +37,34 @@ impl<'de, const B: bool> Deserialize<'de> for Success<B> {
             Err(serde::de::Error::custom(format!("expected success: {B}")))
         }
     }
+}
+
+/// The failure envelope as the OpenAPI document shows it (`Envelope::Err`): the schema
+/// `Error` of every refusal.
+#[derive(utoipa::ToSchema)]
+#[schema(as = Error)]
+#[allow(dead_code)]
+pub struct Failure {
+    /// Always `false`.
+    pub success: bool,
+    /// What was wrong, naming the field or parameter when one was.
+    pub message: String,
+}
+
+/// The success envelope as the OpenAPI document shows it (`Envelope::Ok`): `data` as given
+/// (the schema of the type an operation answers with).
+pub fn succeeded(data: RefOr<Schema>) -> Schema {
+    ObjectBuilder::new()
+        .property(
+            "success",
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .enum_values(Some([true])),
+        )
+        .required("success")
+        .property("data", data)
+        .required("data")
+        .into()
 }
 
 impl<T> Envelope<T> {

@@ -14,6 +14,7 @@ pub use crate::model::{Favorite, RescreenRun};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FavoriteRequest {
+    #[schema(min_length = 1, max_length = 500, pattern = r"[^\s]")]
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<KindFilter>,
@@ -25,6 +26,7 @@ pub struct FavoriteRequest {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FavoriteImport {
+    #[schema(min_items = 1)]
     pub names: Vec<FavoriteRequest>,
 }
 

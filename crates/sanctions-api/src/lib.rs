@@ -14,6 +14,7 @@ pub mod favorites;
 pub mod integral;
 pub mod lists;
 pub mod routes;
+pub mod schema;
 pub mod screening;
 pub mod screenings;
 pub use sanctions_model::time;

@@ -27,6 +27,7 @@ pub struct ListInfo {
     /// Entities on the list.
     pub count: u64,
     /// When the list was last imported or checked, RFC 3339 UTC; null if never.
+    #[schema(format = DateTime)]
     pub updated_at: Option<String>,
     /// The publication date of the imported files, `YYYY-MM-DD`, when they state one.
     pub published: Option<String>,
@@ -42,6 +43,7 @@ pub struct UpdateInfo {
     pub list_code: ListCode,
     pub list_name: String,
     /// When the import committed, RFC 3339 UTC.
+    #[schema(format = DateTime)]
     pub at: String,
     /// Where the files came from. Locally `import <folder>` or `update <folder>`; over HTTP
     /// `import` or `download` and the files' names (`import: sdn.csv, add.csv`), never a

@@ -28,11 +28,13 @@ impl KindFilter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScreenRequest {
+    #[schema(min_length = 1, max_length = 500, pattern = r"[^\s]")]
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<KindFilter>,
     /// Lowest score reported (0-100); the engine's default when absent. A whole number
     /// written as a float (`80.0`) is read as the integer.
+    #[schema(maximum = 100)]
     #[serde(
         default,
         deserialize_with = "super::integral::option",
@@ -41,6 +43,7 @@ pub struct ScreenRequest {
     pub threshold: Option<u8>,
     /// Most people or organisations reported: every entry of the best `limit` groups (one
     /// person's entries on several lists count once). A whole float is read as the integer.
+    #[schema(minimum = 1, maximum = 500)]
     #[serde(
         default,
         deserialize_with = "super::integral::option",
@@ -48,15 +51,18 @@ pub struct ScreenRequest {
     )]
     pub limit: Option<usize>,
     /// Only these lists; all when absent.
+    #[schema(min_items = 1)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lists: Option<Vec<ListCode>>,
     /// Report entries whose listing has ended too (e.g. a past World Bank debarment).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub include_ended: bool,
     /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+    #[schema(schema_with = super::schema::date_of_birth)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date_of_birth: Option<String>,
     /// ISO 3166-1 alpha-2, or a country's name.
+    #[schema(schema_with = super::schema::country)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
 }
@@ -122,6 +128,7 @@ pub struct Match {
     #[serde(rename = "list")]
     pub list_name: String,
     /// 0-100.
+    #[schema(maximum = 100)]
     pub score: u8,
     /// `individual` or `entity`.
     #[serde(rename = "type")]
@@ -162,6 +169,7 @@ pub struct TokenMatch {
     /// The listed name's token (normalised), or null for a query token with no partner.
     pub listed_token: Option<String>,
     /// 0-100.
+    #[schema(maximum = 100)]
     pub similarity: u8,
     /// How the two met: `exact`, `fuzzy`, `phonetic`, `initial`, `unmatched`, ...
     pub how: String,

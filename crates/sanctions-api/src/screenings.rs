@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{Ref, RefOr};
 
 use super::screening::{KindFilter, Match, ScreenResult};
 use crate::model::{Alert, AlertChange, ListCode, ReviewStatus, ScreeningOrigin};
@@ -29,6 +31,7 @@ pub struct StoredScreening {
     pub query: String,
     #[serde(rename = "type")]
     pub kind: Option<KindFilter>,
+    #[schema(maximum = 100)]
     pub threshold: u8,
     #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
@@ -62,6 +65,7 @@ pub struct ScreeningSummary {
     pub created_at: Timestamp,
     pub total_matches: u64,
     /// The best score, when anything matched.
+    #[schema(maximum = 100)]
     pub best_score: Option<u8>,
     pub created_by: String,
     pub origin: ScreeningOrigin,
@@ -69,27 +73,85 @@ pub struct ScreeningSummary {
 }
 
 /// Query parameters of `GET /v1/screenings`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ScreeningQuery {
-    /// Only screenings created at or after this instant.
+    /// Only screenings created at or after this instant (RFC 3339).
+    #[param(value_type = Option<String>, format = DateTime)]
     #[serde(default)]
     pub since: Option<Timestamp>,
+    /// Review status.
     #[serde(default)]
     pub status: Option<ReviewStatus>,
-    /// 1-500, default 50.
+    /// Most items returned (1-500, default 50).
+    #[param(minimum = 1, maximum = 500)]
     #[serde(default)]
     pub limit: Option<usize>,
     /// The `next_cursor` of the previous page.
+    #[param(pattern = "^scr_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]
     #[serde(default)]
     pub cursor: Option<String>,
 }
 
 /// One page of a listing, newest first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Page<T> {
     pub items: Vec<T>,
     /// Pass as `cursor` for the next page; null on the last one.
     pub next_cursor: Option<String>,
+}
+
+/// The schema of a page of `item`s, with a reference to the item's own schema (utoipa's
+/// derive on a generic type inlines its argument's whole schema: utoipa issue 1586).
+fn page_of(item: &str) -> RefOr<Schema> {
+    let nullable = SchemaType::from_iter([Type::String, Type::Null]);
+    ObjectBuilder::new()
+        .description(Some("One page of a listing, newest first."))
+        .property(
+            "items",
+            ArrayBuilder::new().items(Ref::from_schema_name(item)),
+        )
+        .required("items")
+        .property(
+            "next_cursor",
+            ObjectBuilder::new().schema_type(nullable).description(Some(
+                "Pass as `cursor` for the next page; null on the last one.",
+            )),
+        )
+        .into()
+}
+
+/// A named schema for the OpenAPI document of a page of one type (`Page<T>` itself is
+/// generic, which the document's derive cannot refer to by name).
+macro_rules! page_schema {
+    ($($name:ident of $item:ty;)*) => {$(
+        #[doc = concat!("The OpenAPI schema of a `Page<", stringify!($item), ">`.")]
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                page_of(&<$item as utoipa::ToSchema>::name())
+            }
+        }
+
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                let name = <$item as utoipa::ToSchema>::name().into_owned();
+                schemas.push((name, <$item as utoipa::PartialSchema>::schema()));
+                <$item as utoipa::ToSchema>::schemas(schemas);
+            }
+        }
+    )*};
+}
+
+page_schema! {
+    ScreeningSummaryPage of ScreeningSummary;
+    AlertPage of Alert;
+    BriefPage of super::briefs::Brief;
 }
 
 /// `POST /v1/screenings/{id}/decisions`.
@@ -101,6 +163,7 @@ pub struct DecisionRequest {
     pub entity_id: Option<String>,
     pub decision: Decision,
     /// Why: required, not blank.
+    #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]
     pub note: String,
 }
 

@@ -7,9 +7,12 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct WebhookCreate {
     /// An absolute http(s) URL.
+    #[schema(schema_with = super::schema::absolute_url)]
     pub url: String,
     /// A non-empty subset of `screening.match`, `list.updated`, `favorite.match`, `alert.created`.
+    #[schema(schema_with = super::schema::events)]
     pub events: Vec<String>,
+    #[schema(max_length = 500)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
@@ -19,10 +22,13 @@ pub struct WebhookCreate {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookUpdate {
+    #[schema(schema_with = super::schema::optional_url)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    #[schema(schema_with = super::schema::optional_events)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<String>>,
+    #[schema(max_length = 500)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,7 +46,9 @@ pub struct Webhook {
     /// Why the service disabled it (410 Gone, failing for days).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled_reason: Option<String>,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub updated_at: String,
     /// Deliveries still pending.
     pub pending: u64,
@@ -67,6 +75,7 @@ pub struct DeliveryAttempt {
     pub kind: String,
     /// 1 for the first attempt of the event (0 for a test).
     pub attempt: u32,
+    #[schema(format = DateTime)]
     pub at: String,
     pub status_code: Option<u16>,
     pub latency_ms: u64,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ListCode;
 
 /// What kind of subject an entry designates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityKind {
     Individual,
@@ -55,7 +55,9 @@ impl fmt::Display for EntityKind {
 }
 
 /// How much a list trusts an alias (OFAC's strong/weak a.k.a., UN's quality, EU's `strong`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AliasQuality {
     /// The list gives no quality for this alias.
@@ -66,7 +68,7 @@ pub enum AliasQuality {
 }
 
 /// Another name of an entry: an a.k.a., former name, spelling variant or original script.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Alias {
     /// The name exactly as published (after whitespace cleaning).
     pub name: String,
@@ -94,7 +96,7 @@ impl Alias {
 }
 
 /// The parts of a person's name, where a list publishes them separately.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct NameParts {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -120,7 +122,7 @@ impl NameParts {
 }
 
 /// A date as precise as the list gives it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "precision", rename_all = "snake_case")]
 pub enum DateSpec {
     /// A full date.
@@ -282,7 +284,7 @@ fn parse_single(text: &str) -> Option<DateSpec> {
 }
 
 /// A postal address, as structured as the list gives it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Address {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
@@ -301,7 +303,7 @@ pub struct Address {
 }
 
 /// An identity or registration document (passport, national id, IMO number, tax id...).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct IdDocument {
     /// The list's name for the document type, e.g. `Passport`, `National ID No.`.
     pub doc_type: String,

@@ -5,7 +5,6 @@
 
 mod parsed;
 pub mod sanitize;
-pub mod schema;
 pub mod time;
 
 mod country;

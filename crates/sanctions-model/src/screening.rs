@@ -12,7 +12,7 @@ use super::{EntityKind, ListCode, ReviewStatus};
 pub type ListVersions = BTreeMap<ListCode, i64>;
 
 /// Where a stored screening came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ScreeningOrigin {
     /// One name screened by a person or a program.
@@ -77,16 +77,18 @@ pub struct ScreeningRecord {
 }
 
 /// One entry of the review audit log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct DecisionRecord {
     pub id: i64,
     pub screening_id: String,
     /// The matched entity decided on; `None` for a decision on the whole screening.
+    #[schema(required = true)]
     pub entity_id: Option<String>,
     pub from: ReviewStatus,
     pub to: ReviewStatus,
     pub note: String,
     pub actor: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub at: Timestamp,
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::ListCode;
 
 /// One file that went into an import, identified by its digest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SourceFile {
     pub name: String,
     pub sha256: String,
@@ -39,7 +39,7 @@ pub struct UpdateRecord {
 }
 
 /// How one entity changed in an update.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeKind {
     Added,

@@ -8,22 +8,27 @@ use serde::{Deserialize, Serialize};
 use super::{EntityKind, ListCode};
 
 /// A name on the watchlist, re-screened whenever a list changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Favorite {
     /// `fav_` + ULID.
     pub id: String,
     pub name: String,
     /// `individual` or `entity`, when the name is known to be one.
     #[serde(rename = "type")]
+    #[schema(required = true)]
     pub kind: Option<EntityKind>,
+    #[schema(required = true)]
     pub note: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub created_at: Timestamp,
+    #[schema(required = true, value_type = Option<String>, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed_option")]
     pub last_screened_at: Option<Timestamp>,
     pub last_match_count: u64,
     /// The last stored screening that changed this favorite's matches (a re-screen that
     /// finds nothing new is recorded compactly in its run, not as a screening).
+    #[schema(required = true)]
     pub last_screening_id: Option<String>,
     /// The entries it matches now.
     #[serde(default)]
@@ -70,7 +75,7 @@ pub struct FavoriteOutcome {
 }
 
 /// What an alert is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum AlertKind {
     /// A screening produced at least one match.
     #[serde(rename = "screening.match")]
@@ -116,7 +121,19 @@ impl fmt::Display for AlertKind {
 }
 
 /// How urgent an alert is, from the best score that caused it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
@@ -158,7 +175,7 @@ impl Severity {
 }
 
 /// Where an alert is in its handling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AlertStatus {
     Open,
@@ -204,7 +221,7 @@ impl fmt::Display for AlertStatus {
 }
 
 /// An alert: something an analyst should look at.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Alert {
     /// `alt_` + ULID.
     pub id: String,
@@ -212,23 +229,28 @@ pub struct Alert {
     pub severity: Severity,
     pub title: String,
     pub message: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub created_at: Timestamp,
     pub status: AlertStatus,
+    #[schema(required = true)]
     pub screening_id: Option<String>,
+    #[schema(required = true)]
     pub favorite_id: Option<String>,
+    #[schema(required = true)]
     pub list: Option<ListCode>,
     pub entity_ids: Vec<String>,
 }
 
 /// One status change of an alert, appended to its audit log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AlertChange {
     pub alert_id: String,
     pub from: AlertStatus,
     pub to: AlertStatus,
     pub note: String,
     pub actor: String,
+    #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub at: Timestamp,
 }

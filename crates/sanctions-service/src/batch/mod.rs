@@ -9,16 +9,14 @@
 
 mod decode;
 mod json;
+mod run;
 mod table;
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
+use crate::api::screening::{BatchLine, KindFilter};
 
-use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
-use crate::engine::{self, Index};
-use crate::mapping;
-
+pub use run::{Mode, Plan, Screened, merged, row_request, screen_items};
 pub use table::Layout;
 
 /// The largest batch input read, in bytes.
@@ -88,6 +86,13 @@ pub struct Batch {
     /// (`name`, `qid`, `type`, `dob`, `country`; `None`: read but not used).
     pub header: Vec<String>,
     pub roles: Vec<Option<&'static str>>,
+}
+
+impl Batch {
+    /// The first row refused, for faces that take a batch whole or not at all.
+    pub fn first_refused(&self) -> Option<&BatchItem> {
+        self.items.iter().find(|i| i.error.is_some())
+    }
 }
 
 /// How to read a batch: `--column`, `--lines` and `--type`.
@@ -247,41 +252,6 @@ pub fn unscreened_line(item: &BatchItem) -> BatchLine {
         coverage: None,
         screening_id: None,
     }
-}
-
-/// Screens every item on all cores with the options of `template` (its name and type are
-/// replaced by each item's), calling `progress` after each. Results come back in input order;
-/// `coverage` is left for the caller to fill.
-pub fn screen_all(
-    index: &Index,
-    items: &[BatchItem],
-    template: &ScreenRequest,
-    progress: impl Fn() + Sync,
-) -> Vec<BatchLine> {
-    items
-        .par_iter()
-        .map(|item| {
-            let mut line = unscreened_line(item);
-            if line.error.is_none() {
-                let request = ScreenRequest {
-                    name: item.name.clone(),
-                    kind: item.kind,
-                    date_of_birth: item.date_of_birth.clone(),
-                    country: item.country.clone(),
-                    ..template.clone()
-                };
-                match engine::screen(index, &mapping::request(&request)) {
-                    Ok(screening) => {
-                        line.total_matches = screening.total;
-                        line.results = screening.hits.into_iter().map(mapping::match_of).collect();
-                    }
-                    Err(e) => line.error = Some(e.to_string()),
-                }
-            }
-            progress();
-            line
-        })
-        .collect()
 }
 
 #[cfg(test)]

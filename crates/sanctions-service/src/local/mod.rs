@@ -222,8 +222,8 @@ impl LocalService {
 
     /// The OS user running the program, the local actor: `USER`, then `LOGNAME` (then
     /// `USERNAME`, Windows), then the account of this process's user id (root in a container
-    /// or a cron job often has none of these set): its name in `/etc/passwd` by the uid of
-    /// `/proc/self/status`, else what `id -un` prints, else `uid N`.
+    /// or a cron job often has none of these set): its name in the system's account database
+    /// (the `whoami` crate), else `unknown`.
     pub fn os_user() -> String {
         ["USER", "LOGNAME", "USERNAME"]
             .iter()
@@ -259,6 +259,12 @@ impl LocalService {
     /// first build).
     pub fn index_versions(&self) -> ListVersions {
         self.inner.loaded.load().versions.clone()
+    }
+
+    /// The store's list versions now (one small read): newer than [`Self::index_versions`]
+    /// after an import until the index is rebuilt (`serve`'s `/readyz` compares the two).
+    pub fn store_versions(&self) -> Result<ListVersions, ServiceError> {
+        Ok(self.inner.repo.list_versions()?)
     }
 
     /// The store's keys and accounts (the server's authentication, `keys`, `accounts`).
@@ -388,39 +394,10 @@ fn clean_user(name: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// The name of this process's effective user id, from the system's account database.
+/// The name of this process's effective user id, from the system's account database
+/// (`getpwuid_r` through `whoami`, so NSS sources such as LDAP count too).
 fn account_user() -> Option<String> {
-    let uid = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            // `Uid:` real, effective, saved, filesystem.
-            let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
-            line.split_whitespace().nth(1).map(str::to_owned)
-        });
-    if let Some(uid) = &uid
-        && let Ok(passwd) = std::fs::read_to_string("/etc/passwd")
-        && let Some(name) = passwd_name(&passwd, uid)
-    {
-        return Some(name);
-    }
-    let id = std::process::Command::new("id")
-        .arg("-un")
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| clean_user(&String::from_utf8_lossy(&o.stdout)));
-    id.or_else(|| uid.map(|u| format!("uid {u}")))
-}
-
-/// The account of `uid` in the text of `/etc/passwd` (`name:password:uid:gid:...`).
-fn passwd_name(passwd: &str, uid: &str) -> Option<String> {
-    passwd.lines().find_map(|line| {
-        let mut fields = line.split(':');
-        let name = fields.next()?;
-        fields.next()?;
-        (fields.next()? == uid).then(|| clean_user(name)).flatten()
-    })
+    whoami::username().ok().and_then(|name| clean_user(&name))
 }
 
 /// What to do when no list has been imported.
@@ -520,16 +497,6 @@ pub use crate::store::new_id;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn passwd_lines_give_the_account_of_a_uid() {
-        let passwd = "root:x:0:0:root:/root:/bin/bash\n# comment\n\
-                      daemon:x:1:1::/:/usr/sbin/nologin\nana:x:1000:1000:Ana:/home/ana:/bin/sh\n";
-        assert_eq!(passwd_name(passwd, "0").as_deref(), Some("root"));
-        assert_eq!(passwd_name(passwd, "1000").as_deref(), Some("ana"));
-        assert_eq!(passwd_name(passwd, "10"), None);
-        assert_eq!(passwd_name("", "0"), None);
-    }
 
     #[test]
     fn the_account_is_the_one_id_names() {

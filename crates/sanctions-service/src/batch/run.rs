@@ -1,0 +1,178 @@
+//! The one batch orchestration the faces call: checked rows screened through a [`Service`],
+//! results in input order, each row keeping its input columns and evidence, refused rows
+//! reported with their place and reason. Faces only format what comes back.
+//!
+//! Previews (nothing stored) run several at a time; a local service screens each on the
+//! blocking pool, over every core. Stored batches go [`MAX_BATCH`] rows at a time through
+//! [`Service::screen_batch`], which stores each row as a screening.
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+
+use super::{BatchItem, unscreened_line};
+use crate::api::batch::{BatchName, BatchRequest, MAX_BATCH};
+use crate::api::coverage::Coverage;
+use crate::api::screening::{BatchLine, ScreenRequest};
+use crate::{Service, ServiceError};
+
+/// Previews in flight at once.
+const IN_FLIGHT: usize = 8;
+
+/// Whether each row is stored as a screening.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Preview,
+    Store,
+}
+
+/// What a batch needs besides its rows.
+pub struct Plan<'a> {
+    /// Options of every row (its name, type and evidence are replaced by the row's).
+    pub template: &'a ScreenRequest,
+    /// The requested lists as checked before screening.
+    pub checked: &'a Coverage,
+    pub mode: Mode,
+}
+
+/// Every row of a batch, screened or refused, in input order.
+#[derive(Debug)]
+pub struct Screened {
+    pub lines: Vec<BatchLine>,
+    /// Each row's best score (a stored batch answers no match details).
+    pub best: Vec<Option<u8>>,
+}
+
+impl Screened {
+    /// Rows refused or failed.
+    pub fn not_screened(&self) -> usize {
+        self.lines.iter().filter(|l| l.error.is_some()).count()
+    }
+
+    /// Rows with at least one match.
+    pub fn matched(&self) -> usize {
+        self.lines.iter().filter(|l| l.total_matches > 0).count()
+    }
+}
+
+/// The coverage to report: the lists as checked, with what the service really searched.
+pub fn merged(checked: &Coverage, from_service: Option<&Coverage>) -> Coverage {
+    Coverage {
+        entries_searched: from_service.map_or(0, |c| c.entries_searched),
+        ..checked.clone()
+    }
+}
+
+/// Screens `items` (see the module doc), calling `progress` with each step's row count.
+/// A stored batch that the service refuses fails whole; a failed preview stays on its row.
+pub async fn screen_items(
+    svc: &Arc<dyn Service>,
+    items: &[BatchItem],
+    plan: &Plan<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Screened, ServiceError> {
+    let mut screened = Screened {
+        lines: items.iter().map(unscreened_line).collect(),
+        best: vec![None; items.len()],
+    };
+    let todo: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].error.is_none())
+        .collect();
+    progress((items.len() - todo.len()) as u64);
+    match plan.mode {
+        Mode::Store => store_rows(svc, items, &todo, plan, &mut screened, progress).await?,
+        Mode::Preview => preview_rows(svc, items, &todo, plan, &mut screened, progress).await,
+    }
+    fill_coverage(&mut screened.lines, plan.checked);
+    Ok(screened)
+}
+
+async fn store_rows(
+    svc: &Arc<dyn Service>,
+    items: &[BatchItem],
+    todo: &[usize],
+    plan: &Plan<'_>,
+    out: &mut Screened,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(), ServiceError> {
+    for chunk in todo.chunks(MAX_BATCH) {
+        let request = BatchRequest {
+            names: chunk.iter().map(|&i| typed(&items[i])).collect(),
+            options: Some(plan.template.clone()),
+        };
+        let response = svc.screen_batch(request).await?;
+        for (&i, result) in chunk.iter().zip(response.results) {
+            let line = &mut out.lines[i];
+            line.total_matches = result.matches;
+            line.screening_id = Some(result.screening_id);
+            line.coverage = Some(merged(plan.checked, None));
+            out.best[i] = result.best_score;
+        }
+        progress(chunk.len() as u64);
+    }
+    Ok(())
+}
+
+fn typed(item: &BatchItem) -> BatchName {
+    BatchName::Typed {
+        name: item.name.clone(),
+        kind: item.kind,
+    }
+}
+
+async fn preview_rows(
+    svc: &Arc<dyn Service>,
+    items: &[BatchItem],
+    todo: &[usize],
+    plan: &Plan<'_>,
+    out: &mut Screened,
+    progress: &(dyn Fn(u64) + Sync),
+) {
+    let calls = todo.iter().map(|&i| {
+        let svc = Arc::clone(svc);
+        let request = row_request(&items[i], plan.template);
+        async move { (i, svc.preview(request).await) }
+    });
+    let answers: Vec<_> = futures::stream::iter(calls)
+        .buffered(IN_FLIGHT)
+        .inspect(|_| progress(1))
+        .collect()
+        .await;
+    for (i, answer) in answers {
+        let line = &mut out.lines[i];
+        match answer {
+            Ok(response) => {
+                let result = response.result;
+                line.total_matches = result.total_matches;
+                line.coverage = Some(merged(plan.checked, result.coverage.as_ref()));
+                out.best[i] = result.results.first().map(|m| m.score);
+                line.results = result.results;
+            }
+            Err(e) => line.error = Some(e.to_string()),
+        }
+    }
+}
+
+/// The request of one row: the template with the row's name, type and evidence.
+pub fn row_request(item: &BatchItem, template: &ScreenRequest) -> ScreenRequest {
+    ScreenRequest {
+        name: item.name.clone(),
+        kind: item.kind,
+        date_of_birth: item.date_of_birth.clone(),
+        country: item.country.clone(),
+        ..template.clone()
+    }
+}
+
+/// A row not screened still says what the batch was checked against (for its type).
+fn fill_coverage(lines: &mut [BatchLine], checked: &Coverage) {
+    for i in 0..lines.len() {
+        if lines[i].coverage.is_none() {
+            let same = lines
+                .iter()
+                .find(|l| l.kind == lines[i].kind && l.coverage.is_some())
+                .and_then(|l| l.coverage.clone());
+            lines[i].coverage = Some(same.unwrap_or_else(|| merged(checked, None)));
+        }
+    }
+}
