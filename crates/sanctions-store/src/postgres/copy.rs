@@ -12,8 +12,7 @@ use postgres::types::{ToSql, Type};
 use rusqlite::types::ValueRef;
 
 use super::connect::PostgresRepository;
-use super::lists::col;
-use super::{db, schema};
+use super::{col, db, schema};
 use crate::StoreError;
 
 /// The tables copied, parents before children (foreign keys hold at every row).

@@ -4,8 +4,7 @@
 use postgres::{GenericClient, Row};
 
 use super::connect::PostgresRepository;
-use super::lists::col;
-use super::{big, count, db};
+use super::{big, col, count, db};
 use crate::codec::{now_text, parse_ts, parse_ts_opt, ts_text};
 use crate::model::{Account, ApiKey, NewApiKey, Plan, Scope};
 use crate::{KeyStore, StoreError};

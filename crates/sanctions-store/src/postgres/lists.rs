@@ -9,7 +9,7 @@ use postgres::types::{ToSql, Type};
 use postgres::{GenericClient, Row, Transaction};
 use sha2::{Digest, Sha256};
 
-use super::{big, count, db};
+use super::{big, col, count, db};
 use crate::integrity::{NameDamage, NameDigest, compare, digests_of};
 use crate::model::ParsedList;
 use crate::model::{
@@ -22,14 +22,6 @@ use crate::{EntityChange, ListSummary, StoreError};
 /// same list wait for each other (and the second finds nothing left to change).
 fn import_lock(list: ListCode) -> i64 {
     0x5341_4e43_1000 + ListCode::ALL.iter().position(|l| *l == list).unwrap_or(0) as i64
-}
-
-/// A column of `row`, or a store error naming it (never a panic on a type mismatch).
-pub(super) fn col<'a, T: postgres::types::FromSql<'a>>(
-    row: &'a Row,
-    index: usize,
-) -> Result<T, StoreError> {
-    row.try_get(index).map_err(db)
 }
 
 /// The eight lists with their counts, in the specification's order.
@@ -790,7 +782,7 @@ fn list_updated_event(tx: &mut Transaction<'_>, record: &UpdateRecord) -> Result
         "total": record.total,
     });
     let event_id = format!("evt_{:032x}", ulid::Ulid::new().0);
-    super::webhooks::writing_events(tx)?;
+    super::writing_events(tx)?;
     tx.execute(
         "INSERT INTO outbox (event_id, kind, created_at, payload, account_id)
          VALUES ($1, 'list.updated', $2, $3, NULL)",

@@ -29,6 +29,8 @@ pub use connect::{PostgresRepository, redacted};
 pub use copy::{CopyReport, copy_from_sqlite, known_version};
 pub use listen::ListChanges;
 
+use postgres::{Row, Transaction};
+
 use super::StoreError;
 
 /// A PostgreSQL error as a store error: a lock or serialization conflict is
@@ -76,4 +78,19 @@ fn big(n: impl TryInto<i64>) -> i64 {
 /// A stored BIGINT count back as unsigned (a negative one, impossible here, reads as 0).
 fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
+}
+
+/// A column of `row`, or a store error naming it (never a panic on a type mismatch).
+fn col<'a, T: postgres::types::FromSql<'a>>(row: &'a Row, index: usize) -> Result<T, StoreError> {
+    row.try_get(index).map_err(db)
+}
+
+/// The advisory lock between event writers (shared) and the fan-out (exclusive).
+const OUTBOX_LOCK: i64 = 0x5341_4e43_0002;
+
+/// Holds the outbox lock shared until the transaction ends (before writing an event).
+fn writing_events(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
+    tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&OUTBOX_LOCK])
+        .map_err(db)?;
+    Ok(())
 }

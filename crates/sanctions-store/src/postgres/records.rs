@@ -4,8 +4,7 @@
 
 use postgres::{GenericClient, Row, Transaction};
 
-use super::lists::col;
-use super::{big, count, db};
+use super::{big, col, count, db};
 use crate::codec::{
     Packed, from_json, from_packed_json, parse_ts, to_json, to_packed_json, ts_text, versions, word,
 };
@@ -166,7 +165,7 @@ pub(super) fn write_event(
     e: &OutboxEvent,
     account: Option<&str>,
 ) -> Result<(), StoreError> {
-    super::webhooks::writing_events(tx)?;
+    super::writing_events(tx)?;
     tx.execute(
         "INSERT INTO outbox (event_id, kind, created_at, payload, account_id)
          SELECT $1::text, $2::text, $3::text, $4::text, owner FROM (SELECT coalesce($5::text,

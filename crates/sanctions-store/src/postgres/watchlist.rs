@@ -6,9 +6,8 @@ use std::collections::HashMap;
 
 use postgres::{GenericClient, Row, Transaction};
 
-use super::lists::col;
 use super::records::write_changes;
-use super::{big, count, db};
+use super::{big, col, count, db};
 use crate::codec::{now_text, parse_ts, parse_ts_opt, to_json, ts_text, versions, word};
 use crate::model::{AlertKind, EntityKind, Favorite, RescreenRun};
 use crate::{Changes, FavoriteInsert, FavoriteUpdate, MarkerMove, StoreError, WATCHLIST_MARKER};

@@ -11,25 +11,14 @@
 use jiff::Timestamp;
 use postgres::{GenericClient, Row, Transaction};
 
-use super::lists::col;
 use super::records::insert_alert;
-use super::{big, count, db};
+use super::{OUTBOX_LOCK, big, col, count, db};
 use crate::codec::{from_json, parse_ts, to_json, ts_text};
 use crate::model::{Alert, OutboxEvent};
 use crate::{
     AttemptRecord, BriefFilter, BriefRecord, DeliveryClaim, DeliveryOutcome, DeliveryRecord,
     DueDelivery, MAX_WEBHOOKS, StoreError, WebhookRecord,
 };
-
-/// The advisory lock between event writers (shared) and the fan-out (exclusive).
-pub(super) const OUTBOX_LOCK: i64 = 0x5341_4e43_0002;
-
-/// Holds the outbox lock shared until the transaction ends (before writing an event).
-pub(super) fn writing_events(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
-    tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&OUTBOX_LOCK])
-        .map_err(db)?;
-    Ok(())
-}
 
 const COLUMNS: &str =
     "id, url, events, description, secret, active, disabled_reason, created_at, updated_at";
