@@ -4,15 +4,12 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
 use common::json;
+use common::receiver::start_receiver;
 use rusqlite::Connection;
 
 /// A data folder with OFAC SDN imported (through the library, as `lists import` does).
@@ -132,35 +129,6 @@ fn two_rescreens_at_once_alert_each_new_match_once() {
         );
         assert_eq!(reported, favorites.len(), "round {round}: alerts reported");
     }
-}
-
-/// A loopback receiver that counts deliveries by `webhook-id`.
-#[derive(Clone, Default)]
-struct Receiver {
-    ids: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl Receiver {
-    fn counts(&self) -> HashMap<String, usize> {
-        self.ids.lock().unwrap().clone()
-    }
-}
-
-async fn receive(State(r): State<Receiver>, headers: HeaderMap) -> StatusCode {
-    let id = headers["webhook-id"].to_str().unwrap().to_owned();
-    *r.ids.lock().unwrap().entry(id).or_default() += 1;
-    StatusCode::OK
-}
-
-async fn start_receiver() -> (String, Receiver) {
-    let r = Receiver::default();
-    let app = axum::Router::new()
-        .route("/hook", axum::routing::post(receive))
-        .with_state(r.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (format!("http://{addr}/hook"), r)
 }
 
 /// An endpoint that accepts connections and never answers.

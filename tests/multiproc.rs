@@ -7,16 +7,15 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
 use common::json;
+use common::receiver::start_receiver;
 use common::serve::{call, json_body};
 use rusqlite::Connection;
 
@@ -139,35 +138,6 @@ fn a_second_server_on_one_data_folder_is_refused_unless_told() {
             .permissions(),
     );
     assert_eq!(mode & 0o077, 0, "the lock file is private: {mode:o}");
-}
-
-/// A loopback receiver counting deliveries by `webhook-id`.
-#[derive(Clone, Default)]
-struct Receiver {
-    ids: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl Receiver {
-    fn counts(&self) -> HashMap<String, usize> {
-        self.ids.lock().unwrap().clone()
-    }
-}
-
-async fn receive(State(r): State<Receiver>, headers: HeaderMap) -> StatusCode {
-    let id = headers["webhook-id"].to_str().unwrap().to_owned();
-    *r.ids.lock().unwrap().entry(id).or_default() += 1;
-    StatusCode::OK
-}
-
-async fn start_receiver() -> (String, Receiver) {
-    let r = Receiver::default();
-    let app = axum::Router::new()
-        .route("/hook", axum::routing::post(receive))
-        .with_state(r.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (format!("http://{addr}/hook"), r)
 }
 
 /// Waits (polling) until `done` holds, at most `limit`.

@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod fixtures;
+pub mod receiver;
 pub mod serve;
 pub mod server;
 
