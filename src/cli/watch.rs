@@ -183,9 +183,86 @@ fn print_alerts(alerts: &[Alert]) -> Result<()> {
     Ok(())
 }
 
+/// Names sent to the service per call by `watchlist import` (each call screens and stores
+/// them in chunks of its own): the file is read as it is imported, never held whole.
+const IMPORT_CALL: usize = 10_000;
+/// Refused rows named in the closing message (each is reported on its own line as read).
+const PLACES_NAMED: usize = 10;
+
+/// The rows of a watchlist file: streamed line by line when it is UTF-8 text (any length),
+/// else read whole (JSON, UTF-16, legacy encodings; the batch limits apply).
+fn watchlist_rows(
+    file: &std::path::Path,
+) -> Result<Box<dyn Iterator<Item = Result<batch::BatchItem, batch::BatchError>>>> {
+    let options = batch::InputOptions::default();
+    let context = || format!("cannot read the watchlist file {}", file.display());
+    if let Some(stream) = batch::stream::open(file, &options).wrap_err_with(context)? {
+        return Ok(Box::new(stream));
+    }
+    let bytes = std::fs::read(file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
+    let read = batch::parse_input(&bytes, &options).wrap_err_with(context)?;
+    Ok(Box::new(read.items.into_iter().map(Ok)))
+}
+
+/// What an import did so far.
+struct Tally {
+    summary: crate::api::favorites::ImportSummary,
+    refused: usize,
+    places: Vec<String>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        let summary = crate::api::favorites::ImportSummary {
+            total: 0,
+            added: 0,
+            duplicates: 0,
+            matched: 0,
+            alerts: 0,
+        };
+        Tally {
+            summary,
+            refused: 0,
+            places: Vec::new(),
+        }
+    }
+}
+
+impl Tally {
+    fn refuse(&mut self, item: &batch::BatchItem) -> String {
+        self.refused += 1;
+        if self.places.len() < PLACES_NAMED {
+            self.places.push(item.place());
+        }
+        format!(
+            "{}: {}",
+            item.place(),
+            item.error.as_deref().unwrap_or_default()
+        )
+    }
+
+    fn add(&mut self, done: crate::api::favorites::ImportSummary) {
+        let s = &mut self.summary;
+        s.total += done.total;
+        s.added += done.added;
+        s.duplicates += done.duplicates;
+        s.matched += done.matched;
+        s.alerts += done.alerts;
+    }
+
+    fn places(&self) -> String {
+        let more = if self.refused > self.places.len() {
+            ", ..."
+        } else {
+            ""
+        };
+        format!("{}{more}", self.places.join(", "))
+    }
+}
+
 /// `watchlist import FILE`: every good row imported, each refused row reported with its
-/// line and reason (then exit 3, as a batch with rows not screened); with `strict`, one bad
-/// row refuses the whole file.
+/// line and reason as it is read (then exit 3, as a batch with rows not screened); with
+/// `strict`, the file is checked whole first and one bad row refuses it all.
 fn import_file(
     svc: &dyn crate::service::Service,
     rt: &tokio::runtime::Runtime,
@@ -193,74 +270,93 @@ fn import_file(
     strict: bool,
     json: bool,
 ) -> Result<Exit> {
-    let bytes = std::fs::read(file).wrap_err_with(|| format!("cannot read {}", file.display()))?;
-    let read = batch::parse_input(&bytes, &batch::InputOptions::default())
-        .wrap_err_with(|| format!("cannot read the watchlist file {}", file.display()))?;
-    let (good, bad): (Vec<_>, Vec<_>) = read.items.into_iter().partition(|i| i.error.is_none());
-    let refused: Vec<String> = bad
-        .iter()
-        .map(|i| format!("{}: {}", i.place(), i.error.as_deref().unwrap_or_default()))
-        .collect();
     let file_name = safe(&file.display().to_string());
-    if strict && !refused.is_empty() {
-        let shown: Vec<&str> = refused.iter().take(10).map(String::as_str).collect();
-        return Err(super::exit::data(format!(
-            "{file_name}: {} bad row(s), nothing imported (--strict): {}{}",
-            refused.len(),
-            shown.join("; "),
-            if refused.len() > shown.len() {
-                "; ..."
-            } else {
-                ""
-            }
-        )));
-    }
-    for reason in &refused {
-        super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
-    }
-    if good.is_empty() {
-        return Err(super::exit::data(format!(
-            "{file_name}: no row to import ({} refused)",
-            refused.len()
-        )));
+    if strict {
+        check_strict(file, &file_name)?;
     }
     let started = std::time::Instant::now();
-    let names = good
-        .into_iter()
-        .map(|i| FavoriteRequest {
-            name: i.name,
-            kind: i.kind,
+    let mut tally = Tally::default();
+    let mut names = Vec::with_capacity(IMPORT_CALL);
+    for item in watchlist_rows(file)? {
+        let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
+        if item.error.is_some() {
+            let reason = tally.refuse(&item);
+            super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
+            continue;
+        }
+        names.push(FavoriteRequest {
+            name: item.name,
+            kind: item.kind,
             note: None,
-        })
-        .collect();
-    let summary = rt.block_on(svc.import_favorites(FavoriteImport { names }))?;
-    if json {
-        print_json(&summary)?;
-    } else {
-        println!(
-            "Read {} names: {} added, {} already on the watchlist, {} refused; {} match something ({} alerts) [{:.1} s].",
-            summary.total + refused.len(),
-            summary.added,
-            summary.duplicates,
-            refused.len(),
-            summary.matched,
-            summary.alerts,
-            started.elapsed().as_secs_f64()
-        );
+        });
+        if names.len() == IMPORT_CALL {
+            let chunk = std::mem::replace(&mut names, Vec::with_capacity(IMPORT_CALL));
+            tally.add(rt.block_on(svc.import_favorites(FavoriteImport { names: chunk }))?);
+        }
     }
-    if refused.is_empty() {
-        return Ok(Exit::Success);
+    if !names.is_empty() {
+        tally.add(rt.block_on(svc.import_favorites(FavoriteImport { names }))?);
     }
-    let places: Vec<String> = bad.iter().take(10).map(|i| i.place()).collect();
+    if tally.summary.total == 0 {
+        return Err(super::exit::data(format!(
+            "{file_name}: no row to import ({} refused)",
+            tally.refused
+        )));
+    }
+    report_import(&tally, started.elapsed(), json)
+}
+
+/// `--strict`: the whole file read once before anything is imported.
+fn check_strict(file: &std::path::Path, file_name: &str) -> Result<()> {
+    let mut tally = Tally::default();
+    let mut shown = Vec::new();
+    for item in watchlist_rows(file)? {
+        let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
+        if item.error.is_some() {
+            let reason = tally.refuse(&item);
+            if shown.len() < PLACES_NAMED {
+                shown.push(reason);
+            }
+        }
+    }
+    if tally.refused == 0 {
+        return Ok(());
+    }
     Err(super::exit::data(format!(
-        "{} row(s) refused ({}{}); the others were imported",
-        refused.len(),
-        places.join(", "),
-        if refused.len() > places.len() {
-            ", ..."
+        "{file_name}: {} bad row(s), nothing imported (--strict): {}{}",
+        tally.refused,
+        shown.join("; "),
+        if tally.refused > shown.len() {
+            "; ..."
         } else {
             ""
         }
+    )))
+}
+
+fn report_import(tally: &Tally, took: std::time::Duration, json: bool) -> Result<Exit> {
+    let summary = &tally.summary;
+    if json {
+        print_json(summary)?;
+    } else {
+        println!(
+            "Read {} names: {} added, {} already on the watchlist, {} refused; {} match something ({} alerts) [{:.1} s].",
+            summary.total + tally.refused,
+            summary.added,
+            summary.duplicates,
+            tally.refused,
+            summary.matched,
+            summary.alerts,
+            took.as_secs_f64()
+        );
+    }
+    if tally.refused == 0 {
+        return Ok(Exit::Success);
+    }
+    Err(super::exit::data(format!(
+        "{} row(s) refused ({}); the others were imported",
+        tally.refused,
+        tally.places()
     )))
 }
 

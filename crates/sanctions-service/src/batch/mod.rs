@@ -10,6 +10,7 @@
 mod decode;
 mod json;
 mod run;
+pub mod stream;
 mod table;
 
 use std::collections::BTreeMap;
@@ -114,6 +115,8 @@ pub enum BatchError {
     Json { position: String, message: String },
     #[error("{0}")]
     Column(String),
+    #[error("cannot read the input: {0}")]
+    Read(String),
 }
 
 /// Reads a batch (see the module doc).

@@ -324,6 +324,48 @@ fn unquote(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The row of one line of a streamed file (see [`super::stream`]): a quoted cell ends on
+/// its line.
+pub(super) fn line_row(text: &str, line: u64, layout: &Layout) -> RawRow {
+    match layout {
+        Layout::Lines { .. } => RawRow {
+            line: Some(line),
+            name: Some(unquote(text.trim()).into_owned()),
+            ..RawRow::default()
+        },
+        Layout::Table(t) => {
+            let cells: Vec<String> = cells(text, t.delimiter)
+                .into_iter()
+                .map(|c| c.trim().to_owned())
+                .collect();
+            let cell = |c: Option<usize>| {
+                c.and_then(|c| cells.get(c))
+                    .filter(|v| !v.is_empty())
+                    .cloned()
+            };
+            let name = cells.get(t.name).cloned();
+            let error = name.is_none().then(|| {
+                format!(
+                    "the row has {} field(s); the name is field {}",
+                    cells.len(),
+                    t.name + 1
+                )
+            });
+            RawRow {
+                line: Some(line),
+                name,
+                qid: cell(t.qid),
+                kind: cell(t.kind),
+                date_of_birth: cell(t.dob),
+                country: cell(t.country),
+                error,
+                position: None,
+                cells,
+            }
+        }
+    }
+}
+
 fn table_rows(text: &str, t: &Table) -> Vec<RawRow> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)

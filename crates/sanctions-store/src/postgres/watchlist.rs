@@ -36,30 +36,101 @@ pub(super) fn add_favorite(
     bump_watchlist(tx)
 }
 
-/// Adds many favorites, skipping those already listed; returns the ids inserted.
+/// Adds many favorites, skipping those already listed (in the store or earlier in `new`);
+/// returns the ids inserted, in input order. The rows go in by binary COPY into a temporary
+/// table and one `INSERT ... ON CONFLICT DO NOTHING` (a few round trips for a whole chunk,
+/// where a statement per row made an import of millions of names take hours); only the
+/// favorites that match something write their matches, screenings and alerts one by one.
 pub(super) fn import_favorites(
     tx: &mut Transaction<'_>,
     account: &str,
     new: &[(FavoriteInsert, Changes)],
 ) -> Result<Vec<String>, StoreError> {
-    let mut inserted = Vec::new();
+    tx.batch_execute(
+        "CREATE TEMP TABLE favorite_import (
+             ord BIGINT, id TEXT COLLATE \"C\", name TEXT COLLATE \"C\",
+             norm TEXT COLLATE \"C\", kind TEXT COLLATE \"C\", note TEXT COLLATE \"C\",
+             created_at TEXT COLLATE \"C\", last_screened_at TEXT COLLATE \"C\",
+             last_match_count BIGINT, last_screening_id TEXT COLLATE \"C\"
+         ) ON COMMIT DROP",
+    )
+    .map_err(db)?;
+    copy_import(tx, new)?;
+    let rows = tx
+        .query(
+            "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
+                                    last_match_count, last_screening_id, account_id)
+             SELECT id, name, norm, kind, note, created_at, last_screened_at,
+                    last_match_count, last_screening_id, $1
+             FROM (SELECT DISTINCT ON (norm) * FROM favorite_import ORDER BY norm, ord) AS first
+             ORDER BY ord
+             ON CONFLICT (account_id, norm) DO NOTHING
+             RETURNING id",
+            &[&account],
+        )
+        .map_err(db)?;
+    let added: std::collections::HashSet<String> =
+        rows.iter().map(|r| col(r, 0)).collect::<Result<_, _>>()?;
+    let mut inserted = Vec::with_capacity(added.len());
     for (item, changes) in new {
-        let listed = tx
-            .query_opt(
-                "SELECT 1 FROM favorites WHERE norm = $1 AND account_id = $2",
-                &[&item.norm, &account],
-            )
-            .map_err(db)?
-            .is_some();
-        if listed {
+        if !added.contains(&item.favorite.id) {
             continue;
         }
-        insert_favorite(tx, account, item)?;
+        insert_matches(tx, item)?;
         write_changes(tx, changes)?;
         inserted.push(item.favorite.id.clone());
     }
     bump_watchlist(tx)?;
     Ok(inserted)
+}
+
+/// The chunk's favorites into `favorite_import`, by binary COPY.
+fn copy_import(
+    tx: &mut Transaction<'_>,
+    new: &[(FavoriteInsert, Changes)],
+) -> Result<(), StoreError> {
+    use postgres::binary_copy::BinaryCopyInWriter;
+    use postgres::types::Type;
+    let sink = tx
+        .copy_in(
+            "COPY favorite_import (ord, id, name, norm, kind, note, created_at,
+                                   last_screened_at, last_match_count, last_screening_id)
+             FROM STDIN BINARY",
+        )
+        .map_err(db)?;
+    let t = Type::TEXT;
+    let types = [
+        Type::INT8,
+        t.clone(),
+        t.clone(),
+        t.clone(),
+        t.clone(),
+        t.clone(),
+        t.clone(),
+        t.clone(),
+        Type::INT8,
+        t,
+    ];
+    let mut writer = BinaryCopyInWriter::new(sink, &types);
+    for (ord, (item, _)) in new.iter().enumerate() {
+        let f = &item.favorite;
+        writer
+            .write(&[
+                &big(ord),
+                &f.id,
+                &f.name,
+                &item.norm,
+                &f.kind.map(EntityKind::as_str),
+                &f.note,
+                &ts_text(f.created_at),
+                &f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
+                &big(item.matches.len()),
+                &f.last_screening_id,
+            ])
+            .map_err(db)?;
+    }
+    writer.finish().map_err(db)?;
+    Ok(())
 }
 
 fn insert_favorite(
@@ -86,6 +157,11 @@ fn insert_favorite(
         ],
     )
     .map_err(db)?;
+    insert_matches(tx, new)
+}
+
+fn insert_matches(tx: &mut Transaction<'_>, new: &FavoriteInsert) -> Result<(), StoreError> {
+    let f = &new.favorite;
     for (entity, score) in &new.matches {
         tx.execute(
             "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES ($1, $2, $3)
