@@ -23,7 +23,7 @@ use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
 use crate::model::{ListCode, Scope};
 #[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
 use {
-    super::openapi::*,
+    super::openapi_texts::*,
     crate::api::batch::{BatchResponse, CsvBatch},
     crate::api::entities::EntityDetail,
     crate::api::envelope::Failure,
