@@ -66,8 +66,8 @@ impl Runner {
         tokio::spawn(async move {
             let progress = {
                 let tx = tx.clone();
-                move |line: String| {
-                    let _ = tx.send(Action::ListsProgress(line));
+                move |step| {
+                    let _ = tx.send(Action::ListsProgress(step));
                 }
             };
             let result = super::lists_job::run(&tool, &work, progress).await;
