@@ -52,6 +52,8 @@ pub enum Action {
     PreviewDue(u64),
     /// The rate-limit figures of the server's last answer (remote mode).
     RateLimit(RateLimit),
+    /// Rows of the running batch screened since the last word.
+    BatchProgress(u64),
     /// The step a running `lists update` / `lists import` has reached.
     ListsProgress(crate::service::maintenance::Progress),
 }

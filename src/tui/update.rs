@@ -64,6 +64,10 @@ fn apply(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Done(id, outcome) => on_done(state, id, *outcome),
         Action::PreviewDue(n) => pages::screen::preview_due(state, n),
+        Action::BatchProgress(rows) => {
+            pages::batch::progress(state, rows);
+            Vec::new()
+        }
         Action::ListsProgress(step) => {
             pages::lists::progress(state, super::lists_job::describe(step));
             Vec::new()

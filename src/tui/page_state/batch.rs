@@ -8,8 +8,8 @@ use crate::api::batch::{BatchName, BatchRequest, BatchResult};
 #[derive(Debug, Default)]
 pub struct BatchState {
     pub names: Vec<BatchName>,
-    /// Names sent so far.
-    pub sent: usize,
+    /// Names screened so far (the progress bar).
+    pub done: usize,
     pub results: Vec<BatchResult>,
     pub running: bool,
     pub hits_only: bool,

@@ -1,12 +1,12 @@
-//! The Batch tab: load a file of names (CSV, one per line, or JSON), screen it in chunks of
-//! at most 500 with a progress bar, then browse the results (hits only, sorted by score) and
+//! The Batch tab: load a file of names (CSV, one per line, or JSON), screen and store it
+//! through the one batch orchestration (500 names per service call) with a progress bar, then browse the results (hits only, sorted by score) and
 //! open any row's stored screening.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Gauge};
 
-use crate::api::batch::{BatchName, BatchRequest, BatchResult, MAX_BATCH};
+use crate::api::batch::{BatchName, BatchRequest, BatchResult};
 use crate::tui::action::{Call, Effect, Outcome};
 use crate::tui::keymap::Command;
 use crate::tui::queue::InternalEvent;
@@ -15,33 +15,35 @@ use crate::tui::widgets::{score_bar::score_bar, table};
 
 pub use crate::tui::page_state::batch::{BatchState, Loaded};
 
-/// Names per batch call on the local service (a server takes up to [`MAX_BATCH`]).
-pub const LOCAL_CHUNK: usize = 50;
-
-fn next_chunk(state: &mut State) -> Vec<Effect> {
-    let b = &mut state.batch;
-    if b.sent >= b.names.len() {
-        b.running = false;
-        let hits = b.results.iter().filter(|r| r.matches > 0).count();
-        let total = b.results.len();
-        state.info(format!(
-            "batch done: {total} name(s) screened and stored, {hits} with matches"
-        ));
-        return vec![call(state, Call::OpenAlerts)];
-    }
-    // Locally a chunk costs no request, so smaller ones move the bar in finer steps.
-    let chunk = if state.status.mode == "LOCAL" {
-        LOCAL_CHUNK
-    } else {
-        MAX_BATCH
-    };
-    let end = (b.sent + chunk).min(b.names.len());
+/// Screens the names loaded: the whole batch in one call, which the runner makes through
+/// the one batch orchestration (`sanctions_service::batch::screen_items`, as
+/// `sanctions batch --store`), its progress coming back as it goes.
+fn start(state: &mut State) -> Vec<Effect> {
     let request = BatchRequest {
-        names: b.names[b.sent..end].to_vec(),
+        names: state.batch.names.clone(),
         options: None,
     };
-    b.sent = end;
     vec![call(state, Call::Batch(request))]
+}
+
+/// The batch is screened and stored: its rows, and a word in the status bar.
+fn finished(state: &mut State, results: Vec<BatchResult>) -> Vec<Effect> {
+    let b = &mut state.batch;
+    b.results = results;
+    b.done = b.results.len();
+    b.running = false;
+    let hits = b.results.iter().filter(|r| r.matches > 0).count();
+    let total = b.results.len();
+    state.info(format!(
+        "batch done: {total} name(s) screened and stored, {hits} with matches"
+    ));
+    vec![call(state, Call::OpenAlerts)]
+}
+
+/// Rows of the running batch screened since the last word.
+pub fn progress(state: &mut State, rows: u64) {
+    let b = &mut state.batch;
+    b.done = (b.done + usize::try_from(rows).unwrap_or(usize::MAX)).min(b.names.len());
 }
 
 /// Handles a command on the Batch tab.
@@ -190,12 +192,9 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             if let Some(note) = note {
                 state.info(note);
             }
-            next_chunk(state)
+            start(state)
         }
-        Outcome::Batch(Ok(response)) => {
-            state.batch.results.extend(response.results);
-            next_chunk(state)
-        }
+        Outcome::Batch(Ok(response)) => finished(state, response.results),
         Outcome::Written(Ok(path)) => {
             state.info(format!("exported to {path}"));
             Vec::new()
@@ -224,7 +223,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let b = &state.batch;
     let [gauge, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
     let total = b.names.len().max(1);
-    let done = b.results.len();
+    let done = b.done;
     let label = if b.names.is_empty() {
         "no batch loaded".to_owned()
     } else {
