@@ -115,7 +115,7 @@ async fn import_from_the_lists_tab_with_completion_then_filter() {
     assert!(app.state.lists.job.is_none());
     let shown = info(&app);
     assert!(
-        shown.starts_with("lists import finished: 2 list(s) imported"),
+        shown.starts_with("lists import finished: 2 list(s) imported · 0 unchanged · 6 skipped"),
         "{shown}"
     );
     let count = |app: &App, code| {

@@ -36,9 +36,4 @@ impl Queue {
     pub fn pop(&mut self) -> Option<InternalEvent> {
         self.0.pop_front()
     }
-
-    /// Whether no event waits.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
