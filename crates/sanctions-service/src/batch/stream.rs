@@ -189,15 +189,32 @@ mod tests {
     #[test]
     fn a_table_is_read_row_by_row_with_its_physical_lines() {
         let rows = stream(
-            b"\xEF\xBB\xBFcustomer_id,full_name,country\r\n1,Ana Lima,BR\r\n\r\n2,\"Smith, John\",GB\n3,\xFF\xFE,XX\n4,,GB\n",
+            b"\xEF\xBB\xBFcustomer_id,full_name,country\r\n1,Ana Lima,BR\r\n\r\n2,\"Smith, John\",GB\n4,,GB\n",
         );
-        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert_eq!(rows.len(), 3, "{rows:?}");
         assert_eq!(rows[0], (2, "Ana Lima".to_owned(), None));
         assert_eq!(rows[1], (4, "Smith, John".to_owned(), None));
         assert_eq!(rows[2].0, 5);
-        assert_eq!(rows[2].2.as_deref(), Some("invalid UTF-8 byte 0xFF"));
-        assert_eq!(rows[3].0, 6);
-        assert!(rows[3].2.is_some(), "an empty name is refused: {rows:?}");
+        assert!(rows[2].2.is_some(), "an empty name is refused: {rows:?}");
+    }
+
+    #[test]
+    fn a_line_of_invalid_utf8_after_the_sample_is_one_refused_row() {
+        let mut content = b"name\n".to_vec();
+        while content.len() <= SAMPLE_BYTES as usize {
+            content.extend(b"Ana Lima\n");
+        }
+        let before = content.iter().filter(|&&b| b == b'\n').count() as u64;
+        content.extend(b"Jos\xE9 \xFF\nJoao Silva\n");
+        let rows = stream(&content);
+        let refused: Vec<_> = rows.iter().filter(|r| r.2.is_some()).collect();
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].0, before + 1);
+        assert_eq!(refused[0].2.as_deref(), Some("invalid UTF-8 byte 0xE9"));
+        assert_eq!(
+            rows.last().unwrap(),
+            &(before + 2, "Joao Silva".to_owned(), None)
+        );
     }
 
     #[test]
