@@ -47,7 +47,13 @@ pub(crate) fn from_status(
             message,
             retry_after,
         },
-        503 => ServiceError::Unavailable(message),
+        503 => match retry_after {
+            Some(retry_after) => ServiceError::Busy {
+                message,
+                retry_after,
+            },
+            None => ServiceError::Unavailable(message),
+        },
         500 => ServiceError::Internal(
             message
                 .strip_prefix("internal error: ")

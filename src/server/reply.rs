@@ -130,6 +130,7 @@ impl From<ServiceError> for ApiError {
         }
         let retry_after = match &error {
             ServiceError::RateLimited { retry_after, .. } => *retry_after,
+            ServiceError::Busy { retry_after, .. } => Some(*retry_after),
             _ => None,
         };
         ApiError {

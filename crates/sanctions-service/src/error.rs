@@ -27,9 +27,13 @@ pub enum ServiceError {
         message: String,
         retry_after: Option<u64>,
     },
-    /// 503: no data yet, the database is busy, or the server cannot be reached.
+    /// 503: no data yet, or the server cannot be reached.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: the store is busy (another process holds a lock) or cannot be
+    /// reached for now; the same call may succeed after `retry_after` seconds.
+    #[error("{message}")]
+    Busy { message: String, retry_after: u64 },
     /// 500: a fault of the service itself (a corrupt store, a crashed worker).
     #[error("internal error: {0}")]
     Internal(String),
@@ -45,7 +49,7 @@ impl ServiceError {
             ServiceError::Unauthorized(_) => 401,
             ServiceError::Forbidden(_) => 403,
             ServiceError::RateLimited { .. } => 429,
-            ServiceError::Unavailable(_) => 503,
+            ServiceError::Unavailable(_) | ServiceError::Busy { .. } => 503,
             ServiceError::Internal(_) => 500,
         }
     }
@@ -73,8 +77,13 @@ impl From<StoreError> for ServiceError {
             StoreError::NotFound { what, id } => ServiceError::not_found(what, &id),
             StoreError::Refused(message) => ServiceError::validation("status", message),
             StoreError::Duplicate { .. } => ServiceError::validation("name", error.to_string()),
-            StoreError::Busy { .. } => ServiceError::Unavailable(error.to_string()),
+            StoreError::Busy { .. } | StoreError::Unavailable { .. } => ServiceError::Busy {
+                retry_after: error.retry_after().unwrap_or(1),
+                message: error.to_string(),
+            },
             StoreError::WouldShrink { .. } => ServiceError::Invalid(error.to_string()),
+            // Conflicts the code did not refuse first (a constraint of the schema), damaged
+            // data and the rest are faults of the service, not of the request.
             other => ServiceError::Internal(other.to_string()),
         }
     }

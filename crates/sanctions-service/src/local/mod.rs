@@ -367,10 +367,7 @@ impl LocalService {
 
     /// The store's figures for `/metrics` (sizes, WAL, page counts).
     pub fn ops_stats(&self) -> Result<crate::store::OpsStats, ServiceError> {
-        match &self.inner.sqlite {
-            Some(sqlite) => Ok(sqlite.with_reader(|store| store.ops_stats())?),
-            None => Ok(Default::default()),
-        }
+        Ok(self.repo().ops_stats()?)
     }
 
     /// Runs blocking work off the async threads.
