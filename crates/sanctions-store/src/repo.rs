@@ -176,6 +176,8 @@ pub trait Repository: Send + Sync {
     fn brief(&self, id: &str) -> Result<Option<BriefRecord>, StoreError>;
     /// Successful list updates that changed something and have no brief yet.
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError>;
+    /// Whether a brief from `source` with `guid` is stored.
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError>;
 
     // Claimed jobs (see [`JobClaim`]).
     /// Takes a job nobody holds (or whose lease ended), or renews one the owner holds;
@@ -543,6 +545,9 @@ impl Repository for SqliteRepository {
     }
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         self.reader()?.updates_without_brief(limit)
+    }
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError> {
+        self.reader()?.brief_stored(source, guid)
     }
     fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError> {
         self.writer().claim_job(claim)

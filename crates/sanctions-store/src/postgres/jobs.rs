@@ -39,3 +39,18 @@ pub(super) fn release(
         .map_err(db)?;
     Ok(deleted == 1)
 }
+
+/// Whether a brief from `source` with `guid` is stored.
+pub(super) fn brief_stored(
+    c: &mut postgres::Client,
+    source: &str,
+    guid: &str,
+) -> Result<bool, StoreError> {
+    let row = c
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM briefs WHERE source = $1 AND guid = $2)",
+            &[&source, &guid],
+        )
+        .map_err(db)?;
+    super::col(&row, 0)
+}

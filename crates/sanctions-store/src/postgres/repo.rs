@@ -249,6 +249,9 @@ impl Repository for PostgresRepository {
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         self.read(|c| webhooks::updates_without_brief(c, limit))
     }
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError> {
+        self.read(|c| jobs::brief_stored(c, source, guid))
+    }
     fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError> {
         self.write(|tx| jobs::claim(tx, claim))
     }
