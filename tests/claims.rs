@@ -446,14 +446,14 @@ fn updated_n_times(n: usize) -> tempfile::TempDir {
         ));
         store.replace_list(&parsed, "test").unwrap();
     }
+    std::fs::write(dir.path().join("no-feeds.toml"), "[briefs]\nfeeds = []\n").unwrap();
     dir
 }
 
-/// `sanctions briefs refresh --json` without feeds, started.
+/// `sanctions briefs refresh --json` without feeds, started (the configuration is written
+/// by [`updated_n_times`], before any process starts).
 fn spawn_refresh(data: &Path) -> std::process::Child {
-    let config = data.join("no-feeds.toml");
-    std::fs::write(&config, "[briefs]\nfeeds = []\n").unwrap();
-    let config = config.display().to_string();
+    let config = data.join("no-feeds.toml").display().to_string();
     spawn(data, &["--config", &config, "briefs", "refresh", "--json"])
 }
 
