@@ -143,6 +143,20 @@ mod tests {
                 retry_after: Some(7)
             }
         );
+        // 503 with `Retry-After`: a busy store, tried again later; without it, unavailable.
+        let busy = from_status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &body("busy"),
+            Some(1),
+            "/x",
+        );
+        assert_eq!(
+            busy,
+            ServiceError::Busy {
+                message: "busy".into(),
+                retry_after: 1
+            }
+        );
     }
 
     #[test]

@@ -94,3 +94,40 @@ impl From<tokio::task::JoinError> for ServiceError {
         ServiceError::Internal(format!("a worker stopped: {error}"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_store_errors_are_busy_with_a_wait_the_rest_keep_their_status() {
+        let busy = ServiceError::from(StoreError::Busy {
+            seconds: 10,
+            source: None,
+        });
+        assert!(
+            matches!(&busy, ServiceError::Busy { retry_after: 1, message } if message.contains("busy")),
+            "{busy:?}"
+        );
+        assert_eq!(busy.status(), 503);
+        let down = ServiceError::from(StoreError::Unavailable {
+            message: "no connection to PostgreSQL".into(),
+            source: None,
+        });
+        assert!(
+            matches!(down, ServiceError::Busy { retry_after: 5, .. }),
+            "{down:?}"
+        );
+        let damaged = ServiceError::from(StoreError::Integrity {
+            what: "the database".into(),
+            message: "malformed".into(),
+            source: None,
+        });
+        assert_eq!(damaged.status(), 500);
+        let missing = ServiceError::from(StoreError::NotFound {
+            what: "favorite",
+            id: "fav_1".into(),
+        });
+        assert_eq!(missing.status(), 404);
+    }
+}
