@@ -20,7 +20,7 @@ pub(crate) fn now_text() -> String {
 /// Reads [`ts_text`] (or any RFC 3339 timestamp).
 pub(crate) fn parse_ts(text: &str, what: &str) -> Result<Timestamp, StoreError> {
     text.parse()
-        .map_err(|_| StoreError::invalid(&what, format!("bad timestamp {text:?}")))
+        .map_err(|_| StoreError::invalid(what, format!("bad timestamp {text:?}")))
 }
 
 /// An optional timestamp column.
@@ -33,7 +33,7 @@ pub(crate) fn parse_ts_opt(
 
 /// A JSON column.
 pub(crate) fn to_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|source| StoreError::encode(&what, source))
+    serde_json::to_string(value).map_err(|source| StoreError::encode(what, source))
 }
 
 /// Reads a JSON column.
@@ -41,7 +41,7 @@ pub(crate) fn from_json<T: serde::de::DeserializeOwned>(
     text: &str,
     what: &str,
 ) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|source| StoreError::unreadable(&what, source))
+    serde_json::from_str(text).map_err(|source| StoreError::unreadable(what, source))
 }
 
 /// The most a packed column may inflate to when read (a screening's results hold at most
@@ -67,7 +67,7 @@ pub(crate) fn to_packed_json<T: serde::Serialize>(
     value: &T,
     what: &str,
 ) -> Result<Vec<u8>, StoreError> {
-    let json = serde_json::to_vec(value).map_err(|source| StoreError::encode(&what, source))?;
+    let json = serde_json::to_vec(value).map_err(|source| StoreError::encode(what, source))?;
     // The block with its length first, behind the format byte.
     let block = lz4_flex::block::compress_prepend_size(&json);
     let mut packed = Vec::with_capacity(1 + block.len());
@@ -86,7 +86,7 @@ pub(crate) fn from_packed_json<T: serde::de::DeserializeOwned>(
         Packed::Text(text) => return from_json(text, what),
         Packed::Compressed(bytes) => bytes,
     };
-    let invalid = |message: String| StoreError::invalid(&what, message);
+    let invalid = |message: String| StoreError::invalid(what, message);
     let block = match bytes.split_first() {
         Some((&PACKED_LZ4, block)) => block,
         Some((format, _)) => return Err(invalid(format!("unknown packed format {format}"))),
@@ -101,7 +101,7 @@ pub(crate) fn from_packed_json<T: serde::de::DeserializeOwned>(
     }
     let json = lz4_flex::block::decompress(compressed, size)
         .map_err(|e| invalid(format!("cannot read the stored results: {e}")))?;
-    serde_json::from_slice(&json).map_err(|source| StoreError::unreadable(&what, source))
+    serde_json::from_slice(&json).map_err(|source| StoreError::unreadable(what, source))
 }
 
 /// A packed JSON column as read: text (older rows) or compressed bytes.
@@ -131,7 +131,7 @@ pub(crate) fn word<T>(
     what: &str,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<T, StoreError> {
-    parse(text).ok_or_else(|| StoreError::invalid(&what, format!("unknown value {text:?}")))
+    parse(text).ok_or_else(|| StoreError::invalid(what, format!("unknown value {text:?}")))
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ impl Store {
         match kept {
             Some(json) => serde_json::from_str(&json)
                 .map(Some)
-                .map_err(|source| StoreError::unreadable(&entity_id, source)),
+                .map_err(|source| StoreError::unreadable(entity_id, source)),
             None => self.entity(entity_id),
         }
     }

@@ -4,38 +4,37 @@
 
 use rusqlite::ErrorCode;
 
-use super::{BUSY_TIMEOUT, StoreError};
+use super::{BUSY_TIMEOUT, BoxError, StoreError};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(error: rusqlite::Error) -> StoreError {
         let message = error.to_string();
-        let source = Some(error.into());
-        match code_of(&source) {
+        let code = error.sqlite_error_code();
+        let cause: BoxError = Box::new(error);
+        match code {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
                 seconds: BUSY_TIMEOUT.as_secs(),
-                source,
+                source: Some(cause),
             },
-            Some(ErrorCode::ConstraintViolation) => StoreError::Conflict { message, source },
+            Some(ErrorCode::ConstraintViolation) => StoreError::Conflict {
+                message,
+                source: Some(cause),
+            },
             Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreError::Integrity {
                 what: "the database".into(),
                 message,
-                source,
+                source: Some(cause),
             },
-            Some(ErrorCode::CannotOpen) => StoreError::Unavailable { message, source },
+            Some(ErrorCode::CannotOpen) => StoreError::Unavailable {
+                message,
+                source: Some(cause),
+            },
             _ => StoreError::Other {
                 context: "database error".into(),
-                source: source.unwrap_or_else(|| message.into()),
+                source: cause,
             },
         }
     }
-}
-
-/// The SQLite result code of a boxed driver error.
-fn code_of(source: &Option<super::BoxError>) -> Option<ErrorCode> {
-    source
-        .as_ref()?
-        .downcast_ref::<rusqlite::Error>()?
-        .sqlite_error_code()
 }
 
 #[cfg(test)]

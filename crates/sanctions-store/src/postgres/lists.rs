@@ -262,7 +262,7 @@ pub(super) fn entity(c: &mut impl GenericClient, id: &str) -> Result<Option<Enti
 }
 
 fn decode(entity_id: &str, json: &str) -> Result<Entity, StoreError> {
-    serde_json::from_str(json).map_err(|source| StoreError::unreadable(&entity_id, source))
+    serde_json::from_str(json).map_err(|source| StoreError::unreadable(entity_id, source))
 }
 
 /// The entry as it stood right after update `update_id`.

@@ -43,19 +43,28 @@ use super::StoreError;
 pub(crate) fn db(error: postgres::Error) -> StoreError {
     let kind = kind_of(&error);
     let message = message_of(&error);
-    let source = Some(Box::new(error) as super::BoxError);
+    let cause: super::BoxError = Box::new(error);
     match kind {
-        Kind::Busy => StoreError::Busy { seconds: 0, source },
-        Kind::Conflict => StoreError::Conflict { message, source },
-        Kind::Unavailable => StoreError::Unavailable { message, source },
+        Kind::Busy => StoreError::Busy {
+            seconds: 0,
+            source: Some(cause),
+        },
+        Kind::Conflict => StoreError::Conflict {
+            message,
+            source: Some(cause),
+        },
+        Kind::Unavailable => StoreError::Unavailable {
+            message,
+            source: Some(cause),
+        },
         Kind::Integrity => StoreError::Integrity {
             what: "the database".into(),
             message,
-            source,
+            source: Some(cause),
         },
         Kind::Other => StoreError::Other {
             context: message,
-            source: source.unwrap_or_else(|| "PostgreSQL".into()),
+            source: cause,
         },
     }
 }
