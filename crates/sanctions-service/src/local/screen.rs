@@ -388,3 +388,65 @@ impl<'a> Coverages<'a> {
             .map_or_else(|| enrich::coverage(loaded, request), |(_, c)| c.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::model::ListCode;
+
+    /// The real lists (`../shared/data/lists`); a test without them fails, naming the folder.
+    fn real_lists() -> PathBuf {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lists");
+        assert!(
+            dir.is_dir(),
+            "the real lists are missing: {}",
+            dir.display()
+        );
+        dir
+    }
+
+    /// A batch's previews answer, row for row, what each row previewed alone answers: the
+    /// same matches, groups and coverage, and the same refusals.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn previews_of_a_batch_answer_as_each_row_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.db");
+        let mut store = crate::store::Store::open(&db).unwrap();
+        crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
+        drop(store);
+        let service = LocalService::open(&db, "t").unwrap();
+        let names = [
+            "Vladimir Putin",
+            "PUTIN, Vladimir",
+            "Banco Nacional de Cuba",
+            "Kim Jong Un",
+            "Mohammed Hakim",
+            "",
+            "Hassan Nasrallah",
+        ];
+        let mut requests: Vec<ScreenRequest> = names.into_iter().map(ScreenRequest::new).collect();
+        requests[1].kind = Some(KindFilter::Individual);
+        requests[2].kind = Some(KindFilter::Entity);
+        requests[3].lists = Some(vec![ListCode::Un, ListCode::OfacSdn]);
+        requests[4].threshold = Some(101);
+        let together = service.preview_many_local(requests.clone()).await;
+        assert_eq!(together.len(), requests.len());
+        for (request, answer) in requests.into_iter().zip(together) {
+            let alone = service.preview_local(request.clone()).await;
+            assert_eq!(
+                format!("{answer:?}"),
+                format!("{alone:?}"),
+                "{}",
+                request.name
+            );
+        }
+        let putin = service
+            .preview_many_local(vec![ScreenRequest::new("Vladimir Putin")])
+            .await;
+        let best = putin[0].as_ref().unwrap().result.results.first().unwrap();
+        assert!(best.name.to_lowercase().contains("putin"), "{best:?}");
+        assert!(putin[0].as_ref().unwrap().result.coverage.is_some());
+    }
+}
