@@ -2,7 +2,7 @@
 //! refused, encodings, row errors with their lines, qids, types and lists.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! shapes (snapshots).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -3,7 +3,7 @@
 //! commands refused, and a server's refusals as the documented exit codes.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -5,7 +5,7 @@
 //! index built afresh. Real list files from `../shared/data` (a missing folder fails).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `sanctions screen` and `sanctions batch`: the real binary on the real lists.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

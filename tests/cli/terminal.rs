@@ -2,7 +2,7 @@
 //! lists and inputs, closed pipes, backtraces, JSON errors, and a read-only data folder.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! The real binary's review workflow commands on a real SQLite file with the real lists.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

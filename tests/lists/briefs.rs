@@ -2,7 +2,7 @@
 //! and Atom/RSS feeds served on 127.0.0.1.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

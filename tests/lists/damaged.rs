@@ -4,7 +4,7 @@
 //! folder, from the real files in `../shared/data`; none is committed.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

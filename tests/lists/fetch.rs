@@ -1,7 +1,7 @@
 //! The downloader against a real HTTP server on 127.0.0.1.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::server::{self, Files};
 use sanctions_model::ListCode;

@@ -12,7 +12,7 @@
 //! (`model::entity`), the Kelvin sign in a World Bank name (`sources::world_bank`), `retries`
 //! of 56 and more (`fetch::backoff`).
 //!
-//! `cargo test --test fuzz` runs a few hundred inputs per target; `FUZZ_SECS=N` runs each
+//! `cargo test --test lists fuzz::` runs a few hundred inputs per target; `FUZZ_SECS=N` runs each
 //! target for N seconds instead (`.ci/fuzz` does so in CI); `FUZZ_SEED` repeats a run.
 #![allow(clippy::unwrap_used)]
 

@@ -1,7 +1,7 @@
 //! The real binary importing the real lists into a real SQLite file.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::{json, sanctions, stdout};
 

@@ -2,7 +2,7 @@
 //! real list files (made here, in temp folders) and screening the names that used to be lost.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! real HTTP server on 127.0.0.1 that plays the publishers.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

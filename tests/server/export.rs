@@ -3,7 +3,7 @@
 //! the server's peak memory bounded well below the size of the export.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::serve::Serve;
 

@@ -3,7 +3,7 @@
 //! safe request ids and private files, each against the real binary on 127.0.0.x.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -6,7 +6,7 @@
 //! with it. Labels unique within an account; expensive operations limited per hour.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! `sanctions serve` over a data folder that starts with no list.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::serve::Serve;
 

@@ -4,7 +4,7 @@
 //! server can refuse: 401, 403 and 429, mapped onto the same `ServiceError`s.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -305,7 +305,7 @@ async fn a_server_refusal_maps_onto_the_service_errors() {
     }
     // 429: the Free plan's 11th request within a minute, with the wait. The windows are
     // fixed minutes: when one ends during the loop the count starts again, so up to 25
-    // requests (two windows' worth) are sent; tests/server.rs checks the exact 11th.
+    // requests (two windows' worth) are sent; tests/server/server.rs checks the exact 11th.
     let mut limited = None;
     for _ in 0..25 {
         if let Err(e) = free.lists().await {

@@ -2,7 +2,7 @@
 //! plans, rate limits, credits and a restart, against the real binary on 127.0.0.1.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,14 +4,14 @@
 //! success documents its `data`, and real answers fit the documented schemas.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use common::serve::{Serve, call, config, data, json_body, new_key};
 use serde_json::{Value, json};
 
 /// The path constants of `crates/sanctions-api/src/routes.rs` (all but `PREFIX` and `OPENAPI`), from its source.
 fn route_constants() -> Vec<String> {
-    let source = include_str!("../crates/sanctions-api/src/routes.rs");
+    let source = include_str!("../../crates/sanctions-api/src/routes.rs");
     source
         .lines()
         .filter_map(|l| l.strip_prefix("pub const "))
@@ -22,7 +22,7 @@ fn route_constants() -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_document_covers_every_route_with_security_and_statuses() {
-    // A server is ready once its index is built: over the shared lists, like tests/server.rs.
+    // A server is ready once its index is built: over the shared lists, like tests/server/server.rs.
     let data = data();
     let server = Serve::start(data, None).await;
     let answer = call("GET", &server.url("/openapi.json"), None, None).await;
@@ -38,7 +38,7 @@ async fn the_document_covers_every_route_with_security_and_statuses() {
         (&scheme["type"], &scheme["scheme"], &scheme["bearerFormat"]),
         (&json!("http"), &json!("bearer"), &json!("sk_live_..."))
     );
-    // Accounts and scopes are described there (tests/isolation.rs checks the words).
+    // Accounts and scopes are described there (tests/server/isolation.rs checks the words).
     assert!(
         scheme["description"]
             .as_str()

@@ -3,7 +3,7 @@
 //! taken on SIGHUP without a restart.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

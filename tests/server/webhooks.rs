@@ -2,7 +2,7 @@
 //! verify Standard Webhooks signatures with an implementation independent of the program's.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;

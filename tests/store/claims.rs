@@ -2,7 +2,7 @@
 //! alert once, and webhook deliveries that two workers share send each event once.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -8,7 +8,7 @@
 //! database passes its integrity check and the stored objects read back through the CLI.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! transaction (there is no trigger for it any more).
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -6,9 +6,8 @@
 //! and a key revoked once is refused by all of them at once.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-#[path = "conformance/mod.rs"]
-mod conformance;
+use crate::common;
+use crate::conformance;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

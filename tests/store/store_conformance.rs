@@ -5,9 +5,8 @@
 //! fails the suite with a message saying so: it never skips.
 #![allow(clippy::unwrap_used)]
 
-#[path = "common/mod.rs"]
-mod common;
-mod conformance;
+use crate::common;
+use crate::conformance;
 
 use conformance::{Both, backends};
 

@@ -1,9 +1,11 @@
-//! The tmux harness of the end-to-end UI tests: one tmux server on its own socket per test,
-//! keys in, `capture-pane` out, conditions waited on (never fixed sleeps).
+//! The tmux harness of the end-to-end UI tests: one tmux server on its own socket per test
+//! (its name, the process id and a counter), keys in, `capture-pane` out, conditions waited on
+//! (never fixed sleeps).
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// One tmux server on its own socket, killed on drop.
@@ -18,8 +20,12 @@ impl Tmux {
             has.is_ok_and(|o| o.status.success()),
             "tmux is needed for the end-to-end UI tests (apt-get install -y tmux)"
         );
+        // The tests of the binary share its process (and its id): a counter keeps each
+        // server's socket its own even if two tests chose the same name.
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
         Tmux {
-            socket: format!("sanctions-{name}-{}", std::process::id()),
+            socket: format!("sanctions-{name}-{}-{n}", std::process::id()),
         }
     }
 

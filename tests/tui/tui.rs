@@ -3,7 +3,7 @@
 //! Snapshots (insta) are committed; dates and ids are redacted.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 use common::shared_data as shared;
 
 use std::path::{Path, PathBuf};

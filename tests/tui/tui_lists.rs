@@ -3,7 +3,7 @@
 //! by real key events against the local service over a temporary store.
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

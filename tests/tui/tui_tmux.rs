@@ -3,8 +3,8 @@
 //! and remove a watchlist name, resize, quit with the terminal restored.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-mod tmux;
+use crate::common;
+use crate::tmux;
 use common::shared_data as shared;
 use tmux::{Tmux, exit_status, import};
 

@@ -2,8 +2,8 @@
 //! binary in tmux at 80x24, its store and clipboard read back after.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-mod tmux;
+use crate::common;
+use crate::tmux;
 use common::shared_data as shared;
 use tmux::{Tmux, exit_status};
 
