@@ -54,17 +54,17 @@ async fn open(with_lists: bool) -> Ui {
     let service = LocalService::open(&db, "analyst1").unwrap();
     let warmup = sanctions::tui::local_warmup(&service);
     let mut app = App::start(
-        Arc::new(service),
+        Arc::new(service.clone()),
         "LOCAL",
         Some(warmup),
         jiff::Timestamp::now(),
     );
     // As `sanctions` starts it locally: the Lists tab can update and import.
-    app.set_lists_tool(sanctions::tui::lists_job::ListsTool {
-        exe: env!("CARGO_BIN_EXE_sanctions").into(),
-        data_dir: dir.path().to_path_buf(),
-        config: None,
-    });
+    app.set_lists_tool(sanctions::tui::lists_job::ListsTool::new(
+        service,
+        dir.path().to_path_buf(),
+        &Default::default(),
+    ));
     Ui {
         app,
         dated: false,
