@@ -12,3 +12,4 @@ mod multiproc;
 mod no_triggers;
 mod scale_out;
 mod store_conformance;
+mod watchlist_stream;

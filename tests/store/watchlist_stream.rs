@@ -4,9 +4,8 @@
 //! SQLite and on the real PostgreSQL server (a fresh schema).
 #![allow(clippy::unwrap_used)]
 
-mod common;
-#[path = "conformance/mod.rs"]
-mod conformance;
+use crate::common;
+use crate::conformance;
 
 use std::collections::BTreeSet;
 use std::io::Write;
