@@ -31,6 +31,7 @@ cases!(
     a_failed_read_of_nothing_answers_nothing,
     screenings_and_decisions,
     decisions_are_refused_when_they_cannot_apply,
+    proposals_wait_for_a_second_reviewer,
     group_commit_writes_all_or_nothing,
     alerts_and_their_log,
     watchlist_favorites,

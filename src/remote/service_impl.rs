@@ -18,7 +18,7 @@ use crate::api::routes::{self, fill};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -98,6 +98,15 @@ impl Service for RemoteService {
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError> {
         let path = fill(routes::SCREENING_DECISIONS, screening_id);
+        self.send(Method::POST, &path, Some(&request)).await
+    }
+
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError> {
+        let path = fill(routes::SCREENING_VERDICTS, screening_id);
         self.send(Method::POST, &path, Some(&request)).await
     }
 

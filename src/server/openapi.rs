@@ -90,6 +90,7 @@ const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --accoun
         screen::screening,
         screen::screenings,
         screen::decide,
+        screen::verdict,
         screen::audit,
         admin::keys,
         screen::lists,

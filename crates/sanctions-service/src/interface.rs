@@ -15,7 +15,7 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -73,12 +73,22 @@ pub trait Service: Send + Sync {
         &self,
         query: ScreeningQuery,
     ) -> Result<Page<ScreeningSummary>, ServiceError>;
-    /// `POST /v1/screenings/{id}/decisions` (extension): records a review decision.
+    /// `POST /v1/screenings/{id}/decisions` (extension): records a review decision; under
+    /// four-eyes review a `true_match` or `false_positive` is recorded as a proposal
+    /// (`to` is `proposed`) for a second reviewer.
     async fn decide(
         &self,
         screening_id: &str,
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError>;
+    /// `POST /v1/screenings/{id}/verdicts` (extension): four-eyes review, a second, different
+    /// reviewer confirms or rejects the proposals waiting on a screening (the proposer is
+    /// refused). The proposals waiting: `screenings` with the status `proposed`.
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError>;
     /// `GET /v1/audit` (extension): every screening and decision of a period.
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError>;
     /// One page of the streamed audit export (`GET /v1/audit` as NDJSON or CSV): the

@@ -79,7 +79,7 @@ pub trait Repository: Send + Sync {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError>;
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError>;
 
     // Alerts.
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError>;
@@ -389,7 +389,7 @@ impl Repository for SqliteRepository {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
         self.writer().decide(account, decision)
     }
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {

@@ -14,7 +14,7 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -48,6 +48,13 @@ impl Service for LocalService {
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError> {
         self.decide_local(screening_id.to_owned(), request).await
+    }
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError> {
+        self.verdict_local(screening_id.to_owned(), request).await
     }
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
         self.audit_local(query).await

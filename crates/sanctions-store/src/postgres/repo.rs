@@ -103,7 +103,7 @@ impl Repository for PostgresRepository {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
         self.write(|tx| records::decide(tx, account, decision))
     }
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {

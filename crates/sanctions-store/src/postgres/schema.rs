@@ -1,7 +1,8 @@
 //! The PostgreSQL schema's versioned migrations, applied in order under an advisory lock
 //! (two instances starting together migrate once) and recorded in `schema_migrations`.
 //!
-//! The tables are those of the SQLite schema at its version 8 (and the index of its version 9), with PostgreSQL types:
+//! The tables are those of the SQLite schema at its version 8 (and the index of its version 9,
+//! the decision columns of its version 10), with PostgreSQL types:
 //! identities for sequence numbers, BIGINT counts, BYTEA digests and packed results, TEXT
 //! timestamps in the fixed-width form that sorts as time, and
 //! every text column in the "C" collation so that text compares and sorts by bytes, as in
@@ -325,6 +326,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
     r#"
     CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
         WHERE status = 'pending';
+    "#,
+    // 4: four-eyes review (SQLite's migration 10): the decision a proposal proposes, and the
+    // proposal a second reviewer's confirmation or rejection settles.
+    r#"
+    ALTER TABLE decisions ADD COLUMN proposed TEXT COLLATE "C";
+    ALTER TABLE decisions ADD COLUMN proposal_id BIGINT REFERENCES decisions(id);
     "#,
 ];
 
