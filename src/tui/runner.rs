@@ -138,6 +138,7 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         ),
         Call::Entity(id) => Outcome::Entity(service.entity(&id, None).await.map(Box::new)),
         Call::Decide(id, request) => Outcome::Decided(service.decide(&id, request).await),
+        Call::Verdict(id, request) => Outcome::Verdict(service.verdict(&id, request).await),
         Call::Lists => Outcome::Lists(service.lists().await),
         Call::ListUpdates(code) => Outcome::ListUpdates(service.list_updates(code, 50).await),
         Call::Favorites => Outcome::Favorites(service.favorites(None, Some(500)).await),

@@ -456,7 +456,7 @@ pub fn proposals_wait_for_a_second_reviewer(repo: &dyn Both) {
     };
     let propose = ReviewAction::Propose(Decision::TrueMatch);
     let (proposal, status) = call(Some("un:1"), propose, "alice", 1).unwrap();
-    assert_eq!(status, ReviewStatus::PendingReview);
+    assert_eq!(status, ReviewStatus::Proposed);
     assert_eq!(
         (proposal[0].from, proposal[0].to, proposal[0].proposed),
         (
@@ -484,7 +484,7 @@ pub fn proposals_wait_for_a_second_reviewer(repo: &dyn Both) {
     ));
     assert!(direct.contains("awaits a second reviewer"), "{direct}");
     let (rejected, status) = call(Some("un:2"), ReviewAction::Reject, "bob", 4).unwrap();
-    assert_eq!(status, ReviewStatus::PendingReview);
+    assert_eq!(status, ReviewStatus::Proposed);
     assert_eq!(rejected[0].to, ReviewStatus::PendingReview);
     assert_eq!(rejected[0].proposal_id, Some(proposal[0].id + 1));
     let (confirmed, status) = call(None, ReviewAction::Confirm, "bob", 5).unwrap();

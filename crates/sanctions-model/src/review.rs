@@ -68,8 +68,9 @@ impl ReviewStatus {
     }
 
     /// The status of a whole screening from the statuses of its matched entities: a true
-    /// match anywhere wins, then an escalation, then anything still pending, then a proposal
-    /// awaiting its second reviewer; all false positives make a false positive; no entity at
+    /// match anywhere wins, then a proposal awaiting its second reviewer (so that the second
+    /// reviewer's queue, the screenings in `proposed`, holds every one), then an escalation,
+    /// then anything still pending; all false positives make a false positive; no entity at
     /// all is `no_match`.
     pub fn aggregate(entities: impl IntoIterator<Item = ReviewStatus>) -> ReviewStatus {
         let mut any = false;
@@ -88,9 +89,9 @@ impl ReviewStatus {
         match () {
             _ if !any => ReviewStatus::NoMatch,
             _ if true_match => ReviewStatus::TrueMatch,
+            _ if proposed => ReviewStatus::Proposed,
             _ if escalated => ReviewStatus::Escalated,
             _ if pending => ReviewStatus::PendingReview,
-            _ if proposed => ReviewStatus::Proposed,
             _ => ReviewStatus::FalsePositive,
         }
     }
@@ -193,6 +194,9 @@ mod tests {
         );
         assert_eq!(S::aggregate([S::FalsePositive, S::Escalated]), S::Escalated);
         assert_eq!(S::aggregate([S::TrueMatch, S::Escalated]), S::TrueMatch);
+        assert_eq!(S::aggregate([S::PendingReview, S::Proposed]), S::Proposed);
+        assert_eq!(S::aggregate([S::Escalated, S::Proposed]), S::Proposed);
+        assert_eq!(S::aggregate([S::TrueMatch, S::Proposed]), S::TrueMatch);
         assert_eq!(
             S::aggregate([S::FalsePositive, S::FalsePositive]),
             S::FalsePositive
