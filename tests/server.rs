@@ -592,7 +592,14 @@ fn team_key(label: &str) -> String {
     let out = common::sanctions(
         data(),
         &[
-            "keys", "create", "--account", "team", "--plan", "business", "--label", label,
+            "keys",
+            "create",
+            "--account",
+            "team",
+            "--plan",
+            "business",
+            "--label",
+            label,
             "--json",
         ],
     );
@@ -612,7 +619,8 @@ async fn four_eyes_a_second_key_confirms_what_the_first_proposed() {
     let screened = post(&first, "/screen".into(), json!({"name": "Vladimir Putin"})).await;
     let id = screened.data()["id"].as_str().unwrap().to_owned();
     let entity = screened.data()["results"][0]["entity_id"].clone();
-    let proposal = json!({"entity_id": entity, "decision": "true_match", "note": "same date of birth"});
+    let proposal =
+        json!({"entity_id": entity, "decision": "true_match", "note": "same date of birth"});
     let proposed = post(&first, format!("/screenings/{id}/decisions"), proposal).await;
     assert_eq!(proposed.status, 200, "{:?}", proposed.body);
     assert_eq!(proposed.data()["decision"]["to"], "proposed");
@@ -628,20 +636,34 @@ async fn four_eyes_a_second_key_confirms_what_the_first_proposed() {
         "{}",
         own.message()
     );
-    let bad = post(&second, verdicts.clone(), json!({"verdict": "maybe", "note": "x"})).await;
+    let bad = post(
+        &second,
+        verdicts.clone(),
+        json!({"verdict": "maybe", "note": "x"}),
+    )
+    .await;
     assert_eq!(bad.status, 422, "{:?}", bad.body);
     assert!(bad.message().contains("verdict"), "{}", bad.message());
     let confirmed = post(&second, verdicts, confirm).await;
     assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
     assert_eq!(confirmed.data()["status"], "true_match");
     assert_eq!(confirmed.data()["decisions"][0]["entity_id"], entity);
-    let stored = call("GET", &server.url(&format!("/screen/{id}")), Some(&second), None).await;
+    let stored = call(
+        "GET",
+        &server.url(&format!("/screen/{id}")),
+        Some(&second),
+        None,
+    )
+    .await;
     let log = stored.data()["decisions"].as_array().unwrap().clone();
     assert_eq!(log.len(), 2, "{log:?}");
     assert!(log[0]["actor"].as_str().unwrap().starts_with("api:maker"));
     assert_eq!(log[0]["note"], "same date of birth");
     assert!(log[1]["actor"].as_str().unwrap().starts_with("api:checker"));
-    assert_eq!((&log[1]["from"], &log[1]["to"]), (&json!("proposed"), &json!("true_match")));
+    assert_eq!(
+        (&log[1]["from"], &log[1]["to"]),
+        (&json!("proposed"), &json!("true_match"))
+    );
     assert_eq!(log[1]["proposal_id"], log[0]["id"]);
     for entry in &log {
         assert!(entry["at"].is_string(), "{entry}");

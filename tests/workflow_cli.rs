@@ -377,12 +377,28 @@ fn four_eyes_review_needs_a_second_os_user() {
     let dir = imported();
     let d = dir.path();
     let config = d.join("four-eyes.toml");
-    std::fs::write(&config, "[review]\nfour_eyes = true\n[briefs]\nfeeds = []\n").unwrap();
-    let screened = json(&as_user(d, "alice", &config, &["screen", "Vladimir Putin", "--json"]));
+    std::fs::write(
+        &config,
+        "[review]\nfour_eyes = true\n[briefs]\nfeeds = []\n",
+    )
+    .unwrap();
+    let screened = json(&as_user(
+        d,
+        "alice",
+        &config,
+        &["screen", "Vladimir Putin", "--json"],
+    ));
     let id = screened["id"].as_str().unwrap();
     let entity = screened["results"][0]["entity_id"].as_str().unwrap();
     let args = [
-        "screenings", "decide", id, "--entity", entity, "--decision", "true_match", "--note",
+        "screenings",
+        "decide",
+        id,
+        "--entity",
+        entity,
+        "--decision",
+        "true_match",
+        "--note",
         "same DOB",
     ];
     let proposed = as_user(d, "alice", &config, &args);
@@ -395,7 +411,12 @@ fn four_eyes_review_needs_a_second_os_user() {
     let pending = as_user(d, "bob", &config, &["review", "pending"]);
     assert!(stdout(&pending).contains(id), "{}", stdout(&pending));
     // The proposer cannot confirm: refused, saying why.
-    let own = as_user(d, "alice", &config, &["review", "confirm", id, "--note", "me"]);
+    let own = as_user(
+        d,
+        "alice",
+        &config,
+        &["review", "confirm", id, "--note", "me"],
+    );
     assert!(!own.status.success());
     assert!(
         stderr(&own).contains("alice proposed true_match")
@@ -403,7 +424,12 @@ fn four_eyes_review_needs_a_second_os_user() {
         "{}",
         stderr(&own)
     );
-    let confirmed = as_user(d, "bob", &config, &["review", "confirm", id, "--note", "agreed"]);
+    let confirmed = as_user(
+        d,
+        "bob",
+        &config,
+        &["review", "confirm", id, "--note", "agreed"],
+    );
     assert!(confirmed.status.success(), "{}", stderr(&confirmed));
     assert!(
         stdout(&confirmed).contains("is now true_match"),

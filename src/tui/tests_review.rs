@@ -465,7 +465,11 @@ fn four_eyes_the_detail_shows_the_proposal_and_c_confirms_it_after_the_question(
     key(&mut s, KeyCode::Char('c'));
     typed(&mut s, "agreed");
     key(&mut s, KeyCode::Enter);
-    let hint = s.prompt.as_ref().and_then(|p| p.hint.clone()).unwrap_or_default();
+    let hint = s
+        .prompt
+        .as_ref()
+        .and_then(|p| p.hint.clone())
+        .unwrap_or_default();
     assert!(
         hint.contains("true_match by alice") && hint.contains("ofac_sdn:35096"),
         "{hint}"

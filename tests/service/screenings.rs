@@ -109,7 +109,10 @@ async fn four_eyes_proposals_wait_for_a_second_reviewer() {
         .verdict(id, verdict(Verdict::Confirm, "ok"))
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("awaits a second reviewer"), "{err}");
+    assert!(
+        err.to_string().contains("awaits a second reviewer"),
+        "{err}"
+    );
     // An escalation is recorded at once; a true match becomes a proposal.
     let escalated = alice
         .decide(id, decision(Some(&entity), Decision::Escalated, "ask L2"))

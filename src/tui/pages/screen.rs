@@ -509,7 +509,7 @@ fn verdict(state: &mut State, verdict: Verdict) -> Vec<Effect> {
     let word = verdict_word(verdict);
     state.prompt = Some(Prompt::new(
         format!(
-            "{word} {} proposed by {} for {} ({}): note (required)",
+            "{word} the proposal: note (required) · {} by {} for {} ({})",
             pending.decision,
             crate::tui::text::sanitize(&pending.actor),
             m.name,
@@ -542,7 +542,9 @@ pub fn confirm_verdict(
 ) {
     let shown = state.screen.shown.as_ref().filter(|x| x.id == screening_id);
     let query = shown.map_or(String::new(), |x| x.query.clone());
-    let pending = shown.zip(entity_id.as_deref()).and_then(|(x, e)| pending_proposal(x, e));
+    let pending = shown
+        .zip(entity_id.as_deref())
+        .and_then(|(x, e)| pending_proposal(x, e));
     let proposal = pending.map_or(String::new(), |p| format!("{} by {}", p.decision, p.actor));
     let entity = entity_id.as_deref().unwrap_or("every match");
     let closes = match verdict {
