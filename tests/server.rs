@@ -669,3 +669,47 @@ async fn four_eyes_a_second_key_confirms_what_the_first_proposed() {
         assert!(entry["at"].is_string(), "{entry}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn several_alerts_change_with_one_note_in_one_call_scoped_to_the_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), "");
+    let server = Serve::start(data(), Some(&cfg)).await;
+    let key = new_key(data(), "business", "bulk");
+    let stranger = new_key(data(), "business", "stranger");
+    for name in ["Vladimir Putin", "Kim Jong Un"] {
+        let body = json_body(json!({"name": name}));
+        assert_eq!(
+            call("POST", &server.url("/screen"), Some(&key), body)
+                .await
+                .status,
+            200
+        );
+    }
+    let open = call("GET", &server.url("/alerts?status=open"), Some(&key), None).await;
+    let ids: Vec<String> = open.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ids.len() >= 2, "{:?}", open.body);
+    let bulk = |key: &str, body: serde_json::Value| {
+        let (url, key) = (server.url("/alerts/bulk"), key.to_owned());
+        async move { call("POST", &url, Some(&key), json_body(body)).await }
+    };
+    let ack = json!({"ids": ids, "status": "acknowledged", "note": "one look"});
+    // Another account's key finds none of them, and changes nothing.
+    assert_eq!(bulk(&stranger, ack.clone()).await.status, 404);
+    let twice = json!({"ids": [ids[0], ids[0]], "status": "resolved", "note": "x"});
+    let refused = bulk(&key, twice).await;
+    assert_eq!(refused.status, 422, "{:?}", refused.body);
+    assert!(refused.message().contains("ids"), "{}", refused.message());
+    let done = bulk(&key, ack).await;
+    assert_eq!(done.status, 200, "{:?}", done.body);
+    let changed = done.data().as_array().unwrap().clone();
+    assert_eq!(changed.len(), ids.len());
+    assert!(changed.iter().all(|a| a["status"] == "acknowledged"));
+    let still_open = call("GET", &server.url("/alerts?status=open"), Some(&key), None).await;
+    assert_eq!(still_open.data()["items"], json!([]));
+}

@@ -34,6 +34,7 @@ cases!(
     proposals_wait_for_a_second_reviewer,
     group_commit_writes_all_or_nothing,
     alerts_and_their_log,
+    alerts_change_together_or_not_at_all,
     watchlist_favorites,
     rescreen_records_once_by_compare_and_set,
     webhooks_deliveries_and_claims,

@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde::Serialize;
 
 use super::RemoteService;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -184,6 +184,14 @@ impl Service for RemoteService {
     ) -> Result<Alert, ServiceError> {
         let path = fill(routes::ALERT_STATUS, id);
         self.send(Method::POST, &path, Some(&request)).await
+    }
+
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError> {
+        self.send(Method::POST, routes::ALERTS_BULK, Some(&request))
+            .await
     }
 
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError> {

@@ -203,6 +203,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::FAVORITES_RESCREEN), post(watch::rescreen))
         .route(&api(routes::ALERTS), get(watch::alerts))
         .route(&api(routes::ALERT_STATUS), post(watch::alert_status))
+        .route(&api(routes::ALERTS_BULK), post(watch::alerts_status))
         .route(
             &api(routes::WEBHOOKS),
             get(watch::webhooks).post(watch::create_webhook),

@@ -103,6 +103,7 @@ const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --accoun
         watch::rescreen,
         watch::alerts,
         watch::alert_status,
+        watch::alerts_status,
         watch::webhooks,
         watch::create_webhook,
         watch::webhook,

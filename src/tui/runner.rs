@@ -194,21 +194,21 @@ async fn set_alerts(
     ids: Vec<String>,
     request: crate::api::alerts::AlertStatusRequest,
 ) -> Outcome {
-    let mut done = Vec::with_capacity(ids.len());
+    let first = ids.first().cloned().unwrap_or_default();
     let total = ids.len();
-    for id in ids {
-        match service.set_alert_status(&id, request.clone()).await {
-            Ok(alert) => done.push(alert),
-            Err(e) => {
-                let left = total - done.len() - 1;
-                return Outcome::AlertsSet {
-                    done,
-                    failed: Some((id, e, left)),
-                };
-            }
-        }
+    let bulk = crate::api::alerts::AlertBulkRequest {
+        ids,
+        status: request.status,
+        note: request.note,
+    };
+    // One call, one transaction: every alert changed, or none.
+    match service.set_alerts_status(bulk).await {
+        Ok(done) => Outcome::AlertsSet { done, failed: None },
+        Err(e) => Outcome::AlertsSet {
+            done: Vec::new(),
+            failed: Some((first, e, total.saturating_sub(1))),
+        },
     }
-    Outcome::AlertsSet { done, failed: None }
 }
 
 async fn import_favorites(

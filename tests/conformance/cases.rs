@@ -523,6 +523,54 @@ pub fn proposals_wait_for_a_second_reviewer(repo: &dyn Both) {
     assert_eq!(log[0], proposal[0]);
 }
 
+/// Several alerts changed with one note in one transaction: all of them, or none when one
+/// cannot take the status or is another account's.
+pub fn alerts_change_together_or_not_at_all(repo: &dyn Both) {
+    let acme = repo.ensure_account("acme", None).unwrap();
+    let mut changes = in_account(&acme.id);
+    changes.screenings = vec![screening("scr_01", &["un:1"])];
+    changes.alerts = ["alt_01", "alt_02", "alt_03"]
+        .iter()
+        .map(|id| alert(id, Some("scr_01")))
+        .collect();
+    repo.record(&changes).unwrap();
+    let change = |id: &str, to| AlertChange {
+        alert_id: id.to_owned(),
+        from: AlertStatus::Open,
+        to,
+        note: "one note".into(),
+        actor: "alice".into(),
+        at: at(7),
+    };
+    repo.change_alert(&acme.id, &change("alt_03", AlertStatus::Resolved))
+        .unwrap();
+    let status = |id: &str| repo.alert(&acme.id, id).unwrap().unwrap().status;
+    // alt_03 is resolved (final): the whole call is refused, alt_01 untouched.
+    let ack = |id: &str| change(id, AlertStatus::Acknowledged);
+    let refused_all = refused(repo.change_alerts(&acme.id, &[ack("alt_01"), ack("alt_03")]));
+    assert!(refused_all.contains("alt_03"), "{refused_all}");
+    assert_eq!(status("alt_01"), AlertStatus::Open);
+    // Another account's alert is not found, and nothing changes either.
+    not_found(repo.change_alerts(DEFAULT_ACCOUNT, &[ack("alt_01")]));
+    not_found(repo.change_alerts(&acme.id, &[ack("alt_01"), ack("alt_99")]));
+    assert_eq!(status("alt_01"), AlertStatus::Open);
+    let done = repo
+        .change_alerts(&acme.id, &[ack("alt_01"), ack("alt_02")])
+        .unwrap();
+    let ids: Vec<(&str, AlertStatus)> = done.iter().map(|a| (a.id.as_str(), a.status)).collect();
+    assert_eq!(
+        ids,
+        [
+            ("alt_01", AlertStatus::Acknowledged),
+            ("alt_02", AlertStatus::Acknowledged)
+        ]
+    );
+    assert_eq!(status("alt_02"), AlertStatus::Acknowledged);
+    let log = repo.alert_changes(&acme.id, Some(at(7)), None).unwrap();
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert!(log.iter().all(|c| c.note == "one note"));
+}
+
 pub fn group_commit_writes_all_or_nothing(repo: &dyn Both) {
     let mut one = in_account(DEFAULT_ACCOUNT);
     one.screenings = vec![screening("scr_01", &["un:1"])];

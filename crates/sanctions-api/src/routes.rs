@@ -50,6 +50,9 @@ pub const FAVORITES_RESCREEN: &str = "/favorites/rescreen";
 pub const ALERTS: &str = "/alerts";
 /// `POST` (extension): acknowledge or resolve (`AlertStatusRequest` → `Alert`).
 pub const ALERT_STATUS: &str = "/alerts/{id}/status";
+/// `POST` (extension): acknowledge or resolve several alerts with one note, in one
+/// transaction (`AlertBulkRequest` → the alerts changed).
+pub const ALERTS_BULK: &str = "/alerts/bulk";
 
 /// `GET` and `POST` (`WebhookCreate`, answered 201).
 pub const WEBHOOKS: &str = "/webhooks";

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 
 use super::ServiceError;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -141,6 +141,12 @@ pub trait Service: Send + Sync {
         id: &str,
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError>;
+    /// `POST /v1/alerts/bulk` (extension): acknowledge or resolve several alerts with one
+    /// note, in one transaction (all, or none); the alerts changed, in the order asked.
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError>;
 
     /// `POST /v1/webhooks`: registers an endpoint; the answer carries its secret, once.
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError>;

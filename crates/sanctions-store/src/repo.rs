@@ -85,6 +85,13 @@ pub trait Repository: Send + Sync {
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError>;
     fn alert(&self, account: &str, id: &str) -> Result<Option<Alert>, StoreError>;
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError>;
+    /// Every change in one transaction: all applied, or none (a missing alert, a status
+    /// that cannot follow).
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError>;
     fn alert_changes(
         &self,
         account: &str,
@@ -400,6 +407,13 @@ impl Repository for SqliteRepository {
     }
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError> {
         self.writer().change_alert(account, change)
+    }
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError> {
+        self.writer().change_alerts(account, changes)
     }
     fn alert_changes(
         &self,

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 
 use super::LocalService;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -111,6 +111,12 @@ impl Service for LocalService {
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError> {
         self.alert_status_local(id.to_owned(), request).await
+    }
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError> {
+        self.alerts_status_local(request).await
     }
 
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError> {

@@ -115,6 +115,18 @@ impl Repository for PostgresRepository {
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError> {
         self.write(|tx| records::change_alert(tx, account, change))
     }
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError> {
+        self.write(|tx| {
+            changes
+                .iter()
+                .map(|change| records::change_alert(tx, account, change))
+                .collect()
+        })
+    }
     fn alert_changes(
         &self,
         account: &str,
