@@ -70,7 +70,7 @@ impl Store {
         for change in changes {
             changed.push(apply_change(&tx, account, change)?);
         }
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(changed)
     }
 
@@ -179,10 +179,7 @@ fn insert_owned_alert(tx: &Transaction<'_>, a: &Alert, owner: &str) -> Result<()
             event_id: format!("evt_{}", ulid::Ulid::new()),
             kind: ALERT_CREATED.to_owned(),
             created_at: a.created_at,
-            payload: serde_json::to_value(a).map_err(|source| StoreError::Encode {
-                entity_id: a.id.clone(),
-                source,
-            })?,
+            payload: serde_json::to_value(a).map_err(|source| StoreError::encode(&a.id, source))?,
         },
         Some(owner),
     )

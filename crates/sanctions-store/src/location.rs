@@ -6,7 +6,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::postgres::PostgresRepository;
-use super::{KeyStore, Repository, SqliteRepository, StoreError};
+use super::{KeyStore, OpsStats, Repository, SqliteRepository, StoreError};
+use crate::model::ScreeningRecord;
+
+/// `[since, until)`, either end open.
+pub type Period = (Option<jiff::Timestamp>, Option<jiff::Timestamp>);
 
 /// The store interface the service holds: the repository, the key store, and what differs
 /// between backends.
@@ -22,6 +26,19 @@ pub trait Backend: Repository + KeyStore + std::fmt::Debug {
     }
     /// Where the store is, for messages (a URL without its password).
     fn describe(&self) -> String;
+    /// One page of an audit export: the screenings of `account` in `period` with an id above
+    /// `after` (the last id of the previous page), oldest first, at most `limit`.
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError>;
+    /// The store's figures for `/metrics` (zero where a backend does not count them).
+    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
+        Ok(OpsStats::default())
+    }
 }
 
 impl Backend for SqliteRepository {
@@ -31,6 +48,18 @@ impl Backend for SqliteRepository {
     fn describe(&self) -> String {
         self.path().display().to_string()
     }
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        self.with_reader(|store| store.screenings_after(account, period, after, limit))
+    }
+    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
+        self.with_reader(|store| store.ops_stats())
+    }
 }
 
 impl Backend for PostgresRepository {
@@ -39,6 +68,15 @@ impl Backend for PostgresRepository {
     }
     fn describe(&self) -> String {
         self.url().to_owned()
+    }
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        PostgresRepository::screenings_after(self, account, period, after, limit)
     }
 }
 

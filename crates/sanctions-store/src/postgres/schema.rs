@@ -2,7 +2,8 @@
 //! (two instances starting together migrate once) and recorded in `schema_migrations`.
 //!
 //! The tables are those of the SQLite schema at its version 8 (and the index of its version 9,
-//! the decision columns of its version 10), with PostgreSQL types:
+//! the job claims of its version 10 and the decision columns of its version 11), with
+//! PostgreSQL types:
 //! identities for sequence numbers, BIGINT counts, BYTEA digests and packed results, TEXT
 //! timestamps in the fixed-width form that sorts as time, and
 //! every text column in the "C" collation so that text compares and sorts by bytes, as in
@@ -327,7 +328,15 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
         WHERE status = 'pending';
     "#,
-    // 4: four-eyes review (SQLite's migration 10): the decision a proposal proposes, and the
+    // 4: claimed jobs (SQLite's migration 10; its dropped triggers never existed here).
+    r#"
+    CREATE TABLE job_claims (
+        job          TEXT COLLATE "C" PRIMARY KEY,
+        owner        TEXT COLLATE "C" NOT NULL,
+        lease_until  TEXT COLLATE "C" NOT NULL
+    );
+    "#,
+    // 5: four-eyes review (SQLite's migration 11): the decision a proposal proposes, and the
     // proposal a second reviewer's confirmation or rejection settles.
     r#"
     ALTER TABLE decisions ADD COLUMN proposed TEXT COLLATE "C";
