@@ -1482,7 +1482,7 @@ pub fn errors_are_backend_neutral(repo: &dyn Both) {
     let decision = NewDecision {
         screening_id: "scr_missing".into(),
         entity_id: None,
-        decision: Decision::TrueMatch,
+        action: ReviewAction::Decide(Decision::TrueMatch),
         note: "n".into(),
         actor: "a".into(),
         at: Timestamp::now(),
