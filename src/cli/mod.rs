@@ -107,6 +107,8 @@ pub enum Command {
     Batch(BatchArgs),
     /// Stored screenings: list them, show one, record review decisions.
     Screenings(workflow::ScreeningsArgs),
+    /// Four-eyes review: list the proposals awaiting a second reviewer, confirm or reject them.
+    Review(workflow::ReviewArgs),
     /// Export every screening and decision of a period for an auditor.
     Audit(workflow::AuditArgs),
     /// The watchlist: names re-screened after every list change.
@@ -286,6 +288,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<Exit> {
         Command::Screen(args) => screen::run(&ctx, args, json),
         Command::Batch(args) => batch::run(&ctx, args, json),
         Command::Screenings(args) => review::run_screenings(&ctx, args, json),
+        Command::Review(args) => review::run_review(&ctx, args, json),
         Command::Audit(args) => review::run_audit(&ctx, args, json),
         Command::Watchlist(args) => watch::run_watchlist(&ctx, args, json),
         Command::Alerts(args) => watch::run_alerts(&ctx, args, json),

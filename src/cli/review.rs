@@ -1,4 +1,5 @@
-//! `sanctions screenings [show|decide]` and `sanctions audit export`, through the service.
+//! `sanctions screenings [show|decide]`, `sanctions review [pending|confirm|reject]` and
+//! `sanctions audit export`, through the service.
 
 use std::io::Write;
 
@@ -8,12 +9,13 @@ use super::Context;
 use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{
-    AuditArgs, AuditCommand, DecisionArg, FormatArg, ScreeningsArgs, ScreeningsCommand, StatusArg,
-    opt_since, runtime, safe, ts,
+    AuditArgs, AuditCommand, DecisionArg, FormatArg, ReviewArgs, ReviewCommand, ScreeningsArgs,
+    ScreeningsCommand, StatusArg, VerdictArgs, opt_since, runtime, safe, ts,
 };
 use crate::api::audit_csv;
 use crate::api::screenings::{
-    AuditQuery, Decision, DecisionRequest, ScreeningQuery, StoredScreening,
+    AuditQuery, Decision, DecisionRecord, DecisionRequest, Page, ScreeningQuery, ScreeningSummary,
+    StoredScreening, Verdict, VerdictRequest,
 };
 use crate::model::ReviewStatus;
 
@@ -29,35 +31,11 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                 limit: Some(args.limit),
                 cursor: None,
             }))?;
-            if json {
-                print_json(&page)?;
-                return Ok(Exit::Success);
-            }
-            let mut out = std::io::stdout().lock();
-            writeln!(
-                out,
-                "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  query",
-                "id", "created (UTC)", "matches", "best", "status", "by"
+            print_summaries(
+                &page,
+                json,
+                "narrow with --since or --status, or raise --limit",
             )?;
-            for s in &page.items {
-                writeln!(
-                    out,
-                    "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  {}",
-                    s.id,
-                    ts(s.created_at),
-                    s.total_matches,
-                    s.best_score.map(|b| b.to_string()).unwrap_or_default(),
-                    s.status.as_str(),
-                    safe(&s.created_by),
-                    safe(&s.query)
-                )?;
-            }
-            if page.next_cursor.is_some() {
-                writeln!(
-                    out,
-                    "(more: narrow with --since or --status, or raise --limit)"
-                )?;
-            }
         }
         Some(ScreeningsCommand::Show { id }) => {
             let s = rt.block_on(svc.screening(&id))?;
@@ -97,16 +75,7 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
             if !s.decisions.is_empty() {
                 writeln!(out, "\ndecisions:")?;
                 for d in &s.decisions {
-                    writeln!(
-                        out,
-                        "  {}  {}  {}: {} -> {}  {:?}",
-                        ts(d.at),
-                        safe(&d.actor),
-                        d.entity_id.as_deref().unwrap_or("(whole screening)"),
-                        d.from,
-                        d.to,
-                        safe(&d.note)
-                    )?;
+                    writeln!(out, "  {}", decision_line(d))?;
                 }
             }
         }
@@ -130,6 +99,17 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
             ))?;
             if json {
                 print_json(&response)?;
+            } else if let Some(proposed) = response.decision.proposed {
+                println!(
+                    "Proposed {proposed} on {} (four-eyes review): screening {id} is {} until a \
+                     second reviewer runs `sanctions review confirm {id}` or `review reject {id}`.",
+                    response
+                        .decision
+                        .entity_id
+                        .as_deref()
+                        .unwrap_or("the whole screening"),
+                    response.status
+                );
             } else {
                 println!(
                     "Recorded {} -> {} on {}; screening {} is now {}.",
@@ -156,7 +136,96 @@ fn status_of(arg: StatusArg) -> ReviewStatus {
         StatusArg::FalsePositive => ReviewStatus::FalsePositive,
         StatusArg::TrueMatch => ReviewStatus::TrueMatch,
         StatusArg::Escalated => ReviewStatus::Escalated,
+        StatusArg::Proposed => ReviewStatus::Proposed,
     }
+}
+
+/// A page of stored screenings as a table (or JSON); `more` says how to see the rest.
+fn print_summaries(page: &Page<ScreeningSummary>, json: bool, more: &str) -> Result<()> {
+    if json {
+        return print_json(page);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  query",
+        "id", "created (UTC)", "matches", "best", "status", "by"
+    )?;
+    for s in &page.items {
+        writeln!(
+            out,
+            "{:<30}  {:<19}  {:>7}  {:>5}  {:<14}  {:<10}  {}",
+            s.id,
+            ts(s.created_at),
+            s.total_matches,
+            s.best_score.map(|b| b.to_string()).unwrap_or_default(),
+            s.status.as_str(),
+            safe(&s.created_by),
+            safe(&s.query)
+        )?;
+    }
+    if page.next_cursor.is_some() {
+        writeln!(out, "(more: {more})")?;
+    }
+    Ok(())
+}
+
+/// One entry of the audit log: when, who, on what, the move, the note; a proposal and a
+/// verdict say so.
+fn decision_line(d: &DecisionRecord) -> String {
+    let stage = match (d.proposed, d.proposal_id) {
+        (Some(p), None) => format!("  [proposes {p}]"),
+        (Some(p), Some(id)) if d.to == p.status() => format!("  [confirms #{id}]"),
+        (Some(_), Some(id)) => format!("  [rejects #{id}]"),
+        (None, _) => String::new(),
+    };
+    format!(
+        "#{} {}  {}  {}: {} -> {}  {:?}{stage}",
+        d.id,
+        ts(d.at),
+        safe(&d.actor),
+        d.entity_id.as_deref().unwrap_or("(whole screening)"),
+        d.from,
+        d.to,
+        safe(&d.note)
+    )
+}
+
+/// `sanctions review ...`: the second reviewer's side of four-eyes review.
+pub fn run_review(ctx: &Context, args: ReviewArgs, json: bool) -> Result<Exit> {
+    let svc = super::connect::service(ctx)?.service;
+    let rt = runtime()?;
+    let (verdict, args): (Verdict, VerdictArgs) = match args.command {
+        ReviewCommand::Pending { limit } => {
+            let page = rt.block_on(svc.screenings(ScreeningQuery {
+                since: None,
+                status: Some(ReviewStatus::Proposed),
+                limit: Some(limit),
+                cursor: None,
+            }))?;
+            print_summaries(&page, json, "raise --limit")?;
+            return Ok(Exit::Success);
+        }
+        ReviewCommand::Confirm(args) => (Verdict::Confirm, args),
+        ReviewCommand::Reject(args) => (Verdict::Reject, args),
+    };
+    let response = rt.block_on(svc.verdict(
+        &args.id,
+        VerdictRequest {
+            verdict,
+            entity_id: args.entity,
+            note: args.note,
+        },
+    ))?;
+    if json {
+        print_json(&response)?;
+        return Ok(Exit::Success);
+    }
+    for d in &response.decisions {
+        println!("{}", decision_line(d));
+    }
+    println!("Screening {} is now {}.", args.id, response.status);
+    Ok(Exit::Success)
 }
 
 /// `sanctions audit export`.

@@ -54,6 +54,43 @@ pub enum StatusArg {
     FalsePositive,
     TrueMatch,
     Escalated,
+    /// Four-eyes review: a proposal awaits a second reviewer.
+    Proposed,
+}
+
+/// `sanctions review ...`: four-eyes review, the second reviewer's side.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    #[command(subcommand)]
+    pub command: ReviewCommand,
+}
+
+/// Subcommands of `review`.
+#[derive(Debug, Subcommand)]
+pub enum ReviewCommand {
+    /// The screenings whose proposals await a second reviewer, newest first.
+    Pending {
+        /// Most screenings shown (1-500).
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Confirm the proposals waiting on a screening: the proposed decisions are recorded.
+    Confirm(VerdictArgs),
+    /// Reject them: the matches return to their status before the proposal.
+    Reject(VerdictArgs),
+}
+
+/// The arguments of `review confirm` and `review reject`.
+#[derive(Debug, Args)]
+pub struct VerdictArgs {
+    /// The screening (`scr_...`).
+    pub id: String,
+    /// Only the proposal on this matched entry; every proposal of the screening when absent.
+    #[arg(long)]
+    pub entity: Option<String>,
+    /// Why (required; kept in the audit log beside the proposal).
+    #[arg(long)]
+    pub note: String,
 }
 
 /// `--decision` values.

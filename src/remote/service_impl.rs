@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde::Serialize;
 
 use super::RemoteService;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -18,7 +18,7 @@ use crate::api::routes::{self, fill};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -101,6 +101,15 @@ impl Service for RemoteService {
         self.send(Method::POST, &path, Some(&request)).await
     }
 
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError> {
+        let path = fill(routes::SCREENING_VERDICTS, screening_id);
+        self.send(Method::POST, &path, Some(&request)).await
+    }
+
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
         self.get(routes::AUDIT, Some(&query)).await
     }
@@ -175,6 +184,14 @@ impl Service for RemoteService {
     ) -> Result<Alert, ServiceError> {
         let path = fill(routes::ALERT_STATUS, id);
         self.send(Method::POST, &path, Some(&request)).await
+    }
+
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError> {
+        self.send(Method::POST, routes::ALERTS_BULK, Some(&request))
+            .await
     }
 
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError> {

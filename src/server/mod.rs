@@ -186,6 +186,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::SCREEN_ONE), get(screen::screening))
         .route(&api(routes::SCREENINGS), get(screen::screenings))
         .route(&api(routes::SCREENING_DECISIONS), post(screen::decide))
+        .route(&api(routes::SCREENING_VERDICTS), post(screen::verdict))
         .route(&api(routes::AUDIT), get(screen::audit))
         .route(&api(routes::KEYS), get(admin::keys))
         .route(&api(routes::LISTS), get(screen::lists))
@@ -203,6 +204,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::FAVORITES_RESCREEN), post(watch::rescreen))
         .route(&api(routes::ALERTS), get(watch::alerts))
         .route(&api(routes::ALERT_STATUS), post(watch::alert_status))
+        .route(&api(routes::ALERTS_BULK), post(watch::alerts_status))
         .route(
             &api(routes::WEBHOOKS),
             get(watch::webhooks).post(watch::create_webhook),

@@ -19,7 +19,7 @@ use super::reply::{ApiError, Reply, ok, ok_cached};
 use crate::api::batch::{BatchRequest, MAX_BATCH};
 use crate::api::lists::UpdateInfo;
 use crate::api::screening::ScreenRequest;
-use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
+use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery, VerdictRequest};
 use crate::model::{ListCode, Scope};
 #[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
 use {
@@ -31,6 +31,7 @@ use {
     crate::api::routes::{self, PREFIX},
     crate::api::screenings::{
         AuditExport, DecisionResponse, ScreeningResponse, ScreeningSummaryPage, StoredScreening,
+        VerdictResponse,
     },
 };
 
@@ -245,6 +246,32 @@ pub async fn decide(
 ) -> Reply {
     caller.scope(Scope::Review)?;
     Ok(ok(caller.service.decide(&id, request).await?))
+}
+
+/// `POST /screenings/{id}/verdicts`.
+#[utoipa::path(
+    post,
+    path = routes::SCREENING_VERDICTS,
+    context_path = PREFIX,
+    operation_id = "verdict",
+    tag = EXTENSIONS,
+    summary = "Confirm or reject four-eyes proposals (second reviewer).",
+    description = "Needs the `review` scope. With `[review] four_eyes = true` on the server, a `true_match` or `false_positive` decision is recorded as a proposal (the match's status becomes `proposed`; list them with `GET /screenings?status=proposed`) until a second reviewer, a key with another label, confirms it (the proposed decision is recorded) or rejects it (the match returns to its status before the proposal). The audit log keeps the proposal and the verdict, each with its reviewer, time and note.",
+    params(("id" = String, Path, description = "The screening's id (`scr_...`).")),
+    request_body = VerdictRequest,
+    responses(
+        (status = 200, description = "Success: the entries written, one per match settled.", body = VerdictResponse),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field; or the verdict does not apply (`verdict`): no proposal waits on the screening (or on `entity_id`), or the caller's key label proposed one of them (a second, different reviewer must give the verdict).", body = Failure)
+    )
+)]
+pub async fn verdict(
+    caller: Caller,
+    Id(id): Id,
+    JsonBody(request): JsonBody<VerdictRequest>,
+) -> Reply {
+    caller.scope(Scope::Review)?;
+    Ok(ok(caller.service.verdict(&id, request).await?))
 }
 
 /// `GET /audit`: the `audit` scope, and a few exports an hour per account; the JSON

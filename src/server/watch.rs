@@ -14,7 +14,7 @@ use super::limiter::Expensive;
 use super::plans::Feature;
 use super::reply::{Reply, created, ok};
 use super::screen::LimitQuery;
-use crate::api::alerts::{AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::briefs::BriefQuery;
 use crate::api::favorites::{FavoriteImport, FavoriteRequest};
 use crate::api::webhooks::{WebhookCreate, WebhookUpdate};
@@ -217,6 +217,28 @@ pub async fn alert_status(
 ) -> Reply {
     caller.scope(Scope::Review)?;
     Ok(ok(caller.service.set_alert_status(&id, request).await?))
+}
+
+/// `POST /alerts/bulk`.
+#[utoipa::path(
+    post,
+    path = routes::ALERTS_BULK,
+    context_path = PREFIX,
+    operation_id = "alertsStatus",
+    tag = EXTENSIONS,
+    summary = "Acknowledge or resolve several alerts with one note, in one transaction.",
+    description = NEEDS_REVIEW,
+    request_body = AlertBulkRequest,
+    responses(
+        (status = 200, description = "Success: the alerts changed, in the order asked.", body = Vec<Alert>),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure),
+        (status = 404, description = "An alert of the list is not the account's: nothing changed.", body = Failure),
+        (status = 422, description = "A well-formed value that is not allowed, naming the field (`ids`: none, more than 500, one twice or not an alert id); or an alert cannot take this status (`status`): nothing changed.", body = Failure)
+    )
+)]
+pub async fn alerts_status(caller: Caller, JsonBody(request): JsonBody<AlertBulkRequest>) -> Reply {
+    caller.scope(Scope::Review)?;
+    Ok(ok(caller.service.set_alerts_status(request).await?))
 }
 
 /// `GET /webhooks`.

@@ -14,6 +14,7 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     DecisionRequest, DecisionResponse, Page, ScreeningResponse, ScreeningSummary, StoredScreening,
+    VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -67,6 +68,7 @@ pub enum Outcome {
     History(Result<Page<ScreeningSummary>, ServiceError>),
     Entity(Result<Box<EntityDetail>, ServiceError>),
     Decided(Result<DecisionResponse, ServiceError>),
+    Verdict(Result<VerdictResponse, ServiceError>),
     Lists(Result<Vec<ListInfo>, ServiceError>),
     ListUpdates(Result<Vec<UpdateInfo>, ServiceError>),
     Favorites(Result<FavoritePage, ServiceError>),
@@ -112,6 +114,7 @@ pub enum Call {
     History(Option<String>),
     Entity(String),
     Decide(String, DecisionRequest),
+    Verdict(String, VerdictRequest),
     Lists,
     ListUpdates(ListCode),
     Favorites,
@@ -181,7 +184,7 @@ impl Call {
             Call::Screening(_) => Slot::Screening,
             Call::History(_) => Slot::History,
             Call::Entity(_) => Slot::Entity,
-            Call::Decide(..) => Slot::Decide,
+            Call::Decide(..) | Call::Verdict(..) => Slot::Decide,
             Call::Lists => Slot::Lists,
             Call::ListUpdates(_) => Slot::ListUpdates,
             Call::Favorites => Slot::Favorites,

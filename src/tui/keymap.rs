@@ -33,6 +33,9 @@ pub enum Command {
     FalsePositiveAll,
     TrueMatchAll,
     EscalateAll,
+    /// Four-eyes review: confirm or reject the proposal on the selected match.
+    ConfirmProposal,
+    RejectProposal,
     AddToWatchlist,
     Refresh,
     Add,
@@ -240,6 +243,20 @@ pub const BINDINGS: &[Binding] = &[
         S::Tab(Tab::Screen),
         C::EscalateAll,
         "decide for the whole screening: escalate",
+    ),
+    bind(
+        K::Char('c'),
+        NONE,
+        S::Tab(Tab::Screen),
+        C::ConfirmProposal,
+        "four-eyes: confirm the proposal (second reviewer; note)",
+    ),
+    bind(
+        K::Char('x'),
+        NONE,
+        S::Tab(Tab::Screen),
+        C::RejectProposal,
+        "four-eyes: reject the proposal (second reviewer; note)",
     ),
     bind(
         K::Char('w'),

@@ -165,6 +165,7 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         ),
         Call::Entity(id) => Outcome::Entity(service.entity(&id, None).await.map(Box::new)),
         Call::Decide(id, request) => Outcome::Decided(service.decide(&id, request).await),
+        Call::Verdict(id, request) => Outcome::Verdict(service.verdict(&id, request).await),
         Call::Lists => Outcome::Lists(service.lists().await),
         Call::ListUpdates(code) => Outcome::ListUpdates(service.list_updates(code, 50).await),
         Call::Favorites => Outcome::Favorites(service.favorites(None, Some(500)).await),
@@ -222,21 +223,21 @@ async fn set_alerts(
     ids: Vec<String>,
     request: crate::api::alerts::AlertStatusRequest,
 ) -> Outcome {
-    let mut done = Vec::with_capacity(ids.len());
+    let first = ids.first().cloned().unwrap_or_default();
     let total = ids.len();
-    for id in ids {
-        match service.set_alert_status(&id, request.clone()).await {
-            Ok(alert) => done.push(alert),
-            Err(e) => {
-                let left = total - done.len() - 1;
-                return Outcome::AlertsSet {
-                    done,
-                    failed: Some((id, e, left)),
-                };
-            }
-        }
+    let bulk = crate::api::alerts::AlertBulkRequest {
+        ids,
+        status: request.status,
+        note: request.note,
+    };
+    // One call, one transaction: every alert changed, or none.
+    match service.set_alerts_status(bulk).await {
+        Ok(done) => Outcome::AlertsSet { done, failed: None },
+        Err(e) => Outcome::AlertsSet {
+            done: Vec::new(),
+            failed: Some((first, e, total.saturating_sub(1))),
+        },
     }
-    Outcome::AlertsSet { done, failed: None }
 }
 
 async fn import_favorites(

@@ -114,6 +114,21 @@ pub enum PromptKind {
         decision: crate::model::Decision,
         note: String,
     },
+    /// Four-eyes review: a second reviewer's verdict on the proposal of a match (or every
+    /// proposal of the screening), with its note.
+    Verdict {
+        screening_id: String,
+        entity_id: Option<String>,
+        verdict: crate::api::screenings::Verdict,
+    },
+    /// The verdict with its note, confirmed (y/n) after the prompt named the screening, the
+    /// entity and the decision proposed.
+    ConfirmVerdict {
+        screening_id: String,
+        entity_id: Option<String>,
+        verdict: crate::api::screenings::Verdict,
+        note: String,
+    },
     /// Acknowledge or resolve alerts (one, or those selected) with one note.
     AlertStatus {
         alert_ids: Vec<String>,
@@ -183,6 +198,7 @@ impl Prompt {
                 | PromptKind::ConfirmQuit
                 | PromptKind::ConfirmDeleteWebhook { .. }
                 | PromptKind::ConfirmDecide { .. }
+                | PromptKind::ConfirmVerdict { .. }
         )
     }
 

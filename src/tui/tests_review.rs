@@ -387,3 +387,130 @@ fn render(s: &State, width: u16, height: u16) -> String {
         .unwrap_or_else(|e| panic!("{e}"));
     terminal.backend().to_string()
 }
+
+/// A stored screening of "Vladimir Putin" with one match, on the Screen tab, the match
+/// selected (REVIEW).
+fn screened_putin() -> State {
+    use crate::api::screening::{Match, ScreenResult};
+    let mut s = state();
+    typed(&mut s, "Vladimir Putin");
+    let (id, _) = only_call(&key(&mut s, KeyCode::Enter));
+    let m: Match = serde_json::from_value(serde_json::json!({
+        "entity_id": "ofac_sdn:35096",
+        "list_code": "ofac_sdn",
+        "list": "OFAC SDN",
+        "name": "PUTIN, Vladimir Vladimirovich",
+        "matched_name": "Vladimir Putin",
+        "type": "individual",
+        "kind": "individual",
+        "country": "RU",
+        "score": 100,
+        "explanation": [],
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let response = crate::api::screenings::ScreeningResponse {
+        id: "scr_01KPUTIN".into(),
+        result: ScreenResult {
+            query: "Vladimir Putin".into(),
+            total_matches: 1,
+            results: vec![m],
+            coverage: None,
+        },
+    };
+    update(
+        &mut s,
+        Action::Done(id, Box::new(Outcome::Screened(Ok(response)))),
+    );
+    key(&mut s, KeyCode::Down);
+    s
+}
+
+/// A log entry of the screening above.
+fn entry(id: i64, actor: &str, to: &str, proposed: Option<&str>) -> serde_json::Value {
+    serde_json::json!({
+        "id": id, "screening_id": "scr_01KPUTIN", "entity_id": "ofac_sdn:35096",
+        "from": if id == 1 { "pending_review" } else { "proposed" }, "to": to,
+        "note": format!("{actor}: same date of birth"), "actor": actor,
+        "at": "2026-11-26T01:30:00Z", "proposed": proposed,
+        "proposal_id": if id == 1 { None } else { Some(1) },
+    })
+}
+
+#[test]
+fn four_eyes_the_detail_shows_the_proposal_and_c_confirms_it_after_the_question() {
+    use crate::api::screenings::{DecisionResponse, Verdict, VerdictResponse};
+    use crate::model::ReviewStatus;
+    let mut s = screened_putin();
+    // The first reviewer's true match, through the confirmation, answered as a proposal.
+    key(&mut s, KeyCode::Char('t'));
+    typed(&mut s, "same date of birth");
+    key(&mut s, KeyCode::Enter);
+    let (id, _) = only_call(&key(&mut s, KeyCode::Char('y')));
+    let proposal = serde_json::from_value(entry(1, "alice", "proposed", Some("true_match")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = Outcome::Decided(Ok(DecisionResponse {
+        decision: proposal,
+        status: ReviewStatus::Proposed,
+    }));
+    update(&mut s, Action::Done(id, Box::new(answer)));
+    key(&mut s, KeyCode::Enter); // the match's detail
+    let wide = render(&s, 120, 40);
+    assert!(
+        wide.contains("true_match proposed by alice, awaiting a second reviewer"),
+        "{wide}"
+    );
+    insta::assert_snapshot!("four_eyes_detail_proposed_120x40", wide);
+    insta::assert_snapshot!("four_eyes_detail_proposed_80x24", render(&s, 80, 24));
+    // The second reviewer: c, a note, then the same y/n question naming what is confirmed.
+    key(&mut s, KeyCode::Char('c'));
+    typed(&mut s, "agreed");
+    key(&mut s, KeyCode::Enter);
+    let hint = s
+        .prompt
+        .as_ref()
+        .and_then(|p| p.hint.clone())
+        .unwrap_or_default();
+    assert!(
+        hint.contains("true_match by alice") && hint.contains("ofac_sdn:35096"),
+        "{hint}"
+    );
+    let (id, call) = only_call(&key(&mut s, KeyCode::Char('y')));
+    let Call::Verdict(screening, request) = call else {
+        panic!("{call:?}")
+    };
+    assert_eq!(screening, "scr_01KPUTIN");
+    assert_eq!(request.verdict, Verdict::Confirm);
+    assert_eq!(request.entity_id.as_deref(), Some("ofac_sdn:35096"));
+    let confirmed = serde_json::from_value(entry(2, "bob", "true_match", Some("true_match")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = Outcome::Verdict(Ok(VerdictResponse {
+        decisions: vec![confirmed],
+        status: ReviewStatus::TrueMatch,
+    }));
+    update(&mut s, Action::Done(id, Box::new(answer)));
+    let after = render(&s, 120, 40);
+    assert!(!after.contains("awaiting a second reviewer"), "{after}");
+    assert!(after.contains("bob"), "{after}");
+    // Nothing waits any more: x says so and asks nothing.
+    assert!(key(&mut s, KeyCode::Char('x')).is_empty());
+    assert!(s.prompt.is_none());
+}
+
+#[test]
+fn four_eyes_a_rejection_not_confirmed_records_nothing() {
+    let mut s = screened_putin();
+    key(&mut s, KeyCode::Char('x'));
+    assert!(s.prompt.is_none(), "no proposal: no prompt");
+    let mut shown = s.screen.shown.take().unwrap_or_else(|| panic!("shown"));
+    shown.decisions = vec![
+        serde_json::from_value(entry(1, "alice", "proposed", Some("false_positive")))
+            .unwrap_or_else(|e| panic!("{e}")),
+    ];
+    s.screen.shown = Some(shown);
+    key(&mut s, KeyCode::Char('x'));
+    typed(&mut s, "different person");
+    key(&mut s, KeyCode::Enter);
+    assert!(s.prompt.as_ref().is_some_and(|p| p.yes_no()));
+    assert!(key(&mut s, KeyCode::Char('n')).is_empty());
+    assert!(s.prompt.is_none());
+}

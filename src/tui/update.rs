@@ -178,7 +178,7 @@ fn slot_of(outcome: &Outcome) -> Slot {
         Outcome::Screening(_) => Slot::Screening,
         Outcome::History(_) => Slot::History,
         Outcome::Entity(_) => Slot::Entity,
-        Outcome::Decided(_) => Slot::Decide,
+        Outcome::Decided(_) | Outcome::Verdict(_) => Slot::Decide,
         Outcome::Lists(_) => Slot::Lists,
         Outcome::ListUpdates(_) => Slot::ListUpdates,
         Outcome::Favorites(_) => Slot::Favorites,
@@ -449,6 +449,19 @@ fn on_prompt_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 };
                 vec![call(state, Call::Decide(screening_id, request))]
             }
+            PromptKind::ConfirmVerdict {
+                screening_id,
+                entity_id,
+                verdict,
+                note,
+            } => {
+                let request = crate::api::screenings::VerdictRequest {
+                    verdict,
+                    entity_id,
+                    note,
+                };
+                vec![call(state, Call::Verdict(screening_id, request))]
+            }
             _ => Vec::new(),
         };
     }
@@ -479,9 +492,9 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
     let value = prompt.input.value().trim().to_owned();
     if value.is_empty() && !prompt.empty_ok() {
         prompt.error = Some(match prompt.kind {
-            PromptKind::Decide { .. } | PromptKind::AlertStatus { .. } => {
-                "a note is required: say why".to_owned()
-            }
+            PromptKind::Decide { .. }
+            | PromptKind::Verdict { .. }
+            | PromptKind::AlertStatus { .. } => "a note is required: say why".to_owned(),
             PromptKind::BatchPath => "type the path of a CSV, text or JSON file".to_owned(),
             PromptKind::ListsImport => {
                 "type the folder holding one folder per list code".to_owned()
@@ -523,6 +536,14 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
                 note: value,
             };
             vec![call(state, Call::Decide(screening_id, request))]
+        }
+        PromptKind::Verdict {
+            screening_id,
+            entity_id,
+            verdict,
+        } => {
+            pages::screen::confirm_verdict(state, screening_id, entity_id, verdict, value);
+            Vec::new()
         }
         PromptKind::AlertStatus { alert_ids, status } => {
             let request = crate::api::alerts::AlertStatusRequest {
@@ -607,7 +628,8 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         PromptKind::ConfirmRemove { .. }
         | PromptKind::ConfirmQuit
         | PromptKind::ConfirmDeleteWebhook { .. }
-        | PromptKind::ConfirmDecide { .. } => Vec::new(),
+        | PromptKind::ConfirmDecide { .. }
+        | PromptKind::ConfirmVerdict { .. } => Vec::new(),
     }
 }
 

@@ -357,3 +357,91 @@ fn a_watchlist_import_keeps_the_good_rows_and_names_each_refused_one() {
     assert_eq!(names.len(), 3, "{names:?}");
     assert!(names.contains(&"Pat D. King"), "{names:?}");
 }
+
+/// The real binary run as the OS user `user` (the reviewer a local decision is recorded as),
+/// with the configuration file `config`.
+fn as_user(data: &Path, user: &str, config: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data)
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .env("USER", user)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn four_eyes_review_needs_a_second_os_user() {
+    let dir = imported();
+    let d = dir.path();
+    let config = d.join("four-eyes.toml");
+    std::fs::write(
+        &config,
+        "[review]\nfour_eyes = true\n[briefs]\nfeeds = []\n",
+    )
+    .unwrap();
+    let screened = json(&as_user(
+        d,
+        "alice",
+        &config,
+        &["screen", "Vladimir Putin", "--json"],
+    ));
+    let id = screened["id"].as_str().unwrap();
+    let entity = screened["results"][0]["entity_id"].as_str().unwrap();
+    let args = [
+        "screenings",
+        "decide",
+        id,
+        "--entity",
+        entity,
+        "--decision",
+        "true_match",
+        "--note",
+        "same DOB",
+    ];
+    let proposed = as_user(d, "alice", &config, &args);
+    assert!(proposed.status.success(), "{}", stderr(&proposed));
+    assert!(
+        stdout(&proposed).contains("Proposed true_match"),
+        "{}",
+        stdout(&proposed)
+    );
+    let pending = as_user(d, "bob", &config, &["review", "pending"]);
+    assert!(stdout(&pending).contains(id), "{}", stdout(&pending));
+    // The proposer cannot confirm: refused, saying why.
+    let own = as_user(
+        d,
+        "alice",
+        &config,
+        &["review", "confirm", id, "--note", "me"],
+    );
+    assert!(!own.status.success());
+    assert!(
+        stderr(&own).contains("alice proposed true_match")
+            && stderr(&own).contains("a second, different reviewer"),
+        "{}",
+        stderr(&own)
+    );
+    let confirmed = as_user(
+        d,
+        "bob",
+        &config,
+        &["review", "confirm", id, "--note", "agreed"],
+    );
+    assert!(confirmed.status.success(), "{}", stderr(&confirmed));
+    assert!(
+        stdout(&confirmed).contains("is now true_match"),
+        "{}",
+        stdout(&confirmed)
+    );
+    let shown = stdout(&as_user(d, "carol", &config, &["screenings", "show", id]));
+    let alice = shown.find("alice").unwrap_or_else(|| panic!("{shown}"));
+    let bob = shown.find("bob").unwrap_or_else(|| panic!("{shown}"));
+    assert!(alice < bob, "{shown}");
+    assert!(shown.contains("[proposes true_match]"), "{shown}");
+    assert!(shown.contains("[confirms #"), "{shown}");
+    let empty = stdout(&as_user(d, "bob", &config, &["review", "pending"]));
+    assert!(!empty.contains(id), "{empty}");
+}

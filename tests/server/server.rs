@@ -586,3 +586,130 @@ async fn credits_are_counted_per_name_and_survive_a_restart() {
     assert_eq!(none_left.status, 403);
     server.stop();
 }
+
+/// A key of `label` in the account `team` (business plan), made with `sanctions keys create`.
+fn team_key(label: &str) -> String {
+    let out = common::sanctions(
+        data(),
+        &[
+            "keys",
+            "create",
+            "--account",
+            "team",
+            "--plan",
+            "business",
+            "--label",
+            label,
+            "--json",
+        ],
+    );
+    common::json(&out)["key"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn four_eyes_a_second_key_confirms_what_the_first_proposed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), "[review]\nfour_eyes = true\n");
+    let server = Serve::start(data(), Some(&cfg)).await;
+    let (first, second) = (team_key("maker"), team_key("checker"));
+    let post = |key: &str, path: String, body: serde_json::Value| {
+        let (url, key) = (server.url(&path), key.to_owned());
+        async move { call("POST", &url, Some(&key), json_body(body)).await }
+    };
+    let screened = post(&first, "/screen".into(), json!({"name": "Vladimir Putin"})).await;
+    let id = screened.data()["id"].as_str().unwrap().to_owned();
+    let entity = screened.data()["results"][0]["entity_id"].clone();
+    let proposal =
+        json!({"entity_id": entity, "decision": "true_match", "note": "same date of birth"});
+    let proposed = post(&first, format!("/screenings/{id}/decisions"), proposal).await;
+    assert_eq!(proposed.status, 200, "{:?}", proposed.body);
+    assert_eq!(proposed.data()["decision"]["to"], "proposed");
+    assert_eq!(proposed.data()["decision"]["proposed"], "true_match");
+    let verdicts = format!("/screenings/{id}/verdicts");
+    let confirm = json!({"verdict": "confirm", "note": "agreed"});
+    // The proposer's own key is refused, naming the field and why.
+    let own = post(&first, verdicts.clone(), confirm.clone()).await;
+    assert_eq!(own.status, 422, "{:?}", own.body);
+    assert!(own.message().contains("verdict"), "{}", own.message());
+    assert!(
+        own.message().contains("a second, different reviewer"),
+        "{}",
+        own.message()
+    );
+    let bad = post(
+        &second,
+        verdicts.clone(),
+        json!({"verdict": "maybe", "note": "x"}),
+    )
+    .await;
+    assert_eq!(bad.status, 422, "{:?}", bad.body);
+    assert!(bad.message().contains("verdict"), "{}", bad.message());
+    let confirmed = post(&second, verdicts, confirm).await;
+    assert_eq!(confirmed.status, 200, "{:?}", confirmed.body);
+    assert_eq!(confirmed.data()["status"], "true_match");
+    assert_eq!(confirmed.data()["decisions"][0]["entity_id"], entity);
+    let stored = call(
+        "GET",
+        &server.url(&format!("/screen/{id}")),
+        Some(&second),
+        None,
+    )
+    .await;
+    let log = stored.data()["decisions"].as_array().unwrap().clone();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert!(log[0]["actor"].as_str().unwrap().starts_with("api:maker"));
+    assert_eq!(log[0]["note"], "same date of birth");
+    assert!(log[1]["actor"].as_str().unwrap().starts_with("api:checker"));
+    assert_eq!(
+        (&log[1]["from"], &log[1]["to"]),
+        (&json!("proposed"), &json!("true_match"))
+    );
+    assert_eq!(log[1]["proposal_id"], log[0]["id"]);
+    for entry in &log {
+        assert!(entry["at"].is_string(), "{entry}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn several_alerts_change_with_one_note_in_one_call_scoped_to_the_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), "");
+    let server = Serve::start(data(), Some(&cfg)).await;
+    let key = new_key(data(), "business", "bulk");
+    let stranger = new_key(data(), "business", "stranger");
+    for name in ["Vladimir Putin", "Kim Jong Un"] {
+        let body = json_body(json!({"name": name}));
+        assert_eq!(
+            call("POST", &server.url("/screen"), Some(&key), body)
+                .await
+                .status,
+            200
+        );
+    }
+    let open = call("GET", &server.url("/alerts?status=open"), Some(&key), None).await;
+    let ids: Vec<String> = open.data()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ids.len() >= 2, "{:?}", open.body);
+    let bulk = |key: &str, body: serde_json::Value| {
+        let (url, key) = (server.url("/alerts/bulk"), key.to_owned());
+        async move { call("POST", &url, Some(&key), json_body(body)).await }
+    };
+    let ack = json!({"ids": ids, "status": "acknowledged", "note": "one look"});
+    // Another account's key finds none of them, and changes nothing.
+    assert_eq!(bulk(&stranger, ack.clone()).await.status, 404);
+    let twice = json!({"ids": [ids[0], ids[0]], "status": "resolved", "note": "x"});
+    let refused = bulk(&key, twice).await;
+    assert_eq!(refused.status, 422, "{:?}", refused.body);
+    assert!(refused.message().contains("ids"), "{}", refused.message());
+    let done = bulk(&key, ack).await;
+    assert_eq!(done.status, 200, "{:?}", done.body);
+    let changed = done.data().as_array().unwrap().clone();
+    assert_eq!(changed.len(), ids.len());
+    assert!(changed.iter().all(|a| a["status"] == "acknowledged"));
+    let still_open = call("GET", &server.url("/alerts?status=open"), Some(&key), None).await;
+    assert_eq!(still_open.data()["items"], json!([]));
+}

@@ -2,7 +2,9 @@
 
 use sanctions_api::batch::{BatchName, BatchRequest};
 use sanctions_api::screening::ScreenRequest;
-use sanctions_api::screenings::{AuditQuery, Decision, DecisionRequest, ScreeningQuery};
+use sanctions_api::screenings::{
+    AuditQuery, Decision, DecisionRequest, ScreeningQuery, Verdict, VerdictRequest,
+};
 use sanctions_model::ReviewStatus;
 use sanctions_service::batch;
 use sanctions_service::{Service, ServiceError};
@@ -81,6 +83,107 @@ async fn a_screening_is_stored_with_its_list_versions_and_read_back() {
         let err = svc.screening(id).await.unwrap_err();
         assert_eq!(err.status(), 404, "{id}: {err}");
     }
+}
+
+fn verdict(verdict: Verdict, note: &str) -> VerdictRequest {
+    VerdictRequest {
+        verdict,
+        entity_id: None,
+        note: note.to_owned(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn four_eyes_proposals_wait_for_a_second_reviewer() {
+    let (_dir, alice) = service().await;
+    alice.set_four_eyes(true);
+    let bob = alice.with_actor("analyst2");
+    let screening = alice
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap();
+    let id = screening.id.as_str();
+    let entity = screening.result.results[0].entity_id.clone();
+    // Nothing to confirm yet.
+    let err = bob
+        .verdict(id, verdict(Verdict::Confirm, "ok"))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("awaits a second reviewer"),
+        "{err}"
+    );
+    // An escalation is recorded at once; a true match becomes a proposal.
+    let escalated = alice
+        .decide(id, decision(Some(&entity), Decision::Escalated, "ask L2"))
+        .await
+        .unwrap();
+    assert_eq!(escalated.decision.to, ReviewStatus::Escalated);
+    let proposed = alice
+        .decide(id, decision(Some(&entity), Decision::TrueMatch, "same DOB"))
+        .await
+        .unwrap();
+    assert_eq!(proposed.decision.to, ReviewStatus::Proposed);
+    assert_eq!(proposed.decision.proposed, Some(Decision::TrueMatch));
+    let stored = alice.screening(id).await.unwrap();
+    assert_ne!(stored.status, ReviewStatus::TrueMatch);
+    // The proposer cannot confirm it: a clear refusal naming the field.
+    let err = alice
+        .verdict(id, verdict(Verdict::Confirm, "me again"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, ServiceError::Validation { field, message }
+            if field == "verdict" && message.contains("a second, different reviewer")),
+        "{err}"
+    );
+    // A second reviewer rejects it: back to escalated; then a new proposal, confirmed.
+    let rejected = bob
+        .verdict(id, verdict(Verdict::Reject, "not the same person"))
+        .await
+        .unwrap();
+    assert_eq!(rejected.decisions[0].to, ReviewStatus::Escalated);
+    alice
+        .decide(id, decision(None, Decision::FalsePositive, "other DOB"))
+        .await
+        .unwrap();
+    let confirmed = bob
+        .verdict(id, verdict(Verdict::Confirm, "agreed"))
+        .await
+        .unwrap();
+    assert_eq!(confirmed.decisions[0].to, ReviewStatus::FalsePositive);
+    assert_eq!(confirmed.decisions[0].actor, "analyst2");
+    let stored = alice.screening(id).await.unwrap();
+    // Every entry stays in the audit log, with who and the note.
+    let log: Vec<(&str, ReviewStatus, &str)> = stored
+        .decisions
+        .iter()
+        .filter(|d| d.entity_id.as_deref() == Some(entity.as_str()) || d.entity_id.is_none())
+        .map(|d| (d.actor.as_str(), d.to, d.note.as_str()))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            ("analyst1", ReviewStatus::Escalated, "ask L2"),
+            ("analyst1", ReviewStatus::Proposed, "same DOB"),
+            ("analyst2", ReviewStatus::Escalated, "not the same person"),
+            ("analyst1", ReviewStatus::Proposed, "other DOB"),
+            ("analyst2", ReviewStatus::FalsePositive, "agreed"),
+        ]
+    );
+    let audit = alice.audit(AuditQuery::default()).await.unwrap();
+    assert_eq!(audit.decisions.len(), stored.decisions.len());
+    // Off again: decisions are recorded at once.
+    alice.set_four_eyes(false);
+    let other = alice
+        .screen(ScreenRequest::new("Vladimir Putin"))
+        .await
+        .unwrap();
+    let direct = alice
+        .decide(&other.id, decision(None, Decision::TrueMatch, "direct"))
+        .await
+        .unwrap();
+    assert_eq!(direct.status, ReviewStatus::TrueMatch);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -457,3 +457,83 @@ fn list_downloads_are_off_until_enabled() {
     assert!(!tmux.pane().contains("update running"));
     quit_from_commands(&tmux, data.path());
 }
+
+/// Starts the UI as the OS user `user` (the reviewer its decisions are recorded as).
+fn start_as(data: &Path, user: &str, name: &str) -> Tmux {
+    let tmux = Tmux::new(name);
+    let command = format!(
+        "USER={user} SANCTIONS_CONFIG={0}/ui.toml {1} --data-dir {0}; echo $? > {0}/ui-exit-status",
+        data.display(),
+        env!("CARGO_BIN_EXE_sanctions"),
+    );
+    tmux.start_sized(&command, 80, 24);
+    tmux.wait_for_all(&["1:Screen", "TYPING"], 20);
+    tmux
+}
+
+/// Four-eyes review: alice's true match waits as a proposal that she cannot confirm herself;
+/// bob opens the screening from the history, sees who proposed it and confirms with `c`
+/// through the same y/n question. The audit log holds both entries.
+#[test]
+fn four_eyes_a_proposal_is_confirmed_by_a_second_reviewer_only() {
+    let data = data("[review]\nfour_eyes = true\n");
+    let tmux = start_as(data.path(), "alice", "fouryes1");
+    tmux.text("Banco Nacional de Cuba");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("for \"Banco Nacional de Cuba\"", 120);
+    tmux.keys(&["Down"]);
+    tmux.wait_for("REVIEW", 10);
+    tmux.keys(&["t"]);
+    tmux.wait_for("note (required)", 10);
+    tmux.text("same bank");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Record true_match?", 10);
+    tmux.keys(&["y"]);
+    tmux.wait_for("awaiting a second reviewer", 20);
+    tmux.keys(&["c"]);
+    tmux.wait_for("note (required)", 10);
+    tmux.text("mine");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Confirm the proposal?", 10);
+    tmux.keys(&["y"]);
+    tmux.wait_for("a second, different", 20);
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&tmux, &data.path().join("ui-exit-status")), "0");
+    drop(tmux);
+    std::fs::remove_file(data.path().join("ui-exit-status")).unwrap();
+
+    let tmux = start_as(data.path(), "bob", "fouryes2");
+    leave_field(&tmux);
+    tmux.keys(&["C-r"]);
+    tmux.wait_for("Banco Nacional de Cuba", 20);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("for \"Banco Nacional de Cuba\"", 20);
+    tmux.keys(&["Down"]);
+    tmux.wait_for("REVIEW", 10);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("proposed by alice, awaiting a second reviewer", 20);
+    tmux.keys(&["c"]);
+    tmux.wait_for("note (required)", 10);
+    tmux.text("agreed");
+    tmux.keys(&["Enter"]);
+    let pane = tmux.wait_for_all(&["Confirm the proposal?", "by alice"], 10);
+    assert!(pane.contains("CONFIRM"), "{pane}");
+    tmux.keys(&["y"]);
+    tmux.wait_for("verdict recorded: true_match", 20);
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&tmux, &data.path().join("ui-exit-status")), "0");
+    let audit = cli(data.path(), &["audit", "export", "--format", "json"]);
+    let audit: serde_json::Value = serde_json::from_str(&audit).unwrap();
+    let log: Vec<(&str, &str, &str)> = audit["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let field = |f: &str| d[f].as_str().unwrap_or_default();
+            (field("actor"), field("to"), field("note"))
+        })
+        .collect();
+    assert_eq!(log[0], ("alice", "proposed", "same bank"), "{audit}");
+    assert_eq!(log[1].0, "bob", "{audit}");
+    assert_eq!((log[1].1, log[1].2), ("true_match", "agreed"), "{audit}");
+}

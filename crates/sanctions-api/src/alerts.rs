@@ -29,6 +29,21 @@ pub struct AlertQuery {
     pub cursor: Option<String>,
 }
 
+/// `POST /v1/alerts/bulk`: acknowledge or resolve several alerts with one note, in one
+/// transaction (all of them, or none when one is missing or cannot take the status).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlertBulkRequest {
+    /// The alerts (`alt_...`), 1 to 500, each once.
+    #[schema(min_items = 1, max_items = 500)]
+    pub ids: Vec<String>,
+    /// `acknowledged` or `resolved` (an alert is never reopened).
+    #[schema(schema_with = super::schema::alert_status_change)]
+    pub status: AlertStatus,
+    #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]
+    pub note: String,
+}
+
 /// `POST /v1/alerts/{id}/status`: acknowledge or resolve, with a required note.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -21,6 +21,9 @@ pub const SCREEN_ONE: &str = "/screen/{id}";
 pub const SCREENINGS: &str = "/screenings";
 /// `POST` (extension): record a review decision (`DecisionRequest` → `DecisionResponse`).
 pub const SCREENING_DECISIONS: &str = "/screenings/{id}/decisions";
+/// `POST` (extension): four-eyes review, a second reviewer confirms or rejects the proposals
+/// waiting on a screening (`VerdictRequest` → `VerdictResponse`).
+pub const SCREENING_VERDICTS: &str = "/screenings/{id}/verdicts";
 /// `GET` (extension): every screening and decision of a period (query: `AuditQuery`).
 pub const AUDIT: &str = "/audit";
 
@@ -47,6 +50,9 @@ pub const FAVORITES_RESCREEN: &str = "/favorites/rescreen";
 pub const ALERTS: &str = "/alerts";
 /// `POST` (extension): acknowledge or resolve (`AlertStatusRequest` → `Alert`).
 pub const ALERT_STATUS: &str = "/alerts/{id}/status";
+/// `POST` (extension): acknowledge or resolve several alerts with one note, in one
+/// transaction (`AlertBulkRequest` → the alerts changed).
+pub const ALERTS_BULK: &str = "/alerts/bulk";
 
 /// `GET` and `POST` (`WebhookCreate`, answered 201).
 pub const WEBHOOKS: &str = "/webhooks";

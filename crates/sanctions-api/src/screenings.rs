@@ -174,6 +174,39 @@ pub struct DecisionResponse {
     pub status: ReviewStatus,
 }
 
+/// A second reviewer's word on a four-eyes proposal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The proposed decision is recorded.
+    Confirm,
+    /// The match returns to its status before the proposal.
+    Reject,
+}
+
+/// `POST /v1/screenings/{id}/verdicts`: confirm or reject the proposals waiting on a
+/// screening (or on one of its matches). Refused (422, `verdict`) when nothing waits or when
+/// the caller proposed one of them: a second, different reviewer must give the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictRequest {
+    pub verdict: Verdict,
+    /// The matched entry whose proposal is settled; absent for every proposal of the screening.
+    #[serde(default)]
+    pub entity_id: Option<String>,
+    /// Why: required, not blank.
+    #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]
+    pub note: String,
+}
+
+/// The answer to a verdict: the log entries written (one per match settled) and the
+/// screening's status after them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct VerdictResponse {
+    pub decisions: Vec<DecisionRecord>,
+    pub status: ReviewStatus,
+}
+
 /// Query parameters of `GET /v1/audit` and `sanctions audit export`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AuditQuery {

@@ -14,6 +14,7 @@ mod keys;
 mod list;
 mod names;
 mod review;
+mod review_log;
 mod screening;
 mod update;
 mod watch;
@@ -28,7 +29,8 @@ pub use keys::{Account, ApiKey, NewApiKey, Plan, Scope};
 pub use list::{ListCode, UnknownListCode};
 pub use names::{EntityFacts, EntityNames};
 pub use parsed::ParsedList;
-pub use review::{Decision, ReviewStatus};
+pub use review::{Decision, ReviewAction, ReviewStatus};
+pub use review_log::{EntityReview, LogEntry, Pending, plan, replay};
 pub use screening::{
     DecisionRecord, ListVersions, MatchedEntity, ScreeningFilter, ScreeningOrigin, ScreeningRecord,
 };

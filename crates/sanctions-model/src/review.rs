@@ -17,6 +17,9 @@ pub enum ReviewStatus {
     TrueMatch,
     /// Sent up for a second opinion; can still become a false positive or a true match.
     Escalated,
+    /// Four-eyes review: a `true_match` or `false_positive` proposed by one reviewer, waiting
+    /// for a second, different one to confirm or reject it.
+    Proposed,
 }
 
 impl ReviewStatus {
@@ -28,6 +31,7 @@ impl ReviewStatus {
             ReviewStatus::FalsePositive => "false_positive",
             ReviewStatus::TrueMatch => "true_match",
             ReviewStatus::Escalated => "escalated",
+            ReviewStatus::Proposed => "proposed",
         }
     }
 
@@ -39,6 +43,7 @@ impl ReviewStatus {
             "false_positive" => ReviewStatus::FalsePositive,
             "true_match" => ReviewStatus::TrueMatch,
             "escalated" => ReviewStatus::Escalated,
+            "proposed" => ReviewStatus::Proposed,
             _ => return None,
         })
     }
@@ -49,33 +54,42 @@ impl ReviewStatus {
     }
 
     /// Whether a decision may move this status to `to`: pending to any decision, escalated
-    /// to false positive or true match; final statuses and `no_match` move nowhere.
+    /// to false positive or true match; final statuses and `no_match` move nowhere, and a
+    /// proposal moves only by a second reviewer's confirmation or rejection.
     pub fn can_become(self, to: Decision) -> bool {
         match self {
             ReviewStatus::PendingReview => true,
             ReviewStatus::Escalated => to != Decision::Escalated,
-            ReviewStatus::NoMatch | ReviewStatus::FalsePositive | ReviewStatus::TrueMatch => false,
+            ReviewStatus::NoMatch
+            | ReviewStatus::FalsePositive
+            | ReviewStatus::TrueMatch
+            | ReviewStatus::Proposed => false,
         }
     }
 
     /// The status of a whole screening from the statuses of its matched entities: a true
-    /// match anywhere wins, then an escalation, then anything still pending; all false
-    /// positives make a false positive; no entity at all is `no_match`.
+    /// match anywhere wins, then a proposal awaiting its second reviewer (so that the second
+    /// reviewer's queue, the screenings in `proposed`, holds every one), then an escalation,
+    /// then anything still pending; all false positives make a false positive; no entity at
+    /// all is `no_match`.
     pub fn aggregate(entities: impl IntoIterator<Item = ReviewStatus>) -> ReviewStatus {
         let mut any = false;
-        let (mut true_match, mut escalated, mut pending) = (false, false, false);
+        let (mut true_match, mut escalated, mut pending, mut proposed) =
+            (false, false, false, false);
         for status in entities {
             any = true;
             match status {
                 ReviewStatus::TrueMatch => true_match = true,
                 ReviewStatus::Escalated => escalated = true,
                 ReviewStatus::PendingReview | ReviewStatus::NoMatch => pending = true,
+                ReviewStatus::Proposed => proposed = true,
                 ReviewStatus::FalsePositive => {}
             }
         }
         match () {
             _ if !any => ReviewStatus::NoMatch,
             _ if true_match => ReviewStatus::TrueMatch,
+            _ if proposed => ReviewStatus::Proposed,
             _ if escalated => ReviewStatus::Escalated,
             _ if pending => ReviewStatus::PendingReview,
             _ => ReviewStatus::FalsePositive,
@@ -125,6 +139,32 @@ impl fmt::Display for Decision {
     }
 }
 
+/// What one review call asks of a screening (or of one of its matches).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewAction {
+    /// Record a decision at once.
+    Decide(Decision),
+    /// Four-eyes review: propose a `true_match` or `false_positive` for a second reviewer.
+    Propose(Decision),
+    /// A second reviewer confirms the proposals waiting on it.
+    Confirm,
+    /// A second reviewer rejects them: the matches return to what they were before.
+    Reject,
+}
+
+impl ReviewAction {
+    /// What a decision becomes: a proposal under four-eyes review when it is final
+    /// (`true_match`, `false_positive`), else recorded at once (an escalation).
+    pub fn for_decision(decision: Decision, four_eyes: bool) -> ReviewAction {
+        match decision {
+            Decision::TrueMatch | Decision::FalsePositive if four_eyes => {
+                ReviewAction::Propose(decision)
+            }
+            _ => ReviewAction::Decide(decision),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +194,9 @@ mod tests {
         );
         assert_eq!(S::aggregate([S::FalsePositive, S::Escalated]), S::Escalated);
         assert_eq!(S::aggregate([S::TrueMatch, S::Escalated]), S::TrueMatch);
+        assert_eq!(S::aggregate([S::PendingReview, S::Proposed]), S::Proposed);
+        assert_eq!(S::aggregate([S::Escalated, S::Proposed]), S::Proposed);
+        assert_eq!(S::aggregate([S::TrueMatch, S::Proposed]), S::TrueMatch);
         assert_eq!(
             S::aggregate([S::FalsePositive, S::FalsePositive]),
             S::FalsePositive

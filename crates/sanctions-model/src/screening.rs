@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::{EntityKind, ListCode, ReviewStatus};
+use super::{Decision, EntityKind, ListCode, ReviewStatus};
 
 /// The list-update id of each list at the moment of a screening (absent: never imported).
 pub type ListVersions = BTreeMap<ListCode, i64>;
@@ -91,6 +91,13 @@ pub struct DecisionRecord {
     #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub at: Timestamp,
+    /// Four-eyes review: the decision proposed (on a proposal, `to` is `proposed`), or the
+    /// one confirmed or rejected (on a second reviewer's entry, `from` is `proposed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposed: Option<Decision>,
+    /// On a confirmation or rejection: the id of the proposal it settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal_id: Option<i64>,
 }
 
 /// Which stored screenings to list, newest first.

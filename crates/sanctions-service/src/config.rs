@@ -53,6 +53,18 @@ pub struct Config {
     /// `[store]`: where the store is (`--database-url` and `SANCTIONS_DATABASE_URL` win).
     #[serde(default)]
     pub store: StoreSettings,
+    /// `[review]`: how decisions are recorded (four-eyes review).
+    #[serde(default)]
+    pub review: ReviewConfig,
+}
+
+/// `[review]`: with `four_eyes = true`, a `true_match` or `false_positive` recorded by one
+/// reviewer stays `proposed` until a second, different reviewer (the OS user locally, the
+/// API key's label on a server) confirms or rejects it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReviewConfig {
+    pub four_eyes: bool,
 }
 
 /// `[store]`: a PostgreSQL database shared by several `sanctions serve` instances instead
@@ -481,6 +493,10 @@ mod tests {
             Config::parse("[import]\nmax_shrink_percent = 5\n[screening]\nweak_aliases = false")
                 .unwrap();
         assert!(!config.screening.weak_aliases);
+        assert!(!config.review.four_eyes);
+        let review = Config::parse("[review]\nfour_eyes = true").unwrap();
+        assert!(review.review.four_eyes);
+        assert!(Config::parse("[review]\nfour_eye = true").is_err());
         assert_eq!(config.import.max_shrink_percent, 5.0);
         assert_eq!(config.import.min_shrink_entries, 50);
         assert!(Config::parse("[fetch.urls.nope]\na = \"b\"").is_err());

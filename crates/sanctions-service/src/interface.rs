@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use futures::StreamExt;
 
 use super::ServiceError;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -16,7 +16,7 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -90,12 +90,22 @@ pub trait Service: Send + Sync {
         &self,
         query: ScreeningQuery,
     ) -> Result<Page<ScreeningSummary>, ServiceError>;
-    /// `POST /v1/screenings/{id}/decisions` (extension): records a review decision.
+    /// `POST /v1/screenings/{id}/decisions` (extension): records a review decision; under
+    /// four-eyes review a `true_match` or `false_positive` is recorded as a proposal
+    /// (`to` is `proposed`) for a second reviewer.
     async fn decide(
         &self,
         screening_id: &str,
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError>;
+    /// `POST /v1/screenings/{id}/verdicts` (extension): four-eyes review, a second, different
+    /// reviewer confirms or rejects the proposals waiting on a screening (the proposer is
+    /// refused). The proposals waiting: `screenings` with the status `proposed`.
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError>;
     /// `GET /v1/audit` (extension): every screening and decision of a period.
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError>;
     /// One page of the streamed audit export (`GET /v1/audit` as NDJSON or CSV): the
@@ -148,6 +158,12 @@ pub trait Service: Send + Sync {
         id: &str,
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError>;
+    /// `POST /v1/alerts/bulk` (extension): acknowledge or resolve several alerts with one
+    /// note, in one transaction (all, or none); the alerts changed, in the order asked.
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError>;
 
     /// `POST /v1/webhooks`: registers an endpoint; the answer carries its secret, once.
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError>;

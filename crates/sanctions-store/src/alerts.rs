@@ -51,44 +51,27 @@ impl Store {
         account: &str,
         change: &AlertChange,
     ) -> Result<Alert, StoreError> {
-        let tx = self.write()?;
-        let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1 AND account_id = ?2");
-        let alert = tx
-            .query_row(&sql, [change.alert_id.as_str(), account], raw_alert)
-            .optional()?
-            .map(finish_alert)
-            .transpose()?
-            .ok_or_else(|| StoreError::NotFound {
-                what: "alert",
-                id: change.alert_id.clone(),
-            })?;
-        if !alert.status.can_become(change.to) {
-            return Err(StoreError::Refused(format!(
-                "alert {} is {}: it cannot become {}",
-                alert.id, alert.status, change.to
-            )));
-        }
-        tx.execute(
-            "INSERT INTO alert_changes (alert_id, from_status, to_status, note, actor, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                alert.id,
-                alert.status.as_str(),
-                change.to.as_str(),
-                change.note,
-                change.actor,
-                ts_text(change.at)
-            ],
-        )?;
-        tx.execute(
-            "UPDATE alerts SET status = ?2 WHERE id = ?1",
-            params![alert.id, change.to.as_str()],
-        )?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(Alert {
-            status: change.to,
-            ..alert
+        let mut changed = self.change_alerts(account, std::slice::from_ref(change))?;
+        changed.pop().ok_or_else(|| StoreError::NotFound {
+            what: "alert",
+            id: change.alert_id.clone(),
         })
+    }
+
+    /// Applies every change in ONE transaction: all of them, or none when one alert is
+    /// missing or cannot take its status.
+    pub fn change_alerts(
+        &mut self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError> {
+        let tx = self.write()?;
+        let mut changed = Vec::with_capacity(changes.len());
+        for change in changes {
+            changed.push(apply_change(&tx, account, change)?);
+        }
+        tx.commit().map_err(StoreError::from)?;
+        Ok(changed)
     }
 
     /// Every alert status change in `[since, until)`, oldest first.
@@ -243,5 +226,49 @@ fn finish_alert(raw: RawAlert) -> Result<Alert, StoreError> {
         list: list.and_then(|l| l.parse().ok()),
         entity_ids: from_json(&text(entity_ids), &id)?,
         id,
+    })
+}
+
+/// Moves one alert in `tx` if allowed, appending the change to its log.
+fn apply_change(
+    tx: &rusqlite::Transaction<'_>,
+    account: &str,
+    change: &AlertChange,
+) -> Result<Alert, StoreError> {
+    let sql = format!("SELECT {COLUMNS} FROM alerts WHERE id = ?1 AND account_id = ?2");
+    let alert = tx
+        .query_row(&sql, [change.alert_id.as_str(), account], raw_alert)
+        .optional()?
+        .map(finish_alert)
+        .transpose()?
+        .ok_or_else(|| StoreError::NotFound {
+            what: "alert",
+            id: change.alert_id.clone(),
+        })?;
+    if !alert.status.can_become(change.to) {
+        return Err(StoreError::Refused(format!(
+            "alert {} is {}: it cannot become {}",
+            alert.id, alert.status, change.to
+        )));
+    }
+    tx.execute(
+        "INSERT INTO alert_changes (alert_id, from_status, to_status, note, actor, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            alert.id,
+            alert.status.as_str(),
+            change.to.as_str(),
+            change.note,
+            change.actor,
+            ts_text(change.at)
+        ],
+    )?;
+    tx.execute(
+        "UPDATE alerts SET status = ?2 WHERE id = ?1",
+        params![alert.id, change.to.as_str()],
+    )?;
+    Ok(Alert {
+        status: change.to,
+        ..alert
     })
 }

@@ -80,12 +80,19 @@ pub trait Repository: Send + Sync {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError>;
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError>;
 
     // Alerts.
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError>;
     fn alert(&self, account: &str, id: &str) -> Result<Option<Alert>, StoreError>;
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError>;
+    /// Every change in one transaction: all applied, or none (a missing alert, a status
+    /// that cannot follow).
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError>;
     fn alert_changes(
         &self,
         account: &str,
@@ -399,7 +406,7 @@ impl Repository for SqliteRepository {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
         self.writer().decide(account, decision)
     }
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
@@ -410,6 +417,13 @@ impl Repository for SqliteRepository {
     }
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError> {
         self.writer().change_alert(account, change)
+    }
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError> {
+        self.writer().change_alerts(account, changes)
     }
     fn alert_changes(
         &self,

@@ -453,4 +453,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
         lease_until  TEXT NOT NULL
     ) WITHOUT ROWID;
     "#,
+    // 11: four-eyes review. A proposal is a decision entry whose `to_status` is `proposed`,
+    // naming the decision proposed; a second reviewer's confirmation or rejection moves the
+    // match from `proposed` and names the proposal it settles. Both stay append-only.
+    r#"
+    ALTER TABLE decisions ADD COLUMN proposed TEXT;
+    ALTER TABLE decisions ADD COLUMN proposal_id INTEGER REFERENCES decisions(id);
+    "#,
 ];

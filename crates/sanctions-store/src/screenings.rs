@@ -7,8 +7,9 @@ use super::codec::{
 };
 use super::{Store, StoreError};
 use crate::model::{
-    Alert, Decision, DecisionRecord, EntityKind, ListCode, ListVersions, MatchedEntity,
-    OutboxEvent, ReviewStatus, ScreeningFilter, ScreeningOrigin, ScreeningRecord,
+    Alert, Decision, DecisionRecord, EntityKind, ListCode, ListVersions, LogEntry, MatchedEntity,
+    OutboxEvent, ReviewAction, ReviewStatus, ScreeningFilter, ScreeningOrigin, ScreeningRecord,
+    plan, replay,
 };
 
 /// Everything one service operation writes, committed in ONE transaction: screenings, the
@@ -24,12 +25,13 @@ pub struct Changes {
     pub events: Vec<OutboxEvent>,
 }
 
-/// A decision to record.
+/// A review call to record: a decision, a four-eyes proposal, or a second reviewer's
+/// confirmation or rejection.
 #[derive(Debug, Clone)]
 pub struct NewDecision {
     pub screening_id: String,
     pub entity_id: Option<String>,
-    pub decision: Decision,
+    pub action: ReviewAction,
     pub note: String,
     pub actor: String,
     pub at: jiff::Timestamp,
@@ -155,10 +157,12 @@ impl Store {
         screening_id: &str,
     ) -> Result<Vec<DecisionRecord>, StoreError> {
         self.query_decisions(
-            "SELECT id, screening_id, entity_id, from_status, to_status, note, actor, at
-             FROM decisions WHERE screening_id = ?1 AND EXISTS (
-                 SELECT 1 FROM screenings s WHERE s.id = ?1 AND s.account_id = ?2)
-             ORDER BY id",
+            &format!(
+                "SELECT {DECISION_COLUMNS}
+                 FROM decisions WHERE screening_id = ?1 AND EXISTS (
+                     SELECT 1 FROM screenings s WHERE s.id = ?1 AND s.account_id = ?2)
+                 ORDER BY id"
+            ),
             params![screening_id, account],
         )
     }
@@ -171,21 +175,25 @@ impl Store {
         until: Option<jiff::Timestamp>,
     ) -> Result<Vec<DecisionRecord>, StoreError> {
         self.query_decisions(
-            "SELECT id, screening_id, entity_id, from_status, to_status, note, actor, at
-             FROM decisions WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2)
-               AND screening_id IN (SELECT id FROM screenings WHERE account_id = ?3)
-             ORDER BY id",
+            &format!(
+                "SELECT {DECISION_COLUMNS}
+                 FROM decisions WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR at < ?2)
+                   AND screening_id IN (SELECT id FROM screenings WHERE account_id = ?3)
+                 ORDER BY id"
+            ),
             params![since.map(ts_text), until.map(ts_text), account],
         )
     }
 
-    /// Appends a decision if the transition is allowed, and updates the screening's derived
-    /// status, in one transaction. Returns the decisions written (one) and the new status.
+    /// Appends the entries of a review call (a decision, a proposal, or a second reviewer's
+    /// confirmation or rejection) if the rules allow it ([`crate::model::plan`]), and updates
+    /// the screening's derived status, in one transaction. Returns the entries written and
+    /// the new status.
     pub fn decide(
         &mut self,
         account: &str,
         new: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
         let tx = self.write()?;
         let (matched, status): (String, String) = tx
             .query_row(
@@ -202,85 +210,45 @@ impl Store {
             })?;
         let matched: Vec<String> = from_json(&matched, &new.screening_id)?;
         let current = word(&status, &new.screening_id, ReviewStatus::parse)?;
-        if matched.is_empty() {
-            return Err(StoreError::Refused(format!(
-                "screening {} matched nothing ({current}): there is nothing to decide",
-                new.screening_id
-            )));
+        let mut log = decisions_in(&tx, &new.screening_id)?;
+        let states = replay(&matched, &log);
+        let entries = plan(
+            &new.screening_id,
+            new.entity_id.as_deref(),
+            new.action,
+            &new.actor,
+            &states,
+            current,
+        )
+        .map_err(StoreError::Refused)?;
+        let mut written = Vec::with_capacity(entries.len());
+        for entry in entries {
+            tx.execute(
+                "INSERT INTO decisions (screening_id, entity_id, from_status, to_status, note,
+                     actor, at, proposed, proposal_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    new.screening_id,
+                    entry.entity_id,
+                    entry.from.as_str(),
+                    entry.to.as_str(),
+                    new.note,
+                    new.actor,
+                    ts_text(new.at),
+                    entry.proposed.map(|d| d.status().as_str()),
+                    entry.proposal_id,
+                ],
+            )?;
+            written.push(entry_record(new, entry, tx.last_insert_rowid()));
         }
-        let log = decisions_in(&tx, &new.screening_id)?;
-        let mut statuses = replay(&matched, &log);
-        let entity_status = |statuses: &[(String, ReviewStatus)], entity: &str| {
-            statuses
-                .iter()
-                .find(|(e, _)| e == entity)
-                .map_or(ReviewStatus::PendingReview, |(_, s)| *s)
-        };
-        let from = match &new.entity_id {
-            Some(entity) => {
-                if !matched.iter().any(|m| m == entity) {
-                    return Err(StoreError::Refused(format!(
-                        "{entity} is not among the matches of screening {} (matched: {})",
-                        new.screening_id,
-                        matched.join(", ")
-                    )));
-                }
-                entity_status(&statuses, entity)
-            }
-            None => current,
-        };
-        let refused = match &new.entity_id {
-            Some(_) => !from.can_become(new.decision),
-            // A whole-screening decision needs at least one match it can move.
-            None => !statuses.iter().any(|(_, s)| s.can_become(new.decision)),
-        };
-        if refused {
-            return Err(StoreError::Refused(format!(
-                "cannot record {} on {}: it is {from}{}",
-                new.decision,
-                new.entity_id.as_deref().unwrap_or(&new.screening_id),
-                match from {
-                    ReviewStatus::Escalated => {
-                        " (an escalation becomes false_positive or true_match)"
-                    }
-                    _ if new.entity_id.is_none() => " and no match of it is open for this decision",
-                    _ => ", a final decision",
-                }
-            )));
-        }
-        let to = new.decision.status();
-        tx.execute(
-            "INSERT INTO decisions (screening_id, entity_id, from_status, to_status, note, actor, at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                new.screening_id,
-                new.entity_id,
-                from.as_str(),
-                to.as_str(),
-                new.note,
-                new.actor,
-                ts_text(new.at)
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
-        apply(&mut statuses, new.entity_id.as_deref(), to);
-        let aggregate = ReviewStatus::aggregate(statuses.iter().map(|(_, s)| *s));
+        log.extend(written.iter().cloned());
+        let aggregate = ReviewStatus::aggregate(replay(&matched, &log).iter().map(|s| s.status));
         tx.execute(
             "UPDATE screenings SET status = ?2 WHERE id = ?1",
             params![new.screening_id, aggregate.as_str()],
         )?;
         tx.commit().map_err(StoreError::from)?;
-        let record = DecisionRecord {
-            id,
-            screening_id: new.screening_id.clone(),
-            entity_id: new.entity_id.clone(),
-            from,
-            to,
-            note: new.note.clone(),
-            actor: new.actor.clone(),
-            at: new.at,
-        };
-        Ok((record, aggregate))
+        Ok((written, aggregate))
     }
 
     fn query_decisions<P: rusqlite::Params>(
@@ -416,78 +384,80 @@ fn raw_screening(r: &Row<'_>) -> rusqlite::Result<RawScreening> {
     })
 }
 
-type RawDecision = (
-    i64,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-    String,
-    String,
-);
+/// The columns of a decision, in the order [`raw_decision`] reads them.
+const DECISION_COLUMNS: &str =
+    "id, screening_id, entity_id, from_status, to_status, note, actor, at, proposed, proposal_id";
+
+struct RawDecision {
+    id: i64,
+    screening_id: String,
+    entity_id: Option<String>,
+    from: String,
+    to: String,
+    note: String,
+    actor: String,
+    at: String,
+    proposed: Option<String>,
+    proposal_id: Option<i64>,
+}
 
 fn raw_decision(r: &Row<'_>) -> rusqlite::Result<RawDecision> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-    ))
+    Ok(RawDecision {
+        id: r.get(0)?,
+        screening_id: r.get(1)?,
+        entity_id: r.get(2)?,
+        from: r.get(3)?,
+        to: r.get(4)?,
+        note: r.get(5)?,
+        actor: r.get(6)?,
+        at: r.get(7)?,
+        proposed: r.get(8)?,
+        proposal_id: r.get(9)?,
+    })
 }
 
 fn finish_decision(raw: RawDecision) -> Result<DecisionRecord, StoreError> {
-    let (id, screening_id, entity_id, from, to, note, actor, at) = raw;
-    let what = format!("decision {id}");
+    let what = format!("decision {}", raw.id);
     Ok(DecisionRecord {
-        id,
-        screening_id,
-        entity_id,
-        from: word(&from, &what, ReviewStatus::parse)?,
-        to: word(&to, &what, ReviewStatus::parse)?,
-        note,
-        actor,
-        at: parse_ts(&at, &what)?,
+        id: raw.id,
+        screening_id: raw.screening_id,
+        entity_id: raw.entity_id,
+        from: word(&raw.from, &what, ReviewStatus::parse)?,
+        to: word(&raw.to, &what, ReviewStatus::parse)?,
+        note: raw.note,
+        actor: raw.actor,
+        at: parse_ts(&raw.at, &what)?,
+        proposed: raw
+            .proposed
+            .map(|p| word(&p, &what, Decision::parse))
+            .transpose()?,
+        proposal_id: raw.proposal_id,
     })
+}
+
+/// The record of an entry written for `new` under the id `id`.
+pub(crate) fn entry_record(new: &NewDecision, entry: LogEntry, id: i64) -> DecisionRecord {
+    DecisionRecord {
+        id,
+        screening_id: new.screening_id.clone(),
+        entity_id: entry.entity_id,
+        from: entry.from,
+        to: entry.to,
+        note: new.note.clone(),
+        actor: new.actor.clone(),
+        at: new.at,
+        proposed: entry.proposed,
+        proposal_id: entry.proposal_id,
+    }
 }
 
 fn decisions_in(
     tx: &Transaction<'_>,
     screening_id: &str,
 ) -> Result<Vec<DecisionRecord>, StoreError> {
-    let mut stmt = tx.prepare(
-        "SELECT id, screening_id, entity_id, from_status, to_status, note, actor, at
-         FROM decisions WHERE screening_id = ?1 ORDER BY id",
-    )?;
+    let mut stmt = tx.prepare(&format!(
+        "SELECT {DECISION_COLUMNS} FROM decisions WHERE screening_id = ?1 ORDER BY id"
+    ))?;
     let rows = stmt.query_map([screening_id], raw_decision)?;
     rows.map(|r| finish_decision(r?)).collect()
-}
-
-/// Each matched entity's status after replaying the decision log in order.
-pub(crate) fn replay(matched: &[String], log: &[DecisionRecord]) -> Vec<(String, ReviewStatus)> {
-    let mut statuses: Vec<(String, ReviewStatus)> = matched
-        .iter()
-        .map(|e| (e.clone(), ReviewStatus::PendingReview))
-        .collect();
-    for decision in log {
-        apply(&mut statuses, decision.entity_id.as_deref(), decision.to);
-    }
-    statuses
-}
-
-/// A decision on one entity sets it; one on the whole screening settles every entity still
-/// open (a final decision on an entity stays).
-fn apply(statuses: &mut [(String, ReviewStatus)], entity: Option<&str>, to: ReviewStatus) {
-    for (e, status) in statuses.iter_mut() {
-        match entity {
-            Some(wanted) if wanted == e => *status = to,
-            Some(_) => {}
-            None if status.is_open() && *status != to => *status = to,
-            None => {}
-        }
-    }
 }

@@ -167,7 +167,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
     }
 }
 
-/// Says what changed (and what failed: the alerts after it are left untouched).
+/// Says what changed, or why nothing did (the bulk call changes all or none).
 fn changed(
     state: &mut State,
     done: &[Alert],
@@ -187,16 +187,14 @@ fn changed(
     };
     match failed {
         None => state.info(what),
-        Some((id, e, left)) => {
-            let prefix = if done.is_empty() {
-                String::new()
-            } else {
-                format!("{what}; ")
-            };
-            state.error(format!(
-                "{prefix}alert {id} failed ({e}); {left} more left unchanged and still selected"
-            ));
-        }
+        // One transaction: nothing changed, every alert asked stays selected.
+        Some((_, e, left)) if done.is_empty() => state.error(format!(
+            "nothing changed ({e}); the {} alert(s) stay selected",
+            left + 1
+        )),
+        Some((id, e, left)) => state.error(format!(
+            "{what}; alert {id} failed ({e}); {left} more left unchanged and still selected"
+        )),
     }
 }
 

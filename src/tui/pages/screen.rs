@@ -6,7 +6,7 @@
 use tui_input::Input;
 
 use crate::api::screening::KindFilter;
-use crate::api::screenings::StoredScreening;
+use crate::api::screenings::{StoredScreening, Verdict};
 use crate::model::{Decision, ReviewStatus};
 
 use crate::tui::action::{Call, Effect, Outcome, Slot};
@@ -201,6 +201,10 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         (View::Results | View::Detail, Command::TrueMatch) => decide(state, Decision::TrueMatch),
         (View::Results | View::Detail, Command::Escalate) => decide(state, Decision::Escalated),
+        (View::Results | View::Detail, Command::ConfirmProposal) => {
+            verdict(state, Verdict::Confirm)
+        }
+        (View::Results | View::Detail, Command::RejectProposal) => verdict(state, Verdict::Reject),
         (View::Results | View::Detail, Command::AddToWatchlist) => {
             let Some(shown) = &s.shown else {
                 state.error("screen a name first (Enter), then add it to the watchlist");
@@ -305,6 +309,93 @@ fn decide(state: &mut State, decision: Decision) -> Vec<Effect> {
         },
     ));
     Vec::new()
+}
+
+/// The proposal waiting on the match `entity_id` of `shown` (four-eyes review), if any.
+pub fn pending_proposal(shown: &Shown, entity_id: &str) -> Option<crate::model::Pending> {
+    let matched: Vec<String> = shown.results.iter().map(|m| m.entity_id.clone()).collect();
+    crate::model::replay(&matched, &shown.decisions)
+        .into_iter()
+        .find(|s| s.entity_id == entity_id)
+        .and_then(|s| s.pending)
+}
+
+/// Opens the note prompt of a second reviewer's verdict on the selected match's proposal.
+fn verdict(state: &mut State, verdict: Verdict) -> Vec<Effect> {
+    let s = &state.screen;
+    let Some(shown) = s.shown.as_ref().filter(|x| !x.is_preview()) else {
+        state.error(NOT_STORED);
+        return Vec::new();
+    };
+    let Some(m) = s.current() else {
+        return Vec::new();
+    };
+    let Some(pending) = pending_proposal(shown, &m.entity_id) else {
+        state.error(format!(
+            "no proposal awaits a second reviewer on {} ({})",
+            m.name, m.entity_id
+        ));
+        return Vec::new();
+    };
+    let word = verdict_word(verdict);
+    state.prompt = Some(Prompt::new(
+        format!(
+            "{word} the proposal: note (required) · {} by {} for {} ({})",
+            pending.decision,
+            crate::tui::text::sanitize(&pending.actor),
+            m.name,
+            m.entity_id
+        ),
+        PromptKind::Verdict {
+            screening_id: shown.id.clone(),
+            entity_id: Some(m.entity_id.clone()),
+            verdict,
+        },
+    ));
+    Vec::new()
+}
+
+fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Confirm => "Confirm",
+        Verdict::Reject => "Reject",
+    }
+}
+
+/// Asks (y/n) before a verdict is recorded, naming the screening, the entity and the
+/// decision proposed: the same confirmation as a final decision's.
+pub fn confirm_verdict(
+    state: &mut State,
+    screening_id: String,
+    entity_id: Option<String>,
+    verdict: Verdict,
+    note: String,
+) {
+    let shown = state.screen.shown.as_ref().filter(|x| x.id == screening_id);
+    let query = shown.map_or(String::new(), |x| x.query.clone());
+    let pending = shown
+        .zip(entity_id.as_deref())
+        .and_then(|(x, e)| pending_proposal(x, e));
+    let proposal = pending.map_or(String::new(), |p| format!("{} by {}", p.decision, p.actor));
+    let entity = entity_id.as_deref().unwrap_or("every match");
+    let closes = match verdict {
+        Verdict::Confirm => "It closes the review",
+        Verdict::Reject => "The match is open again",
+    };
+    let mut prompt = Prompt::new(
+        format!("{} the proposal? {closes}", verdict_word(verdict)),
+        PromptKind::ConfirmVerdict {
+            screening_id: screening_id.clone(),
+            entity_id: entity_id.clone(),
+            verdict,
+            note: note.clone(),
+        },
+    );
+    prompt.hint = Some(crate::tui::text::sanitize(&format!(
+        "{} the proposal {proposal} for {entity} on screening {screening_id} of {query:?}, note {note:?}",
+        verdict_word(verdict).to_lowercase()
+    )));
+    state.prompt = Some(prompt);
 }
 
 /// Whether `decision` closes the review (it then asks for a confirmation first).
@@ -447,9 +538,33 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 shown.status = Some(response.status);
                 shown.decisions.push(response.decision.clone());
             }
+            state.info(match response.decision.proposed {
+                Some(p) => format!(
+                    "proposed {p}: awaiting a second reviewer (screening now {})",
+                    response.status
+                ),
+                None => format!(
+                    "recorded: {} (screening now {})",
+                    response.decision.to, response.status
+                ),
+            });
+            Vec::new()
+        }
+        Outcome::Verdict(Ok(response)) => {
+            let to = response.decisions.first().map(|d| d.to);
+            if let Some(shown) = state.screen.shown.as_mut().filter(|x| {
+                response
+                    .decisions
+                    .first()
+                    .is_some_and(|d| d.screening_id == x.id)
+            }) {
+                shown.status = Some(response.status);
+                shown.decisions.extend(response.decisions.iter().cloned());
+            }
             state.info(format!(
-                "recorded: {} (screening now {})",
-                response.decision.to, response.status
+                "verdict recorded: {} (screening now {})",
+                to.map_or("-".to_owned(), |t| t.to_string()),
+                response.status
             ));
             Vec::new()
         }
@@ -463,7 +578,10 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             state.service_error(&e);
             Vec::new()
         }
-        Outcome::Screening(Err(e)) | Outcome::Entity(Err(e)) | Outcome::Decided(Err(e)) => {
+        Outcome::Screening(Err(e))
+        | Outcome::Entity(Err(e))
+        | Outcome::Decided(Err(e))
+        | Outcome::Verdict(Err(e)) => {
             state.service_error(&e);
             Vec::new()
         }

@@ -254,6 +254,20 @@ fn decisions(lines: &mut Vec<Line<'static>>, shown: &super::screen::Shown, entit
     field(lines, "screening", &shown.id);
     let status = shown.status.map_or("-".to_owned(), |st| st.to_string());
     field(lines, "status", &status);
+    if let Some(p) = super::screen::pending_proposal(shown, entity) {
+        lines.push(Line::styled(
+            format!(
+                "  {} proposed by {}, awaiting a second reviewer",
+                p.decision,
+                sanitize(&p.actor)
+            ),
+            theme::warn(),
+        ));
+        lines.push(Line::styled(
+            "  c confirm · x reject (a second, different reviewer)",
+            theme::warn(),
+        ));
+    }
     let mine: Vec<_> = shown
         .decisions
         .iter()
@@ -268,12 +282,15 @@ fn decisions(lines: &mut Vec<Line<'static>>, shown: &super::screen::Shown, entit
         } else {
             "whole screening"
         };
+        let to = match (d.to, d.proposed) {
+            (crate::model::ReviewStatus::Proposed, Some(p)) => format!("proposed {p}"),
+            _ => d.to.to_string(),
+        };
         lines.push(Line::from(format!(
-            "  {} {} · {} → {} ({on})",
+            "  {} {} · {} → {to} ({on})",
             d.at.strftime("%Y-%m-%d %H:%M"),
             sanitize(&d.actor),
             d.from,
-            d.to
         )));
         lines.push(Line::from(format!("    note: {}", sanitize(&d.note))));
     }

@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use sanctions_model::{
     Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, Alias, AliasQuality, ApiKey,
     ChangeKind, Decision, Entity, EntityKind, Favorite, ListCode, ListVersions, MatchedEntity,
-    NewApiKey, OutboxEvent, Plan, RescreenRun, ReviewStatus, Scope, ScreeningFilter,
+    NewApiKey, OutboxEvent, Plan, RescreenRun, ReviewAction, ReviewStatus, Scope, ScreeningFilter,
     ScreeningOrigin, ScreeningRecord, Severity, SourceFile,
 };
 use sanctions_sources::ParsedList;
@@ -343,12 +343,14 @@ pub fn screenings_and_decisions(repo: &dyn Both) {
     let decision = NewDecision {
         screening_id: "scr_01".into(),
         entity_id: Some("un:1".into()),
-        decision: Decision::FalsePositive,
+        action: ReviewAction::Decide(Decision::FalsePositive),
         note: "another person".into(),
         actor: "alice".into(),
         at: at(5),
     };
-    let (record, status) = repo.decide(&acme.id, &decision).unwrap();
+    let (mut written, status) = repo.decide(&acme.id, &decision).unwrap();
+    let record = written.pop().unwrap();
+    assert!(written.is_empty());
     assert_eq!(
         (record.from, record.to),
         (ReviewStatus::PendingReview, ReviewStatus::FalsePositive)
@@ -356,7 +358,7 @@ pub fn screenings_and_decisions(repo: &dyn Both) {
     assert_eq!(status, ReviewStatus::PendingReview);
     let whole = NewDecision {
         entity_id: None,
-        decision: Decision::TrueMatch,
+        action: ReviewAction::Decide(Decision::TrueMatch),
         ..decision.clone()
     };
     let (_, status) = repo.decide(&acme.id, &whole).unwrap();
@@ -399,7 +401,7 @@ pub fn decisions_are_refused_when_they_cannot_apply(repo: &dyn Both) {
             &NewDecision {
                 screening_id: screening.into(),
                 entity_id: entity.map(str::to_owned),
-                decision,
+                action: ReviewAction::Decide(decision),
                 note: "n".into(),
                 actor: "a".into(),
                 at: at(3),
@@ -431,6 +433,142 @@ pub fn decisions_are_refused_when_they_cannot_apply(repo: &dyn Both) {
     ));
     assert!(twice.contains("final decision"), "{twice}");
     assert_eq!(repo.decisions(DEFAULT_ACCOUNT, "scr_01").unwrap().len(), 1);
+}
+
+/// Four-eyes review: a proposal moves a match to `proposed`; only a second, different
+/// reviewer confirms or rejects it; the log keeps both entries, linked.
+pub fn proposals_wait_for_a_second_reviewer(repo: &dyn Both) {
+    let mut changes = in_account(DEFAULT_ACCOUNT);
+    changes.screenings = vec![screening("scr_01", &["un:1", "un:2"])];
+    repo.record(&changes).unwrap();
+    let call = |entity: Option<&str>, action, actor: &str, minute| {
+        repo.decide(
+            DEFAULT_ACCOUNT,
+            &NewDecision {
+                screening_id: "scr_01".into(),
+                entity_id: entity.map(str::to_owned),
+                action,
+                note: format!("{actor}'s note"),
+                actor: actor.into(),
+                at: at(minute),
+            },
+        )
+    };
+    let propose = ReviewAction::Propose(Decision::TrueMatch);
+    let (proposal, status) = call(Some("un:1"), propose, "alice", 1).unwrap();
+    assert_eq!(status, ReviewStatus::Proposed);
+    assert_eq!(
+        (proposal[0].from, proposal[0].to, proposal[0].proposed),
+        (
+            ReviewStatus::PendingReview,
+            ReviewStatus::Proposed,
+            Some(Decision::TrueMatch)
+        )
+    );
+    let fp = ReviewAction::Propose(Decision::FalsePositive);
+    let (_, status) = call(Some("un:2"), fp, "alice", 2).unwrap();
+    assert_eq!(status, ReviewStatus::Proposed);
+    let listed = ScreeningFilter {
+        status: Some(ReviewStatus::Proposed),
+        limit: 10,
+        ..Default::default()
+    };
+    assert_eq!(repo.screenings(DEFAULT_ACCOUNT, &listed).unwrap().len(), 1);
+    let own = refused(call(None, ReviewAction::Confirm, "alice", 3));
+    assert!(own.contains("a second, different reviewer"), "{own}");
+    let direct = refused(call(
+        Some("un:1"),
+        ReviewAction::Decide(Decision::FalsePositive),
+        "bob",
+        3,
+    ));
+    assert!(direct.contains("awaits a second reviewer"), "{direct}");
+    let (rejected, status) = call(Some("un:2"), ReviewAction::Reject, "bob", 4).unwrap();
+    assert_eq!(status, ReviewStatus::Proposed);
+    assert_eq!(rejected[0].to, ReviewStatus::PendingReview);
+    assert_eq!(rejected[0].proposal_id, Some(proposal[0].id + 1));
+    let (confirmed, status) = call(None, ReviewAction::Confirm, "bob", 5).unwrap();
+    assert_eq!(status, ReviewStatus::TrueMatch);
+    assert_eq!(confirmed.len(), 1);
+    assert_eq!(
+        (
+            confirmed[0].entity_id.as_deref(),
+            confirmed[0].from,
+            confirmed[0].to
+        ),
+        (
+            Some("un:1"),
+            ReviewStatus::Proposed,
+            ReviewStatus::TrueMatch
+        )
+    );
+    assert_eq!(confirmed[0].proposal_id, Some(proposal[0].id));
+    let nothing = refused(call(None, ReviewAction::Reject, "carol", 6));
+    assert!(nothing.contains("awaits a second reviewer"), "{nothing}");
+    let log = repo.decisions(DEFAULT_ACCOUNT, "scr_01").unwrap();
+    let who: Vec<(&str, &str)> = log
+        .iter()
+        .map(|d| (d.actor.as_str(), d.note.as_str()))
+        .collect();
+    assert_eq!(
+        who,
+        [
+            ("alice", "alice's note"),
+            ("alice", "alice's note"),
+            ("bob", "bob's note"),
+            ("bob", "bob's note")
+        ]
+    );
+    assert_eq!(log[3], confirmed[0]);
+    assert_eq!(log[0], proposal[0]);
+}
+
+/// Several alerts changed with one note in one transaction: all of them, or none when one
+/// cannot take the status or is another account's.
+pub fn alerts_change_together_or_not_at_all(repo: &dyn Both) {
+    let acme = repo.ensure_account("acme", None).unwrap();
+    let mut changes = in_account(&acme.id);
+    changes.screenings = vec![screening("scr_01", &["un:1"])];
+    changes.alerts = ["alt_01", "alt_02", "alt_03"]
+        .iter()
+        .map(|id| alert(id, Some("scr_01")))
+        .collect();
+    repo.record(&changes).unwrap();
+    let change = |id: &str, to| AlertChange {
+        alert_id: id.to_owned(),
+        from: AlertStatus::Open,
+        to,
+        note: "one note".into(),
+        actor: "alice".into(),
+        at: at(7),
+    };
+    repo.change_alert(&acme.id, &change("alt_03", AlertStatus::Resolved))
+        .unwrap();
+    let status = |id: &str| repo.alert(&acme.id, id).unwrap().unwrap().status;
+    // alt_03 is resolved (final): the whole call is refused, alt_01 untouched.
+    let ack = |id: &str| change(id, AlertStatus::Acknowledged);
+    let refused_all = refused(repo.change_alerts(&acme.id, &[ack("alt_01"), ack("alt_03")]));
+    assert!(refused_all.contains("alt_03"), "{refused_all}");
+    assert_eq!(status("alt_01"), AlertStatus::Open);
+    // Another account's alert is not found, and nothing changes either.
+    not_found(repo.change_alerts(DEFAULT_ACCOUNT, &[ack("alt_01")]));
+    not_found(repo.change_alerts(&acme.id, &[ack("alt_01"), ack("alt_99")]));
+    assert_eq!(status("alt_01"), AlertStatus::Open);
+    let done = repo
+        .change_alerts(&acme.id, &[ack("alt_01"), ack("alt_02")])
+        .unwrap();
+    let ids: Vec<(&str, AlertStatus)> = done.iter().map(|a| (a.id.as_str(), a.status)).collect();
+    assert_eq!(
+        ids,
+        [
+            ("alt_01", AlertStatus::Acknowledged),
+            ("alt_02", AlertStatus::Acknowledged)
+        ]
+    );
+    assert_eq!(status("alt_02"), AlertStatus::Acknowledged);
+    let log = repo.alert_changes(&acme.id, Some(at(7)), None).unwrap();
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert!(log.iter().all(|c| c.note == "one note"));
 }
 
 pub fn group_commit_writes_all_or_nothing(repo: &dyn Both) {
@@ -1344,7 +1482,7 @@ pub fn errors_are_backend_neutral(repo: &dyn Both) {
     let decision = NewDecision {
         screening_id: "scr_missing".into(),
         entity_id: None,
-        decision: Decision::TrueMatch,
+        action: ReviewAction::Decide(Decision::TrueMatch),
         note: "n".into(),
         actor: "a".into(),
         at: Timestamp::now(),

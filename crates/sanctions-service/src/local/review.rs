@@ -6,10 +6,10 @@ use super::LocalService;
 use super::convert::{check_note, page_limit, paged, stored, summary};
 use crate::ServiceError;
 use crate::api::screenings::{
-    AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningSummary, StoredScreening,
+    AuditExport, AuditQuery, DecisionRecord, DecisionRequest, DecisionResponse, Page,
+    ScreeningQuery, ScreeningSummary, StoredScreening, Verdict, VerdictRequest, VerdictResponse,
 };
-use crate::model::{AlertFilter, ScreeningFilter};
+use crate::model::{AlertFilter, ReviewAction, ReviewStatus, ScreeningFilter};
 use crate::store::{NewDecision, StoreError};
 
 /// Most screenings one audit export holds (ask for a shorter period beyond it).
@@ -72,14 +72,66 @@ impl LocalService {
         .await
     }
 
+    /// A decision; under four-eyes review (`[review] four_eyes`) a `true_match` or
+    /// `false_positive` is recorded as a proposal for a second reviewer.
     pub(crate) async fn decide_local(
         &self,
         screening_id: String,
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError> {
+        let action = ReviewAction::for_decision(request.decision, self.four_eyes());
+        let (mut decisions, status) = self
+            .review(
+                screening_id,
+                request.entity_id,
+                action,
+                &request.note,
+                "decision",
+            )
+            .await?;
+        match decisions.pop() {
+            Some(decision) if decisions.is_empty() => Ok(DecisionResponse { decision, status }),
+            _ => Err(ServiceError::Internal(
+                "a decision wrote other than one log entry".into(),
+            )),
+        }
+    }
+
+    /// A second reviewer's confirmation or rejection of the proposals waiting on a screening.
+    pub(crate) async fn verdict_local(
+        &self,
+        screening_id: String,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError> {
+        let action = match request.verdict {
+            Verdict::Confirm => ReviewAction::Confirm,
+            Verdict::Reject => ReviewAction::Reject,
+        };
+        let (decisions, status) = self
+            .review(
+                screening_id,
+                request.entity_id,
+                action,
+                &request.note,
+                "verdict",
+            )
+            .await?;
+        Ok(VerdictResponse { decisions, status })
+    }
+
+    /// Records `action` on a screening (or one of its matches) as this service's actor; a
+    /// call the review rules refuse is a validation error on `field`.
+    async fn review(
+        &self,
+        screening_id: String,
+        entity_id: Option<String>,
+        action: ReviewAction,
+        note: &str,
+        field: &'static str,
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), ServiceError> {
         check_id("id", &screening_id, "scr_")?;
-        let note = check_note(&request.note)?;
-        let entity_id = match request.entity_id.as_deref().map(str::trim) {
+        let note = check_note(note)?;
+        let entity_id = match entity_id.as_deref().map(str::trim) {
             Some("") => return Err(ServiceError::validation("entity_id", "is empty")),
             other => other.map(str::to_owned),
         };
@@ -87,16 +139,14 @@ impl LocalService {
             let new = NewDecision {
                 screening_id,
                 entity_id,
-                decision: request.decision,
+                action,
                 note,
                 actor: this.actor().to_owned(),
                 at: Timestamp::now(),
             };
             match this.repo().decide(this.account(), &new) {
-                Ok((decision, status)) => Ok(DecisionResponse { decision, status }),
-                Err(StoreError::Refused(message)) => {
-                    Err(ServiceError::validation("decision", message))
-                }
+                Ok(written) => Ok(written),
+                Err(StoreError::Refused(message)) => Err(ServiceError::validation(field, message)),
                 Err(e) => Err(e.into()),
             }
         })

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 
 use super::LocalService;
-use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
+use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
@@ -14,7 +14,7 @@ use crate::api::lists::{ListInfo, UpdateInfo};
 use crate::api::screening::ScreenRequest;
 use crate::api::screenings::{
     AuditExport, AuditQuery, DecisionRequest, DecisionResponse, Page, ScreeningQuery,
-    ScreeningResponse, ScreeningSummary, StoredScreening,
+    ScreeningResponse, ScreeningSummary, StoredScreening, VerdictRequest, VerdictResponse,
 };
 use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
@@ -54,6 +54,13 @@ impl Service for LocalService {
         request: DecisionRequest,
     ) -> Result<DecisionResponse, ServiceError> {
         self.decide_local(screening_id.to_owned(), request).await
+    }
+    async fn verdict(
+        &self,
+        screening_id: &str,
+        request: VerdictRequest,
+    ) -> Result<VerdictResponse, ServiceError> {
+        self.verdict_local(screening_id.to_owned(), request).await
     }
     async fn audit(&self, query: AuditQuery) -> Result<AuditExport, ServiceError> {
         self.audit_local(query).await
@@ -110,6 +117,12 @@ impl Service for LocalService {
         request: AlertStatusRequest,
     ) -> Result<Alert, ServiceError> {
         self.alert_status_local(id.to_owned(), request).await
+    }
+    async fn set_alerts_status(
+        &self,
+        request: AlertBulkRequest,
+    ) -> Result<Vec<Alert>, ServiceError> {
+        self.alerts_status_local(request).await
     }
 
     async fn create_webhook(&self, request: WebhookCreate) -> Result<Webhook, ServiceError> {

@@ -23,19 +23,36 @@ pub struct Extensions {
     /// A server refuses private webhook targets unless `allow_private_targets` is set;
     /// standalone use (the CLI) allows them.
     pub server_mode: bool,
+    /// `[review] four_eyes`: final decisions are proposals until a second reviewer confirms.
+    pub four_eyes: bool,
 }
 
 /// Longest description kept.
 const MAX_DESCRIPTION: usize = 500;
 
 impl LocalService {
-    /// Applies the `[webhooks]` and `[briefs]` sections of the configuration.
+    /// Applies the `[webhooks]`, `[briefs]` and `[review]` sections of the configuration.
     pub fn configure(&self, config: &Config) -> Result<(), ServiceError> {
         Settings::new(&config.webhooks, false).map_err(ServiceError::Invalid)?;
         let mut ext = self.ext_mut();
         ext.webhooks = config.webhooks.clone();
         ext.briefs = config.briefs.clone();
+        ext.four_eyes = config.review.four_eyes;
         Ok(())
+    }
+
+    /// Four-eyes review (`[review] four_eyes`): a `true_match` or `false_positive` stays
+    /// `proposed` until a second, different reviewer confirms or rejects it.
+    pub fn set_four_eyes(&self, on: bool) {
+        self.ext_mut().four_eyes = on;
+    }
+
+    /// Whether four-eyes review is on.
+    pub fn four_eyes(&self) -> bool {
+        self.inner
+            .extensions
+            .read()
+            .map_or_else(|p| p.into_inner().four_eyes, |e| e.four_eyes)
     }
 
     /// Server mode: private webhook targets are refused unless the configuration allows

@@ -57,7 +57,7 @@ const IDENTITIES: &[(&str, &str)] = &[
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 10;
+const SQLITE_VERSION: i64 = 11;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,11 +9,11 @@ use crate::codec::{
     Packed, from_json, from_packed_json, parse_ts, to_json, to_packed_json, ts_text, versions, word,
 };
 use crate::model::{
-    Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, DecisionRecord, EntityKind, ListCode,
-    MatchedEntity, OutboxEvent, ReviewStatus, ScreeningFilter, ScreeningOrigin, ScreeningRecord,
-    Severity,
+    Alert, AlertChange, AlertFilter, AlertKind, AlertStatus, Decision, DecisionRecord, EntityKind,
+    ListCode, MatchedEntity, OutboxEvent, ReviewStatus, ScreeningFilter, ScreeningOrigin,
+    ScreeningRecord, Severity, plan, replay,
 };
-use crate::screenings::replay;
+use crate::screenings::entry_record;
 use crate::{Changes, DEFAULT_ACCOUNT, NewDecision, StoreError};
 
 /// The kind of the event written with every new alert.
@@ -293,7 +293,7 @@ fn screening_from(c: &mut impl GenericClient, row: &Row) -> Result<ScreeningReco
 }
 
 const DECISION_COLUMNS: &str =
-    "id, screening_id, entity_id, from_status, to_status, note, actor, at";
+    "id, screening_id, entity_id, from_status, to_status, note, actor, at, proposed, proposal_id";
 
 fn decision_from(row: &Row) -> Result<DecisionRecord, StoreError> {
     let id: i64 = col(row, 0)?;
@@ -307,6 +307,10 @@ fn decision_from(row: &Row) -> Result<DecisionRecord, StoreError> {
         note: col(row, 5)?,
         actor: col(row, 6)?,
         at: parse_ts(&col::<String>(row, 7)?, &what)?,
+        proposed: col::<Option<String>>(row, 8)?
+            .map(|p| word(&p, &what, Decision::parse))
+            .transpose()?,
+        proposal_id: col(row, 9)?,
     })
 }
 
@@ -344,13 +348,15 @@ pub(super) fn decisions_between(
     rows.iter().map(decision_from).collect()
 }
 
-/// Appends a decision if the transition is allowed and updates the screening's status; the
-/// screening's row is locked first, so concurrent decisions on it apply one after another.
+/// Appends the entries of a review call (a decision, a proposal, or a second reviewer's
+/// confirmation or rejection) if the rules allow it ([`crate::model::plan`]) and updates the
+/// screening's status; the screening's row is locked first, so concurrent calls on it apply
+/// one after another.
 pub(super) fn decide(
     tx: &mut Transaction<'_>,
     account: &str,
     new: &NewDecision,
-) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
     let sid = new.screening_id.as_str();
     let row = tx
         .query_opt(
@@ -372,11 +378,6 @@ pub(super) fn decide(
         .iter()
         .map(|r| col(r, 0))
         .collect::<Result<_, _>>()?;
-    if matched.is_empty() {
-        return Err(StoreError::Refused(format!(
-            "screening {sid} matched nothing ({current}): there is nothing to decide"
-        )));
-    }
     let sql =
         format!("SELECT {DECISION_COLUMNS} FROM decisions WHERE screening_id = $1 ORDER BY id");
     let mut log: Vec<DecisionRecord> = tx
@@ -385,82 +386,46 @@ pub(super) fn decide(
         .iter()
         .map(decision_from)
         .collect::<Result<_, _>>()?;
-    let statuses = replay(&matched, &log);
-    let from = decision_from_status(new, &matched, &statuses, current)?;
-    let to = new.decision.status();
-    let row = tx
-        .query_one(
-            "INSERT INTO decisions (screening_id, entity_id, from_status, to_status, note, actor, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-            &[
-                &sid,
-                &new.entity_id,
-                &from.as_str(),
-                &to.as_str(),
-                &new.note,
-                &new.actor,
-                &ts_text(new.at),
-            ],
-        )
-        .map_err(db)?;
-    let record = DecisionRecord {
-        id: col(&row, 0)?,
-        screening_id: new.screening_id.clone(),
-        entity_id: new.entity_id.clone(),
-        from,
-        to,
-        note: new.note.clone(),
-        actor: new.actor.clone(),
-        at: new.at,
-    };
-    log.push(record.clone());
-    let aggregate = ReviewStatus::aggregate(replay(&matched, &log).iter().map(|(_, s)| *s));
+    let states = replay(&matched, &log);
+    let entries = plan(
+        sid,
+        new.entity_id.as_deref(),
+        new.action,
+        &new.actor,
+        &states,
+        current,
+    )
+    .map_err(StoreError::Refused)?;
+    let mut written = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let row = tx
+            .query_one(
+                "INSERT INTO decisions (screening_id, entity_id, from_status, to_status, note,
+                     actor, at, proposed, proposal_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                &[
+                    &sid,
+                    &entry.entity_id,
+                    &entry.from.as_str(),
+                    &entry.to.as_str(),
+                    &new.note,
+                    &new.actor,
+                    &ts_text(new.at),
+                    &entry.proposed.map(|d| d.status().as_str()),
+                    &entry.proposal_id,
+                ],
+            )
+            .map_err(db)?;
+        written.push(entry_record(new, entry, col(&row, 0)?));
+    }
+    log.extend(written.iter().cloned());
+    let aggregate = ReviewStatus::aggregate(replay(&matched, &log).iter().map(|s| s.status));
     tx.execute(
         "UPDATE screenings SET status = $2 WHERE id = $1",
         &[&sid, &aggregate.as_str()],
     )
     .map_err(db)?;
-    Ok((record, aggregate))
-}
-
-/// The status a decision moves from, or why it is refused.
-fn decision_from_status(
-    new: &NewDecision,
-    matched: &[String],
-    statuses: &[(String, ReviewStatus)],
-    current: ReviewStatus,
-) -> Result<ReviewStatus, StoreError> {
-    let from = match &new.entity_id {
-        Some(entity) if !matched.iter().any(|m| m == entity) => {
-            return Err(StoreError::Refused(format!(
-                "{entity} is not among the matches of screening {} (matched: {})",
-                new.screening_id,
-                matched.join(", ")
-            )));
-        }
-        Some(entity) => statuses
-            .iter()
-            .find(|(e, _)| e == entity)
-            .map_or(ReviewStatus::PendingReview, |(_, s)| *s),
-        None => current,
-    };
-    let refused = match &new.entity_id {
-        Some(_) => !from.can_become(new.decision),
-        None => !statuses.iter().any(|(_, s)| s.can_become(new.decision)),
-    };
-    if !refused {
-        return Ok(from);
-    }
-    Err(StoreError::Refused(format!(
-        "cannot record {} on {}: it is {from}{}",
-        new.decision,
-        new.entity_id.as_deref().unwrap_or(&new.screening_id),
-        match from {
-            ReviewStatus::Escalated => " (an escalation becomes false_positive or true_match)",
-            _ if new.entity_id.is_none() => " and no match of it is open for this decision",
-            _ => ", a final decision",
-        }
-    )))
+    Ok((written, aggregate))
 }
 
 const ALERT_COLUMNS: &str = "id, kind, severity, title, message, created_at, status, \

@@ -103,7 +103,7 @@ impl Repository for PostgresRepository {
         &self,
         account: &str,
         decision: &NewDecision,
-    ) -> Result<(DecisionRecord, ReviewStatus), StoreError> {
+    ) -> Result<(Vec<DecisionRecord>, ReviewStatus), StoreError> {
         self.write(|tx| records::decide(tx, account, decision))
     }
     fn alerts(&self, account: &str, filter: &AlertFilter) -> Result<Vec<Alert>, StoreError> {
@@ -114,6 +114,18 @@ impl Repository for PostgresRepository {
     }
     fn change_alert(&self, account: &str, change: &AlertChange) -> Result<Alert, StoreError> {
         self.write(|tx| records::change_alert(tx, account, change))
+    }
+    fn change_alerts(
+        &self,
+        account: &str,
+        changes: &[AlertChange],
+    ) -> Result<Vec<Alert>, StoreError> {
+        self.write(|tx| {
+            changes
+                .iter()
+                .map(|change| records::change_alert(tx, account, change))
+                .collect()
+        })
     }
     fn alert_changes(
         &self,

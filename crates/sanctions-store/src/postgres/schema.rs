@@ -1,7 +1,9 @@
 //! The PostgreSQL schema's versioned migrations, applied in order under an advisory lock
 //! (two instances starting together migrate once) and recorded in `schema_migrations`.
 //!
-//! The tables are those of the SQLite schema at its version 8 (and the index of its version 9), with PostgreSQL types:
+//! The tables are those of the SQLite schema at its version 8 (and the index of its version 9,
+//! the job claims of its version 10 and the decision columns of its version 11), with
+//! PostgreSQL types:
 //! identities for sequence numbers, BIGINT counts, BYTEA digests and packed results, TEXT
 //! timestamps in the fixed-width form that sorts as time, and
 //! every text column in the "C" collation so that text compares and sorts by bytes, as in
@@ -333,6 +335,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         owner        TEXT COLLATE "C" NOT NULL,
         lease_until  TEXT COLLATE "C" NOT NULL
     );
+    "#,
+    // 5: four-eyes review (SQLite's migration 11): the decision a proposal proposes, and the
+    // proposal a second reviewer's confirmation or rejection settles.
+    r#"
+    ALTER TABLE decisions ADD COLUMN proposed TEXT COLLATE "C";
+    ALTER TABLE decisions ADD COLUMN proposal_id BIGINT REFERENCES decisions(id);
     "#,
 ];
 
