@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::postgres::PostgresRepository;
-use super::{KeyStore, Repository, SqliteRepository, StoreError};
+use super::{KeyStore, OpsStats, Repository, SqliteRepository, StoreError};
 
 /// The store interface the service holds: the repository, the key store, and what differs
 /// between backends.
@@ -22,6 +22,8 @@ pub trait Backend: Repository + KeyStore + std::fmt::Debug {
     }
     /// Where the store is, for messages (a URL without its password).
     fn describe(&self) -> String;
+    /// The store's figures for `/metrics`.
+    fn ops_stats(&self) -> Result<OpsStats, StoreError>;
 }
 
 impl Backend for SqliteRepository {
@@ -31,6 +33,9 @@ impl Backend for SqliteRepository {
     fn describe(&self) -> String {
         self.path().display().to_string()
     }
+    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
+        self.with_reader(|store| store.ops_stats())
+    }
 }
 
 impl Backend for PostgresRepository {
@@ -39,6 +44,9 @@ impl Backend for PostgresRepository {
     }
     fn describe(&self) -> String {
         self.url().to_owned()
+    }
+    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
+        PostgresRepository::ops_stats(self)
     }
 }
 

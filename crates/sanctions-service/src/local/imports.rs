@@ -131,4 +131,29 @@ impl LocalService {
         let summary = self.monitor().await?;
         Ok((outcomes, summary))
     }
+
+    /// `lists update` on a store shared by several processes (PostgreSQL): downloads the
+    /// selected lists into `downloads/<code>/` (a cache: its validators make the next
+    /// requests conditional), imports each one whose files changed through the store's
+    /// per-list import lock, then monitors. A publication another process imported while
+    /// this one downloaded it is not imported again. The store's calls block: run it on a
+    /// multi-threaded runtime (they step off it with `block_in_place`).
+    pub async fn update_shared_lists(
+        &self,
+        fetcher: &crate::fetch::Fetcher,
+        downloads: &std::path::Path,
+        selected: &[ListCode],
+        options: &ImportOptions,
+    ) -> Result<(Vec<ListOutcome>, RescreenSummary), ServiceError> {
+        let repo = self.repo();
+        let Some(mut postgres) = repo.postgres() else {
+            return Err(ServiceError::Unavailable(
+                "this store is a data folder's: update it with `lists update` there".into(),
+            ));
+        };
+        let outcomes =
+            ingest::update_lists_with(&mut postgres, fetcher, downloads, selected, options).await;
+        let summary = self.monitor().await?;
+        Ok((outcomes, summary))
+    }
 }

@@ -365,12 +365,10 @@ impl LocalService {
         self.blocking(|s| s.ready().map(|_| ())).await
     }
 
-    /// The store's figures for `/metrics` (sizes, WAL, page counts).
+    /// The store's figures for `/metrics` (totals, list versions, the store's size), on
+    /// either backend.
     pub fn ops_stats(&self) -> Result<crate::store::OpsStats, ServiceError> {
-        match &self.inner.sqlite {
-            Some(sqlite) => Ok(sqlite.with_reader(|store| store.ops_stats())?),
-            None => Ok(Default::default()),
-        }
+        Ok(self.repo().ops_stats()?)
     }
 
     /// Runs blocking work off the async threads.
