@@ -259,7 +259,7 @@ async fn three_instances(url: String) {
 /// One request of `key` to the next instance up: a stored screening or the lists.
 async fn send(run: &mut Run, i: usize, name: &'static str, key: &str) {
     let serve = &run.serves[run.alive[i % run.alive.len()]];
-    let screening = name == "acme" || i % 2 == 0;
+    let screening = name == "acme" || i.is_multiple_of(2);
     let answer = if screening {
         let body = json_body(serde_json::json!({
             "name": SCREENED[i % SCREENED.len()],
