@@ -629,7 +629,11 @@ async fn caching_compression_and_cors() {
     let data = dir.path().join("data");
     let server = Bare::start(&data, &config(dir.path(), ""), dir.path()).await;
     let key = new_key(&data, "business", "cache");
-    let client = reqwest::Client::builder().no_gzip().build().unwrap();
+    let client = reqwest::Client::builder()
+        .no_gzip()
+        .no_brotli()
+        .build()
+        .unwrap();
     for (path, cache) in [
         ("/openapi.json", "public, max-age=3600"),
         ("/lists", "private, no-cache"),
@@ -682,6 +686,27 @@ async fn caching_compression_and_cors() {
         gzipped_len * 4 < plain_len,
         "{gzipped_len} of {plain_len} bytes"
     );
+    // Brotli when the client prefers it, decoding to the same document.
+    let brotli = client
+        .get(server.url("/openapi.json"))
+        .header("accept-encoding", "br;q=1.0, gzip;q=0.5")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(brotli.headers()["content-encoding"], "br");
+    let brotli_len = brotli.bytes().await.unwrap().len();
+    assert!(
+        brotli_len < gzipped_len,
+        "brotli {brotli_len} bytes, gzip {gzipped_len}"
+    );
+    let decoding = reqwest::Client::builder().brotli(true).build().unwrap();
+    let decoded = decoding
+        .get(server.url("/openapi.json"))
+        .header("accept-encoding", "br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(decoded.bytes().await.unwrap().len(), plain_len);
     // A small answer is not compressed.
     let small = client
         .get(format!("{}/healthz", server.base))

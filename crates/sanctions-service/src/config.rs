@@ -116,7 +116,7 @@ pub struct ServerConfig {
     /// Browser origins allowed to call the interface (CORS), e.g. `https://app.example.com`;
     /// empty (the default): no CORS, and `OPTIONS` is a 405.
     pub cors_origins: Vec<String>,
-    /// Answers larger than this many bytes are gzip-compressed for a client that accepts it.
+    /// Answers larger than this many bytes are compressed (brotli or gzip, as the client prefers).
     pub compress_above_bytes: u16,
     /// Most requests handled at once; further ones wait their turn.
     pub max_in_flight: usize,
