@@ -4,7 +4,8 @@
     python3 scripts/module_cycles.py [CRATE_SRC_DIR ...]   (default: src and crates/*/src)
 
 An edge A -> B is a path to module B written in module A (`crate::b::...`, `super::b`,
-`self::b`, `use` lists included). Edges between a module and its ancestors are left out: a
+`self::b`, `use` lists included), also through a module brought in by `use` (`use
+super::pages;` then `pages::screen::View` is an edge to `pages::screen`). Edges between a module and its ancestors are left out: a
 parent re-exporting its children's items and children using their parent's items is the
 facade every crate has, not a circle between peers. Prints every strongly connected
 component of more than one module and exits 1 if there is any. A stand-in for
@@ -61,6 +62,28 @@ def expand(text, start):
     return [p.strip().split("::") for p in inner.split(",") if p.strip()]
 
 
+def module_aliases(base, tails, known):
+    """`use crate::a::b;` (or `use super::{b, c};`) naming modules: b -> its module, so that
+    `b::x::Y` later in the file counts as a path to `a::b::x`."""
+    found = {}
+    for tail in tails:
+        parts = tuple(base) + tuple(tail)
+        if parts and parts[-1] not in ("self", "*") and parts in known:
+            found[parts[-1]] = parts
+    return found
+
+
+def aliased(text, aliases, known):
+    """Modules named through a module brought in by `use` (`pages::screen::View`)."""
+    found = set()
+    for name, module in aliases.items():
+        pattern = r"(?<![\w:])" + re.escape(name) + r"((?:::\w+)*)"
+        for m in re.finditer(pattern, text):
+            rest = [s for s in m.group(1).split("::") if s]
+            found |= targets(module, [rest], known)
+    return found
+
+
 def edges(src):
     known = modules(src)
     graph = {m: set() for m in known}
@@ -68,6 +91,7 @@ def edges(src):
         is_dir_mod = os.path.basename(path) in ("lib.rs", "main.rs", "mod.rs")
         here = mod
         text = strip_comments(open(path, encoding="utf-8").read())
+        aliases = {}
         for m in TOKEN.finditer(text):
             kind, rest = m.group(1), m.group(2)
             if kind == "crate":
@@ -90,6 +114,11 @@ def edges(src):
             for t in targets(base, tails, known):
                 if t != here:
                     graph[here].add(t)
+            if text[max(0, m.start() - 4) : m.start()] == "use ":
+                aliases.update(module_aliases(base, tails, known))
+        for t in aliased(text, aliases, known):
+            if t != here:
+                graph[here].add(t)
         del is_dir_mod
     for a in graph:
         graph[a] = {b for b in graph[a] if a[: len(b)] != b and b[: len(a)] != a}

@@ -36,8 +36,6 @@ fn template() -> &'static Path {
 
 struct Ui {
     app: App,
-    /// Every date is redacted in snapshots (they show when the test ran).
-    dated: bool,
     _dir: tempfile::TempDir,
 }
 
@@ -54,22 +52,33 @@ async fn open(with_lists: bool) -> Ui {
     let service = LocalService::open(&db, "analyst1").unwrap();
     let warmup = sanctions::tui::local_warmup(&service);
     let mut app = App::start(
-        Arc::new(service),
+        Arc::new(service.clone()),
         "LOCAL",
         Some(warmup),
         jiff::Timestamp::now(),
     );
     // As `sanctions` starts it locally: the Lists tab can update and import.
-    app.set_lists_tool(sanctions::tui::lists_job::ListsTool {
-        exe: env!("CARGO_BIN_EXE_sanctions").into(),
-        data_dir: dir.path().to_path_buf(),
-        config: None,
-    });
-    Ui {
-        app,
-        dated: false,
-        _dir: dir,
-    }
+    app.set_lists_tool(sanctions::tui::lists_job::ListsTool::new(
+        service,
+        dir.path().to_path_buf(),
+        &Default::default(),
+    ));
+    Ui { app, _dir: dir }
+}
+
+/// Today's and yesterday's dates (`2026-11-26`), in UTC and in local time.
+fn test_days() -> Vec<String> {
+    let now = jiff::Zoned::now();
+    let utc = now.with_time_zone(jiff::tz::TimeZone::UTC);
+    let mut days: Vec<String> = [now.date(), utc.date()]
+        .into_iter()
+        .flat_map(|day| [Some(day), day.yesterday().ok()])
+        .flatten()
+        .map(|day| day.to_string())
+        .collect();
+    days.sort();
+    days.dedup();
+    days
 }
 
 impl Ui {
@@ -141,10 +150,13 @@ impl Ui {
             "[n] ms request failed [error]",
         );
         settings.add_filter(r"whsec_[0-9A-Za-z+/=]+…?", "whsec_[secret]");
-        if self.dated {
-            // Briefs and deliveries are dated by the import and the test run.
-            settings.add_filter(r"\b\d{4}-\d\d-\d\d\b", "[date    ]");
+        // Screenings, briefs and deliveries are dated by the test run (today, or yesterday for
+        // a run over midnight), and a list's age by the day it runs: no snapshot changes at
+        // midnight, and the lists' own dates (publication, birth) stay checked.
+        for day in test_days() {
+            settings.add_filter(&day, "[date    ]");
         }
+        settings.add_filter(r"\bpublished \d+ d\b", "published [n] d");
         settings.bind(|| {
             insta::assert_snapshot!(format!("{name}_80x24"), self.screen(80, 24));
             insta::assert_snapshot!(format!("{name}_120x40"), self.screen(120, 40));
@@ -365,7 +377,6 @@ async fn results_as_you_type_then_enter_stores() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn briefs_list_detail_and_filter() {
     let mut ui = open(true).await;
-    ui.dated = true;
     ui.settle().await;
     ui.key(KeyCode::Esc).await;
     ui.key(KeyCode::Char('3')).await;
@@ -387,7 +398,6 @@ async fn briefs_list_detail_and_filter() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn webhooks_create_test_log_disable_and_delete() {
     let mut ui = open(false).await;
-    ui.dated = true;
     ui.settle().await;
     ui.key(KeyCode::Esc).await;
     ui.key(KeyCode::Char('7')).await;

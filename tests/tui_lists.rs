@@ -1,5 +1,5 @@
-//! The Lists tab updating and importing from inside the UI (the real program run as a child
-//! on the same data folder), its `/` filter, and path completion (Tab) in its prompt, driven
+//! The Lists tab updating and importing from inside the UI (through the local service, as
+//! `sanctions lists import` does), its `/` filter, and path completion (Tab) in its prompt, driven
 //! by real key events against the local service over a temporary store.
 #![allow(clippy::unwrap_used)]
 
@@ -49,16 +49,18 @@ fn setup() -> Setup {
     let service = LocalService::open(&data.path().join("sanctions.db"), "analyst1").unwrap();
     let warmup = sanctions::tui::local_warmup(&service);
     let mut app = App::start(
-        Arc::new(service),
+        Arc::new(service.clone()),
         "LOCAL",
         Some(warmup),
         jiff::Timestamp::now(),
     );
-    app.set_lists_tool(ListsTool {
-        exe: env!("CARGO_BIN_EXE_sanctions").into(),
-        data_dir: data.path().to_path_buf(),
-        config: Some(config),
-    });
+    let config: sanctions_service::config::Config =
+        toml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    app.set_lists_tool(ListsTool::new(
+        service.clone(),
+        data.path().to_path_buf(),
+        &config,
+    ));
     Setup {
         app,
         _data: data,
@@ -113,7 +115,7 @@ async fn import_from_the_lists_tab_with_completion_then_filter() {
     assert!(app.state.lists.job.is_none());
     let shown = info(&app);
     assert!(
-        shown.starts_with("lists import finished: 2 list(s) imported"),
+        shown.starts_with("lists import finished: 2 list(s) imported · 0 unchanged · 6 skipped"),
         "{shown}"
     );
     let count = |app: &App, code| {

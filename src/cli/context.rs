@@ -1,12 +1,16 @@
 //! What every command needs: the data directory, the configuration, logging, and the import
 //! lock for the commands that write.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use color_eyre::eyre::{Context as _, Result};
 
 use crate::config::{self, Config};
+use crate::service::maintenance::{DataLock, lock_data_dir};
+
+/// What a command that writes says when another holds the data folder's lock.
+pub const LOCK_WAIT: &str =
+    "another import or update is running in this data folder; waiting for it to finish...";
 
 /// Resolved global options.
 #[derive(Debug)]
@@ -72,29 +76,9 @@ impl Context {
 
     /// Takes the data folder's write lock (`sanctions.lock`), waiting with a message while
     /// another import or update holds it. Released when the returned file is dropped.
-    pub fn write_lock(&self, json: bool) -> Result<File> {
-        let path = self.data_dir.join("sanctions.lock");
-        let file = crate::files::private_options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .wrap_err_with(|| format!("cannot create the lock file {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                super::output::warn(
-                    "another import or update is running in this data folder; waiting for it to finish...",
-                    json,
-                );
-                file.lock()
-                    .wrap_err_with(|| format!("cannot lock {}", path.display()))?;
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(e).wrap_err_with(|| format!("cannot lock {}", path.display()));
-            }
-        }
-        Ok(file)
+    pub fn write_lock(&self, json: bool) -> Result<DataLock> {
+        lock_data_dir(&self.data_dir, || super::output::warn(LOCK_WAIT, json))
+            .map_err(color_eyre::eyre::Report::new)
     }
 }
 

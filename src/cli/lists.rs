@@ -1,6 +1,7 @@
 //! `sanctions lists ...` and `sanctions show`.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use color_eyre::eyre::Result;
 
@@ -13,7 +14,7 @@ use crate::fetch::Fetcher;
 use crate::ingest::{self, ListOutcome, Outcome};
 use crate::model::{ListCode, country_name};
 use crate::service::ServiceError;
-use crate::service::maintenance::{self, ImportError};
+use crate::service::maintenance::{self, ImportError, ListsJob, Progress, Work};
 
 /// What a user with an empty store should do, shown instead of empty results.
 pub const NO_DATA_HINT: &str = "No sanctions lists are imported yet. Get them with one of:
@@ -36,14 +37,8 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
                 return import_shared(ctx, dir, list, allow_shrink, json);
             }
             let started = std::time::Instant::now();
-            let _lock = ctx.write_lock(json)?;
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
-            let db = crate::config::database_path(&ctx.data_dir);
-            let imported =
-                maintenance::import_dir(&db, &dir, &list, &options).map_err(import_failure)?;
-            let code = report(&imported.outcomes, json)?;
-            let code = super::store::after_import(imported.damage.as_deref(), code, json);
-            super::watch::monitor_after_import(ctx, json)?;
+            let code = refresh(ctx, Work::Import(dir), list, options, json)?;
             if !json {
                 writeln!(
                     std::io::stdout(),
@@ -55,37 +50,55 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
         }
         Some(ListsCommand::Update { list, allow_shrink }) => {
             super::connect::local_only(ctx, "lists update")?;
-            let _lock = ctx.write_lock(json)?;
             if ctx.shared_store() {
                 return update_shared(ctx, &list, allow_shrink, json);
             }
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
-            let downloads = ctx.data_dir.join("downloads");
-            let db = crate::config::database_path(&ctx.data_dir);
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
-            let imported = runtime
-                .block_on(maintenance::update_lists(
-                    &db, &fetcher, &downloads, &list, &options,
-                ))
-                .map_err(import_failure)?;
-            let code = report(&imported.outcomes, json)?;
-            let code = super::store::after_import(imported.damage.as_deref(), code, json);
-            super::watch::monitor_after_import(ctx, json)?;
-            Ok(code)
+            refresh(ctx, Work::Update(fetcher), list, options, json)
         }
         Some(ListsCommand::Updates { code, limit }) => updates(ctx, code, usize::from(limit), json),
     }
 }
 
-/// An import that did not run: the database could not be opened (with its cause), or the
-/// import was refused as a whole (exit 3).
+/// `lists import` or `lists update` on the data folder, through the service as the UI runs
+/// it (lock, import, integrity check, watchlist re-screen): one line per list, a warning if
+/// the database is damaged, then what the re-screen found.
+fn refresh(
+    ctx: &Context,
+    work: Work,
+    selected: Vec<ListCode>,
+    options: ingest::ImportOptions,
+    json: bool,
+) -> Result<Exit> {
+    let svc = super::workflow::local_service(ctx)?;
+    let job = ListsJob {
+        data_dir: ctx.data_dir.clone(),
+        work,
+        selected,
+        options,
+    };
+    let progress = move |step: Progress| {
+        if step == Progress::Waiting {
+            super::output::warn(super::context::LOCK_WAIT, json);
+        }
+    };
+    let refreshed = runtime()?
+        .block_on(svc.refresh_lists(job, Arc::new(progress)))
+        .map_err(import_failure)?;
+    let code = report(&refreshed.imported.outcomes, json)?;
+    let code = super::store::after_import(refreshed.imported.damage.as_deref(), code, json);
+    super::watch::print_rescreen(&refreshed.watchlist?, json);
+    Ok(code)
+}
+
+/// An import that did not run: the database could not be opened or locked (with its
+/// cause), or the import was refused as a whole (exit 3).
 fn import_failure(e: ImportError) -> color_eyre::eyre::Report {
     match e {
-        ImportError::Open { .. } => color_eyre::eyre::Report::new(e),
+        ImportError::Open { .. } | ImportError::Lock(_) => color_eyre::eyre::Report::new(e),
         ImportError::Refused(e) => exit::data(e.to_string()),
+        ImportError::Service(e) => exit::data(e.to_string()),
     }
 }
 

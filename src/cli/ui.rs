@@ -61,16 +61,12 @@ pub fn run(
             ));
         }
         None => {
-            // The Lists tab runs `sanctions lists update|import` with the same config, which
-            // would go to the config's server: not offered when one is set (`mode = "local"`).
-            if ctx.config.remote.url.is_none() {
-                settings.lists_tool = Some(ListsTool {
-                    exe: std::env::current_exe()?,
-                    data_dir: ctx.data_dir.clone(),
-                    config: config_file.map(Path::to_path_buf),
-                });
-            }
-            crate::tui::start_local(workflow::local_service(&ctx)?, &ctx.config, settings)?;
+            // The Lists tab updates and imports through this service, as `lists update` and
+            // `lists import` do, on this data folder.
+            let service = workflow::local_service(&ctx)?;
+            let tool = ListsTool::new(service.clone(), ctx.data_dir.clone(), &ctx.config);
+            settings.lists_tool = Some(tool);
+            crate::tui::start_local(service, &ctx.config, settings)?;
         }
     }
     Ok(Exit::Success)

@@ -8,8 +8,8 @@ use super::Context;
 use super::exit::Exit;
 use super::output::print_json;
 use super::workflow::{
-    AlertStatusArg, AlertsArgs, AlertsCommand, WatchlistArgs, WatchlistCommand, local_service,
-    opt_since, runtime, safe, ts,
+    AlertStatusArg, AlertsArgs, AlertsCommand, WatchlistArgs, WatchlistCommand, opt_since, runtime,
+    safe, ts,
 };
 use crate::api::alerts::{Alert, AlertKind, AlertQuery, AlertStatus, AlertStatusRequest};
 use crate::api::favorites::{FavoriteImport, FavoriteRequest};
@@ -264,17 +264,9 @@ fn import_file(
     )))
 }
 
-/// After `lists import` or `lists update`: `list.updated` alerts and a re-screen of the
-/// watchlist (a line on standard error says what it found; nothing is printed with `--json`).
-pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
-    let svc = local_service(ctx)?;
-    let rt = runtime()?;
-    // The index of the new lists, built once here and kept in the data folder for the
-    // processes that screen next.
-    if let Err(e) = rt.block_on(svc.prepare_index()) {
-        tracing::warn!("the screening index was not prepared: {e}");
-    }
-    let summary = rt.block_on(svc.monitor())?;
+/// After `lists import` or `lists update`: what the watchlist re-screen found, in a line on
+/// standard error (nothing is printed with `--json`, nor when no name is watched).
+pub fn print_rescreen(summary: &crate::api::favorites::RescreenSummary, json: bool) {
     if !json && summary.run_id.is_some() && summary.favorites > 0 {
         eprintln!(
             "watchlist: {} names re-screened ({}), {} changed, {} new alert{}",
@@ -289,5 +281,4 @@ pub fn monitor_after_import(ctx: &Context, json: bool) -> Result<()> {
             }
         );
     }
-    Ok(())
 }

@@ -11,7 +11,7 @@ use crate::model::Scope;
 use crate::service::ServiceError;
 #[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
 use {
-    super::openapi::*,
+    super::openapi_texts::*,
     crate::api::envelope::Failure,
     crate::api::routes::{self, PREFIX},
     crate::model::ApiKey,

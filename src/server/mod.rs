@@ -18,6 +18,7 @@ mod limiter;
 mod listener;
 mod metrics;
 pub mod openapi;
+mod openapi_texts;
 pub mod plans;
 mod reply;
 mod screen;

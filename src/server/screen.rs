@@ -23,7 +23,7 @@ use crate::api::screenings::{AuditQuery, DecisionRequest, ScreeningQuery};
 use crate::model::{ListCode, Scope};
 #[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
 use {
-    super::openapi::*,
+    super::openapi_texts::*,
     crate::api::batch::{BatchResponse, CsvBatch},
     crate::api::entities::EntityDetail,
     crate::api::envelope::Failure,
@@ -154,9 +154,31 @@ pub async fn batch(State(state): AppState_, caller: Caller, request: Request) ->
     let n = batch.names.len() as u64;
     let service = caller.service.clone();
     state
-        .charge(&caller, n, async move { service.screen_batch(batch).await })
+        .charge(
+            &caller,
+            n,
+            async move { screen_batch(&service, &batch).await },
+        )
         .await
         .map(ok)
+}
+
+/// A checked batch through the one batch orchestration, as `sanctions batch --store` runs
+/// it: every name stored as a screening, answered in the order sent.
+async fn screen_batch(
+    service: &std::sync::Arc<dyn crate::service::Service>,
+    request: &BatchRequest,
+) -> Result<crate::api::batch::BatchResponse, crate::service::ServiceError> {
+    let items = crate::batch::request_items(request);
+    let template = crate::batch::request_template(request);
+    let checked = crate::batch::unchecked();
+    let plan = crate::batch::Plan {
+        template: &template,
+        checked: &checked,
+        mode: crate::batch::Mode::Store,
+    };
+    let screened = crate::batch::screen_items(service, &items, &plan, &|_| {}).await?;
+    Ok(screened.response())
 }
 
 /// `GET /screen/{id}`.

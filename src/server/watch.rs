@@ -21,7 +21,7 @@ use crate::api::webhooks::{WebhookCreate, WebhookUpdate};
 use crate::model::Scope;
 #[allow(unused_imports)] // the types and texts of the OpenAPI document (`#[utoipa::path]`)
 use {
-    super::openapi::*,
+    super::openapi_texts::*,
     crate::api::alerts::Alert,
     crate::api::briefs::{Brief, RefreshReport},
     crate::api::envelope::Failure,

@@ -52,8 +52,10 @@ pub enum Action {
     PreviewDue(u64),
     /// The rate-limit figures of the server's last answer (remote mode).
     RateLimit(RateLimit),
-    /// A line of output of a running `lists update` / `lists import`.
-    ListsProgress(String),
+    /// Rows of the running batch screened since the last word.
+    BatchProgress(u64),
+    /// The step a running `lists update` / `lists import` has reached.
+    ListsProgress(crate::service::maintenance::Progress),
 }
 
 /// The result of one service call.
@@ -79,7 +81,7 @@ pub enum Outcome {
         done: Vec<Alert>,
         failed: Option<(String, ServiceError, usize)>,
     },
-    BatchLoaded(Result<super::pages::batch::Loaded, String>),
+    BatchLoaded(Result<super::page_state::batch::Loaded, String>),
     Batch(Result<BatchResponse, ServiceError>),
     Briefs(Result<Page<Brief>, ServiceError>),
     BriefsRefreshed(Result<RefreshReport, ServiceError>),

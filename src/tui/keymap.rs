@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::state::Tab;
+use super::tab::Tab;
 
 /// What a key asks for. Which commands apply depends on the [`Scope`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -561,8 +561,28 @@ pub fn markdown_table() -> String {
         out.push_str(&format!(
             "| `{key}` | {scope} | {} | `{}` |\n",
             b.help,
-            super::remap::command_name(b.command)
+            command_name(b.command)
         ));
     }
     out
+}
+
+/// The name of `command` in `[ui.keys]` and the README (`quit`, `next_tab`, `tab_4`, ...).
+pub fn command_name(command: Command) -> String {
+    if let Command::GoTab(i) = command {
+        return format!("tab_{}", i + 1);
+    }
+    let debug = format!("{command:?}");
+    let mut name = String::new();
+    for (i, c) in debug.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                name.push('_');
+            }
+            name.push(c.to_ascii_lowercase());
+        } else {
+            name.push(c);
+        }
+    }
+    name
 }

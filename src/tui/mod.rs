@@ -1,6 +1,8 @@
 //! The terminal UI: seven tabs over the [`crate::service::Service`] trait, Elm-style.
 //!
-//! - [`state`]: the one `State`; [`action`]: `Action`s in, `Effect`s out.
+//! - [`state`]: the one `State`, holding each tab's own state ([`page_state`]); [`action`]:
+//!   `Action`s in, `Effect`s out; [`queue`]: what a page asks of the rest of the UI (another
+//!   tab, a screening opened), drained by `update`, so that no page imports another.
 //! - [`update`]: `update(&mut State, Action) -> Vec<Effect>`, no I/O.
 //! - [`keymap`]: the single table of keys (handling, help, hints, README table).
 //! - [`runner`]: performs effects on tokio, results tagged with request ids.
@@ -18,12 +20,16 @@ pub mod keymap;
 pub mod lists_job;
 pub mod markdown;
 pub mod mouse;
+pub mod page_state;
 pub mod pages;
+pub mod queue;
 pub mod remap;
 pub mod run;
 pub mod runner;
 pub mod settings;
 pub mod state;
+pub mod tab;
+pub mod tables;
 pub mod text;
 pub mod theme;
 pub mod update;
@@ -161,6 +167,8 @@ pub fn local_warmup(service: &crate::service::LocalService) -> runner::Warmup {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_mouse;
 #[cfg(test)]
 mod tests_review;
 #[cfg(test)]

@@ -9,25 +9,7 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use super::keymap::{BINDINGS, Binding, Command, Keymap, Scope, key_name};
 use crate::config::ui::Keys;
 
-/// The name of `command` in `[ui.keys]` and the README (`quit`, `next_tab`, `tab_4`, ...).
-pub fn command_name(command: Command) -> String {
-    if let Command::GoTab(i) = command {
-        return format!("tab_{}", i + 1);
-    }
-    let debug = format!("{command:?}");
-    let mut name = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                name.push('_');
-            }
-            name.push(c.to_ascii_lowercase());
-        } else {
-            name.push(c);
-        }
-    }
-    name
-}
+pub use super::keymap::command_name;
 
 /// The command named `name` (any case; `-` for `_`).
 pub fn command_by_name(name: &str) -> Option<Command> {

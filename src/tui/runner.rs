@@ -66,12 +66,38 @@ impl Runner {
         tokio::spawn(async move {
             let progress = {
                 let tx = tx.clone();
-                move |line: String| {
-                    let _ = tx.send(Action::ListsProgress(line));
+                move |step| {
+                    let _ = tx.send(Action::ListsProgress(step));
                 }
             };
             let result = super::lists_job::run(&tool, &work, progress).await;
             let _ = tx.send(Action::Done(id, Box::new(Outcome::ListsRan(result))));
+        });
+    }
+
+    /// Screens and stores a batch through the one batch orchestration, as `sanctions batch
+    /// --store` does (500 names per service call), sending its progress as it goes.
+    fn run_batch(&self, id: super::action::ReqId, request: BatchRequest) {
+        let tx = self.tx.clone();
+        let service = self.service.clone();
+        tokio::spawn(async move {
+            let items = crate::batch::request_items(&request);
+            let template = crate::batch::request_template(&request);
+            let checked = crate::batch::unchecked();
+            let plan = crate::batch::Plan {
+                template: &template,
+                checked: &checked,
+                mode: crate::batch::Mode::Store,
+            };
+            let progress = |rows| {
+                let _ = tx.send(Action::BatchProgress(rows));
+            };
+            let result = crate::batch::screen_items(&service, &items, &plan, &progress).await;
+            let outcome = Outcome::Batch(result.map(crate::batch::Screened::response));
+            let _ = tx.send(Action::Done(id, Box::new(outcome)));
+            if let Some(limit) = service.rate_limit() {
+                let _ = tx.send(Action::RateLimit(limit));
+            }
         });
     }
 
@@ -99,6 +125,7 @@ impl Runner {
                 });
             }
             Effect::Call(id, Call::RunLists(work)) => self.run_lists(id, work),
+            Effect::Call(id, Call::Batch(request)) => self.run_batch(id, request),
             Effect::Call(id, call) => {
                 let slot = call.slot();
                 let abortable = call.abortable();
@@ -158,7 +185,9 @@ async fn perform(service: &dyn Service, call: Call) -> Outcome {
         ),
         Call::SetAlerts(ids, request) => set_alerts(service, ids, request).await,
         Call::ReadBatch(path) => Outcome::BatchLoaded(read_batch(&path).await),
-        Call::Batch(request) => Outcome::Batch(service.screen_batch(request).await),
+        Call::Batch(_) => Outcome::Batch(Err(crate::service::ServiceError::Unavailable(
+            "a batch runs through the batch orchestration".into(),
+        ))),
         Call::Briefs(query) => Outcome::Briefs(service.briefs(query).await),
         Call::RefreshBriefs => Outcome::BriefsRefreshed(service.refresh_briefs().await),
         Call::Webhooks => Outcome::Webhooks(service.webhooks().await),

@@ -5,51 +5,10 @@ use std::collections::HashMap;
 
 use tui_input::Input;
 
-use super::action::{ReqId, Slot};
-use super::pages;
+use super::action::{Call, Effect, ReqId, Slot};
+use super::page_state;
 
-/// The seven tabs, in the order of their number keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Screen,
-    Batch,
-    Briefs,
-    Lists,
-    Watchlist,
-    Alerts,
-    Webhooks,
-}
-
-impl Tab {
-    /// Every tab in order.
-    pub const ALL: [Tab; 7] = [
-        Tab::Screen,
-        Tab::Batch,
-        Tab::Briefs,
-        Tab::Lists,
-        Tab::Watchlist,
-        Tab::Alerts,
-        Tab::Webhooks,
-    ];
-
-    /// The tab's title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Screen => "Screen",
-            Tab::Batch => "Batch",
-            Tab::Briefs => "Briefs",
-            Tab::Lists => "Lists",
-            Tab::Watchlist => "Watchlist",
-            Tab::Alerts => "Alerts",
-            Tab::Webhooks => "Webhooks",
-        }
-    }
-
-    /// Position in [`Tab::ALL`].
-    pub fn index(self) -> usize {
-        Tab::ALL.iter().position(|t| *t == self).unwrap_or(0)
-    }
-}
+pub use super::tab::Tab;
 
 /// The current request of each slot.
 #[derive(Debug, Default)]
@@ -264,19 +223,21 @@ pub struct State {
     pub prompt: Option<Prompt>,
     pub requests: Requests,
     pub status: Status,
-    pub screen: pages::screen::ScreenState,
-    pub batch: pages::batch::BatchState,
-    pub lists: pages::lists::ListsState,
-    pub watchlist: pages::watchlist::WatchlistState,
-    pub alerts: pages::alerts::AlertsState,
-    pub briefs: pages::briefs::BriefsState,
-    pub webhooks: pages::webhooks::WebhooksState,
+    pub screen: page_state::screen::ScreenState,
+    pub batch: page_state::batch::BatchState,
+    pub lists: page_state::lists::ListsState,
+    pub watchlist: page_state::watchlist::WatchlistState,
+    pub alerts: page_state::alerts::AlertsState,
+    pub briefs: page_state::briefs::BriefsState,
+    pub webhooks: page_state::webhooks::WebhooksState,
     /// The keys in force (the defaults with the config's remaps).
     pub keys: super::keymap::Keymap,
     /// Whether mouse clicks and the wheel are on (`[ui] mouse`).
     pub mouse: bool,
     /// What may leave the machine.
     pub net: Network,
+    /// What the pages asked of the rest of the UI, drained by `update` after each action.
+    pub queue: super::queue::Queue,
 }
 
 impl State {
@@ -313,6 +274,7 @@ impl State {
             keys: Default::default(),
             mouse: false,
             net: Network::default(),
+            queue: Default::default(),
         }
     }
 
@@ -381,4 +343,10 @@ impl State {
     pub fn info(&mut self, message: impl Into<String>) {
         self.status.message = Some(Message::Info(message.into()));
     }
+}
+
+/// Starts `call` as the current request of its slot.
+pub fn call(state: &mut State, call: Call) -> Effect {
+    let id = state.requests.start(call.slot());
+    Effect::Call(id, call)
 }

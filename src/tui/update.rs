@@ -7,6 +7,8 @@ use tui_input::{Input, InputRequest};
 use super::action::{Action, Call, Effect, Outcome, Slot};
 use super::keymap::Command;
 use super::pages;
+use super::queue::InternalEvent;
+pub use super::state::call;
 use super::state::{IndexState, Message, Prompt, PromptKind, State, Tab};
 
 /// The effects to run at start: build the index and load what the status bar shows.
@@ -17,14 +19,28 @@ pub fn init(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// Starts `call` as the current request of its slot.
-pub fn call(state: &mut State, call: Call) -> Effect {
-    let id = state.requests.start(call.slot());
-    Effect::Call(id, call)
+/// Applies one action, then the internal events it pushed (see [`super::queue`]).
+pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    let mut effects = apply(state, action);
+    while let Some(event) = state.queue.pop() {
+        effects.extend(on_event(state, event));
+    }
+    effects
 }
 
-/// Applies one action.
-pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+/// Does what a page asked of the rest of the UI.
+fn on_event(state: &mut State, event: InternalEvent) -> Vec<Effect> {
+    match event {
+        InternalEvent::SwitchTab(tab) => switch(state, tab.index()),
+        InternalEvent::OpenScreening(id) => {
+            state.tab = Tab::Screen;
+            vec![call(state, Call::Screening(id))]
+        }
+        InternalEvent::Key(key) => on_key(state, key),
+    }
+}
+
+fn apply(state: &mut State, action: Action) -> Vec<Effect> {
     match action {
         Action::Key(key) => on_key(state, key),
         Action::Paste(text) => on_paste(state, &text),
@@ -48,8 +64,12 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Done(id, outcome) => on_done(state, id, *outcome),
         Action::PreviewDue(n) => pages::screen::preview_due(state, n),
-        Action::ListsProgress(line) => {
-            pages::lists::progress(state, &line);
+        Action::BatchProgress(rows) => {
+            pages::batch::progress(state, rows);
+            Vec::new()
+        }
+        Action::ListsProgress(step) => {
+            pages::lists::progress(state, super::lists_job::describe(step));
             Vec::new()
         }
         Action::RateLimit(limit) => {
@@ -147,7 +167,7 @@ fn on_done(state: &mut State, id: u64, outcome: Outcome) -> Vec<Effect> {
         return Vec::new(); // superseded: a newer request of this slot is current
     }
     let effects = dispatch(state, outcome);
-    super::filter::apply(state);
+    super::tables::apply(state);
     effects
 }
 
@@ -293,7 +313,7 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
         Command::Copy => {
-            match super::filter::copy_target(state) {
+            match super::tables::copy_target(state) {
                 Some(text) => {
                     let what = if text.starts_with("whsec_") {
                         "the webhook's secret".to_owned()
@@ -549,7 +569,7 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
         )],
         PromptKind::Filter(Tab::Briefs) => pages::briefs::set_words(state, &value),
         PromptKind::Filter(Tab::Screen) => pages::screen::set_words(state, &value),
-        PromptKind::Filter(tab) => super::filter::set(state, tab, &value),
+        PromptKind::Filter(tab) => super::tables::set(state, tab, &value),
         PromptKind::WebhookUrl { edit } => {
             let (events, id) = match edit {
                 Some((id, events)) => (events, Some(id)),

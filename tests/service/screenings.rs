@@ -233,6 +233,48 @@ async fn a_batch_is_screened_in_order_and_every_name_stored() {
     assert_eq!(svc.screen_batch(plain).await.unwrap().total, 2);
 }
 
+/// The UI's and the server's stored batch: a request's names through the one batch
+/// orchestration answer as one `screen_batch` call does, name for name (new screening ids).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_through_the_batch_orchestration_answers_as_screen_batch() {
+    let (_dir, svc) = service().await;
+    let mut request = names(&[
+        "Vladimir Putin",
+        "Zyxwv Qqqqq Unlisted",
+        "Banco Nacional de Cuba",
+    ]);
+    request.names.push(BatchName::Typed {
+        name: "Kim Jong Un".into(),
+        kind: Some(sanctions_api::screening::KindFilter::Entity),
+    });
+    let direct = svc.screen_batch(request.clone()).await.unwrap();
+    let svc: std::sync::Arc<dyn sanctions_service::Service> = std::sync::Arc::new(svc);
+    let (template, checked) = (batch::request_template(&request), batch::unchecked());
+    let plan = batch::Plan {
+        template: &template,
+        checked: &checked,
+        mode: batch::Mode::Store,
+    };
+    let rows = std::sync::atomic::AtomicU64::new(0);
+    let progress = |n| {
+        rows.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    };
+    let items = batch::request_items(&request);
+    let screened = batch::screen_items(&svc, &items, &plan, &progress)
+        .await
+        .unwrap();
+    assert_eq!(rows.into_inner(), 4);
+    let through = screened.response();
+    assert_eq!(through.total, direct.total);
+    let strip = |r: &sanctions_api::batch::BatchResult| (r.name.clone(), r.matches, r.best_score);
+    let a: Vec<_> = through.results.iter().map(strip).collect();
+    let b: Vec<_> = direct.results.iter().map(strip).collect();
+    assert_eq!(a, b);
+    for r in &through.results {
+        assert_eq!(svc.screening(&r.screening_id).await.unwrap().query, r.name);
+    }
+}
+
 /// A batch request from a file's bytes, read by the batch reader the CLI uses.
 fn batch_request(bytes: &[u8]) -> BatchRequest {
     let read = batch::parse_input(bytes, &batch::InputOptions::default()).unwrap();

@@ -427,7 +427,7 @@ fn store_checked(
 /// `downloads/<code>/` and imports each one whose files changed. A list whose store copy is
 /// empty is downloaded in full, whatever its saved validators say.
 pub async fn update_lists(
-    store: &mut dyn ListSink,
+    store: &mut (dyn ListSink + Send),
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],
@@ -444,7 +444,7 @@ pub async fn update_lists(
 
 /// [`update_lists`] with the given guards.
 pub async fn update_lists_with(
-    store: &mut dyn ListSink,
+    store: &mut (dyn ListSink + Send),
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],

@@ -1,9 +1,11 @@
-//! The data folder's database as a whole, for the local commands that work on it without a
-//! [`LocalService`](crate::LocalService): imports and updates of the lists (`lists import`,
-//! `lists update`, each followed by the full integrity check) and `store check`. The faces
-//! name a database by its path; the store stays behind this module.
+//! The data folder's database as a whole: imports and updates of the lists (`lists import`,
+//! `lists update`, each followed by the full integrity check) under the data folder's write
+//! lock ([`lock_data_dir`]), and `store check`. The faces name a database by its path; the
+//! store stays behind this module. [`LocalService::refresh_lists`](crate::LocalService::refresh_lists)
+//! runs an import or update as the CLI and the UI both do: lock, import, check, then the
+//! watchlist re-screen, reporting each [`Progress`] step.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -25,6 +27,153 @@ pub enum ImportError {
     /// The import was refused as a whole (e.g. the folder does not exist).
     #[error(transparent)]
     Refused(#[from] IngestError),
+    /// The data folder's write lock could not be taken.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The store refused the import (a shared store), or the work was cut short.
+    #[error(transparent)]
+    Service(#[from] crate::ServiceError),
+}
+
+/// Why the data folder's write lock could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error("cannot create the lock file {path}")]
+    Create {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot lock {path}")]
+    Lock {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The data folder's write lock (`sanctions.lock`), held until dropped: one import, update
+/// or restore of a data folder at a time, across processes.
+#[derive(Debug)]
+pub struct DataLock {
+    _file: std::fs::File,
+}
+
+/// Takes the write lock of `data_dir`; when another process holds it, calls `on_wait` and
+/// waits for it (blocking).
+pub fn lock_data_dir(data_dir: &Path, on_wait: impl FnOnce()) -> Result<DataLock, LockError> {
+    let path = data_dir.join("sanctions.lock");
+    let shown = || path.display().to_string();
+    let file = crate::files::private_options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| LockError::Create {
+            path: shown(),
+            source,
+        })?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            on_wait();
+            file.lock().map_err(|source| LockError::Lock {
+                path: shown(),
+                source,
+            })?;
+        }
+        Err(std::fs::TryLockError::Error(source)) => {
+            return Err(LockError::Lock {
+                path: shown(),
+                source,
+            });
+        }
+    }
+    Ok(DataLock { _file: file })
+}
+
+/// What [`LocalService::refresh_lists`](crate::LocalService::refresh_lists) does.
+#[derive(Debug, Clone)]
+pub enum Work {
+    /// Import the official files under this folder (one folder per list code).
+    Import(PathBuf),
+    /// Download the lists into the data folder's `downloads/` and import what changed.
+    Update(Fetcher),
+}
+
+impl Work {
+    /// `lists import` or `lists update`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Work::Import(_) => "lists import",
+            Work::Update(_) => "lists update",
+        }
+    }
+}
+
+/// An import or update of a data folder's lists.
+#[derive(Debug, Clone)]
+pub struct ListsJob {
+    /// The data folder: its database is written, its lock taken.
+    pub data_dir: PathBuf,
+    pub work: Work,
+    /// The lists to import (all eight when empty).
+    pub selected: Vec<ListCode>,
+    pub options: ImportOptions,
+}
+
+/// The steps of an import or update, in order, as they start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Another import or update holds the data folder's lock: waiting for it to finish.
+    Waiting,
+    /// Reading the official files and storing each list.
+    Importing,
+    /// Downloading the lists from the publishers (then storing those that changed).
+    Downloading,
+    /// The full integrity check of the database.
+    Checking,
+    /// The screening index of the new lists, then the watchlist re-screen.
+    Monitoring,
+}
+
+/// What an import or update did, then what the watchlist re-screen found (or why it
+/// failed: the lists are imported all the same).
+#[derive(Debug)]
+pub struct Refreshed {
+    pub imported: Imported,
+    pub watchlist: Result<crate::api::favorites::RescreenSummary, crate::ServiceError>,
+}
+
+/// Runs `job`'s import or update on its data folder's database, under the held lock
+/// (blocking: call on the blocking pool; an update drives its downloads with the runtime's
+/// handle).
+pub(crate) fn run_job(
+    job: &ListsJob,
+    progress: &(dyn Fn(Progress) + Send + Sync),
+) -> Result<Imported, ImportError> {
+    let db = crate::config::database_path(&job.data_dir);
+    let mut store = open_write(&db)?;
+    let outcomes = match &job.work {
+        Work::Import(dir) => {
+            progress(Progress::Importing);
+            ingest::import_dir_with(&mut store, dir, &job.selected, &job.options)?
+        }
+        Work::Update(fetcher) => {
+            progress(Progress::Downloading);
+            let downloads = job.data_dir.join("downloads");
+            tokio::runtime::Handle::current().block_on(ingest::update_lists_with(
+                &mut store,
+                fetcher,
+                &downloads,
+                &job.selected,
+                &job.options,
+            ))
+        }
+    };
+    progress(Progress::Checking);
+    let damage = integrity_problems(&store);
+    Ok(Imported { outcomes, damage })
 }
 
 /// What an import or an update did: one outcome per list, and the problems of the full

@@ -3,76 +3,18 @@
 //! acknowledge or resolve the selection (or the row under the cursor) with one note;
 //! Enter opens the linked screening on the Screen tab.
 
-use std::collections::BTreeSet;
-
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::Block;
 
-use crate::api::alerts::{Alert, AlertKind, AlertQuery, AlertStatus};
+use crate::api::alerts::{Alert, AlertKind, AlertStatus};
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
-use crate::tui::state::{Prompt, PromptKind, State, Tab};
-use crate::tui::update::call;
+use crate::tui::queue::InternalEvent;
+use crate::tui::state::{Prompt, PromptKind, State, call};
 use crate::tui::widgets::table;
 
-/// Alerts read per page.
-pub const PAGE: usize = 200;
-/// Most alerts held at once (pages beyond are not loaded: narrow with `s` or `/`).
-pub const MAX_ROWS: usize = 5_000;
-
-/// The Alerts tab's state.
-#[derive(Debug, Default)]
-pub struct AlertsState {
-    pub items: Vec<Alert>,
-    /// The cursor of the next page, when there is one.
-    pub next: Option<String>,
-    /// The page in flight is the next page (appended), not a reload.
-    pub appending: bool,
-    pub loaded: bool,
-    pub selected: usize,
-    /// The ids selected with Space.
-    pub marked: BTreeSet<String>,
-    /// `None`: every status. Starts at open.
-    pub status: Option<AlertStatus>,
-    pub status_set: bool,
-    pub error: Option<String>,
-}
-
-impl AlertsState {
-    /// The status filter (open until changed).
-    pub fn filter(&self) -> Option<AlertStatus> {
-        if self.status_set {
-            self.status
-        } else {
-            Some(AlertStatus::Open)
-        }
-    }
-
-    /// The query of the first page for the current filter.
-    pub fn query(&self) -> AlertQuery {
-        AlertQuery {
-            status: self.filter(),
-            kind: None,
-            since: None,
-            limit: Some(PAGE),
-            cursor: None,
-        }
-    }
-
-    /// Whether more alerts can be loaded.
-    pub fn more(&self) -> bool {
-        self.next.is_some() && self.items.len() < MAX_ROWS
-    }
-
-    /// The selected alerts shown (a selection hidden by a filter or a reload is not acted on).
-    pub fn marked_items(&self) -> Vec<&Alert> {
-        self.items
-            .iter()
-            .filter(|a| self.marked.contains(&a.id))
-            .collect()
-    }
-}
+pub use crate::tui::page_state::alerts::{AlertsState, MAX_ROWS, PAGE};
 
 /// A reload of the first page (the selection is kept for the rows still shown).
 pub fn reload(state: &mut State) -> Effect {
@@ -129,8 +71,8 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Resolve => ask_note(state, AlertStatus::Resolved),
         Command::Activate => {
             if let Some(id) = a.items.get(a.selected).and_then(|x| x.screening_id.clone()) {
-                state.tab = Tab::Screen;
-                return vec![call(state, Call::Screening(id))];
+                state.queue.push(InternalEvent::OpenScreening(id));
+                return Vec::new();
             }
             state.error("this alert has no linked screening");
             Vec::new()

@@ -1,170 +1,49 @@
-//! The Batch tab: load a file of names (CSV, one per line, or JSON), screen it in chunks of
-//! at most 500 with a progress bar, then browse the results (hits only, sorted by score) and
+//! The Batch tab: load a file of names (CSV, one per line, or JSON), screen and store it
+//! through the one batch orchestration (500 names per service call) with a progress bar, then browse the results (hits only, sorted by score) and
 //! open any row's stored screening.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Gauge};
 
-use crate::api::batch::{BatchName, BatchRequest, BatchResult, MAX_BATCH};
+use crate::api::batch::{BatchName, BatchRequest, BatchResult};
 use crate::tui::action::{Call, Effect, Outcome};
 use crate::tui::keymap::Command;
-use crate::tui::state::{Prompt, PromptKind, State, Tab};
-use crate::tui::update::call;
+use crate::tui::queue::InternalEvent;
+use crate::tui::state::{Prompt, PromptKind, State, call};
 use crate::tui::widgets::{score_bar::score_bar, table};
 
-/// The Batch tab's state.
-#[derive(Debug, Default)]
-pub struct BatchState {
-    pub names: Vec<BatchName>,
-    /// Names sent so far.
-    pub sent: usize,
-    pub results: Vec<BatchResult>,
-    pub running: bool,
-    pub hits_only: bool,
-    pub by_score: bool,
-    pub selected: usize,
-    /// The `/` words rows must hold.
-    pub words: Option<String>,
-    pub error: Option<String>,
-    /// The input's header and each name's cells (a delimited file with a header; else
-    /// empty): every column is kept through to the table and the export.
-    pub header: Vec<String>,
-    pub roles: Vec<Option<&'static str>>,
-    pub cells: Vec<Vec<String>>,
-    /// Which input columns were used and which only kept (said at load and when done).
-    pub note: Option<String>,
-}
+pub use crate::tui::page_state::batch::{BatchState, Loaded};
 
-/// A batch read from a file or a paste: the names, and the input's columns.
-#[derive(Debug, Clone)]
-pub struct Loaded {
-    pub request: BatchRequest,
-    pub header: Vec<String>,
-    pub roles: Vec<Option<&'static str>>,
-    /// Each name's cells, in the order of `request.names`.
-    pub cells: Vec<Vec<String>>,
-}
-
-impl Loaded {
-    /// Names without columns (pasted, one per line, or JSON).
-    pub fn names(request: BatchRequest) -> Loaded {
-        Loaded {
-            request,
-            header: Vec::new(),
-            roles: Vec::new(),
-            cells: Vec::new(),
-        }
-    }
-
-    /// Which columns were used and which were kept only, for the status bar.
-    pub fn columns_note(&self) -> Option<String> {
-        if self.header.is_empty() {
-            return None;
-        }
-        let mut used: Vec<String> = Vec::new();
-        let mut kept = Vec::new();
-        let mut evidence = Vec::new();
-        for (name, role) in self.header.iter().zip(&self.roles) {
-            match role {
-                Some("dob" | "country") => evidence.push(name.as_str()),
-                Some(role) if name.eq_ignore_ascii_case(role) => used.push(name.clone()),
-                Some(role) => used.push(format!("{name} (as {role})")),
-                None => kept.push(name.as_str()),
-            }
-        }
-        let mut parts = vec![format!("used: {}", used.join(", "))];
-        if !evidence.is_empty() {
-            parts.push(format!(
-                "kept, not weighed in a stored batch (as the CLI): {}",
-                evidence.join(", ")
-            ));
-        }
-        if !kept.is_empty() {
-            parts.push(format!("kept: {}", kept.join(", ")));
-        }
-        Some(crate::tui::text::sanitize(&format!(
-            "columns {}",
-            parts.join(" · ")
-        )))
-    }
-}
-
-impl BatchState {
-    /// The rows shown, after the filter and sort, with their input position.
-    pub fn indexed_rows(&self) -> Vec<(usize, &BatchResult)> {
-        let mut rows: Vec<(usize, &BatchResult)> = self
-            .results
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !self.hits_only || r.matches > 0)
-            .filter(|(i, r)| {
-                self.words.as_deref().is_none_or(|w| {
-                    crate::tui::filter::matches(w, &r.name)
-                        || self
-                            .cells
-                            .get(*i)
-                            .is_some_and(|c| crate::tui::filter::matches(w, &c.join(" ")))
-                })
-            })
-            .collect();
-        if self.by_score {
-            rows.sort_by_key(|(_, r)| std::cmp::Reverse(r.best_score.unwrap_or(0)));
-        }
-        rows
-    }
-
-    /// The rows shown, after the filter and sort.
-    pub fn rows(&self) -> Vec<&BatchResult> {
-        self.indexed_rows().into_iter().map(|(_, r)| r).collect()
-    }
-
-    /// The input columns kept besides the name (their header index and title).
-    pub fn extra_columns(&self) -> Vec<(usize, &str)> {
-        self.header
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.roles.get(*i).copied().flatten() != Some("name"))
-            .map(|(i, h)| (i, h.as_str()))
-            .collect()
-    }
-
-    /// The cell of input row `row` in column `col`.
-    pub fn cell(&self, row: usize, col: usize) -> &str {
-        self.cells
-            .get(row)
-            .and_then(|c| c.get(col))
-            .map_or("", String::as_str)
-    }
-}
-
-/// Names per batch call on the local service (a server takes up to [`MAX_BATCH`]).
-pub const LOCAL_CHUNK: usize = 50;
-
-fn next_chunk(state: &mut State) -> Vec<Effect> {
-    let b = &mut state.batch;
-    if b.sent >= b.names.len() {
-        b.running = false;
-        let hits = b.results.iter().filter(|r| r.matches > 0).count();
-        let total = b.results.len();
-        state.info(format!(
-            "batch done: {total} name(s) screened and stored, {hits} with matches"
-        ));
-        return vec![call(state, Call::OpenAlerts)];
-    }
-    // Locally a chunk costs no request, so smaller ones move the bar in finer steps.
-    let chunk = if state.status.mode == "LOCAL" {
-        LOCAL_CHUNK
-    } else {
-        MAX_BATCH
-    };
-    let end = (b.sent + chunk).min(b.names.len());
+/// Screens the names loaded: the whole batch in one call, which the runner makes through
+/// the one batch orchestration (`sanctions_service::batch::screen_items`, as
+/// `sanctions batch --store`), its progress coming back as it goes.
+fn start(state: &mut State) -> Vec<Effect> {
     let request = BatchRequest {
-        names: b.names[b.sent..end].to_vec(),
+        names: state.batch.names.clone(),
         options: None,
     };
-    b.sent = end;
     vec![call(state, Call::Batch(request))]
+}
+
+/// The batch is screened and stored: its rows, and a word in the status bar.
+fn finished(state: &mut State, results: Vec<BatchResult>) -> Vec<Effect> {
+    let b = &mut state.batch;
+    b.results = results;
+    b.done = b.results.len();
+    b.running = false;
+    let hits = b.results.iter().filter(|r| r.matches > 0).count();
+    let total = b.results.len();
+    state.info(format!(
+        "batch done: {total} name(s) screened and stored, {hits} with matches"
+    ));
+    vec![call(state, Call::OpenAlerts)]
+}
+
+/// Rows of the running batch screened since the last word.
+pub fn progress(state: &mut State, rows: u64) {
+    let b = &mut state.batch;
+    b.done = (b.done + usize::try_from(rows).unwrap_or(usize::MAX)).min(b.names.len());
 }
 
 /// Handles a command on the Batch tab.
@@ -198,8 +77,8 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
         }
         Command::Activate => {
             if let Some(id) = b.rows().get(b.selected).map(|r| r.screening_id.clone()) {
-                state.tab = Tab::Screen;
-                return vec![call(state, Call::Screening(id))];
+                state.queue.push(InternalEvent::OpenScreening(id));
+                return Vec::new();
             }
         }
         _ => {}
@@ -313,12 +192,9 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
             if let Some(note) = note {
                 state.info(note);
             }
-            next_chunk(state)
+            start(state)
         }
-        Outcome::Batch(Ok(response)) => {
-            state.batch.results.extend(response.results);
-            next_chunk(state)
-        }
+        Outcome::Batch(Ok(response)) => finished(state, response.results),
         Outcome::Written(Ok(path)) => {
             state.info(format!("exported to {path}"));
             Vec::new()
@@ -347,7 +223,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let b = &state.batch;
     let [gauge, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(area);
     let total = b.names.len().max(1);
-    let done = b.results.len();
+    let done = b.done;
     let label = if b.names.is_empty() {
         "no batch loaded".to_owned()
     } else {

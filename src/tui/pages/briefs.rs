@@ -6,66 +6,15 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::api::briefs::{Brief, BriefQuery};
+use crate::api::briefs::Brief;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
-use crate::tui::state::State;
+use crate::tui::state::{State, call};
 use crate::tui::text::{fit, sanitize};
 use crate::tui::theme;
-use crate::tui::update::call;
 use crate::tui::widgets::table;
 
-/// Briefs loaded at once.
-const PAGE: usize = 100;
-
-/// The Briefs tab's state.
-#[derive(Debug, Default)]
-pub struct BriefsState {
-    pub items: Vec<Brief>,
-    pub more: bool,
-    pub loaded: bool,
-    pub selected: usize,
-    /// The open brief's body is shown instead of the list.
-    pub open: bool,
-    pub scroll: u16,
-    /// Only briefs touching this list (a list code), when set.
-    pub list: Option<String>,
-    /// Only briefs with these words (`/`), when set.
-    pub words: Option<String>,
-    pub error: Option<String>,
-}
-
-impl BriefsState {
-    /// The query for the current filters.
-    pub fn query(&self) -> BriefQuery {
-        BriefQuery {
-            limit: Some(PAGE),
-            list: self.list.clone(),
-            q: self.words.clone(),
-            ..BriefQuery::default()
-        }
-    }
-
-    /// The brief under the cursor.
-    pub fn current(&self) -> Option<&Brief> {
-        self.items.get(self.selected)
-    }
-
-    fn filters(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(l) = &self.list {
-            parts.push(format!("list {l}"));
-        }
-        if let Some(w) = &self.words {
-            parts.push(format!("words {:?}", sanitize(w)));
-        }
-        if parts.is_empty() {
-            "all".to_owned()
-        } else {
-            parts.join(", ")
-        }
-    }
-}
+pub use crate::tui::page_state::briefs::BriefsState;
 
 /// Sets the `/` words (empty clears them) and reloads.
 pub fn set_words(state: &mut State, words: &str) -> Vec<Effect> {

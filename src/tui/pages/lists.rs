@@ -6,46 +6,15 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::api::lists::{ListInfo, UpdateInfo};
+use crate::api::lists::UpdateInfo;
 use crate::model::ListCode;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
 use crate::tui::lists_job::ListsWork;
-use crate::tui::state::{Prompt, PromptKind, State};
-use crate::tui::update::call;
+use crate::tui::state::{Prompt, PromptKind, State, call};
 use crate::tui::widgets::table;
 
-/// Data older than this many days is flagged.
-pub const STALE_DAYS: i64 = 7;
-
-/// The Lists tab's state.
-#[derive(Debug, Default)]
-pub struct ListsState {
-    pub lists: Vec<ListInfo>,
-    pub loaded: bool,
-    pub selected: usize,
-    pub error: Option<String>,
-    /// The update history shown (Enter on a list), newest first.
-    pub updates: Option<(ListCode, Vec<UpdateInfo>)>,
-    /// Whether `u` / `i` can run here (local mode).
-    pub can_run: bool,
-    /// The running update or import and its latest output line.
-    pub job: Option<(&'static str, String)>,
-    /// The folder of the last import (the next prompt starts with it).
-    pub last_dir: Option<String>,
-    /// Why the last update or import failed, shown whole (wrapped) under the table.
-    pub failure: Option<String>,
-}
-
-impl ListsState {
-    /// Replaces the lists.
-    pub fn set(&mut self, lists: Vec<ListInfo>) {
-        self.lists = lists;
-        self.loaded = true;
-        self.error = None;
-        self.selected = table::clamp(self.selected, self.lists.len());
-    }
-}
+pub use crate::tui::page_state::lists::{ListsState, STALE_DAYS};
 
 /// Why `u` does nothing under `[ui] offline = true`.
 pub const OFFLINE_UPDATE: &str = "offline = true in the config: no list is downloaded from the publishers; import them from a folder (i) instead";
@@ -110,7 +79,7 @@ pub fn start(state: &mut State, work: ListsWork) -> Vec<Effect> {
     vec![call(state, Call::RunLists(work))]
 }
 
-/// A line of output of the running update or import.
+/// The step the running update or import has reached.
 pub fn progress(state: &mut State, line: &str) {
     let line = crate::tui::text::sanitize(line.trim());
     if let Some((name, latest)) = state.lists.job.as_mut() {

@@ -5,22 +5,13 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::Block;
 
-use crate::api::favorites::Favorite;
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
-use crate::tui::state::{Prompt, PromptKind, State};
-use crate::tui::update::call;
+use crate::tui::queue::InternalEvent;
+use crate::tui::state::{Prompt, PromptKind, State, call};
 use crate::tui::widgets::table;
 
-/// The Watchlist tab's state.
-#[derive(Debug, Default)]
-pub struct WatchlistState {
-    pub items: Vec<Favorite>,
-    pub total: u64,
-    pub loaded: bool,
-    pub selected: usize,
-    pub error: Option<String>,
-}
+pub use crate::tui::page_state::watchlist::WatchlistState;
 
 /// Handles a command on the Watchlist tab.
 pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
@@ -55,8 +46,8 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 ));
                 return Vec::new();
             };
-            state.tab = crate::tui::state::Tab::Screen;
-            return vec![call(state, Call::Screening(id))];
+            state.queue.push(InternalEvent::OpenScreening(id));
+            return Vec::new();
         }
         Command::Remove => {
             if let Some(f) = w.items.get(w.selected) {

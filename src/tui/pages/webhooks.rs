@@ -6,39 +6,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use crate::api::webhooks::{DeliveryAttempt, Webhook, WebhookTestResult, WebhookUpdate};
+use crate::api::webhooks::{WebhookTestResult, WebhookUpdate};
 use crate::tui::action::{Call, Effect, Outcome, Slot};
 use crate::tui::keymap::Command;
-use crate::tui::state::{Prompt, PromptKind, State};
+use crate::tui::state::{Prompt, PromptKind, State, call};
 use crate::tui::text::{fit, sanitize};
 use crate::tui::theme;
-use crate::tui::update::call;
 use crate::tui::widgets::table;
 
-/// The Webhooks tab's state.
-#[derive(Debug, Default)]
-pub struct WebhooksState {
-    pub items: Vec<Webhook>,
-    pub loaded: bool,
-    pub selected: usize,
-    /// The delivery log of the selected webhook is shown instead of the list.
-    pub log: bool,
-    pub deliveries: Vec<DeliveryAttempt>,
-    /// The last test: which webhook, and its outcome.
-    pub test: Option<(String, WebhookTestResult)>,
-    /// The secret of the webhook just created (the service shows it once).
-    pub secret: Option<(String, String)>,
-    /// The webhook just created: the next reload puts the cursor on it.
-    pub fresh: Option<String>,
-    pub error: Option<String>,
-}
-
-impl WebhooksState {
-    /// The webhook under the cursor.
-    pub fn current(&self) -> Option<&Webhook> {
-        self.items.get(self.selected)
-    }
-}
+pub use crate::tui::page_state::webhooks::WebhooksState;
 
 /// The events a new webhook subscribes to unless changed.
 pub fn default_events() -> String {

@@ -16,7 +16,10 @@ use std::collections::BTreeMap;
 
 use crate::api::screening::{BatchLine, KindFilter};
 
-pub use run::{Mode, Plan, Screened, merged, row_request, screen_items};
+pub use run::{
+    Mode, Plan, Screened, merged, request_items, request_template, row_request, screen_items,
+    unchecked,
+};
 pub use table::Layout;
 
 /// The largest batch input read, in bytes.

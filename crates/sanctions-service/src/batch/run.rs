@@ -11,7 +11,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 
 use super::{BatchItem, unscreened_line};
-use crate::api::batch::{BatchName, BatchRequest, MAX_BATCH};
+use crate::api::batch::{BatchName, BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
 use crate::api::coverage::Coverage;
 use crate::api::screening::{BatchLine, ScreenRequest};
 use crate::{Service, ServiceError};
@@ -41,6 +41,9 @@ pub struct Screened {
     pub lines: Vec<BatchLine>,
     /// Each row's best score (a stored batch answers no match details).
     pub best: Vec<Option<u8>>,
+    /// Each row's answer from [`Service::screen_batch`] (a stored batch; `None` for a
+    /// preview or a refused row).
+    pub stored: Vec<Option<BatchResult>>,
 }
 
 impl Screened {
@@ -52,6 +55,58 @@ impl Screened {
     /// Rows with at least one match.
     pub fn matched(&self) -> usize {
         self.lines.iter().filter(|l| l.total_matches > 0).count()
+    }
+
+    /// A stored batch as `POST /screen/batch` answers it: each stored row's answer, in
+    /// input order.
+    pub fn response(self) -> BatchResponse {
+        let results: Vec<BatchResult> = self.stored.into_iter().flatten().collect();
+        BatchResponse {
+            total: results.len(),
+            results,
+        }
+    }
+}
+
+/// The rows of a batch sent as names (the interface's [`BatchRequest`], a paste): each
+/// name with its own type, at its 1-based position.
+pub fn request_items(request: &BatchRequest) -> Vec<BatchItem> {
+    request
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| BatchItem {
+            qid: (i + 1).to_string(),
+            line: None,
+            position: Some(i as u64 + 1),
+            name: name.name().to_owned(),
+            kind: name.kind(),
+            date_of_birth: None,
+            country: None,
+            error: None,
+            cells: Vec::new(),
+        })
+        .collect()
+}
+
+/// The options of every row of `request` (the service's defaults when it gives none).
+pub fn request_template(request: &BatchRequest) -> ScreenRequest {
+    request
+        .options
+        .clone()
+        .unwrap_or_else(|| ScreenRequest::new(""))
+}
+
+/// No list checked beforehand: for the faces that report no coverage per row (the
+/// server's and the UI's stored batches).
+pub fn unchecked() -> Coverage {
+    Coverage {
+        lists: Vec::new(),
+        missing: Vec::new(),
+        stale: Vec::new(),
+        max_age_days: 0,
+        entries_searched: 0,
+        complete: true,
     }
 }
 
@@ -74,6 +129,7 @@ pub async fn screen_items(
     let mut screened = Screened {
         lines: items.iter().map(unscreened_line).collect(),
         best: vec![None; items.len()],
+        stored: vec![None; items.len()],
     };
     let todo: Vec<usize> = (0..items.len())
         .filter(|&i| items[i].error.is_none())
@@ -104,9 +160,10 @@ async fn store_rows(
         for (&i, result) in chunk.iter().zip(response.results) {
             let line = &mut out.lines[i];
             line.total_matches = result.matches;
-            line.screening_id = Some(result.screening_id);
+            line.screening_id = Some(result.screening_id.clone());
             line.coverage = Some(merged(plan.checked, None));
             out.best[i] = result.best_score;
+            out.stored[i] = Some(result);
         }
         progress(chunk.len() as u64);
     }
@@ -128,7 +185,9 @@ async fn preview_rows(
     out: &mut Screened,
     progress: &(dyn Fn(u64) + Sync),
 ) {
-    let calls = todo.iter().map(|&i| {
+    // Indices by value: a closure over `&usize` would make the future not `Send` (its
+    // lifetime is not general enough), and the server and the UI spawn it.
+    let calls = todo.iter().copied().map(|i| {
         let svc = Arc::clone(svc);
         let request = row_request(&items[i], plan.template);
         async move { (i, svc.preview(request).await) }

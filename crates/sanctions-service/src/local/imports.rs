@@ -3,6 +3,7 @@
 //! a re-screen of the watchlist.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::LocalService;
 use crate::ServiceError;
@@ -10,6 +11,7 @@ use crate::api::entities::EntityDetail;
 use crate::api::favorites::RescreenSummary;
 use crate::api::lists::{EntityRecord, ListInfo, UpdateInfo};
 use crate::ingest::{self, ImportOptions, ListOutcome};
+use crate::maintenance::{self, ImportError, Imported, ListsJob, Progress, Refreshed, Work};
 use crate::model::ListCode;
 
 impl LocalService {
@@ -155,5 +157,66 @@ impl LocalService {
             ingest::update_lists_with(&mut postgres, fetcher, downloads, selected, options).await;
         let summary = self.monitor().await?;
         Ok((outcomes, summary))
+    }
+
+    /// `lists import` and `lists update` as every face runs them: the data folder's write
+    /// lock (`Progress::Waiting` while another import holds it), the import or update of
+    /// its database with the full integrity check, then, still under the lock, the
+    /// screening index of the new lists (kept for the processes that screen next) and the
+    /// watchlist re-screen (`list.updated` alerts). Each step is reported to `progress` as
+    /// it starts. On a shared store (PostgreSQL) an import or an update goes through the
+    /// store's own per-list lock instead ([`LocalService::update_shared_lists`]).
+    pub async fn refresh_lists(
+        &self,
+        job: ListsJob,
+        progress: Arc<dyn Fn(Progress) + Send + Sync>,
+    ) -> Result<Refreshed, ImportError> {
+        if self.sqlite().is_none() {
+            return self.refresh_shared(job, progress.as_ref()).await;
+        }
+        let step = Arc::clone(&progress);
+        let (lock, imported) = tokio::task::spawn_blocking(move || {
+            let lock = maintenance::lock_data_dir(&job.data_dir, || step(Progress::Waiting))?;
+            maintenance::run_job(&job, step.as_ref()).map(|imported| (lock, imported))
+        })
+        .await
+        .map_err(|e| ServiceError::Unavailable(format!("the import stopped: {e}")))??;
+        progress(Progress::Monitoring);
+        if let Err(e) = self.prepare_index().await {
+            tracing::warn!("the screening index was not prepared: {e}");
+        }
+        let watchlist = self.monitor().await;
+        drop(lock);
+        Ok(Refreshed {
+            imported,
+            watchlist,
+        })
+    }
+
+    /// [`LocalService::refresh_lists`] on a shared store.
+    async fn refresh_shared(
+        &self,
+        job: ListsJob,
+        progress: &(dyn Fn(Progress) + Send + Sync),
+    ) -> Result<Refreshed, ImportError> {
+        let (outcomes, summary) = match job.work {
+            Work::Import(dir) => {
+                progress(Progress::Importing);
+                self.import_lists(dir, job.selected, job.options).await?
+            }
+            Work::Update(fetcher) => {
+                progress(Progress::Downloading);
+                let downloads = job.data_dir.join("downloads");
+                self.update_shared_lists(&fetcher, &downloads, &job.selected, &job.options)
+                    .await?
+            }
+        };
+        Ok(Refreshed {
+            imported: Imported {
+                outcomes,
+                damage: None,
+            },
+            watchlist: Ok(summary),
+        })
     }
 }
