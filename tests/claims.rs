@@ -427,3 +427,119 @@ fn a_worker_whose_lease_was_taken_over_cannot_record_over_the_new_claim() {
     );
     assert_eq!(rows(&db)[0].0, "delivered");
 }
+
+/// A data folder whose UN list went through `n` updates (one entry added by each), none of
+/// them briefed yet.
+fn updated_n_times(n: usize) -> tempfile::TempDir {
+    use sanctions_model::{Entity, EntityKind, ListCode, ParsedList};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = sanctions_store::Store::open(&dir.path().join("sanctions.db")).unwrap();
+    let mut parsed = ParsedList::new(ListCode::Un);
+    for i in 0..n {
+        let name = format!("Person Number {i}");
+        let id = format!("QDi.{i:03}");
+        parsed.entities.push(Entity::new(
+            ListCode::Un,
+            &id,
+            EntityKind::Individual,
+            &name,
+        ));
+        store.replace_list(&parsed, "test").unwrap();
+    }
+    std::fs::write(dir.path().join("no-feeds.toml"), "[briefs]\nfeeds = []\n").unwrap();
+    dir
+}
+
+/// `sanctions briefs refresh --json` without feeds, started (the configuration is written
+/// by [`updated_n_times`], before any process starts).
+fn spawn_refresh(data: &Path) -> std::process::Child {
+    let config = data.join("no-feeds.toml").display().to_string();
+    spawn(data, &["--config", &config, "briefs", "refresh", "--json"])
+}
+
+/// `sanctions briefs refresh --json` run to its end: how many list updates it briefed.
+fn refresh_briefs(child: std::process::Child) -> u64 {
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    json(&out)["list_updates"].as_u64().unwrap()
+}
+
+/// The list updates briefed, each with its number of briefs.
+fn briefed(db: &Connection) -> Vec<(String, i64)> {
+    db.prepare(
+        "SELECT guid, count(*) FROM briefs WHERE source = 'list_update' GROUP BY guid ORDER BY 1",
+    )
+    .unwrap()
+    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap()
+}
+
+#[test]
+fn processes_briefing_at_once_make_each_brief_once() {
+    let n = 60;
+    let data = updated_n_times(n);
+    let d = data.path();
+    let workers: Vec<_> = (0..3).map(|_| spawn_refresh(d)).collect();
+    let reported: u64 = workers.into_iter().map(refresh_briefs).sum();
+    assert_eq!(reported, n as u64, "each update briefed by one process");
+    let db = Connection::open(d.join("sanctions.db")).unwrap();
+    let briefs = briefed(&db);
+    assert_eq!(briefs.len(), n);
+    assert!(briefs.iter().all(|(_, count)| *count == 1), "{briefs:?}");
+    // Made once, not made twice and stored once: the log has one line per update.
+    let log = std::fs::read_to_string(d.join("sanctions.log")).unwrap();
+    let mut made: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("brief made"))
+        .filter_map(|l| l.split("update_id=").nth(1)?.split_whitespace().next())
+        .collect();
+    assert_eq!(made.len(), n, "{made:?}");
+    made.sort();
+    made.dedup();
+    assert_eq!(made.len(), n, "an update briefed twice");
+    let left: i64 = db
+        .query_row("SELECT count(*) FROM job_claims", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0, "every claim released");
+}
+
+#[test]
+fn a_dead_briefers_lease_runs_out_and_another_process_briefs_the_update() {
+    let data = updated_n_times(3);
+    let d = data.path();
+    let db = Connection::open(d.join("sanctions.db")).unwrap();
+    let ids: Vec<i64> = db
+        .prepare("SELECT id FROM list_updates ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    // What a process killed while briefing leaves: its claim. One whose lease has run
+    // out, one whose holder still has time (it may be alive and slow).
+    let claim = |id: i64, owner: &str, until: &str| {
+        db.execute(
+            "INSERT OR REPLACE INTO job_claims (job, owner, lease_until) VALUES (?1, ?2, ?3)",
+            [&format!("brief:update:{id}"), owner, until],
+        )
+        .unwrap();
+    };
+    claim(ids[0], "dead-1", "2000-01-01T00:00:00.000000Z");
+    claim(ids[1], "slow-1", "9999-01-01T00:00:00.000000Z");
+    let first = refresh_briefs(spawn_refresh(d));
+    assert_eq!(first, 2, "the expired claim taken over, the live one left");
+    let guids: Vec<String> = briefed(&db).into_iter().map(|(g, _)| g).collect();
+    assert_eq!(
+        guids,
+        [format!("update:{}", ids[0]), format!("update:{}", ids[2])]
+    );
+    // The slow one dies too: once its lease has run out, the next process finishes.
+    claim(ids[1], "slow-1", "2000-01-01T00:00:00.000000Z");
+    let second = refresh_briefs(spawn_refresh(d));
+    assert_eq!(second, 1);
+    let briefs = briefed(&db);
+    assert_eq!(briefs.len(), 3);
+    assert!(briefs.iter().all(|(_, count)| *count == 1), "{briefs:?}");
+}

@@ -41,7 +41,30 @@ cases!(
     briefs_stored_once_and_filtered,
     keys_accounts_and_credits,
     credits_taken_concurrently_never_overspend,
+    jobs_are_claimed_once_and_taken_over_after_their_lease,
+    one_of_many_concurrent_claims_wins,
+    errors_are_backend_neutral,
 );
+
+/// A PostgreSQL server that cannot be reached is `Unavailable` (transient, with a cause),
+/// not a refusal of the request.
+#[test]
+fn an_unreachable_postgres_is_unavailable() {
+    use sanctions_store::StoreError;
+    use sanctions_store::postgres::PostgresRepository;
+    // A port nothing listens on (bound, then closed).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://postgres@127.0.0.1:{port}/test?connect_timeout=2");
+    let error = PostgresRepository::open(&url).unwrap_err();
+    assert!(matches!(error, StoreError::Unavailable { .. }), "{error:?}");
+    assert!(error.is_transient());
+    assert_eq!(error.retry_after(), Some(5));
+    assert!(std::error::Error::source(&error).is_some(), "{error:?}");
+}
 
 #[test]
 fn postgres_refuses_a_database_newer_than_the_program() {

@@ -47,7 +47,13 @@ pub(crate) fn from_status(
             message,
             retry_after,
         },
-        503 => ServiceError::Unavailable(message),
+        503 => match retry_after {
+            Some(retry_after) => ServiceError::Busy {
+                message,
+                retry_after,
+            },
+            None => ServiceError::Unavailable(message),
+        },
         500 => ServiceError::Internal(
             message
                 .strip_prefix("internal error: ")
@@ -135,6 +141,20 @@ mod tests {
             ServiceError::RateLimited {
                 message: "slow down".into(),
                 retry_after: Some(7)
+            }
+        );
+        // 503 with `Retry-After`: a busy store, tried again later; without it, unavailable.
+        let busy = from_status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &body("busy"),
+            Some(1),
+            "/x",
+        );
+        assert_eq!(
+            busy,
+            ServiceError::Busy {
+                message: "busy".into(),
+                retry_after: 1
             }
         );
     }

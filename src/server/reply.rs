@@ -130,6 +130,7 @@ impl From<ServiceError> for ApiError {
         }
         let retry_after = match &error {
             ServiceError::RateLimited { retry_after, .. } => *retry_after,
+            ServiceError::Busy { retry_after, .. } => Some(*retry_after),
             _ => None,
         };
         ApiError {
@@ -156,3 +157,26 @@ impl IntoResponse for ApiError {
 
 /// What a handler returns.
 pub type Reply = Result<Response, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_store_is_503_with_retry_after() {
+        let busy = ServiceError::Busy {
+            message: "the database is busy".into(),
+            retry_after: 1,
+        };
+        let response = ApiError::from(busy).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            response.headers().get(header::RETRY_AFTER),
+            Some(&HeaderValue::from(1u64))
+        );
+        // Unavailable without a time to wait (no list yet): no header.
+        let none = ApiError::from(ServiceError::Unavailable("no list".into())).into_response();
+        assert_eq!(none.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(none.headers().get(header::RETRY_AFTER).is_none());
+    }
+}

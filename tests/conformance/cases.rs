@@ -11,8 +11,8 @@ use sanctions_model::{
 use sanctions_sources::ParsedList;
 use sanctions_store::{
     AttemptRecord, BriefFilter, BriefRecord, Changes, DEFAULT_ACCOUNT, DeliveryClaim,
-    DeliveryOutcome, DeliveryRecord, FavoriteInsert, FavoriteUpdate, MarkerMove, NewDecision,
-    StoreError, WATCHLIST_MARKER, WebhookRecord,
+    DeliveryOutcome, DeliveryRecord, FavoriteInsert, FavoriteUpdate, JobClaim, MarkerMove,
+    NewDecision, StoreError, WATCHLIST_MARKER, WebhookRecord,
 };
 
 use super::Both;
@@ -1251,6 +1251,120 @@ pub fn credits_taken_concurrently_never_overspend(repo: &dyn Both) {
     });
     assert_eq!(taken.into_inner(), 17);
     assert_eq!(repo.credits_used(DEFAULT_ACCOUNT, "2026-11").unwrap(), 17);
+}
+
+/// A job (a brief, a scheduled read) is held by one owner at a time: taken when free,
+/// renewed by its owner, refused to another while the lease runs, taken over once it has
+/// run out, and released only by its holder.
+pub fn jobs_are_claimed_once_and_taken_over_after_their_lease(repo: &dyn Both) {
+    let now: Timestamp = "2026-11-20T10:00:00Z".parse().unwrap();
+    let at = |secs: i64| now + jiff::SignedDuration::from_secs(secs);
+    let claim = |owner: &'static str, from: i64, to: i64| JobClaim {
+        job: "brief:update:7",
+        owner,
+        now: at(from),
+        until: at(to),
+    };
+    assert!(repo.claim_job(&claim("a", 0, 60)).unwrap(), "free: taken");
+    assert!(!repo.claim_job(&claim("b", 1, 61)).unwrap(), "held by a");
+    assert!(repo.claim_job(&claim("a", 30, 90)).unwrap(), "renewed by a");
+    assert!(
+        !repo.claim_job(&claim("b", 61, 120)).unwrap(),
+        "renewed past 60"
+    );
+    // Another job is its own.
+    let other = JobClaim {
+        job: "feed:news",
+        ..claim("b", 61, 120)
+    };
+    assert!(repo.claim_job(&other).unwrap());
+    // a dies: its lease runs out at 90, and b takes the job over.
+    assert!(
+        repo.claim_job(&claim("b", 90, 150)).unwrap(),
+        "expired: taken over"
+    );
+    assert!(!repo.claim_job(&claim("a", 91, 151)).unwrap(), "a lost it");
+    assert!(
+        !repo.release_job("brief:update:7", "a").unwrap(),
+        "only the holder releases"
+    );
+    assert!(!repo.claim_job(&claim("c", 100, 160)).unwrap(), "still b's");
+    assert!(repo.release_job("brief:update:7", "b").unwrap());
+    assert!(
+        repo.claim_job(&claim("c", 100, 160)).unwrap(),
+        "released: free"
+    );
+}
+
+/// Many threads asking for one job at once: exactly one gets it.
+pub fn one_of_many_concurrent_claims_wins(repo: &dyn Both) {
+    let now = Timestamp::now();
+    let until = now + jiff::SignedDuration::from_secs(60);
+    let won = std::sync::atomic::AtomicU64::new(0);
+    let owners: Vec<String> = (0..8).map(|i| format!("owner-{i}")).collect();
+    std::thread::scope(|scope| {
+        for owner in &owners {
+            let won = &won;
+            scope.spawn(move || {
+                let claim = JobClaim {
+                    job: "rescreen:scheduled",
+                    owner,
+                    now,
+                    until,
+                };
+                if retry_busy(|| repo.claim_job(&claim)) {
+                    won.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    assert_eq!(won.into_inner(), 1);
+}
+
+/// `call`, tried again while the store says it is busy (a transient error, by its kind).
+fn retry_busy<T>(call: impl Fn() -> Result<T, StoreError>) -> T {
+    loop {
+        match call() {
+            Ok(value) => return value,
+            Err(e) if e.is_transient() => assert!(matches!(e, StoreError::Busy { .. }), "{e:?}"),
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+}
+
+/// Errors come in the backend-neutral kinds, whatever the backend: a missing row is
+/// `NotFound`, a refused rule `Refused`, a duplicate favorite `Duplicate`; and their
+/// messages never name the backend's driver types.
+pub fn errors_are_backend_neutral(repo: &dyn Both) {
+    let missing = repo.remove_favorite(DEFAULT_ACCOUNT, "fav_missing");
+    assert!(
+        matches!(&missing, Err(StoreError::NotFound { what: _, id }) if id == "fav_missing"),
+        "{missing:?}"
+    );
+    let decision = NewDecision {
+        screening_id: "scr_missing".into(),
+        entity_id: None,
+        decision: Decision::TrueMatch,
+        note: "n".into(),
+        actor: "a".into(),
+        at: Timestamp::now(),
+    };
+    let refused = repo.decide(DEFAULT_ACCOUNT, &decision);
+    assert!(
+        matches!(
+            &refused,
+            Err(StoreError::NotFound { .. } | StoreError::Refused(_))
+        ),
+        "{refused:?}"
+    );
+    for error in [missing.err(), refused.err()].into_iter().flatten() {
+        let text = format!("{error} {error:?}");
+        assert!(
+            !text.contains("rusqlite") && !text.contains("SqliteFailure"),
+            "{text}"
+        );
+        assert!(!error.is_transient() && error.retry_after().is_none());
+    }
 }
 
 /// One attempt recorded for whoever holds its claim (a test attempt when `seq` is none).

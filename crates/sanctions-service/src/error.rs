@@ -27,9 +27,13 @@ pub enum ServiceError {
         message: String,
         retry_after: Option<u64>,
     },
-    /// 503: no data yet, the database is busy, or the server cannot be reached.
+    /// 503: no data yet, or the server cannot be reached.
     #[error("{0}")]
     Unavailable(String),
+    /// 503 with `Retry-After`: the store is busy (another process holds a lock) or cannot be
+    /// reached for now; the same call may succeed after `retry_after` seconds.
+    #[error("{message}")]
+    Busy { message: String, retry_after: u64 },
     /// 500: a fault of the service itself (a corrupt store, a crashed worker).
     #[error("internal error: {0}")]
     Internal(String),
@@ -45,7 +49,7 @@ impl ServiceError {
             ServiceError::Unauthorized(_) => 401,
             ServiceError::Forbidden(_) => 403,
             ServiceError::RateLimited { .. } => 429,
-            ServiceError::Unavailable(_) => 503,
+            ServiceError::Unavailable(_) | ServiceError::Busy { .. } => 503,
             ServiceError::Internal(_) => 500,
         }
     }
@@ -73,8 +77,13 @@ impl From<StoreError> for ServiceError {
             StoreError::NotFound { what, id } => ServiceError::not_found(what, &id),
             StoreError::Refused(message) => ServiceError::validation("status", message),
             StoreError::Duplicate { .. } => ServiceError::validation("name", error.to_string()),
-            StoreError::Busy { .. } => ServiceError::Unavailable(error.to_string()),
+            StoreError::Busy { .. } | StoreError::Unavailable { .. } => ServiceError::Busy {
+                retry_after: error.retry_after().unwrap_or(1),
+                message: error.to_string(),
+            },
             StoreError::WouldShrink { .. } => ServiceError::Invalid(error.to_string()),
+            // Conflicts the code did not refuse first (a constraint of the schema), damaged
+            // data and the rest are faults of the service, not of the request.
             other => ServiceError::Internal(other.to_string()),
         }
     }
@@ -83,5 +92,42 @@ impl From<StoreError> for ServiceError {
 impl From<tokio::task::JoinError> for ServiceError {
     fn from(error: tokio::task::JoinError) -> Self {
         ServiceError::Internal(format!("a worker stopped: {error}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_store_errors_are_busy_with_a_wait_the_rest_keep_their_status() {
+        let busy = ServiceError::from(StoreError::Busy {
+            seconds: 10,
+            source: None,
+        });
+        assert!(
+            matches!(&busy, ServiceError::Busy { retry_after: 1, message } if message.contains("busy")),
+            "{busy:?}"
+        );
+        assert_eq!(busy.status(), 503);
+        let down = ServiceError::from(StoreError::Unavailable {
+            message: "no connection to PostgreSQL".into(),
+            source: None,
+        });
+        assert!(
+            matches!(down, ServiceError::Busy { retry_after: 5, .. }),
+            "{down:?}"
+        );
+        let damaged = ServiceError::from(StoreError::Integrity {
+            what: "the database".into(),
+            message: "malformed".into(),
+            source: None,
+        });
+        assert_eq!(damaged.status(), 500);
+        let missing = ServiceError::from(StoreError::NotFound {
+            what: "favorite",
+            id: "fav_1".into(),
+        });
+        assert_eq!(missing.status(), 404);
     }
 }

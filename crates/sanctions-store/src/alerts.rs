@@ -84,7 +84,7 @@ impl Store {
             "UPDATE alerts SET status = ?2 WHERE id = ?1",
             params![alert.id, change.to.as_str()],
         )?;
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(Alert {
             status: change.to,
             ..alert
@@ -196,10 +196,7 @@ fn insert_owned_alert(tx: &Transaction<'_>, a: &Alert, owner: &str) -> Result<()
             event_id: format!("evt_{}", ulid::Ulid::new()),
             kind: ALERT_CREATED.to_owned(),
             created_at: a.created_at,
-            payload: serde_json::to_value(a).map_err(|source| StoreError::Encode {
-                entity_id: a.id.clone(),
-                source,
-            })?,
+            payload: serde_json::to_value(a).map_err(|source| StoreError::encode(&a.id, source))?,
         },
         Some(owner),
     )

@@ -209,4 +209,14 @@ impl Store {
         let rows = stmt.query_map([limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+
+    /// Whether a brief from `source` with `guid` is stored (a job's done-marker: a process
+    /// that wins a brief's job checks it, since another may have finished it meanwhile).
+    pub fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM briefs WHERE source = ?1 AND guid = ?2)",
+            [source, guid],
+            |r| r.get(0),
+        )?)
+    }
 }

@@ -186,13 +186,7 @@ fn run(store: &Store, repo: &Weak<SqliteRepository>) {
 }
 
 fn is_busy(error: &StoreError) -> bool {
-    matches!(
-        error,
-        StoreError::Sqlite(e) if matches!(
-            e.sqlite_error_code(),
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-        )
-    )
+    matches!(error, StoreError::Busy { .. })
 }
 
 /// The checkpointer failed: the writer checkpoints by itself again.

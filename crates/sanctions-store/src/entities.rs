@@ -6,7 +6,7 @@ use super::{Store, StoreError};
 use crate::model::{Entity, ListCode};
 
 pub(super) fn decode(entity_id: String, json: &str) -> Result<Entity, StoreError> {
-    serde_json::from_str(json).map_err(|source| StoreError::Corrupt { entity_id, source })
+    serde_json::from_str(json).map_err(|source| StoreError::unreadable(&entity_id, source))
 }
 
 impl Store {

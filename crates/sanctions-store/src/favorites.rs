@@ -72,7 +72,7 @@ impl Store {
         insert_favorite(&tx, account, new)?;
         write_changes(&tx, changes)?;
         bump_watchlist(&tx)?;
-        tx.commit().map_err(StoreError::from_sqlite)
+        tx.commit().map_err(StoreError::from)
     }
 
     /// Adds many favorites in one transaction, each with its own screenings, alerts and
@@ -98,7 +98,7 @@ impl Store {
             }
         }
         bump_watchlist(&tx)?;
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(inserted)
     }
 
@@ -150,7 +150,7 @@ impl Store {
             [id, account],
         )?;
         bump_watchlist(&tx)?;
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(favorite)
     }
 
@@ -302,7 +302,7 @@ impl Store {
             }
         }
         write_changes(&tx, &changes)?;
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(Some(run_id))
     }
 

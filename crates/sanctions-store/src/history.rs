@@ -61,14 +61,9 @@ impl Store {
             )
             .optional()?;
         match kept {
-            Some(json) => {
-                serde_json::from_str(&json)
-                    .map(Some)
-                    .map_err(|source| StoreError::Corrupt {
-                        entity_id: entity_id.to_owned(),
-                        source,
-                    })
-            }
+            Some(json) => serde_json::from_str(&json)
+                .map(Some)
+                .map_err(|source| StoreError::unreadable(entity_id, source)),
             None => self.entity(entity_id),
         }
     }

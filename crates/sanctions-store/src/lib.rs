@@ -16,9 +16,11 @@ mod briefs;
 mod checkpoint;
 mod codec;
 mod entities;
+mod error;
 mod favorites;
 mod history;
 pub mod integrity;
+mod jobs;
 mod keys;
 mod lists;
 mod location;
@@ -30,6 +32,7 @@ pub mod readonly;
 mod repo;
 mod schema;
 mod screenings;
+mod sqlite_error;
 mod webhooks;
 
 use std::path::Path;
@@ -38,10 +41,12 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
+pub use error::{BoxError, StoreError};
 pub use favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
+pub use jobs::JobClaim;
 pub use keys::KeyStore;
-pub use location::{Backend, StoreLocation, open};
+pub use location::{Backend, Period, StoreLocation, open};
 
 /// The account of the local single-user mode, and of every row stored before accounts
 /// existed (migration 6).
@@ -55,73 +60,8 @@ pub use webhooks::{
     WebhookRecord,
 };
 
-/// Why a store operation failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("stored record {entity_id} is unreadable: {source}")]
-    Corrupt {
-        entity_id: String,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error("cannot encode record {entity_id}: {source}")]
-    Encode {
-        entity_id: String,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error(
-        "the database was written by a newer version of sanctions (schema {found}, this program knows {known})"
-    )]
-    TooNew { found: i64, known: i64 },
-    #[error(
-        "the database is at schema {found} and needs upgrading to {known}, which a read-only open cannot do; run `sanctions lists import` or `lists update` once with write access"
-    )]
-    NeedsUpgrade { found: i64, known: i64 },
-    #[error("stored record {entity_id} is invalid: {message}")]
-    Invalid { entity_id: String, message: String },
-    #[error(
-        "the files would remove {removed} of the {before} entries of {list} ({after} left), more than an import may remove without --allow-shrink ([import] max_shrink_percent, min_shrink_entries): the files may be truncated or incomplete"
-    )]
-    WouldShrink {
-        list: crate::model::ListCode,
-        removed: u64,
-        before: u64,
-        after: u64,
-    },
-    #[error(
-        "the database is busy: another sanctions process kept it locked for {seconds} s; try again when it has finished"
-    )]
-    Busy { seconds: u64 },
-    #[error("{0}")]
-    Refused(String),
-    #[error("{what} {id} not found")]
-    NotFound { what: &'static str, id: String },
-    #[error("already on the watchlist as {existing_id} ({existing_name:?})")]
-    Duplicate {
-        existing_id: String,
-        existing_name: String,
-    },
-}
-
 /// How long a write waits for another writer (another process, or an import) to finish.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-impl StoreError {
-    /// A SQLite error as a store error, telling a lock timeout apart from the rest.
-    pub(crate) fn from_sqlite(error: rusqlite::Error) -> StoreError {
-        match error.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
-                StoreError::Busy {
-                    seconds: BUSY_TIMEOUT.as_secs(),
-                }
-            }
-            _ => StoreError::Sqlite(error),
-        }
-    }
-}
 
 /// An open database.
 pub struct Store {
@@ -152,8 +92,7 @@ impl Store {
             )));
         }
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(StoreError::from_sqlite)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
         // FULL: every commit (a screening, a decision, an alert) is on disk before it returns.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -247,9 +186,9 @@ impl Store {
     /// Starts a write transaction that takes the write lock at once (waiting up to
     /// [`BUSY_TIMEOUT`] for another writer), so that it never fails half-way on a lock.
     pub(crate) fn write(&mut self) -> Result<rusqlite::Transaction<'_>, StoreError> {
-        self.conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(StoreError::from_sqlite)
+        Ok(self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
@@ -261,8 +200,7 @@ impl Store {
         for (index, sql) in schema::MIGRATIONS.iter().enumerate().skip(found as usize) {
             let tx = self
                 .conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-                .map_err(StoreError::from_sqlite)?;
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             // Another process may have migrated while this one waited for the lock.
             let now: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
             if now > index as i64 {

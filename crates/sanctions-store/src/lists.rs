@@ -195,13 +195,12 @@ impl Store {
         let mut records = Vec::new();
         for row in rows {
             let ((id, code), at, origin, files, published, counts, notes, failed) = row?;
-            let corrupt = |source| StoreError::Corrupt {
-                entity_id: format!("list update {id}"),
-                source,
-            };
-            let list = code.parse::<ListCode>().map_err(|_| StoreError::Invalid {
-                entity_id: format!("list update {id}"),
-                message: format!("unknown list code {code:?}"),
+            let corrupt = |source| StoreError::unreadable(&format!("list update {id}"), source);
+            let list = code.parse::<ListCode>().map_err(|_| {
+                StoreError::invalid(
+                    &format!("list update {id}"),
+                    format!("unknown list code {code:?}"),
+                )
             })?;
             records.push(UpdateRecord {
                 id,
@@ -280,15 +279,13 @@ fn replace_in(
             // A parser hands each id once; a repeat would silently drop data.
             continue;
         }
-        let json = serde_json::to_string(entity).map_err(|source| StoreError::Encode {
-            entity_id: entity_id.clone(),
-            source,
-        })?;
+        let json = serde_json::to_string(entity)
+            .map_err(|source| StoreError::encode(&entity_id, source))?;
         let hash = digest(&json);
         match existing.get(&entity_id) {
             Some(old) if *old == hash => {}
             Some(_) => {
-                tx.execute("DELETE FROM entities WHERE entity_id = ?1", [&entity_id])?;
+                retire_entity(tx, &entity_id)?;
                 insert_entity(tx, entity, &entity_id, &json, &hash)?;
                 changes.push((entity_id, ChangeKind::Changed));
             }
@@ -300,7 +297,7 @@ fn replace_in(
     }
     for entity_id in existing.keys() {
         if !seen.contains(entity_id) {
-            tx.execute("DELETE FROM entities WHERE entity_id = ?1", [entity_id])?;
+            retire_entity(tx, entity_id)?;
             changes.push((entity_id.clone(), ChangeKind::Removed));
         }
     }
@@ -321,6 +318,11 @@ fn replace_in(
         failed: None,
     };
     record.id = insert_update(tx, &record)?;
+    // The earlier versions kept above belong to this update.
+    tx.prepare_cached(
+        "UPDATE entity_versions SET replaced_by = ?1 WHERE replaced_by IS NULL AND list_code = ?2",
+    )?
+    .execute(params![record.id, list.code()])?;
     {
         let mut stmt = tx.prepare(
             "INSERT INTO entity_changes (update_id, entity_id, change) VALUES (?1, ?2, ?3)",
@@ -344,6 +346,20 @@ fn replace_in(
         ],
     )?;
     Ok(record)
+}
+
+/// Deletes an entry that the update changes or removes, keeping its record first as an
+/// earlier version (unclaimed until the update's record is written, in the same
+/// transaction). Written here, not by a trigger: the history holds on any backend.
+fn retire_entity(tx: &Transaction<'_>, entity_id: &str) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO entity_versions (entity_id, list_code, replaced_by, content_hash, data)
+         SELECT entity_id, list_code, NULL, content_hash, data FROM entities WHERE entity_id = ?1",
+    )?
+    .execute([entity_id])?;
+    tx.prepare_cached("DELETE FROM entities WHERE entity_id = ?1")?
+        .execute([entity_id])?;
+    Ok(())
 }
 
 fn insert_entity(
@@ -373,10 +389,7 @@ fn insert_entity(
 }
 
 fn insert_update(tx: &Transaction<'_>, record: &UpdateRecord) -> Result<i64, StoreError> {
-    let encode = |source| StoreError::Encode {
-        entity_id: format!("update of {}", record.list),
-        source,
-    };
+    let encode = |source| StoreError::encode(&format!("update of {}", record.list), source);
     let files: &[SourceFile] = &record.files;
     tx.execute(
         "INSERT INTO list_updates (list_code, at, origin, files, published, added, removed,

@@ -7,6 +7,10 @@ use std::sync::Arc;
 
 use super::postgres::PostgresRepository;
 use super::{KeyStore, OpsStats, Repository, SqliteRepository, StoreError};
+use crate::model::ScreeningRecord;
+
+/// `[since, until)`, either end open.
+pub type Period = (Option<jiff::Timestamp>, Option<jiff::Timestamp>);
 
 /// The store interface the service holds: the repository, the key store, and what differs
 /// between backends.
@@ -22,6 +26,15 @@ pub trait Backend: Repository + KeyStore + std::fmt::Debug {
     }
     /// Where the store is, for messages (a URL without its password).
     fn describe(&self) -> String;
+    /// One page of an audit export: the screenings of `account` in `period` with an id above
+    /// `after` (the last id of the previous page), oldest first, at most `limit`.
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError>;
     /// The store's figures for `/metrics`.
     fn ops_stats(&self) -> Result<OpsStats, StoreError>;
 }
@@ -32,6 +45,15 @@ impl Backend for SqliteRepository {
     }
     fn describe(&self) -> String {
         self.path().display().to_string()
+    }
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        self.with_reader(|store| store.screenings_after(account, period, after, limit))
     }
     fn ops_stats(&self) -> Result<OpsStats, StoreError> {
         self.with_reader(|store| store.ops_stats())
@@ -44,6 +66,15 @@ impl Backend for PostgresRepository {
     }
     fn describe(&self) -> String {
         self.url().to_owned()
+    }
+    fn screenings_after(
+        &self,
+        account: &str,
+        period: Period,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ScreeningRecord>, StoreError> {
+        PostgresRepository::screenings_after(self, account, period, after, limit)
     }
     fn ops_stats(&self) -> Result<OpsStats, StoreError> {
         PostgresRepository::ops_stats(self)

@@ -34,10 +34,7 @@ impl Store {
                 last.names.push((name, quality));
                 continue;
             }
-            let corrupt = |what: &str| StoreError::Invalid {
-                entity_id: entity_id.clone(),
-                message: what.to_owned(),
-            };
+            let corrupt = |what: &str| StoreError::invalid(&entity_id, what.to_owned());
             let list: ListCode = row
                 .get_ref(1)?
                 .as_str()

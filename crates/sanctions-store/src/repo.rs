@@ -19,6 +19,7 @@ use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
 use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove};
+use super::jobs::JobClaim;
 use super::screenings::{Changes, NewDecision};
 use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryRecord, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
@@ -175,6 +176,15 @@ pub trait Repository: Send + Sync {
     fn brief(&self, id: &str) -> Result<Option<BriefRecord>, StoreError>;
     /// Successful list updates that changed something and have no brief yet.
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError>;
+    /// Whether a brief from `source` with `guid` is stored.
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError>;
+
+    // Claimed jobs (see [`JobClaim`]).
+    /// Takes a job nobody holds (or whose lease ended), or renews one the owner holds;
+    /// returns whether the owner holds it now.
+    fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError>;
+    /// Gives a job up if `owner` holds it; returns whether it did.
+    fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError>;
 }
 
 /// The SQLite repository: one writer, a pool of readers, on one database file.
@@ -280,7 +290,7 @@ impl SqliteRepository {
     }
 
     /// Runs `read` on a pooled reader connection.
-    pub fn with_reader<T>(
+    pub(crate) fn with_reader<T>(
         &self,
         read: impl FnOnce(&Store) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
@@ -535,5 +545,14 @@ impl Repository for SqliteRepository {
     }
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         self.reader()?.updates_without_brief(limit)
+    }
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError> {
+        self.reader()?.brief_stored(source, guid)
+    }
+    fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError> {
+        self.writer().claim_job(claim)
+    }
+    fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError> {
+        self.writer().release_job(job, owner)
     }
 }

@@ -440,4 +440,17 @@ pub(super) const MIGRATIONS: &[&str] = &[
         WHERE status = 'pending';
     DROP TRIGGER list_updates_event;
     "#,
+    // 10: the entity history is written by the import's code (`lists::retire_entity`, and
+    // the update claiming the versions it replaced), so its two triggers go; and claimed
+    // jobs: one row per job (a list update's brief, a scheduled feed read or re-screen) held
+    // by `owner` until `lease_until` (fixed-width RFC 3339 text, which sorts as time).
+    r#"
+    DROP TRIGGER entities_keep_version;
+    DROP TRIGGER list_updates_claim_versions;
+    CREATE TABLE job_claims (
+        job          TEXT PRIMARY KEY,
+        owner        TEXT NOT NULL,
+        lease_until  TEXT NOT NULL
+    ) WITHOUT ROWID;
+    "#,
 ];

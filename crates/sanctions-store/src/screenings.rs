@@ -59,7 +59,7 @@ impl Store {
     pub fn record(&mut self, changes: &Changes) -> Result<(), StoreError> {
         let tx = self.write()?;
         write_changes(&tx, changes)?;
-        tx.commit().map_err(StoreError::from_sqlite)
+        tx.commit().map_err(StoreError::from)
     }
 
     /// Writes the changes of several operations in ONE transaction (group commit): all of
@@ -69,7 +69,7 @@ impl Store {
         for changes in all {
             write_changes(&tx, changes)?;
         }
-        tx.commit().map_err(StoreError::from_sqlite)
+        tx.commit().map_err(StoreError::from)
     }
 
     /// One stored screening.
@@ -269,7 +269,7 @@ impl Store {
             "UPDATE screenings SET status = ?2 WHERE id = ?1",
             params![new.screening_id, aggregate.as_str()],
         )?;
-        tx.commit().map_err(StoreError::from_sqlite)?;
+        tx.commit().map_err(StoreError::from)?;
         let record = DecisionRecord {
             id,
             screening_id: new.screening_id.clone(),

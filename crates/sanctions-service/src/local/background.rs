@@ -18,14 +18,23 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::LocalService;
+use super::jobs::{Claim, RUN_LEASE};
 use crate::ServiceError;
-use crate::api::briefs::FeedReport;
-use crate::config::Config;
+use crate::config::{Config, FeedConfig};
 
 /// How long [`Background::stop`] waits for a task to finish before aborting it.
 const GRACE: Duration = Duration::from_secs(5);
 /// Wait after the webhook worker failed (e.g. the store was busy) before it starts again.
 const WORKER_RESTART: Duration = Duration::from_secs(5);
+
+/// What a scheduled read of a feed came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FeedRead {
+    Read,
+    Failed,
+    /// Another process holds the feed's job.
+    Held,
+}
 
 /// The running background tasks of one face. Dropping it stops them abruptly (abort);
 /// [`Background::stop`] lets them finish the step they are in.
@@ -132,6 +141,8 @@ impl LocalService {
 
     /// Reads the configured feeds until `stop` resolves: each at once, then every
     /// `refresh_secs`; one that failed again after `retry_secs`, doubling to `refresh_secs`.
+    /// Each read is a job claimed in the store (`feed:NAME`): of the processes on one store,
+    /// one reads a feed per period; a feed another process holds is asked for again later.
     async fn run_feed_refresh(&self, stop: impl Future<Output = ()>) {
         tokio::pin!(stop);
         let config = self.extensions().briefs;
@@ -141,33 +152,20 @@ impl LocalService {
         let mut due: Vec<(Instant, Duration)> = vec![(Instant::now(), retry); config.feeds.len()];
         loop {
             let now = Instant::now();
-            let todo: Vec<usize> = (0..due.len()).filter(|&i| due[i].0 <= now).collect();
-            if !todo.is_empty() {
-                let feeds: Vec<_> = todo.iter().map(|&i| config.feeds[i].clone()).collect();
-                let reports = tokio::select! {
-                    () = &mut stop => return,
-                    reports = self.read_feeds(&feeds) => reports,
-                };
-                let reports = reports.unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "feed refresh failed; retrying later");
-                    feeds
-                        .iter()
-                        .map(|f| FeedReport {
-                            name: f.name.clone(),
-                            items: 0,
-                            new: 0,
-                            error: Some(e.to_string()),
-                        })
-                        .collect()
-                });
-                let now = Instant::now();
-                for (i, report) in todo.into_iter().zip(reports) {
-                    due[i] = if report.error.is_some() {
-                        (now + due[i].1, (due[i].1 * 2).min(refresh))
-                    } else {
-                        (now + refresh, retry)
-                    };
+            for (i, feed) in config.feeds.iter().enumerate() {
+                if due[i].0 > now {
+                    continue;
                 }
+                let read = tokio::select! {
+                    () = &mut stop => return,
+                    read = self.read_feed_claimed(feed, refresh) => read,
+                };
+                let now = Instant::now();
+                due[i] = match read {
+                    FeedRead::Read => (now + refresh, retry),
+                    FeedRead::Failed => (now + due[i].1, (due[i].1 * 2).min(refresh)),
+                    FeedRead::Held => (now + retry, due[i].1),
+                };
             }
             let next = due.iter().map(|d| d.0).min().unwrap_or(now + refresh);
             tokio::select! {
@@ -175,5 +173,39 @@ impl LocalService {
                 () = tokio::time::sleep_until(next) => {}
             }
         }
+    }
+
+    /// Reads `feed` when this process wins its job; a read that worked keeps the job for
+    /// `refresh`, one that failed gives it up (any process may try again).
+    async fn read_feed_claimed(&self, feed: &FeedConfig, refresh: Duration) -> FeedRead {
+        let job = format!("feed:{}", feed.name);
+        let key = job.clone();
+        match self
+            .blocking(move |this| this.claim_job(&key, RUN_LEASE))
+            .await
+        {
+            Ok(Claim::Won) => {}
+            Ok(Claim::Held) => return FeedRead::Held,
+            Err(e) => {
+                tracing::warn!(error = %e, feed = %feed.name, "feed not claimed; retrying later");
+                return FeedRead::Failed;
+            }
+        }
+        let read = match self.read_feeds(std::slice::from_ref(feed)).await {
+            Ok(reports) if reports.iter().all(|r| r.error.is_none()) => FeedRead::Read,
+            Ok(_) => FeedRead::Failed,
+            Err(e) => {
+                tracing::warn!(error = %e, "feed refresh failed; retrying later");
+                FeedRead::Failed
+            }
+        };
+        let done = self.blocking(move |this| match read {
+            FeedRead::Read => this.claim_job(&job, refresh).map(|_| ()),
+            _ => this.release_job(&job),
+        });
+        if let Err(e) = done.await {
+            tracing::warn!(error = %e, feed = %feed.name, "feed job not updated");
+        }
+        read
     }
 }

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::convert::paged;
+use super::jobs::{BRIEF_LEASE, Claim};
 use super::{LocalService, new_id};
 use crate::ServiceError;
 use crate::api::briefs::{Brief, BriefQuery, FeedReport, RefreshReport};
@@ -19,38 +20,53 @@ const MAX_LIMIT: usize = 100;
 
 impl LocalService {
     /// Makes the briefs of list updates that have none yet (blocking). Returns how many.
+    /// Each update's brief is a job claimed in the store: an update another process is
+    /// briefing is left to it (and taken over if that process dies and its lease runs out).
     fn brief_updates(&self) -> Result<usize, ServiceError> {
-        let repo = self.repo();
-        let todo = repo.updates_without_brief(100)?;
-        let mut made = Vec::new();
+        let todo = self.repo().updates_without_brief(100)?;
+        let mut made = 0;
         for (id, code) in todo {
             // A list this version does not know (a newer one's) is left unbriefed.
             if code.parse::<ListCode>().is_err() {
                 continue;
             }
-            let Some(update) = repo.update(id)? else {
+            let job = format!("brief:update:{id}");
+            if self.claim_job(&job, BRIEF_LEASE)? == Claim::Held {
                 continue;
-            };
-            let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
-            for (kind, entity) in repo.changed_entities(id)? {
-                match kind {
-                    ChangeKind::Added => added.push(entity),
-                    ChangeKind::Changed => changed.push(entity),
-                    ChangeKind::Removed => removed.push(entity),
-                }
             }
-            made.push(briefs::update::brief(
-                new_id("brf_"),
-                &update,
-                &added,
-                &removed,
-                &changed,
-            ));
+            // Another process may have briefed it between the listing and the claim.
+            let stored = match self
+                .repo()
+                .brief_stored("list_update", &format!("update:{id}"))
+            {
+                Ok(true) => Ok(0),
+                Ok(false) => self.brief_update(id),
+                Err(e) => Err(e.into()),
+            };
+            self.release_job(&job)?;
+            made += stored?;
         }
-        if made.is_empty() {
+        Ok(made)
+    }
+
+    /// Makes and stores the brief of list update `id` (blocking); returns 1 when stored.
+    fn brief_update(&self, id: i64) -> Result<usize, ServiceError> {
+        let repo = self.repo();
+        let Some(update) = repo.update(id)? else {
             return Ok(0);
+        };
+        let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+        for (kind, entity) in repo.changed_entities(id)? {
+            match kind {
+                ChangeKind::Added => added.push(entity),
+                ChangeKind::Changed => changed.push(entity),
+                ChangeKind::Removed => removed.push(entity),
+            }
         }
-        Ok(repo.insert_briefs(&made)?)
+        let brief = briefs::update::brief(new_id("brf_"), &update, &added, &removed, &changed);
+        let stored = repo.insert_briefs(&[brief])?;
+        tracing::info!(update_id = id, owner = self.job_owner(), "brief made");
+        Ok(stored)
     }
 
     pub(crate) async fn briefs_local(

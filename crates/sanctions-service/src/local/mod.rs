@@ -13,6 +13,7 @@ mod convert;
 mod enrich;
 mod imports;
 pub mod index_file;
+mod jobs;
 mod monitor;
 mod review;
 mod screen;
@@ -72,6 +73,8 @@ struct Inner {
     committer: std::sync::OnceLock<Option<std::sync::mpsc::Sender<screen_commit::Job>>>,
     /// The lists whose stored names failed verification, at a list update.
     verified: Mutex<verify::Verified>,
+    /// This service's name as the holder of claimed jobs (process id and a fresh id).
+    job_owner: String,
 }
 
 /// The in-process service. Cheap to clone; clones share the store and the index.
@@ -157,6 +160,7 @@ impl LocalService {
                 weak_aliases: std::sync::atomic::AtomicBool::new(true),
                 committer: std::sync::OnceLock::new(),
                 verified: Mutex::new(None),
+                job_owner: format!("{}-{}", std::process::id(), new_id("job_")),
             }),
             actor: Arc::from(actor),
             account: Arc::from(DEFAULT_ACCOUNT),
@@ -270,6 +274,11 @@ impl LocalService {
     /// The store's keys and accounts (the server's authentication, `keys`, `accounts`).
     pub fn key_store(&self) -> Arc<dyn crate::store::KeyStore> {
         self.inner.repo.clone()
+    }
+
+    /// This service's name as the holder of claimed jobs.
+    pub(crate) fn job_owner(&self) -> &str {
+        &self.inner.job_owner
     }
 
     pub(crate) fn repo(&self) -> Arc<dyn Backend> {

@@ -16,6 +16,7 @@ use std::time::Instant;
 use jiff::Timestamp;
 use rayon::prelude::*;
 
+use super::jobs::RUN_LEASE;
 use super::screen::run;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
@@ -31,6 +32,8 @@ use crate::store::{Changes, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MA
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
+/// The job of the scheduled full re-screen, claimed by one process per period.
+const SCHEDULED_RESCREEN: &str = "rescreen:scheduled";
 /// How far under the threshold the watchlist index is searched for candidates.
 const MARGIN: u8 = 20;
 /// Most entity ids named on a `list.updated` alert (the message gives the counts).
@@ -113,7 +116,7 @@ impl LocalService {
         tokio::pin!(stop);
         let poll = std::time::Duration::from_secs(config.poll_secs.max(1));
         let every = std::time::Duration::from_secs(config.rescreen_every_hours.max(1) * 3600);
-        let mut last_full = Instant::now();
+        let mut next_full = Instant::now() + every;
         loop {
             tokio::select! {
                 () = &mut stop => return,
@@ -123,12 +126,8 @@ impl LocalService {
                 if let Err(e) = self.monitor().await {
                     tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
                 }
-                if last_full.elapsed() >= every {
-                    match self.rescreen_run(false).await {
-                        Ok(summary) => tracing::info!(?summary, "scheduled watchlist re-screen"),
-                        Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
-                    }
-                    last_full = Instant::now();
+                if Instant::now() >= next_full {
+                    next_full = Instant::now() + self.scheduled_rescreen(every).await;
                 }
             };
             tokio::select! {
@@ -136,6 +135,19 @@ impl LocalService {
                 () = work => {}
             }
         }
+    }
+
+    /// The scheduled full re-screen, claimed in the store so that one process of all those
+    /// on the store runs it per period; returns the wait before this process asks again.
+    async fn scheduled_rescreen(&self, every: std::time::Duration) -> std::time::Duration {
+        let run = self.rescreen_run(false);
+        match self.scheduled(SCHEDULED_RESCREEN, every, run).await {
+            Ok(Some(summary)) => tracing::info!(?summary, "scheduled watchlist re-screen"),
+            // Running or done by another process: ask again later (it may die).
+            Ok(None) => return RUN_LEASE.min(every),
+            Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
+        }
+        every
     }
 
     /// Builds the index of the watchlist ahead of the next incremental re-screen (a server

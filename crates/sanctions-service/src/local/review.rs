@@ -118,15 +118,7 @@ impl LocalService {
         self.blocking(move |this| {
             let repo = this.repo();
             let period = (query.since, query.until);
-            let records = match (this.sqlite(), repo.postgres()) {
-                (Some(sqlite), _) => sqlite.with_reader(|store| {
-                    store.screenings_after(this.account(), period, after.as_deref(), limit)
-                })?,
-                (None, Some(postgres)) => {
-                    postgres.screenings_after(this.account(), period, after.as_deref(), limit)?
-                }
-                (None, None) => Vec::new(),
-            };
+            let records = repo.screenings_after(this.account(), period, after.as_deref(), limit)?;
             let mut page = Vec::with_capacity(records.len());
             for record in records {
                 let decisions = repo.decisions(this.account(), &record.id)?;

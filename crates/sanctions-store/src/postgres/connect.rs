@@ -70,8 +70,9 @@ impl PostgresRepository {
             .min_idle(Some(1))
             .connection_timeout(CONNECT_TIMEOUT)
             .build(manager)
-            .map_err(|e| {
-                StoreError::Refused(format!("cannot connect to PostgreSQL at {shown}: {e}"))
+            .map_err(|e| StoreError::Unavailable {
+                message: format!("cannot connect to PostgreSQL at {shown}: {e}"),
+                source: Some(Box::new(e)),
             })?;
         Ok(PostgresRepository {
             pool,
@@ -102,11 +103,9 @@ impl PostgresRepository {
     }
 
     fn pooled(&self) -> Result<Pooled, StoreError> {
-        self.pool.get().map_err(|e| {
-            StoreError::Refused(format!(
-                "no connection to PostgreSQL at {}: {e}",
-                self.shown
-            ))
+        self.pool.get().map_err(|e| StoreError::Unavailable {
+            message: format!("no connection to PostgreSQL at {}: {e}", self.shown),
+            source: Some(Box::new(e)),
         })
     }
 

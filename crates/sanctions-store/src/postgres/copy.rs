@@ -62,7 +62,7 @@ const IDENTITIES: &[(&str, &str)] = &[
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 9;
+const SQLITE_VERSION: i64 = 10;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,9 +193,11 @@ fn convert(
     table: &str,
     column: &str,
 ) -> Result<Box<dyn ToSql + Sync>, StoreError> {
-    let wrong = || StoreError::Invalid {
-        entity_id: format!("{table}.{column}"),
-        message: format!("a {:?} value where {kind} was expected", value.data_type()),
+    let wrong = || {
+        StoreError::invalid(
+            &format!("{table}.{column}"),
+            format!("a {:?} value where {kind} was expected", value.data_type()),
+        )
     };
     Ok(match (value, kind) {
         (ValueRef::Null, k) if *k == Type::INT8 => Box::new(None::<i64>),

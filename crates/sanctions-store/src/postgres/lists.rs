@@ -89,10 +89,9 @@ fn update_from(row: &Row) -> Result<UpdateRecord, StoreError> {
     let id: i64 = col(row, 0)?;
     let what = format!("list update {id}");
     let code: String = col(row, 1)?;
-    let list = code.parse::<ListCode>().map_err(|_| StoreError::Invalid {
-        entity_id: what.clone(),
-        message: format!("unknown list code {code:?}"),
-    })?;
+    let list = code
+        .parse::<ListCode>()
+        .map_err(|_| StoreError::invalid(&what, format!("unknown list code {code:?}")))?;
     let files: String = col(row, 4)?;
     let notes: String = col(row, 10)?;
     Ok(UpdateRecord {
@@ -201,10 +200,7 @@ fn entries_without_names(c: &mut impl GenericClient) -> Result<Vec<EntityNames>,
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(db)? {
         let entity_id: String = col(&row, 0)?;
-        let corrupt = |what: String| StoreError::Invalid {
-            entity_id: entity_id.clone(),
-            message: what,
-        };
+        let corrupt = |what: String| StoreError::invalid(&entity_id, what);
         let list: ListCode = col::<String>(&row, 1)?
             .parse()
             .map_err(|_| corrupt("unknown list code".into()))?;
@@ -266,10 +262,7 @@ pub(super) fn entity(c: &mut impl GenericClient, id: &str) -> Result<Option<Enti
 }
 
 fn decode(entity_id: &str, json: &str) -> Result<Entity, StoreError> {
-    serde_json::from_str(json).map_err(|source| StoreError::Corrupt {
-        entity_id: entity_id.to_owned(),
-        source,
-    })
+    serde_json::from_str(json).map_err(|source| StoreError::unreadable(entity_id, source))
 }
 
 /// The entry as it stood right after update `update_id`.

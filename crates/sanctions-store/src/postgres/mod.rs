@@ -16,6 +16,7 @@
 
 mod connect;
 mod copy;
+mod jobs;
 mod keys;
 mod listen;
 mod lists;
@@ -34,29 +35,118 @@ use postgres::{Row, Transaction};
 
 use super::StoreError;
 
-/// A PostgreSQL error as a store error: a lock or serialization conflict is
-/// [`StoreError::Busy`] (try again), a unique violation is a refusal naming the constraint,
-/// everything else keeps the server's message (and its detail) in the text.
+/// A PostgreSQL error as a backend-neutral store error, the driver's error kept as the
+/// source: a serialization failure, a deadlock or a lock timeout is [`StoreError::Busy`]
+/// (try again), a unique or foreign-key violation a [`StoreError::Conflict`], a lost or
+/// refused connection (or a server shutting down) [`StoreError::Unavailable`], data damage
+/// [`StoreError::Integrity`]; everything else [`StoreError::Other`] with the server's message
+/// (and its detail) in the text.
 pub(crate) fn db(error: postgres::Error) -> StoreError {
-    use postgres::error::SqlState;
-    let Some(server) = error.as_db_error() else {
-        return StoreError::Refused(format!("PostgreSQL: {}", chain(&error)));
-    };
-    let code = server.code();
-    if *code == SqlState::T_R_SERIALIZATION_FAILURE
-        || *code == SqlState::T_R_DEADLOCK_DETECTED
-        || *code == SqlState::LOCK_NOT_AVAILABLE
-        || *code == SqlState::QUERY_CANCELED
-    {
-        return StoreError::Busy {
-            seconds: super::BUSY_TIMEOUT.as_secs(),
-        };
+    let kind = kind_of(&error);
+    let message = message_of(&error);
+    let cause: super::BoxError = Box::new(error);
+    match kind {
+        Kind::Busy => StoreError::Busy {
+            seconds: 0,
+            source: Some(cause),
+        },
+        Kind::Conflict => StoreError::Conflict {
+            message,
+            source: Some(cause),
+        },
+        Kind::Unavailable => StoreError::Unavailable {
+            message,
+            source: Some(cause),
+        },
+        Kind::Integrity => StoreError::Integrity {
+            what: "the database".into(),
+            message,
+            source: Some(cause),
+        },
+        Kind::Other => StoreError::Other {
+            context: message,
+            source: cause,
+        },
     }
+}
+
+/// What a PostgreSQL error means to a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Busy,
+    Conflict,
+    Unavailable,
+    Integrity,
+    Other,
+}
+
+fn kind_of(error: &postgres::Error) -> Kind {
+    match error.code() {
+        Some(code) => kind_of_state(code),
+        // No SQLSTATE: the connection (closed, refused, I/O, TLS) unless the error is a
+        // conversion of a value this side.
+        None if error.is_closed() || has_io_cause(error) => Kind::Unavailable,
+        None if error.to_string().starts_with("error connecting") => Kind::Unavailable,
+        None => Kind::Other,
+    }
+}
+
+/// The kind of a server error by its SQLSTATE.
+fn kind_of_state(code: &postgres::error::SqlState) -> Kind {
+    use postgres::error::SqlState;
+    let busy = [
+        SqlState::T_R_SERIALIZATION_FAILURE,
+        SqlState::T_R_DEADLOCK_DETECTED,
+        SqlState::LOCK_NOT_AVAILABLE,
+        SqlState::QUERY_CANCELED,
+    ];
+    let unavailable = [
+        SqlState::ADMIN_SHUTDOWN,
+        SqlState::CRASH_SHUTDOWN,
+        SqlState::CANNOT_CONNECT_NOW,
+        SqlState::TOO_MANY_CONNECTIONS,
+    ];
+    let conflict = [
+        SqlState::UNIQUE_VIOLATION,
+        SqlState::FOREIGN_KEY_VIOLATION,
+        SqlState::EXCLUSION_VIOLATION,
+    ];
+    let integrity = [SqlState::DATA_CORRUPTED, SqlState::INDEX_CORRUPTED];
+    let class = code.code().get(..2).unwrap_or_default();
+    if busy.contains(code) {
+        Kind::Busy
+    } else if unavailable.contains(code) || class == "08" {
+        Kind::Unavailable
+    } else if conflict.contains(code) {
+        Kind::Conflict
+    } else if integrity.contains(code) {
+        Kind::Integrity
+    } else {
+        Kind::Other
+    }
+}
+
+fn has_io_cause(error: &postgres::Error) -> bool {
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        if cause.is::<std::io::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+/// `PostgreSQL: ` and the server's message with its detail, or the error's chain.
+fn message_of(error: &postgres::Error) -> String {
+    let Some(server) = error.as_db_error() else {
+        return format!("PostgreSQL: {}", chain(error));
+    };
     let detail = server
         .detail()
         .map(|d| format!(" ({d})"))
         .unwrap_or_default();
-    StoreError::Refused(format!("PostgreSQL: {}{detail}", server.message()))
+    format!("PostgreSQL: {}{detail}", server.message())
 }
 
 /// An error's message followed by its causes.

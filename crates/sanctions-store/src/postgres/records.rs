@@ -133,10 +133,7 @@ fn insert_owned_alert(tx: &mut Transaction<'_>, a: &Alert, owner: &str) -> Resul
     if !wanted(tx, ALERT_CREATED)? {
         return Ok(());
     }
-    let payload = serde_json::to_value(a).map_err(|source| StoreError::Encode {
-        entity_id: a.id.clone(),
-        source,
-    })?;
+    let payload = serde_json::to_value(a).map_err(|source| StoreError::encode(&a.id, source))?;
     let event = OutboxEvent {
         event_id: format!("evt_{}", ulid::Ulid::new()),
         kind: ALERT_CREATED.to_owned(),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 
 use super::connect::PostgresRepository;
-use super::{lists, records, watchlist, webhooks};
+use super::{jobs, lists, records, watchlist, webhooks};
 use crate::model::ParsedList;
 use crate::model::{
     Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
@@ -15,8 +15,8 @@ use crate::model::{
 };
 use crate::{
     AttemptRecord, BriefFilter, BriefRecord, Changes, DeliveryClaim, DeliveryRecord, DueDelivery,
-    EntityChange, FavoriteInsert, FavoriteUpdate, ListSummary, MarkerMove, NameDamage, NameDigest,
-    NewDecision, Repository, StoreError, WebhookRecord,
+    EntityChange, FavoriteInsert, FavoriteUpdate, JobClaim, ListSummary, MarkerMove, NameDamage,
+    NameDigest, NewDecision, Repository, StoreError, WebhookRecord,
 };
 
 impl Repository for PostgresRepository {
@@ -248,6 +248,15 @@ impl Repository for PostgresRepository {
     }
     fn updates_without_brief(&self, limit: usize) -> Result<Vec<(i64, String)>, StoreError> {
         self.read(|c| webhooks::updates_without_brief(c, limit))
+    }
+    fn brief_stored(&self, source: &str, guid: &str) -> Result<bool, StoreError> {
+        self.read(|c| jobs::brief_stored(c, source, guid))
+    }
+    fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError> {
+        self.write(|tx| jobs::claim(tx, claim))
+    }
+    fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError> {
+        self.write(|tx| jobs::release(tx, job, owner))
     }
 }
 

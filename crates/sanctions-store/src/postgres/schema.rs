@@ -326,6 +326,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE INDEX webhook_deliveries_pending ON webhook_deliveries(webhook_id, next_attempt_at)
         WHERE status = 'pending';
     "#,
+    // 4: claimed jobs (SQLite's migration 10; its dropped triggers never existed here).
+    r#"
+    CREATE TABLE job_claims (
+        job          TEXT COLLATE "C" PRIMARY KEY,
+        owner        TEXT COLLATE "C" NOT NULL,
+        lease_until  TEXT COLLATE "C" NOT NULL
+    );
+    "#,
 ];
 
 /// The schema version of the database (0: none yet).
