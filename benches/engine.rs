@@ -84,7 +84,8 @@ fn benches(c: &mut Criterion) {
 
     // What `sanctions batch` runs (`cli::batch`, without `--store`): the service over the
     // store (its index read from the persisted file, or built and written), each row a
-    // `preview` (engine, grouping, coverage, mapping to the wire types), IN_FLIGHT at once.
+    // `preview` (engine, grouping, coverage, mapping to the wire types), through
+    // `Service::preview_many` a chunk of rows at a time.
     let db = dir.path().join("bench.db");
     drop(store);
     let svc = LocalService::open(&db, "bench").expect("service");

@@ -8,27 +8,20 @@
 # the decisions recorded on it, alerts with three selected for one note, a new webhook's
 # signing secret shown whole; and the Screen tab reviewing results at 80x24.
 #
-# Needs: tmux, aha, chromium (Debian: apt-get install -y tmux aha chromium) and a built
-# binary (cargo build; SANCTIONS_BIN overrides the path). The config is `offline = true`:
-# nothing leaves the machine while the screenshots are made. Usage:
+# The setup (data folder, tmux, capture) is scripts/tui_shots.sh, shared with
+# scripts/screenshots.sh. Needs: tmux, aha, chromium (Debian: apt-get install -y tmux aha
+# chromium) and a built binary (cargo build; SANCTIONS_BIN overrides the path). The config
+# is `offline = true`: nothing leaves the machine while the screenshots are made. Usage:
 #   screenshots/review.sh [LISTS_DIR]     (default: ../shared/data/lists)
 set -eu
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-lists=${1:-$root/../shared/data/lists}
-bin=${SANCTIONS_BIN:-${CARGO_TARGET_DIR:-$root/target}/debug/sanctions}
-out=$root/screenshots
-for tool in tmux aha chromium; do
-    command -v "$tool" >/dev/null || { echo "missing: $tool (apt-get install -y $tool)" >&2; exit 1; }
-done
-[ -x "$bin" ] || { echo "no binary at $bin: run cargo build first" >&2; exit 1; }
-[ -d "$lists" ] || { echo "no lists folder at $lists" >&2; exit 1; }
-
-work=$(mktemp -d)
-sock=sanctions-review-$$
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
-"$bin" --data-dir "$work/data" lists import "$lists" >/dev/null
-printf '[ui]\ncolors = "256"\noffline = true\n[briefs]\nfeeds = []\n' >"$work/config.toml"
+. "$(dirname "$0")/../scripts/tui_shots.sh"
+shots_setup "${1:-}" review '[ui]
+colors = "256"
+offline = true
+[briefs]
+feeds = []
+'
 cat >"$work/customers.csv" <<'EOF'
 customer_id,name,country
 C-1001,Banco Nacional de Cuba,CU
@@ -41,37 +34,6 @@ C-1007,John Q Nobody,GB
 C-1008,Islamic Revolutionary Guard Corps,IR
 EOF
 
-# Starts the UI at $1 x $2.
-start() {
-    tmux -L "$sock" kill-server 2>/dev/null || true
-    tmux -L "$sock" -f /dev/null new-session -d -s s -x "$1" -y "$2" \
-        "env TERM=xterm-256color $bin --config $work/config.toml --data-dir $work/data"
-    tmux -L "$sock" set-option -g escape-time 0
-    wait_for "1:Screen"
-}
-
-# Waits (up to 120 s) until the pane shows $1.
-wait_for() {
-    i=0
-    until tmux -L "$sock" capture-pane -p -t s | grep -qF -- "$1"; do
-        i=$((i + 1))
-        [ "$i" -lt 1200 ] || { echo "timed out waiting for: $1" >&2; tmux -L "$sock" capture-pane -p -t s >&2; exit 1; }
-        sleep 0.1
-    done
-}
-keys() { tmux -L "$sock" send-keys -t s "$@"; }
-
-# Captures the pane into $out/$1.png, the window $2 x $3 pixels.
-shoot() {
-    sleep 0.3
-    tmux -L "$sock" capture-pane -e -p -t s | aha --black --title "sanctions: $1" >"$work/$1.html"
-    sed -i 's|<head>|<head><style>body{margin:8px} pre{font-family:"DejaVu Sans Mono",monospace;font-size:14px;line-height:1.2;white-space:pre}</style>|' "$work/$1.html"
-    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --window-size="$2,$3" --screenshot="$out/$1.png" "file://$work/$1.html" >/dev/null 2>&1
-    echo "screenshots/$1.png"
-}
-
-mkdir -p "$out"
 start 120 40
 # 1. A batch of customers: every column kept, hits first.
 keys Escape

@@ -1,7 +1,7 @@
 //! A real `sanctions serve` on 127.0.0.1 (ephemeral port) over a data folder, and a small
 //! HTTP client for its JSON envelopes.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
@@ -172,7 +172,8 @@ pub fn new_key(data_dir: &Path, plan: &str, label: &str) -> String {
     super::json(&out)["key"].as_str().unwrap().to_owned()
 }
 
-/// One data folder with the eight real lists imported, shared by the tests of one binary.
+/// One data folder with the eight real lists imported, shared by the tests of one binary
+/// (every module of `tests/server`, say): each test makes its own keys and accounts in it.
 pub fn data() -> &'static Path {
     static DATA: OnceLock<tempfile::TempDir> = OnceLock::new();
     DATA.get_or_init(|| {
@@ -198,9 +199,14 @@ pub fn data() -> &'static Path {
 const SLOW_MACHINE: &str = "[server]\nrequest_timeout_secs = 300\n";
 
 /// A config file in `dir` that reads no risk-brief feed (the defaults are on the internet).
+/// The tests of a binary run at once on one `data()` folder: the file is written beside and
+/// renamed over, so a server starting meanwhile never reads it half written.
 pub fn offline_config(dir: &Path) -> PathBuf {
     let path = dir.join("offline.toml");
-    std::fs::write(&path, format!("[briefs]\nfeeds = []\n{SLOW_MACHINE}")).unwrap();
+    let mut file = tempfile::NamedTempFile::new_in(dir).unwrap();
+    file.write_all(format!("[briefs]\nfeeds = []\n{SLOW_MACHINE}").as_bytes())
+        .unwrap();
+    file.persist(&path).unwrap();
     path
 }
 

@@ -37,60 +37,10 @@ pub(crate) struct Scored {
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
     let (mut pairs, mut score) = SCRATCH.with(|scratch| {
-        let (candidates, used_q, used_l) = &mut *scratch.borrow_mut();
-        candidates.clear();
-        pair_candidates(index, query, name, candidates);
-        // A stable sort, as before: pairs of equal rank keep the order they were found in.
-        candidates.sort_by(|a, b| {
-            b.similarity
-                .total_cmp(&a.similarity)
-                .then(b.query_len.cmp(&a.query_len))
-                .then(b.listed_len.cmp(&a.listed_len))
-                .then(a.query.cmp(&b.query))
-                .then(a.listed.cmp(&b.listed))
-        });
-        let mut select = |first: Priority| {
-            used_q.clear();
-            used_q.resize(query.tokens.len(), false);
-            used_l.clear();
-            used_l.resize(name.tokens.len(), false);
-            // Each pair takes a token of either side: one allocation of the most there can be.
-            let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
-            for pass in [true, false] {
-                for pair in candidates.iter().filter(|p| first.takes(p) == pass) {
-                    let q = pair.query..pair.query + pair.query_len;
-                    let l = pair.listed..pair.listed + pair.listed_len;
-                    if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u)
-                    {
-                        continue;
-                    }
-                    used_q[q].iter_mut().for_each(|u| *u = true);
-                    used_l[l].iter_mut().for_each(|u| *u = true);
-                    pairs.push(*pair);
-                }
-            }
-            let score = coverage(index, query, name, &pairs);
-            (pairs, score)
-        };
-        let mut best = select(Priority::Closest);
-        // Greedy, a closer single pair may take a word a join needed (`الله` / `Allah`
-        // before `حمد الله` / `Hamdullah`), or a join the words that pair better alone
-        // (`احمد ضیا` / `Ahmad` before `احمد` / `Ahmad`, `ضیا` / `Zia`): where joins
-        // compete, the alignments with joins first and with single words first are scored
-        // too, and the best kept. Each only where it can differ from the greedy one: joins
-        // first where a compound is among the candidates, single words first where the
-        // greedy alignment took a join (else it is the greedy one, pair for pair).
-        let compound = candidates.iter().any(|p| Priority::Joins.takes(p));
-        let join_taken = best.0.iter().any(Pair::is_join);
-        for (first, differs) in [(Priority::Joins, compound), (Priority::Singles, join_taken)] {
-            if differs {
-                let other = select(first);
-                if other.1 > best.1 {
-                    best = other;
-                }
-            }
-        }
-        best
+        let buffers = &mut *scratch.borrow_mut();
+        buffers.0.clear();
+        pair_candidates(index, query, name, &mut buffers.0);
+        best_alignment(index, query, name, buffers)
     });
 
     let mut compact = false;
@@ -113,6 +63,76 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
         pairs,
         compact,
     }
+}
+
+/// The best alignment of the candidate pairs (`buffers.0`, sorted here) and its score.
+///
+/// Greedy, a closer single pair may take a word a join needed (`الله` / `Allah` before
+/// `حمد الله` / `Hamdullah`), or a join the words that pair better alone (`احمد ضیا` /
+/// `Ahmad` before `احمد` / `Ahmad`, `ضیا` / `Zia`): where joins compete, the alignments with
+/// joins first and with single words first are scored too, and the best kept. Each only
+/// where it can differ from the greedy one: joins first where a compound is among the
+/// candidates, single words first where the greedy alignment took a join (else it is the
+/// greedy one, pair for pair).
+fn best_alignment(
+    index: &Index,
+    query: &Query,
+    name: &IndexedName,
+    buffers: &mut Buffers,
+) -> (Vec<Pair>, f32) {
+    let candidates = &mut buffers.0;
+    // A stable sort, as before: pairs of equal rank keep the order they were found in.
+    candidates.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(b.query_len.cmp(&a.query_len))
+            .then(b.listed_len.cmp(&a.listed_len))
+            .then(a.query.cmp(&b.query))
+            .then(a.listed.cmp(&b.listed))
+    });
+    let mut best = select(index, query, name, buffers, Priority::Closest);
+    let compound = buffers.0.iter().any(|p| Priority::Joins.takes(p));
+    let join_taken = best.0.iter().any(Pair::is_join);
+    for (first, differs) in [(Priority::Joins, compound), (Priority::Singles, join_taken)] {
+        if differs {
+            let other = select(index, query, name, buffers, first);
+            if other.1 > best.1 {
+                best = other;
+            }
+        }
+    }
+    best
+}
+
+/// One alignment of the sorted candidate pairs (`buffers.0`): each pair taken when neither
+/// of its sides is taken yet, those `first` takes in a first pass; with its score.
+fn select(
+    index: &Index,
+    query: &Query,
+    name: &IndexedName,
+    (candidates, used_q, used_l): &mut Buffers,
+    first: Priority,
+) -> (Vec<Pair>, f32) {
+    used_q.clear();
+    used_q.resize(query.tokens.len(), false);
+    used_l.clear();
+    used_l.resize(name.tokens.len(), false);
+    // Each pair takes a token of either side: one allocation of the most there can be.
+    let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
+    for pass in [true, false] {
+        for pair in candidates.iter().filter(|p| first.takes(p) == pass) {
+            let q = pair.query..pair.query + pair.query_len;
+            let l = pair.listed..pair.listed + pair.listed_len;
+            if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
+                continue;
+            }
+            used_q[q].iter_mut().for_each(|u| *u = true);
+            used_l[l].iter_mut().for_each(|u| *u = true);
+            pairs.push(*pair);
+        }
+    }
+    let score = coverage(index, query, name, &pairs);
+    (pairs, score)
 }
 
 /// Which pairs an alignment takes first ([`score`]).
@@ -210,10 +230,7 @@ fn half_of_compound(index: &Index, name: &IndexedName, pairs: &[Pair], pair: &Pa
     };
     let text = |n: usize| index.vocab[name.tokens[n].id as usize].text.as_str();
     let one_word = |a: usize, b: usize| {
-        index
-            .token_ids
-            .get(format!("{}{}", text(a), text(b)).as_str())
-            .is_some_and(|&id| !index.vocab[id as usize].pair_only)
+        joined_id(index, text(a), text(b)).is_some_and(|id| !index.vocab[id as usize].pair_only)
     };
     // Names of two syllables or more each: the one-syllable words of Korean, Chinese or
     // Burmese names (`Kyong Hui`, `Chol Hak`, `Saw Myint`) are written apart and together
@@ -230,6 +247,23 @@ fn half_of_compound(index: &Index, name: &IndexedName, pairs: &[Pair], pair: &Pa
     name.tokens[li].kind == TokenKind::Word
         && ((li > 0 && unmet_word(li - 1) && compound(li - 1, li))
             || (unmet_word(li + 1) && compound(li, li + 1)))
+}
+
+/// The vocabulary's id of `first` and `second` written as one word, joined on the stack when
+/// they fit (no allocation per pair on the hot path).
+fn joined_id(index: &Index, first: &str, second: &str) -> Option<u32> {
+    let len = first.len() + second.len();
+    let mut buf = [0u8; 64];
+    if len > buf.len() {
+        return index
+            .token_ids
+            .get(format!("{first}{second}").as_str())
+            .copied();
+    }
+    buf[..first.len()].copy_from_slice(first.as_bytes());
+    buf[first.len()..len].copy_from_slice(second.as_bytes());
+    let joined = std::str::from_utf8(&buf[..len]).ok()?;
+    index.token_ids.get(joined).copied()
 }
 
 fn is_vowel(c: u8) -> bool {

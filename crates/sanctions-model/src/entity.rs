@@ -520,7 +520,7 @@ mod tests {
         assert_eq!(DateSpec::parse_loose("  "), None);
     }
 
-    /// Found by the fuzz harness (`tests/fuzz.rs`): a part too long for an integer panicked
+    /// Found by the fuzz harness (`tests/lists/fuzz.rs`): a part too long for an integer panicked
     /// on an index out of bounds.
     #[test]
     fn out_of_range_dates_are_text_not_a_panic() {

@@ -2,6 +2,7 @@
 //! in the wire types of [`crate::api`].
 
 use async_trait::async_trait;
+use futures::StreamExt;
 
 use super::ServiceError;
 use crate::api::alerts::{Alert, AlertQuery, AlertStatusRequest};
@@ -21,6 +22,9 @@ use crate::api::webhooks::{
     DeliveryAttempt, Webhook, WebhookCreate, WebhookTestResult, WebhookUpdate,
 };
 use crate::model::ListCode;
+
+/// Previews in flight at once in the default [`Service::preview_many`].
+pub const PREVIEWS_IN_FLIGHT: usize = 8;
 
 /// Where a [`Service`]'s calls go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +68,19 @@ pub trait Service: Send + Sync {
     /// `POST /v1/screen/preview` (extension): screens one name without storing anything
     /// (results as you type); the answer's `id` is empty.
     async fn preview(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;
+    /// Previews of several names (nothing stored), answered in their order, each with its
+    /// own outcome. By default one [`Service::preview`] each, [`PREVIEWS_IN_FLIGHT`] at a
+    /// time; the local service screens them together on every core.
+    async fn preview_many(
+        &self,
+        requests: Vec<ScreenRequest>,
+    ) -> Vec<Result<ScreeningResponse, ServiceError>> {
+        futures::stream::iter(requests)
+            .map(|request| self.preview(request))
+            .buffered(PREVIEWS_IN_FLIGHT)
+            .collect()
+            .await
+    }
     /// `POST /v1/screen/batch`: up to 500 names, each stored; all-or-nothing on bad rows.
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError>;
     /// `GET /v1/screen/{id}`: a stored screening with its decisions.

@@ -9,6 +9,8 @@
 
 mod decode;
 mod json;
+#[cfg(test)]
+mod properties;
 mod run;
 mod table;
 

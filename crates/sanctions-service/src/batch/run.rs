@@ -2,22 +2,21 @@
 //! results in input order, each row keeping its input columns and evidence, refused rows
 //! reported with their place and reason. Faces only format what comes back.
 //!
-//! Previews (nothing stored) run several at a time; a local service screens each on the
-//! blocking pool, over every core. Stored batches go [`MAX_BATCH`] rows at a time through
+//! Previews (nothing stored) go [`PREVIEW_CHUNK`] rows at a time through
+//! [`Service::preview_many`]; a local service screens them together on every core. Stored batches go [`MAX_BATCH`] rows at a time through
 //! [`Service::screen_batch`], which stores each row as a screening.
 
 use std::sync::Arc;
 
-use futures::StreamExt;
-
 use super::{BatchItem, unscreened_line};
 use crate::api::batch::{BatchName, BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
 use crate::api::coverage::Coverage;
-use crate::api::screening::{BatchLine, ScreenRequest};
+use crate::api::screening::{BatchLine, KindFilter, ScreenRequest};
+use crate::api::screenings::ScreeningResponse;
 use crate::{Service, ServiceError};
 
-/// Previews in flight at once.
-const IN_FLIGHT: usize = 8;
+/// Rows previewed per call of [`Service::preview_many`] (progress is reported after each).
+const PREVIEW_CHUNK: usize = 256;
 
 /// Whether each row is stored as a screening.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,30 +184,39 @@ async fn preview_rows(
     out: &mut Screened,
     progress: &(dyn Fn(u64) + Sync),
 ) {
-    // Indices by value: a closure over `&usize` would make the future not `Send` (its
-    // lifetime is not general enough), and the server and the UI spawn it.
-    let calls = todo.iter().copied().map(|i| {
-        let svc = Arc::clone(svc);
-        let request = row_request(&items[i], plan.template);
-        async move { (i, svc.preview(request).await) }
-    });
-    let answers: Vec<_> = futures::stream::iter(calls)
-        .buffered(IN_FLIGHT)
-        .inspect(|_| progress(1))
-        .collect()
-        .await;
-    for (i, answer) in answers {
-        let line = &mut out.lines[i];
-        match answer {
-            Ok(response) => {
-                let result = response.result;
-                line.total_matches = result.total_matches;
-                line.coverage = Some(merged(plan.checked, result.coverage.as_ref()));
-                out.best[i] = result.results.first().map(|m| m.score);
-                line.results = result.results;
-            }
-            Err(e) => line.error = Some(e.to_string()),
+    for chunk in todo.chunks(PREVIEW_CHUNK) {
+        // Indices by value: a closure over `&usize` can make the future not `Send` (its
+        // lifetime not general enough), and the server and the UI spawn it.
+        let requests = chunk
+            .iter()
+            .copied()
+            .map(|i| row_request(&items[i], plan.template))
+            .collect();
+        let answers = svc.preview_many(requests).await;
+        for (&i, answer) in chunk.iter().zip(answers) {
+            fill_line(out, i, answer, plan.checked);
         }
+        progress(chunk.len() as u64);
+    }
+}
+
+/// Row `i` of `out` from its preview.
+fn fill_line(
+    out: &mut Screened,
+    i: usize,
+    answer: Result<ScreeningResponse, ServiceError>,
+    checked: &Coverage,
+) {
+    let line = &mut out.lines[i];
+    match answer {
+        Ok(response) => {
+            let result = response.result;
+            line.total_matches = result.total_matches;
+            line.coverage = Some(merged(checked, result.coverage.as_ref()));
+            out.best[i] = result.results.first().map(|m| m.score);
+            line.results = result.results;
+        }
+        Err(e) => line.error = Some(e.to_string()),
     }
 }
 
@@ -223,15 +231,19 @@ pub fn row_request(item: &BatchItem, template: &ScreenRequest) -> ScreenRequest 
     }
 }
 
-/// A row not screened still says what the batch was checked against (for its type).
+/// A row not screened still says what the batch was checked against (for its type): the
+/// coverage of the first screened row of its type, else the lists as checked.
 fn fill_coverage(lines: &mut [BatchLine], checked: &Coverage) {
-    for i in 0..lines.len() {
-        if lines[i].coverage.is_none() {
-            let same = lines
-                .iter()
-                .find(|l| l.kind == lines[i].kind && l.coverage.is_some())
-                .and_then(|l| l.coverage.clone());
-            lines[i].coverage = Some(same.unwrap_or_else(|| merged(checked, None)));
+    let mut by_kind: Vec<(Option<KindFilter>, Coverage)> = Vec::new();
+    for line in lines.iter() {
+        if let Some(c) = &line.coverage
+            && !by_kind.iter().any(|(k, _)| *k == line.kind)
+        {
+            by_kind.push((line.kind, c.clone()));
         }
+    }
+    for line in lines.iter_mut().filter(|l| l.coverage.is_none()) {
+        let same = by_kind.iter().find(|(k, _)| *k == line.kind);
+        line.coverage = Some(same.map_or_else(|| merged(checked, None), |(_, c)| c.clone()));
     }
 }

@@ -161,8 +161,7 @@ impl Layout {
 /// Decides the layout of `text` (see the module doc); `column` is `--column` (a header name
 /// or a 1-based number); `lines` forces one name per line.
 pub fn layout(text: &str, column: Option<&str>, lines: bool) -> Result<Layout, BatchError> {
-    let sample: Vec<&str> = text
-        .lines()
+    let sample: Vec<&str> = text_lines(text)
         .filter(|l| !l.trim().is_empty())
         .take(SAMPLE_LINES)
         .collect();
@@ -302,8 +301,7 @@ pub fn columns(layout: &Layout) -> (Vec<String>, Vec<Option<&'static str>>) {
 
 pub fn rows(text: &str, layout: &Layout) -> Vec<RawRow> {
     match layout {
-        Layout::Lines { header } => text
-            .lines()
+        Layout::Lines { header } => text_lines(text)
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
             .skip(usize::from(*header))
@@ -315,6 +313,40 @@ pub fn rows(text: &str, layout: &Layout) -> Vec<RawRow> {
             .collect(),
         Layout::Table(t) => table_rows(text, t),
     }
+}
+
+/// Whether the byte at `i` ends a line: an LF, or a CR not followed by an LF (a CRLF ends at
+/// its CR; classic Mac files end lines with a CR alone, as Excel's "CSV (Macintosh)" does).
+fn is_line_end(bytes: &[u8], i: usize) -> bool {
+    match bytes[i] {
+        b'\n' => i == 0 || bytes[i - 1] != b'\r',
+        b'\r' => true,
+        _ => false,
+    }
+}
+
+/// The lines of `text`, each ended by LF, CRLF or CR alone (`str::lines` knows only the first
+/// two), without their ends; no line after a final line end.
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.find(['\r', '\n']) {
+            None => {
+                rest = None;
+                (!current.is_empty()).then_some(current)
+            }
+            Some(at) => {
+                let end = if current[at..].starts_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&current[at + end..]);
+                Some(&current[..at])
+            }
+        }
+    })
 }
 
 fn unquote(line: &str) -> std::borrow::Cow<'_, str> {
@@ -330,14 +362,13 @@ fn table_rows(text: &str, t: &Table) -> Vec<RawRow> {
         .delimiter(t.delimiter)
         .flexible(true)
         .from_reader(text.as_bytes());
-    // Lines from byte offsets (the csv crate's own line count skips blank lines).
-    let newlines: Vec<u64> = text
-        .bytes()
-        .enumerate()
-        .filter(|&(_, b)| b == b'\n')
-        .map(|(i, _)| i as u64)
-        .collect();
+    // Lines from byte offsets (the csv crate's own line count skips blank lines): where each
+    // line ends, at its LF, its CR or the CR of its CRLF.
     let bytes = text.as_bytes();
+    let newlines: Vec<u64> = (0..bytes.len())
+        .filter(|&i| is_line_end(bytes, i))
+        .map(|i| i as u64)
+        .collect();
     let line_at = |byte: u64| {
         // A record's position is where reading started: before any blank lines it skipped.
         let mut at = byte as usize;
@@ -462,6 +493,22 @@ mod tests {
             names("name\nAcme\n", None).unwrap(),
             vec![(2, "Acme".to_owned())]
         );
+    }
+
+    #[test]
+    fn a_cr_alone_ends_a_line_as_lf_and_crlf_do() {
+        let two = vec![(1, "Acme".to_owned()), (3, "Beta Corp".to_owned())];
+        for end in ["\n", "\r\n", "\r"] {
+            let text = format!("Acme{end}{end}Beta Corp{end}");
+            assert_eq!(names(&text, None).unwrap(), two, "{text:?}");
+            let table = format!("name,country{end}Acme,RU{end}{end}Beta Corp,GB{end}");
+            let read = names(&table, None).unwrap();
+            assert_eq!(
+                read,
+                vec![(2, two[0].1.clone()), (4, two[1].1.clone())],
+                "{table:?}"
+            );
+        }
     }
 
     #[test]

@@ -8,12 +8,13 @@ use rayon::prelude::*;
 use super::convert::{check_name, check_options, check_request, entity_kind};
 use super::{ENGINE_VERSION, Loaded, LocalService, enrich, new_id};
 use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
-use crate::api::screening::{Match, ScreenRequest, ScreenResult};
+use crate::api::coverage::Coverage;
+use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult};
 use crate::api::screenings::ScreeningResponse;
 use crate::engine::{self, ScreenError};
 use crate::model::{
-    Alert, AlertKind, AlertStatus, MatchedEntity, OutboxEvent, ReviewStatus, ScreeningOrigin,
-    ScreeningRecord, Severity,
+    Alert, AlertKind, AlertStatus, ListCode, MatchedEntity, OutboxEvent, ReviewStatus,
+    ScreeningOrigin, ScreeningRecord, Severity,
 };
 use crate::store::Changes;
 use crate::{ServiceError, mapping};
@@ -72,7 +73,8 @@ fn screen_one(
     request: &ScreenRequest,
 ) -> Result<(Changes, ScreeningResponse), ServiceError> {
     let mut result = engine_screen(&loaded.index, &enrich::widened(request))?;
-    enrich::finish(this.repository(), loaded, request, &mut result)?;
+    let coverage = enrich::coverage(loaded, request);
+    enrich::finish(this.repository(), loaded, request, &mut result, coverage)?;
     let record = record_of(
         loaded,
         request,
@@ -196,14 +198,42 @@ impl LocalService {
         check_request(&request)?;
         self.blocking(move |this| {
             let loaded = this.ready()?;
-            let mut result = engine_screen(&loaded.index, &enrich::widened(&request))?;
-            enrich::finish(this.repository(), &loaded, &request, &mut result)?;
-            Ok(ScreeningResponse {
-                id: String::new(),
-                result,
-            })
+            let coverage = enrich::coverage(&loaded, &request);
+            preview_on(&this, &loaded, &request, coverage)
         })
         .await
+    }
+
+    /// Previews of several names, answered in their order: the index made ready once, the
+    /// names screened on every core, the coverage worked out once per kind of row.
+    pub(crate) async fn preview_many_local(
+        &self,
+        requests: Vec<ScreenRequest>,
+    ) -> Vec<Result<ScreeningResponse, ServiceError>> {
+        let checked: Vec<Result<(), ServiceError>> = requests.iter().map(check_request).collect();
+        let refused = checked.clone();
+        let answers = self
+            .blocking(move |this| {
+                let loaded = this.ready()?;
+                let coverages = Coverages::of(&loaded, &requests);
+                Ok(requests
+                    .par_iter()
+                    .zip(checked)
+                    .map(|(request, checked)| {
+                        checked?;
+                        let coverage = coverages.of_request(&loaded, request);
+                        preview_on(&this, &loaded, request, coverage)
+                    })
+                    .collect::<Vec<_>>())
+            })
+            .await;
+        // No index to screen on: each row fails with why, unless it was refused already.
+        answers.unwrap_or_else(|e| {
+            refused
+                .into_iter()
+                .map(|row| row.and(Err(e.clone())))
+                .collect()
+        })
     }
 
     pub(crate) async fn batch_local(
@@ -311,4 +341,112 @@ pub(crate) fn engine_screen(
 ) -> Result<ScreenResult, ServiceError> {
     let screening = engine::screen(index, &mapping::request(request)).map_err(engine_error)?;
     Ok(mapping::result(&request.name, screening))
+}
+
+/// One name screened on `loaded` and not stored, its coverage `coverage`.
+fn preview_on(
+    this: &LocalService,
+    loaded: &Loaded,
+    request: &ScreenRequest,
+    coverage: Coverage,
+) -> Result<ScreeningResponse, ServiceError> {
+    let mut result = engine_screen(&loaded.index, &enrich::widened(request))?;
+    enrich::finish(this.repository(), loaded, request, &mut result, coverage)?;
+    Ok(ScreeningResponse {
+        id: String::new(),
+        result,
+    })
+}
+
+/// The coverage of each kind of request in a batch (its lists, ended listings or not, its
+/// type filter): worked out once, not per row.
+struct Coverages<'a>(Vec<(CoverageKey<'a>, Coverage)>);
+
+type CoverageKey<'a> = (&'a Option<Vec<ListCode>>, bool, Option<KindFilter>);
+
+fn coverage_key(request: &ScreenRequest) -> CoverageKey<'_> {
+    (&request.lists, request.include_ended, request.kind)
+}
+
+impl<'a> Coverages<'a> {
+    fn of(loaded: &Loaded, requests: &'a [ScreenRequest]) -> Coverages<'a> {
+        let mut all: Vec<(CoverageKey<'a>, Coverage)> = Vec::new();
+        for request in requests {
+            let key = coverage_key(request);
+            if !all.iter().any(|(k, _)| *k == key) {
+                all.push((key, enrich::coverage(loaded, request)));
+            }
+        }
+        Coverages(all)
+    }
+
+    fn of_request(&self, loaded: &Loaded, request: &ScreenRequest) -> Coverage {
+        let key = coverage_key(request);
+        self.0
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or_else(|| enrich::coverage(loaded, request), |(_, c)| c.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::model::ListCode;
+
+    /// The real lists (`../shared/data/lists`); a test without them fails, naming the folder.
+    fn real_lists() -> PathBuf {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lists");
+        assert!(
+            dir.is_dir(),
+            "the real lists are missing: {}",
+            dir.display()
+        );
+        dir
+    }
+
+    /// A batch's previews answer, row for row, what each row previewed alone answers: the
+    /// same matches, groups and coverage, and the same refusals.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn previews_of_a_batch_answer_as_each_row_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.db");
+        let mut store = crate::store::Store::open(&db).unwrap();
+        crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
+        drop(store);
+        let service = LocalService::open(&db, "t").unwrap();
+        let names = [
+            "Vladimir Putin",
+            "PUTIN, Vladimir",
+            "Banco Nacional de Cuba",
+            "Kim Jong Un",
+            "Mohammed Hakim",
+            "",
+            "Hassan Nasrallah",
+        ];
+        let mut requests: Vec<ScreenRequest> = names.into_iter().map(ScreenRequest::new).collect();
+        requests[1].kind = Some(KindFilter::Individual);
+        requests[2].kind = Some(KindFilter::Entity);
+        requests[3].lists = Some(vec![ListCode::Un, ListCode::OfacSdn]);
+        requests[4].threshold = Some(101);
+        let together = service.preview_many_local(requests.clone()).await;
+        assert_eq!(together.len(), requests.len());
+        for (request, answer) in requests.into_iter().zip(together) {
+            let alone = service.preview_local(request.clone()).await;
+            assert_eq!(
+                format!("{answer:?}"),
+                format!("{alone:?}"),
+                "{}",
+                request.name
+            );
+        }
+        let putin = service
+            .preview_many_local(vec![ScreenRequest::new("Vladimir Putin")])
+            .await;
+        let best = putin[0].as_ref().unwrap().result.results.first().unwrap();
+        assert!(best.name.to_lowercase().contains("putin"), "{best:?}");
+        assert!(putin[0].as_ref().unwrap().result.coverage.is_some());
+    }
 }

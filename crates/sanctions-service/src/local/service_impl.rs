@@ -30,6 +30,12 @@ impl Service for LocalService {
     async fn preview(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
         self.preview_local(request).await
     }
+    async fn preview_many(
+        &self,
+        requests: Vec<ScreenRequest>,
+    ) -> Vec<Result<ScreeningResponse, ServiceError>> {
+        self.preview_many_local(requests).await
+    }
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError> {
         self.batch_local(request).await
     }

@@ -66,7 +66,7 @@ fn refuses_wrong_files() {
         ("broken_not_zip", "not a readable xlsx workbook"),
         ("broken_truncated", "not a readable xlsx workbook"),
         ("broken_header", "row 1: no \"reference\" column"),
-        // Found by tests/fuzz.rs: a cell reference too long for calamine's column arithmetic
+        // Found by tests/lists/fuzz.rs: a cell reference too long for calamine's column arithmetic
         // panicked in test builds (overflow checks are now off for calamine, as in release).
         // Its damaged local header is now refused by the zip bounds, before calamine.
         ("broken_cell_reference", "entry 0 is unreadable"),
