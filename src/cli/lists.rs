@@ -51,11 +51,7 @@ pub fn run(ctx: &Context, args: ListsArgs, json: bool) -> Result<Exit> {
         Some(ListsCommand::Update { list, allow_shrink }) => {
             super::connect::local_only(ctx, "lists update")?;
             if ctx.shared_store() {
-                return Err(exit::usage(
-                    "`lists update` downloads into a data folder's store; on a shared \
-                     PostgreSQL store, run `lists update` where the files are downloaded, \
-                     then `lists import DIR` (or `store copy`)",
-                ));
+                return update_shared(ctx, &list, allow_shrink, json);
             }
             let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
             let fetcher = Fetcher::new(&ctx.config.fetch)?;
@@ -447,6 +443,23 @@ fn import_shared(
         )?;
     }
     Ok(code)
+}
+
+/// `lists update` on a shared (PostgreSQL) store: downloaded into the data folder's
+/// `downloads/`, imported through the service under the store's per-list lock, so
+/// instances updating at once import each publication once.
+fn update_shared(ctx: &Context, list: &[ListCode], allow_shrink: bool, json: bool) -> Result<Exit> {
+    let svc = super::workflow::local_service(ctx)?;
+    svc.configure(&ctx.config)?;
+    let options = ingest::ImportOptions::from_config(&ctx.config, allow_shrink);
+    let fetcher = Fetcher::new(&ctx.config.fetch)?;
+    let downloads = ctx.data_dir.join("downloads");
+    // Multi-threaded: the store's blocking calls made in the update step off the runtime
+    // (`block_in_place`), which a current-thread runtime refuses.
+    let (outcomes, _) = super::workflow::runtime()?
+        .block_on(svc.update_shared_lists(&fetcher, &downloads, list, &options))
+        .map_err(|e| exit::data(e.to_string()))?;
+    report(&outcomes, json)
 }
 
 #[cfg(test)]

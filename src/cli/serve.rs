@@ -38,6 +38,8 @@ pub struct ServeArgs {
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(ctx: &Context, args: ServeArgs) -> Result<Exit> {
+    // `sanctions-serve-HOST-PID` in PostgreSQL's `pg_stat_activity`.
+    crate::service::shared_store::name_connections("serve");
     let svc = local_service(ctx)?;
     // Held until the process ends (a kill included: the kernel releases it).
     let _lock = match args.share_data_dir {

@@ -11,7 +11,9 @@ use super::Context;
 use super::exit::{self, Exit};
 use super::output::{print_json, safe, thousands};
 use crate::service::maintenance::{self, CheckError, CheckReport};
-use crate::service::shared_store::{PostgresRepository, copy_from_sqlite};
+use crate::service::shared_store::{
+    CopyReport, PostgresRepository, copy_from_sqlite, copy_to_sqlite,
+};
 
 /// `sanctions store ...`.
 #[derive(Debug, Args)]
@@ -28,11 +30,16 @@ pub enum StoreCommand {
     Check,
     /// Copy this data folder's database into an empty PostgreSQL store (lists and their
     /// history, screenings, decisions, watchlist, alerts, webhooks with their delivery log,
-    /// accounts, keys, credits, briefs), checking every table's row count.
+    /// accounts, keys, credits, briefs), checking every table's row count. With --from, the
+    /// way back: a PostgreSQL store into an empty data folder (a backup).
     Copy {
-        /// The PostgreSQL store: `postgres://USER@HOST:PORT/DB` (`?sslmode=require` for TLS).
-        #[arg(long, value_name = "URL")]
+        /// The PostgreSQL store: `postgres://USER@HOST:PORT/DB` (`?sslmode=require` for TLS);
+        /// with --from, the data folder to copy into (created if missing, empty).
+        #[arg(long, value_name = "URL|DIR")]
         to: String,
+        /// Copy from this PostgreSQL store into the data folder --to instead.
+        #[arg(long, value_name = "URL")]
+        from: Option<String>,
     },
     /// Apply the PostgreSQL store's pending schema migrations (done at start as well).
     Migrate {
@@ -45,7 +52,11 @@ pub enum StoreCommand {
 pub fn run(ctx: &Context, args: StoreArgs, json: bool) -> Result<Exit> {
     match args.command {
         StoreCommand::Check => check(ctx, json),
-        StoreCommand::Copy { to } => copy(ctx, &to, json),
+        StoreCommand::Copy { to, from: None } => copy(ctx, &to, json),
+        StoreCommand::Copy {
+            to,
+            from: Some(from),
+        } => copy_back(&from, std::path::Path::new(&to), json),
         StoreCommand::Migrate { database_url } => migrate(&database_url, json),
     }
 }
@@ -63,24 +74,38 @@ fn copy(ctx: &Context, to: &str, json: bool) -> Result<Exit> {
             target.url()
         ))
     })?;
+    print_copy(&from.display().to_string(), target.url(), &report, json)
+}
+
+/// `store copy --from URL --to DIR`: a PostgreSQL store into an empty data folder.
+fn copy_back(from: &str, to: &std::path::Path, json: bool) -> Result<Exit> {
+    let source = PostgresRepository::connect(from).map_err(|e| exit::data(e.to_string()))?;
+    crate::files::create_private_dir(to)
+        .map_err(|e| exit::data(format!("cannot create {}: {e}", to.display())))?;
+    let db = crate::config::database_path(to);
+    let report = copy_to_sqlite(&source, &db).map_err(|e| {
+        exit::data(format!(
+            "cannot copy {} to {}: {e}",
+            source.url(),
+            db.display()
+        ))
+    })?;
+    print_copy(source.url(), &db.display().to_string(), &report, json)
+}
+
+/// What a copy moved: each table with its rows.
+fn print_copy(from: &str, to: &str, report: &CopyReport, json: bool) -> Result<Exit> {
     if json {
         let tables: serde_json::Map<String, serde_json::Value> = report
             .tables
             .iter()
             .map(|(t, n)| ((*t).to_owned(), (*n).into()))
             .collect();
-        print_json(
-            &serde_json::json!({"from": from.display().to_string(), "to": target.url(), "tables": tables}),
-        )?;
+        print_json(&serde_json::json!({"from": from, "to": to, "tables": tables}))?;
         return Ok(Exit::Success);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "copied {} to {}",
-        safe(&from.display().to_string()),
-        safe(target.url())
-    )?;
+    writeln!(out, "copied {} to {}", safe(from), safe(to))?;
     for (table, rows) in &report.tables {
         writeln!(out, "  {table:<22} {:>12}", thousands(*rows))?;
     }

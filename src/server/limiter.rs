@@ -8,7 +8,8 @@
 //! requests); the costly counters, credits, are in the store.
 //!
 //! The windows are per account (every key of an account shares them), as are the hourly
-//! windows of the expensive operations ([`Expensive`]).
+//! windows of the expensive operations ([`Expensive`]), which are counted in the store on
+//! every backend ([`KeyStore::hit_window`]): a few writes an hour, shared by every process.
 //!
 //! Credits (one per name screened) are counted per account per calendar month (UTC) in the
 //! store ([`KeyStore::take_credits`]), so they survive restarts; they are taken before the
@@ -137,8 +138,30 @@ impl Expensive {
 }
 
 impl Windows {
-    /// Counts one use of `op` by `account` now: `Err(seconds to wait)` beyond
-    /// [`EXPENSIVE_PER_HOUR`].
+    /// Counts one use of `op` by `account` now in the store's hourly window, which every
+    /// process on the store shares (several instances on one PostgreSQL database, or
+    /// servers sharing a data folder): `Err(seconds to wait)` beyond [`EXPENSIVE_PER_HOUR`].
+    /// A store that cannot count falls back to this process's count. Blocks.
+    pub fn expensive_shared(
+        &self,
+        keys: &dyn KeyStore,
+        op: Expensive,
+        account: &str,
+        now: i64,
+    ) -> Result<(), u64> {
+        let start = now - now.rem_euclid(3600);
+        match keys.hit_window(&op.slot(account), start, EXPENSIVE_PER_HOUR) {
+            Ok((true, _)) => Ok(()),
+            Ok((false, _)) => Err((start + 3600 - now).max(1) as u64),
+            Err(e) => {
+                tracing::warn!(error = %e, "shared hourly window unavailable: counting in this process");
+                self.expensive(op, account, now)
+            }
+        }
+    }
+
+    /// Counts one use of `op` by `account` now in this process: `Err(seconds to wait)`
+    /// beyond [`EXPENSIVE_PER_HOUR`].
     pub fn expensive(&self, op: Expensive, account: &str, now: i64) -> Result<(), u64> {
         let admission = self.hit_window(&op.slot(account), EXPENSIVE_PER_HOUR, now, 3600);
         if admission.allowed {

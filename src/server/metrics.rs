@@ -1,6 +1,6 @@
 //! `GET /metrics`: Prometheus text of the requests served (by route template, method and
 //! status; latency histograms) and of the store (screenings, list and index versions and
-//! ages, the webhook backlog, re-screen runs), read at each scrape. Labels are route
+//! ages, the webhook backlog, re-screen runs, its size on disk), read at each scrape. Labels are route
 //! templates and list codes only: bounded, and never a key, a name or an id.
 
 use std::sync::{Arc, OnceLock};
@@ -86,6 +86,7 @@ fn record_store(stats: &OpsStats, index: &ListVersions) {
     metrics::gauge!("sanctions_screenings_stored").set(stats.screenings as f64);
     metrics::gauge!("sanctions_outbox_backlog").set(stats.outbox_backlog as f64);
     metrics::gauge!("sanctions_rescreen_runs").set(stats.rescreen_runs as f64);
+    metrics::gauge!("sanctions_store_bytes").set(stats.store_bytes as f64);
     let now = jiff::Timestamp::now();
     for (list, update, at) in &stats.lists {
         let code = list.code().to_owned();

@@ -103,21 +103,31 @@ impl AppState {
 
     /// Counts one use of the expensive `op` by the caller's account: 429 with `Retry-After`
     /// beyond [`limiter::EXPENSIVE_PER_HOUR`] an hour.
-    fn expensive(&self, caller: &Caller, op: limiter::Expensive) -> Result<(), ApiError> {
+    async fn expensive(
+        self: &Arc<Self>,
+        caller: &Caller,
+        op: limiter::Expensive,
+    ) -> Result<(), ApiError> {
         let now = jiff::Timestamp::now().as_second();
-        self.expensive
-            .expensive(op, &caller.key.account_id, now)
-            .map_err(|wait| ApiError {
-                retry_after: Some(wait),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "{} may run {} times an hour per account; retry after {wait} s",
-                        op.name(),
-                        limiter::EXPENSIVE_PER_HOUR
-                    ),
-                )
-            })
+        let (state, account) = (self.clone(), caller.key.account_id.clone());
+        tokio::task::spawn_blocking(move || {
+            state
+                .expensive
+                .expensive_shared(state.keys.as_ref(), op, &account, now)
+        })
+        .await
+        .map_err(|e| ApiError::from(ServiceError::from(e)))?
+        .map_err(|wait| ApiError {
+            retry_after: Some(wait),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} may run {} times an hour per account; retry after {wait} s",
+                    op.name(),
+                    limiter::EXPENSIVE_PER_HOUR
+                ),
+            )
+        })
     }
 
     /// Reports the store's figures (read by `source` at each scrape) on `/metrics`.
@@ -437,7 +447,8 @@ async fn healthz() -> Response {
 }
 
 /// `GET /readyz`: 200 once the screening index is built and while it is built from the
-/// store's current list versions; 503 before, and while a newer import waits to be indexed.
+/// store's current list versions, naming them (`lists`: list code -> update id); 503 before,
+/// and while a newer import waits to be indexed.
 async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     let unavailable =
         |message: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
@@ -451,7 +462,9 @@ async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     };
     match tokio::task::spawn_blocking(move || source()).await {
         Ok(Ok((index, store))) => match behind(&index, &store) {
-            stale if stale.is_empty() => reply::ok(serde_json::json!({ "status": "ready" })),
+            stale if stale.is_empty() => {
+                reply::ok(serde_json::json!({ "status": "ready", "lists": index }))
+            }
             stale => unavailable(format!(
                 "not ready: the screening index is being rebuilt for newer versions of {}",
                 stale.join(", ")

@@ -310,7 +310,7 @@ pub async fn audit(
             "cursor: only the streamed forms (format=ndjson or csv) are paged",
         ));
     }
-    state.expensive(&caller, Expensive::AuditExport)?;
+    state.expensive(&caller, Expensive::AuditExport).await?;
     if format == Format::Json {
         return Ok(ok(caller.service.audit(query).await?));
     }

@@ -169,7 +169,7 @@ pub async fn import_favorites(
 )]
 pub async fn rescreen(State(state): AppState_, caller: Caller) -> Reply {
     caller.scope(Scope::Watchlist)?;
-    state.expensive(&caller, Expensive::Rescreen)?;
+    state.expensive(&caller, Expensive::Rescreen).await?;
     Ok(ok(caller.service.rescreen().await?))
 }
 
@@ -457,6 +457,6 @@ pub async fn brief(caller: Caller, Id(id): Id) -> Reply {
 )]
 pub async fn refresh_briefs(State(state): AppState_, caller: Caller) -> Reply {
     caller.scope(Scope::Watchlist)?;
-    state.expensive(&caller, Expensive::BriefsRefresh)?;
+    state.expensive(&caller, Expensive::BriefsRefresh).await?;
     Ok(ok(caller.service.refresh_briefs().await?))
 }

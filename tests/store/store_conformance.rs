@@ -185,6 +185,60 @@ fn rate_windows_are_shared_on_postgres_only() {
     );
 }
 
+/// The hourly windows of the expensive operations are counted in the store on both
+/// backends: concurrent uses are counted exactly against the limit, per key and per window,
+/// and a window long ended is cleared when a later one starts.
+#[test]
+fn store_windows_count_exactly_on_both_backends() {
+    for backend in conformance::backends() {
+        let repo = backend.repo();
+        let name = backend.name();
+        let allowed = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                scope.spawn(|| {
+                    for _ in 0..4 {
+                        let (ok, used) = repo.hit_window("audit:acct_1", 7200, 6).unwrap();
+                        assert!(used <= 6, "{name}: {used}");
+                        if ok {
+                            allowed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(allowed.into_inner(), 6, "{name}");
+        assert_eq!(
+            repo.hit_window("audit:acct_1", 7200, 6).unwrap(),
+            (false, 6),
+            "{name}"
+        );
+        assert_eq!(repo.hit_window("audit:acct_2", 7200, 6).unwrap(), (true, 1));
+        assert_eq!(
+            repo.hit_window("briefs:acct_1", 7200, 6).unwrap(),
+            (true, 1)
+        );
+        assert_eq!(
+            repo.hit_window("audit:acct_1", 10_800, 6).unwrap(),
+            (true, 1)
+        );
+        assert_eq!(
+            repo.hit_window("audit:acct_3", 7200, 0).unwrap(),
+            (false, 0)
+        );
+        // A day later, the old windows are gone: a use in the first one counts afresh.
+        assert_eq!(
+            repo.hit_window("audit:acct_1", 7200 + 200_000, 6).unwrap(),
+            (true, 1)
+        );
+        assert_eq!(
+            repo.hit_window("audit:acct_1", 7200, 6).unwrap(),
+            (true, 1),
+            "{name}: the ended window was cleared"
+        );
+    }
+}
+
 /// The eight real lists imported on both backends read back alike: every entry's names and
 /// facts, the digests, the counts; a second import of the same files changes nothing.
 #[test]

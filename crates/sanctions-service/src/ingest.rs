@@ -41,6 +41,24 @@ pub trait ListSink {
         files: &[SourceFile],
         reason: &str,
     ) -> Result<UpdateRecord, StoreError>;
+    /// The newest update id of any list, read before an update downloads (0: none).
+    fn latest_update(&self) -> Result<i64, StoreError> {
+        Ok(0)
+    }
+    /// [`ListSink::replace_list_guarded`] for an update that started after update `since`:
+    /// a store shared by several processes writes nothing (`None`) when another one
+    /// imported the same files meanwhile. A data folder's store is updated by one process
+    /// at a time (its import lock), so it always imports.
+    fn replace_list_once(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+        _since: i64,
+    ) -> Result<Option<UpdateRecord>, StoreError> {
+        self.replace_list_guarded(parsed, origin, max_removed)
+            .map(Some)
+    }
 }
 
 impl ListSink for Store {
@@ -92,6 +110,24 @@ impl ListSink for &crate::store::postgres::PostgresRepository {
     ) -> Result<UpdateRecord, StoreError> {
         crate::store::postgres::PostgresRepository::record_failed_import(
             self, list, origin, files, reason,
+        )
+    }
+    fn latest_update(&self) -> Result<i64, StoreError> {
+        crate::store::Repository::latest_update_id(*self)
+    }
+    fn replace_list_once(
+        &mut self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+        since: i64,
+    ) -> Result<Option<UpdateRecord>, StoreError> {
+        crate::store::postgres::PostgresRepository::replace_list_once(
+            self,
+            parsed,
+            origin,
+            max_removed,
+            since,
         )
     }
 }
@@ -224,14 +260,8 @@ pub fn import_dir_with(
         })
         .collect();
     for (list, result) in parsed {
-        let outcome = finish(
-            store,
-            list,
-            &dir.join(list.code()),
-            result,
-            &origin,
-            options,
-        );
+        let folder = dir.join(list.code());
+        let outcome = finish(store, (list, &folder), result, &origin, options, None);
         outcomes.push(ListOutcome { list, outcome });
     }
     outcomes.sort_by_key(|o| ListCode::ALL.iter().position(|l| *l == o.list));
@@ -311,16 +341,21 @@ pub fn check_sizes(dir: &Path, max: u64) -> Result<(), String> {
 }
 
 /// Stores one parse result, or records why it failed, and says what happened.
+/// Stores one parsed list (an update's with the update id it started after) or records why
+/// it failed.
 fn finish(
     store: &mut dyn ListSink,
-    list: ListCode,
-    dir: &Path,
+    (list, dir): (ListCode, &Path),
     result: Result<ParsedList, String>,
     origin: &str,
     options: &ImportOptions,
+    since: Option<i64>,
 ) -> Outcome {
     let (outcome, files) = match result {
-        Ok(parsed) => (store_guarded(store, &parsed, origin, options), parsed.files),
+        Ok(parsed) => (
+            store_checked(store, &parsed, origin, options, since),
+            parsed.files,
+        ),
         Err(e) => (Outcome::Failed(e), Vec::new()),
     };
     if let Outcome::Failed(reason) = &outcome {
@@ -350,6 +385,18 @@ pub fn store_guarded(
     origin: &str,
     options: &ImportOptions,
 ) -> Outcome {
+    store_checked(store, parsed, origin, options, None)
+}
+
+/// [`store_guarded`]; for an update that started after update `since`, `Unchanged` when
+/// another process imported the same files meanwhile ([`ListSink::replace_list_once`]).
+fn store_checked(
+    store: &mut dyn ListSink,
+    parsed: &ParsedList,
+    origin: &str,
+    options: &ImportOptions,
+    since: Option<i64>,
+) -> Outcome {
     if parsed.entities.is_empty() {
         let files: Vec<_> = parsed.files.iter().map(|f| f.name.as_str()).collect();
         return Outcome::Failed(format!(
@@ -360,8 +407,15 @@ pub fn store_guarded(
     let max_removed = |before: u64| {
         (!options.allow_shrink && before > 0).then(|| options.shrink.max_removed(before))
     };
-    match store.replace_list_guarded(parsed, origin, &max_removed) {
-        Ok(record) => Outcome::Imported(record),
+    let stored = match since {
+        Some(since) => store.replace_list_once(parsed, origin, &max_removed, since),
+        None => store
+            .replace_list_guarded(parsed, origin, &max_removed)
+            .map(Some),
+    };
+    match stored {
+        Ok(Some(record)) => Outcome::Imported(record),
+        Ok(None) => Outcome::Unchanged,
         Err(e @ StoreError::WouldShrink { .. }) => Outcome::Failed(format!(
             "{e}; the previous version is kept. Check the files, or pass --allow-shrink if the list really shrank"
         )),
@@ -373,7 +427,7 @@ pub fn store_guarded(
 /// `downloads/<code>/` and imports each one whose files changed. A list whose store copy is
 /// empty is downloaded in full, whatever its saved validators say.
 pub async fn update_lists(
-    store: &mut dyn ListSink,
+    store: &mut (dyn ListSink + Send),
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],
@@ -390,7 +444,7 @@ pub async fn update_lists(
 
 /// [`update_lists`] with the given guards.
 pub async fn update_lists_with(
-    store: &mut dyn ListSink,
+    store: &mut (dyn ListSink + Send),
     fetcher: &crate::fetch::Fetcher,
     downloads: &Path,
     selected: &[ListCode],
@@ -400,6 +454,9 @@ pub async fn update_lists_with(
         .lists()
         .map(|lists| lists.into_iter().map(|l| (l.list, l.count)).collect())
         .unwrap_or_default();
+    // An import by another process after this point, of the files downloaded here, is not
+    // repeated (a shared store; see `ListSink::replace_list_once`).
+    let since = store.latest_update().ok();
     let mut outcomes = Vec::new();
     for list in selection(selected) {
         let dir = downloads.join(list.code());
@@ -416,8 +473,8 @@ pub async fn update_lists_with(
             Ok(crate::fetch::Fetched::NotModified) => Outcome::Unchanged,
             Ok(crate::fetch::Fetched::Downloaded { validators }) => {
                 let parsed = parse_guarded(list, &dir, options.max_file_bytes);
-                let outcome = finish(store, list, &dir, parsed, &origin, options);
-                if let Outcome::Imported(_) = outcome
+                let outcome = finish(store, (list, &dir), parsed, &origin, options, since);
+                if let Outcome::Imported(_) | Outcome::Unchanged = outcome
                     && let Err(e) = validators.save(&dir)
                 {
                     tracing::warn!(%list, error = %e, "cannot save download validators");

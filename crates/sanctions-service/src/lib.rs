@@ -30,7 +30,8 @@ pub use sanctions_engine::{DEFAULT_LIMIT, DEFAULT_THRESHOLD, MAX_LIMIT};
 /// (`store copy`) and upgrading its schema (`store migrate`).
 pub mod shared_store {
     pub use sanctions_store::postgres::{
-        CopyReport, PostgresRepository, copy_from_sqlite, redacted,
+        CopyReport, PostgresRepository, copy_from_sqlite, copy_to_sqlite, name_connections,
+        redacted,
     };
 }
 pub use sanctions_store::StoreLocation;

@@ -65,6 +65,11 @@ pub trait KeyStore: Send + Sync {
     ) -> Result<Option<(bool, u64)>, StoreError> {
         Ok(None)
     }
+    /// Counts one use of `key` in the fixed window that starts at `start` (epoch seconds)
+    /// against `limit`, in the store on every backend (the hourly limits of the expensive
+    /// operations, rare enough for a write each): `(allowed, used in the window)`, a
+    /// refused use not counted. Every process on this store shares the count.
+    fn hit_window(&self, key: &str, start: i64, limit: u64) -> Result<(bool, u64), StoreError>;
 }
 
 const COLUMNS: &str = "k.id, k.prefix, k.label, a.plan, k.created_at, k.revoked_at, k.hash, \
@@ -178,6 +183,24 @@ fn check_label(tx: &rusqlite::Transaction<'_>, key: &ApiKey) -> Result<(), Store
         ))),
         None => Ok(()),
     }
+}
+
+/// A window's counter in `service_state`: the start zero-padded first, so the windows that
+/// ended before a time sort before its key.
+fn window_key(key: &str, start: i64) -> String {
+    format!("window:{:012}:{key}", start.max(0))
+}
+
+/// Uses counted in `key`'s window starting at `start`.
+fn window_used(tx: &rusqlite::Transaction<'_>, key: &str, start: i64) -> Result<u64, StoreError> {
+    let used: Option<i64> = tx
+        .query_row(
+            "SELECT value FROM service_state WHERE key = ?1",
+            [window_key(key, start)],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(used.unwrap_or(0).max(0) as u64)
 }
 
 fn not_found(what: &'static str, id: &str) -> StoreError {
@@ -347,6 +370,30 @@ impl KeyStore for SqliteRepository {
         store
             .account_where("id = ?1", &id)?
             .ok_or_else(|| not_found("account", name))
+    }
+
+    fn hit_window(&self, key: &str, start: i64, limit: u64) -> Result<(bool, u64), StoreError> {
+        let mut store = self.writer();
+        let tx = store.write()?;
+        let used = window_used(&tx, key, start)?;
+        if used >= limit {
+            return Ok((false, used));
+        }
+        if used == 0 {
+            // A window's first use clears the windows that have ended (a day back covers
+            // the longest window in use).
+            tx.execute(
+                "DELETE FROM service_state WHERE key >= 'window:' AND key < ?1",
+                [window_key("", start - 86_400)],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO service_state (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![window_key(key, start), (used + 1) as i64],
+        )?;
+        tx.commit()?;
+        Ok((true, used + 1))
     }
 
     fn set_account_plan(&self, name: &str, plan: Plan) -> Result<Account, StoreError> {

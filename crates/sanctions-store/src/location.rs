@@ -35,10 +35,8 @@ pub trait Backend: Repository + KeyStore + std::fmt::Debug {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<ScreeningRecord>, StoreError>;
-    /// The store's figures for `/metrics` (zero where a backend does not count them).
-    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
-        Ok(OpsStats::default())
-    }
+    /// The store's figures for `/metrics`.
+    fn ops_stats(&self) -> Result<OpsStats, StoreError>;
 }
 
 impl Backend for SqliteRepository {
@@ -77,6 +75,9 @@ impl Backend for PostgresRepository {
         limit: usize,
     ) -> Result<Vec<ScreeningRecord>, StoreError> {
         PostgresRepository::screenings_after(self, account, period, after, limit)
+    }
+    fn ops_stats(&self) -> Result<OpsStats, StoreError> {
+        PostgresRepository::ops_stats(self)
     }
 }
 

@@ -16,6 +16,9 @@ pub struct OpsStats {
     pub rescreen_runs: u64,
     /// Per list: its last update id and when it was imported (RFC 3339), if ever.
     pub lists: Vec<(ListCode, Option<i64>, Option<String>)>,
+    /// Bytes the store takes: the SQLite file and its WAL; on PostgreSQL, the tables of its
+    /// schema with their indexes.
+    pub store_bytes: u64,
 }
 
 impl Store {
@@ -43,6 +46,19 @@ impl Store {
             )?,
             rescreen_runs: count("SELECT count(*) FROM rescreen_runs")?,
             lists,
+            store_bytes: self.file_bytes(),
         })
+    }
+
+    /// The sizes of the database file and its WAL (0 in memory).
+    fn file_bytes(&self) -> u64 {
+        let Some(path) = self.conn.path().filter(|p| !p.is_empty()) else {
+            return 0;
+        };
+        [path.to_owned(), format!("{path}-wal")]
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
     }
 }

@@ -134,13 +134,38 @@ impl LocalService {
         Ok((outcomes, summary))
     }
 
+    /// `lists update` on a store shared by several processes (PostgreSQL): downloads the
+    /// selected lists into `downloads/<code>/` (a cache: its validators make the next
+    /// requests conditional), imports each one whose files changed through the store's
+    /// per-list import lock, then monitors. A publication another process imported while
+    /// this one downloaded it is not imported again. The store's calls block: run it on a
+    /// multi-threaded runtime (they step off it with `block_in_place`).
+    pub async fn update_shared_lists(
+        &self,
+        fetcher: &crate::fetch::Fetcher,
+        downloads: &std::path::Path,
+        selected: &[ListCode],
+        options: &ImportOptions,
+    ) -> Result<(Vec<ListOutcome>, RescreenSummary), ServiceError> {
+        let repo = self.repo();
+        let Some(mut postgres) = repo.postgres() else {
+            return Err(ServiceError::Unavailable(
+                "this store is a data folder's: update it with `lists update` there".into(),
+            ));
+        };
+        let outcomes =
+            ingest::update_lists_with(&mut postgres, fetcher, downloads, selected, options).await;
+        let summary = self.monitor().await?;
+        Ok((outcomes, summary))
+    }
+
     /// `lists import` and `lists update` as every face runs them: the data folder's write
     /// lock (`Progress::Waiting` while another import holds it), the import or update of
     /// its database with the full integrity check, then, still under the lock, the
     /// screening index of the new lists (kept for the processes that screen next) and the
     /// watchlist re-screen (`list.updated` alerts). Each step is reported to `progress` as
-    /// it starts. On a shared store (PostgreSQL) an import goes through the store's own
-    /// per-list lock instead, and an update is refused: it downloads into a data folder.
+    /// it starts. On a shared store (PostgreSQL) an import or an update goes through the
+    /// store's own per-list lock instead ([`LocalService::update_shared_lists`]).
     pub async fn refresh_lists(
         &self,
         job: ListsJob,
@@ -174,16 +199,18 @@ impl LocalService {
         job: ListsJob,
         progress: &(dyn Fn(Progress) + Send + Sync),
     ) -> Result<Refreshed, ImportError> {
-        let Work::Import(dir) = job.work else {
-            return Err(ServiceError::Invalid(
-                "`lists update` downloads into a data folder's store; on a shared PostgreSQL \
-                 store, run `lists update` where the files are downloaded, then `lists import DIR`"
-                    .into(),
-            )
-            .into());
+        let (outcomes, summary) = match job.work {
+            Work::Import(dir) => {
+                progress(Progress::Importing);
+                self.import_lists(dir, job.selected, job.options).await?
+            }
+            Work::Update(fetcher) => {
+                progress(Progress::Downloading);
+                let downloads = job.data_dir.join("downloads");
+                self.update_shared_lists(&fetcher, &downloads, &job.selected, &job.options)
+                    .await?
+            }
         };
-        progress(Progress::Importing);
-        let (outcomes, summary) = self.import_lists(dir, job.selected, job.options).await?;
         Ok(Refreshed {
             imported: Imported {
                 outcomes,

@@ -374,7 +374,8 @@ impl LocalService {
         self.blocking(|s| s.ready().map(|_| ())).await
     }
 
-    /// The store's figures for `/metrics` (sizes, WAL, page counts).
+    /// The store's figures for `/metrics` (totals, list versions, the store's size), on
+    /// either backend.
     pub fn ops_stats(&self) -> Result<crate::store::OpsStats, ServiceError> {
         Ok(self.repo().ops_stats()?)
     }

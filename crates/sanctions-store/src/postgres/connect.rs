@@ -56,6 +56,9 @@ impl PostgresRepository {
         let mut config: postgres::Config = url.parse().map_err(|e| {
             StoreError::Refused(format!("the database URL {shown} is not valid: {e}"))
         })?;
+        if config.get_application_name().is_none() {
+            config.application_name(&application_name());
+        }
         if !url.contains("sslmode=") {
             // libpq's default (`prefer`) would try TLS without verifying the server; here
             // TLS is always verified, so it is asked for explicitly.
@@ -150,6 +153,26 @@ impl PostgresRepository {
             tx.commit().map_err(db)?;
             Ok(value)
         })
+    }
+}
+
+/// What this process does, named in its connections' `application_name` (set once, before
+/// the store is opened, e.g. `serve`); `sanctions` alone when unset.
+static ROLE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Names this process's role in the `application_name` of the connections it opens from now
+/// on (`sanctions-serve-HOST-PID` in `pg_stat_activity`). The first call wins.
+pub fn name_connections(role: &str) {
+    let _ = ROLE.set(role.to_owned());
+}
+
+/// `sanctions[-ROLE]-HOST-PID`, unless the URL names one (`?application_name=...`).
+fn application_name() -> String {
+    let uname = rustix::system::uname();
+    let host = uname.nodename().to_string_lossy();
+    match ROLE.get() {
+        Some(role) => format!("sanctions-{role}-{host}-{}", std::process::id()),
+        None => format!("sanctions-{host}-{}", std::process::id()),
     }
 }
 

@@ -3,12 +3,17 @@
 //! their history, screenings and decisions, the watchlist, alerts, webhooks with their
 //! delivery log, accounts, keys and credits, briefs. The row counts of every table are
 //! compared before the commit; a target that holds anything is refused.
+//!
+//! `sanctions store copy --from postgres://... --to DIR` is the way back (a backup, or a
+//! return to one machine): every table read from one snapshot of the PostgreSQL store into a
+//! new SQLite database in one transaction, with the same checks.
 
 use std::path::Path;
 
-use postgres::Transaction;
 use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
+use postgres::{Row, Transaction};
 use rusqlite::types::ValueRef;
 
 use super::connect::PostgresRepository;
@@ -239,6 +244,110 @@ fn reset_identities(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
         .map_err(db)?;
     }
     Ok(())
+}
+
+/// Copies the PostgreSQL store `from` into a new SQLite database at `to` (created and
+/// migrated), from one snapshot, in one SQLite transaction; refuses a database at `to` that
+/// holds anything.
+pub fn copy_to_sqlite(from: &PostgresRepository, to: &Path) -> Result<CopyReport, StoreError> {
+    let mut store = crate::Store::open(to)?;
+    let version: i64 = store
+        .conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version != SQLITE_VERSION {
+        return Err(StoreError::Refused(format!(
+            "the database {} is at schema {version}, a copy writes schema {SQLITE_VERSION}",
+            to.display()
+        )));
+    }
+    from.snapshot(|source| {
+        let target = store.conn.transaction()?;
+        refuse_non_empty_sqlite(&target, to)?;
+        // The migration's default account: the source has its own.
+        target.execute("DELETE FROM accounts", [])?;
+        let mut tables = Vec::with_capacity(TABLES.len());
+        for table in TABLES {
+            let copied = copy_back(source, &target, table)?;
+            let found: i64 =
+                target.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+            if super::count(found) != copied {
+                return Err(StoreError::Refused(format!(
+                    "the copy of {table} holds {found} rows where the source has {copied}: nothing was copied"
+                )));
+            }
+            tables.push((*table, copied));
+        }
+        target.commit()?;
+        Ok(CopyReport { tables })
+    })
+}
+
+/// Refuses a SQLite database holding anything but the default account its migration made.
+fn refuse_non_empty_sqlite(
+    target: &rusqlite::Transaction<'_>,
+    to: &Path,
+) -> Result<(), StoreError> {
+    for table in TABLES {
+        let sql = if *table == "accounts" {
+            "SELECT count(*) FROM accounts WHERE id <> 'acct_default'".to_owned()
+        } else {
+            format!("SELECT count(*) FROM {table}")
+        };
+        let n: i64 = target.query_row(&sql, [], |r| r.get(0))?;
+        if n > 0 {
+            return Err(StoreError::Refused(format!(
+                "the database {} is not empty ({table} holds {n} rows): a copy goes into an empty data folder only",
+                to.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Copies `table` from the PostgreSQL snapshot into the SQLite transaction, row by row as
+/// the rows stream in; returns how many.
+fn copy_back(
+    source: &mut Transaction<'_>,
+    target: &rusqlite::Transaction<'_>,
+    table: &str,
+) -> Result<u64, StoreError> {
+    let columns = columns(source, table)?;
+    let names: Vec<&str> = columns.iter().map(|(n, _)| n.as_str()).collect();
+    let list = names.join(", ");
+    let marks: Vec<String> = (1..=names.len()).map(|i| format!("?{i}")).collect();
+    let mut insert = target.prepare(&format!(
+        "INSERT INTO {table} ({list}) VALUES ({})",
+        marks.join(", ")
+    ))?;
+    let no_params: [&(dyn ToSql + Sync); 0] = [];
+    let mut rows = source
+        .query_raw(format!("SELECT {list} FROM {table}").as_str(), no_params)
+        .map_err(db)?;
+    let mut copied = 0u64;
+    while let Some(row) = rows.next().map_err(db)? {
+        let values = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (_, kind))| sqlite_value(&row, i, kind))
+            .collect::<Result<Vec<_>, _>>()?;
+        insert.execute(rusqlite::params_from_iter(values))?;
+        copied += 1;
+    }
+    Ok(copied)
+}
+
+/// One PostgreSQL value as SQLite stores it (a boolean as 0 or 1).
+fn sqlite_value(row: &Row, i: usize, kind: &Type) -> Result<rusqlite::types::Value, StoreError> {
+    use rusqlite::types::Value;
+    Ok(if *kind == Type::INT8 {
+        col::<Option<i64>>(row, i)?.map_or(Value::Null, Value::Integer)
+    } else if *kind == Type::BOOL {
+        col::<Option<bool>>(row, i)?.map_or(Value::Null, |b| Value::Integer(i64::from(b)))
+    } else if *kind == Type::BYTEA {
+        col::<Option<Vec<u8>>>(row, i)?.map_or(Value::Null, Value::Blob)
+    } else {
+        col::<Option<String>>(row, i)?.map_or(Value::Null, Value::Text)
+    })
 }
 
 /// The schema version this program's PostgreSQL migrations reach.

@@ -263,6 +263,10 @@ impl KeyStore for PostgresRepository {
         start: i64,
         limit: u64,
     ) -> Result<Option<(bool, u64)>, StoreError> {
+        self.hit_window(key, start, limit).map(Some)
+    }
+
+    fn hit_window(&self, key: &str, start: i64, limit: u64) -> Result<(bool, u64), StoreError> {
         let limit = big(limit);
         self.write(|tx| {
             let counted = tx
@@ -276,7 +280,7 @@ impl KeyStore for PostgresRepository {
                 )
                 .map_err(db)?;
             let Some(row) = counted else {
-                return Ok(Some((false, count(limit))));
+                return Ok((false, count(limit)));
             };
             let used: i64 = col(&row, 0)?;
             if used == 1 {
@@ -288,7 +292,7 @@ impl KeyStore for PostgresRepository {
                 )
                 .map_err(db)?;
             }
-            Ok(Some((true, count(used))))
+            Ok((true, count(used)))
         })
     }
 

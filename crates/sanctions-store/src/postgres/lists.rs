@@ -368,6 +368,47 @@ struct Incoming<'a> {
     hash: Vec<u8>,
 }
 
+/// Takes `list`'s import lock until the caller's transaction ends.
+pub(super) fn lock_list(tx: &mut Transaction<'_>, list: ListCode) -> Result<(), StoreError> {
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&import_lock(list)])
+        .map_err(db)?;
+    Ok(())
+}
+
+/// Whether `list`'s last update is newer than update `since` and was made from the same
+/// files (names and SHA-256) as `files`: another process imported this publication while
+/// the caller was downloading it.
+pub(super) fn imported_since(
+    c: &mut impl GenericClient,
+    list: ListCode,
+    since: i64,
+    files: &[SourceFile],
+) -> Result<bool, StoreError> {
+    let row = c
+        .query_opt(
+            "SELECT u.files FROM lists l JOIN list_updates u ON u.id = l.last_update
+             WHERE l.code = $1 AND l.last_update > $2 AND u.failed IS NULL",
+            &[&list.code(), &since],
+        )
+        .map_err(db)?;
+    let Some(row) = row else {
+        return Ok(false);
+    };
+    let stored: Vec<SourceFile> =
+        crate::codec::from_json(&col::<String>(&row, 0)?, &format!("update of {list}"))?;
+    Ok(file_digests(&stored) == file_digests(files))
+}
+
+/// The (name, SHA-256) of each file, sorted.
+fn file_digests(files: &[SourceFile]) -> Vec<(&str, &str)> {
+    let mut digests: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f.name.as_str(), f.sha256.as_str()))
+        .collect();
+    digests.sort_unstable();
+    digests
+}
+
 /// Replaces every entry of `parsed.list` in the caller's transaction, under the list's
 /// advisory lock: the earlier versions of changed and removed entries are kept, the
 /// update recorded with its changes, its `list.updated` event written, and the names'
@@ -379,8 +420,7 @@ pub(super) fn replace_list(
     max_removed: &dyn Fn(u64) -> Option<u64>,
 ) -> Result<UpdateRecord, StoreError> {
     let list = parsed.list;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&import_lock(list)])
-        .map_err(db)?;
+    lock_list(tx, list)?;
     let existing = stored_hashes(tx, list)?;
     let incoming = encode_all(parsed)?;
     refuse_shrink(list, &existing, &incoming, max_removed)?;

@@ -20,14 +20,15 @@ mod jobs;
 mod keys;
 mod listen;
 mod lists;
+mod ops;
 mod records;
 mod repo;
 mod schema;
 mod watchlist;
 mod webhooks;
 
-pub use connect::{PostgresRepository, redacted};
-pub use copy::{CopyReport, copy_from_sqlite, known_version};
+pub use connect::{PostgresRepository, name_connections, redacted};
+pub use copy::{CopyReport, copy_from_sqlite, copy_to_sqlite, known_version};
 pub use listen::ListChanges;
 
 use postgres::{Row, Transaction};

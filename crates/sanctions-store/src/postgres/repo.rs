@@ -284,6 +284,26 @@ impl PostgresRepository {
         self.write(|tx| lists::replace_list(tx, parsed, origin, max_removed))
     }
 
+    /// [`PostgresRepository::replace_list_guarded`], unless the list's last update is newer
+    /// than update `since` (read before the files were downloaded) and came from the same
+    /// files: then `None`, nothing written. Checked under the list's import lock, so two
+    /// processes updating at once import the publication once.
+    pub fn replace_list_once(
+        &self,
+        parsed: &ParsedList,
+        origin: &str,
+        max_removed: &dyn Fn(u64) -> Option<u64>,
+        since: i64,
+    ) -> Result<Option<UpdateRecord>, StoreError> {
+        self.write(|tx| {
+            lists::lock_list(tx, parsed.list)?;
+            if lists::imported_since(tx, parsed.list, since, &parsed.files)? {
+                return Ok(None);
+            }
+            lists::replace_list(tx, parsed, origin, max_removed).map(Some)
+        })
+    }
+
     /// Records a failed import of `list` in its history (the list untouched).
     pub fn record_failed_import(
         &self,
