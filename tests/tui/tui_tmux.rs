@@ -71,6 +71,9 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     assert!(used <= 6, "the idle UI used {used} ticks in 3 s");
 
     tmux.keys(&["Escape"]);
+    // Out of the name field before the next key: an Escape read together with the key
+    // after it is that key with Alt, which switches nothing.
+    tmux.wait_for("REVIEW", 30);
     for (key, needle) in [
         ("2", "Progress"),
         ("3", "additions"), // the briefs of the imports (written on first view)
