@@ -20,11 +20,19 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
     let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     match args.command {
-        WatchlistCommand::Add { name, kind, note } => {
+        WatchlistCommand::Add {
+            name,
+            kind,
+            note,
+            dob,
+            country,
+        } => {
             let favorite = rt.block_on(svc.add_favorite(FavoriteRequest {
                 name,
                 kind: kind.map(Into::into),
                 note,
+                date_of_birth: dob,
+                country,
             }))?;
             if json {
                 print_json(&favorite)?;
@@ -288,6 +296,8 @@ fn import_file(
             name: item.name,
             kind: item.kind,
             note: None,
+            date_of_birth: None,
+            country: None,
         });
         if names.len() == IMPORT_CALL {
             let chunk = std::mem::replace(&mut names, Vec::with_capacity(IMPORT_CALL));

@@ -567,6 +567,8 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
                 name,
                 kind: None,
                 note: (!value.is_empty()).then_some(value),
+                date_of_birth: None,
+                country: None,
             };
             vec![call(state, Call::AddFavorite(request))]
         }

@@ -147,6 +147,8 @@ async fn scenarios(svc: Arc<dyn Service>) -> Vec<(&'static str, Value)> {
             name: "Usama bin Ladin".into(),
             kind: None,
             note: Some("customer 42".into()),
+            date_of_birth: None,
+            country: None,
         })
         .await
         .unwrap();

@@ -433,6 +433,22 @@ struct Screened {
 }
 
 /// The request a favorite is screened with: the default threshold, every match reported.
+/// [`favorite_request`] with the favorite's date of birth and country as evidence, in the
+/// one form `screen` gives the engine.
+pub(crate) fn favorite_evidence_request(
+    name: &str,
+    kind: Option<EntityKind>,
+    dob: Option<&str>,
+    country: Option<&str>,
+) -> ScreenRequest {
+    ScreenRequest {
+        date_of_birth: dob.map(str::to_owned),
+        country: country.map(str::to_owned),
+        ..favorite_request(name, kind)
+    }
+    .in_wire_form()
+}
+
 pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRequest {
     ScreenRequest {
         kind: kind_filter(kind).filter(|_| kind.is_some()),
