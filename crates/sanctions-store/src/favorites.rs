@@ -43,6 +43,9 @@ pub struct FavoriteInsert {
     pub matches: Vec<(String, u8)>,
 }
 
+/// Favorite id to (date of birth, country), for the favorites that have either.
+pub type FavoriteEvidence = HashMap<String, (Option<String>, Option<String>)>;
+
 const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
     f.last_match_count, f.last_screening_id, f.dob, f.country";
 
@@ -186,6 +189,15 @@ impl Store {
             Ok((id, name, kind.as_deref().and_then(EntityKind::parse)))
         })
         .collect()
+    }
+
+    /// The date of birth and country of every favorite that has either, by id.
+    pub fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The entries every favorite matches now (favorites matching nothing are absent).

@@ -597,3 +597,18 @@ pub(super) fn marker(c: &mut impl GenericClient, key: &str) -> Result<Option<i64
         .map_err(db)?;
     row.map(|r| col(&r, 0)).transpose()
 }
+
+/// The date of birth and country of every favorite that has either, by id.
+pub(super) fn favorite_evidence(
+    c: &mut impl GenericClient,
+) -> Result<crate::FavoriteEvidence, StoreError> {
+    let rows = c
+        .query(
+            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
+            &[],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| Ok((col(r, 0)?, (col(r, 1)?, col(r, 2)?))))
+        .collect()
+}
