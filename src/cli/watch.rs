@@ -79,12 +79,13 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
             for f in &all {
                 writeln!(
                     out,
-                    "{:<30}  {:<19}  {:>7}  {}{}",
+                    "{:<30}  {:<19}  {:>7}  {}{}{}",
                     f.id,
                     f.last_screened_at.map(ts).unwrap_or_default(),
                     f.last_match_count,
                     safe(&f.name),
-                    f.kind.map(|k| format!(" ({k})")).unwrap_or_default()
+                    f.kind.map(|k| format!(" ({k})")).unwrap_or_default(),
+                    evidence(&f.dob, &f.country)
                 )?;
             }
             writeln!(
@@ -386,5 +387,18 @@ pub fn print_rescreen(summary: &crate::api::favorites::RescreenSummary, json: bo
                 "s"
             }
         );
+    }
+}
+
+/// A favorite's date of birth and country as ` [dob 1957-03-10, country RU]` (empty: neither).
+fn evidence(dob: &Option<String>, country: &Option<String>) -> String {
+    let parts: Vec<String> = [("dob", dob), ("country", country)]
+        .into_iter()
+        .filter_map(|(label, v)| v.as_deref().map(|v| format!("{label} {}", safe(v))))
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", parts.join(", "))
     }
 }
