@@ -824,6 +824,21 @@ fn favorite_evidence_round_trips(repo: &dyn Both, account: &str) {
     repo.remove_favorite(account, "fav_08").unwrap();
 }
 
+/// A favorite with a date of birth and a country in the default account (for `store copy`),
+/// and the check that `repo` holds it as written.
+pub fn favorite_with_evidence(repo: &dyn Both, write: bool) {
+    if write {
+        let mut dana = favorite("fav_dana", "Dana", &[]);
+        dana.favorite.dob = Some("1952-10-07".into());
+        dana.favorite.country = Some("RU".into());
+        repo.add_favorite(DEFAULT_ACCOUNT, &dana, &Changes::default())
+            .unwrap();
+    }
+    let read = repo.favorite(DEFAULT_ACCOUNT, "fav_dana").unwrap().unwrap();
+    assert_eq!(read.dob.as_deref(), Some("1952-10-07"));
+    assert_eq!(read.country.as_deref(), Some("RU"));
+}
+
 fn run(at_second: i64) -> RescreenRun {
     RescreenRun {
         id: 0,
