@@ -319,6 +319,8 @@ fn main() -> color_eyre::Result<()> {
                     name,
                     kind: None,
                     note: None,
+                    date_of_birth: None,
+                    country: None,
                 })
                 .collect(),
         }),

@@ -20,11 +20,19 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
     let svc = super::connect::service(ctx)?.service;
     let rt = runtime()?;
     match args.command {
-        WatchlistCommand::Add { name, kind, note } => {
+        WatchlistCommand::Add {
+            name,
+            kind,
+            note,
+            dob,
+            country,
+        } => {
             let favorite = rt.block_on(svc.add_favorite(FavoriteRequest {
                 name,
                 kind: kind.map(Into::into),
                 note,
+                date_of_birth: dob,
+                country,
             }))?;
             if json {
                 print_json(&favorite)?;
@@ -71,12 +79,13 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
             for f in &all {
                 writeln!(
                     out,
-                    "{:<30}  {:<19}  {:>7}  {}{}",
+                    "{:<30}  {:<19}  {:>7}  {}{}{}",
                     f.id,
                     f.last_screened_at.map(ts).unwrap_or_default(),
                     f.last_match_count,
                     safe(&f.name),
-                    f.kind.map(|k| format!(" ({k})")).unwrap_or_default()
+                    f.kind.map(|k| format!(" ({k})")).unwrap_or_default(),
+                    evidence(&f.dob, &f.country)
                 )?;
             }
             writeln!(
@@ -288,6 +297,8 @@ fn import_file(
             name: item.name,
             kind: item.kind,
             note: None,
+            date_of_birth: None,
+            country: None,
         });
         if names.len() == IMPORT_CALL {
             let chunk = std::mem::replace(&mut names, Vec::with_capacity(IMPORT_CALL));
@@ -376,5 +387,18 @@ pub fn print_rescreen(summary: &crate::api::favorites::RescreenSummary, json: bo
                 "s"
             }
         );
+    }
+}
+
+/// A favorite's date of birth and country as ` [dob 1957-03-10, country RU]` (empty: neither).
+fn evidence(dob: &Option<String>, country: &Option<String>) -> String {
+    let parts: Vec<String> = [("dob", dob), ("country", country)]
+        .into_iter()
+        .filter_map(|(label, v)| v.as_deref().map(|v| format!("{label} {}", safe(v))))
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", parts.join(", "))
     }
 }

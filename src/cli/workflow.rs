@@ -152,6 +152,12 @@ pub enum WatchlistCommand {
         kind: Option<KindArg>,
         #[arg(long)]
         note: Option<String>,
+        /// Date of birth (`YYYY`, `YYYY-MM-DD`, as `screen --dob`): evidence for its screenings.
+        #[arg(long)]
+        dob: Option<String>,
+        /// Country (code or name, as `screen --country`): evidence for its screenings.
+        #[arg(long)]
+        country: Option<String>,
     },
     /// The watchlist.
     List,

@@ -254,11 +254,15 @@ async fn import_favorites(
                 name,
                 kind: None,
                 note: None,
+                date_of_birth: None,
+                country: None,
             },
             BatchName::Typed { name, kind } => crate::api::favorites::FavoriteRequest {
                 name,
                 kind,
                 note: None,
+                date_of_birth: None,
+                country: None,
             },
         })
         .collect();

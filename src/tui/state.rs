@@ -136,8 +136,16 @@ pub enum PromptKind {
     },
     /// A name to add to the watchlist.
     AddFavorite,
-    /// The optional note of the watchlist name just typed (empty: none).
-    AddFavoriteNote { name: String },
+    /// The optional date of birth of the watchlist name just typed (empty: none).
+    AddFavoriteDob { name: String },
+    /// Its optional country (empty: none).
+    AddFavoriteCountry { name: String, dob: Option<String> },
+    /// Its optional note (empty: none).
+    AddFavoriteNote {
+        name: String,
+        dob: Option<String>,
+        country: Option<String>,
+    },
     /// Remove a watchlist name (y/n, no text).
     ConfirmRemove { favorite_id: String, name: String },
     /// The path of a batch file.
@@ -217,7 +225,10 @@ impl Prompt {
     pub fn empty_ok(&self) -> bool {
         matches!(
             self.kind,
-            PromptKind::Filter(_) | PromptKind::AddFavoriteNote { .. }
+            PromptKind::Filter(_)
+                | PromptKind::AddFavoriteDob { .. }
+                | PromptKind::AddFavoriteCountry { .. }
+                | PromptKind::AddFavoriteNote { .. }
         )
     }
 }

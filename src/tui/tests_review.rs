@@ -514,3 +514,40 @@ fn four_eyes_a_rejection_not_confirmed_records_nothing() {
     assert!(key(&mut s, KeyCode::Char('n')).is_empty());
     assert!(s.prompt.is_none());
 }
+
+/// The watchlist add form asks the name, then the date of birth and the country (both
+/// optional, Enter skips), then the note; the request carries what was typed.
+#[test]
+fn the_watchlist_add_form_asks_date_of_birth_and_country() {
+    let mut s = state();
+    s.tab = Tab::Watchlist;
+    key(&mut s, KeyCode::Char('a'));
+    typed(&mut s, "Vladimir Putin");
+    key(&mut s, KeyCode::Enter);
+    typed(&mut s, "1952-10-07");
+    insta::assert_snapshot!("watchlist_add_dob_80x24", render(&s, 80, 24));
+    key(&mut s, KeyCode::Enter);
+    typed(&mut s, "RU");
+    insta::assert_snapshot!("watchlist_add_country_80x24", render(&s, 80, 24));
+    key(&mut s, KeyCode::Enter);
+    let (_, call) = only_call(&key(&mut s, KeyCode::Enter));
+    let Call::AddFavorite(request) = call else {
+        panic!("{call:?}")
+    };
+    assert_eq!(request.name, "Vladimir Putin");
+    assert_eq!(request.date_of_birth.as_deref(), Some("1952-10-07"));
+    assert_eq!(request.country.as_deref(), Some("RU"));
+    assert_eq!(request.note, None);
+
+    // Both skipped: neither is sent.
+    key(&mut s, KeyCode::Char('a'));
+    typed(&mut s, "Ann Other");
+    for _ in 0..3 {
+        key(&mut s, KeyCode::Enter);
+    }
+    let (_, call) = only_call(&key(&mut s, KeyCode::Enter));
+    let Call::AddFavorite(request) = call else {
+        panic!("{call:?}")
+    };
+    assert_eq!((request.date_of_birth, request.country), (None, None));
+}

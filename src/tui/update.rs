@@ -552,24 +552,10 @@ fn submit_prompt(state: &mut State) -> Vec<Effect> {
             };
             vec![call(state, Call::SetAlerts(alert_ids, request))]
         }
-        PromptKind::AddFavorite => {
-            state.prompt = Some(Prompt::new(
-                format!(
-                    "Note for {:?} (optional: why it is watched; Enter adds)",
-                    super::text::sanitize(&value)
-                ),
-                PromptKind::AddFavoriteNote { name: value },
-            ));
-            Vec::new()
-        }
-        PromptKind::AddFavoriteNote { name } => {
-            let request = crate::api::favorites::FavoriteRequest {
-                name,
-                kind: None,
-                note: (!value.is_empty()).then_some(value),
-            };
-            vec![call(state, Call::AddFavorite(request))]
-        }
+        PromptKind::AddFavorite
+        | PromptKind::AddFavoriteDob { .. }
+        | PromptKind::AddFavoriteCountry { .. }
+        | PromptKind::AddFavoriteNote { .. } => add_favorite_step(state, prompt.kind, value),
         PromptKind::ListsImport => {
             let dir = super::complete::expand(&value);
             pages::lists::start(state, super::lists_job::ListsWork::Import(dir))
@@ -656,4 +642,50 @@ fn completed(state: &mut State, typed: &str, found: Result<Vec<super::complete::
 /// Whether the status bar shows an error.
 pub fn has_error(state: &State) -> bool {
     matches!(state.status.message, Some(Message::Error(_)))
+}
+
+/// One answer of the watchlist add form: name, then date of birth, country and note (each
+/// optional); the last sends the request, whose date of birth and country the service checks.
+fn add_favorite_step(state: &mut State, kind: PromptKind, value: String) -> Vec<Effect> {
+    let some = |v: String| (!v.trim().is_empty()).then_some(v);
+    let (label, next) = match kind {
+        PromptKind::AddFavorite => (
+            format!(
+                "Date of birth of {:?} (YYYY or YYYY-MM-DD, optional)",
+                super::text::sanitize(&value)
+            ),
+            PromptKind::AddFavoriteDob { name: value },
+        ),
+        PromptKind::AddFavoriteDob { name } => (
+            "Country (code or name, e.g. RU; optional)".to_owned(),
+            PromptKind::AddFavoriteCountry {
+                name,
+                dob: some(value),
+            },
+        ),
+        PromptKind::AddFavoriteCountry { name, dob } => (
+            format!(
+                "Note for {:?} (optional: why it is watched; Enter adds)",
+                super::text::sanitize(&name)
+            ),
+            PromptKind::AddFavoriteNote {
+                name,
+                dob,
+                country: some(value),
+            },
+        ),
+        PromptKind::AddFavoriteNote { name, dob, country } => {
+            let request = crate::api::favorites::FavoriteRequest {
+                name,
+                kind: None,
+                note: some(value),
+                date_of_birth: dob,
+                country,
+            };
+            return vec![call(state, Call::AddFavorite(request))];
+        }
+        _ => return Vec::new(),
+    };
+    state.prompt = Some(Prompt::new(label, next));
+    Vec::new()
 }

@@ -445,3 +445,74 @@ fn four_eyes_review_needs_a_second_os_user() {
     let empty = stdout(&as_user(d, "bob", &config, &["review", "pending"]));
     assert!(!empty.contains(id), "{empty}");
 }
+
+/// The top score of the stored screening of a favorite added with `evidence`, then removed
+/// (two customers of one name cannot both be on one watchlist at once), with its `list` line.
+fn favorite_top_score(d: &Path, evidence: &[&str]) -> (u64, String) {
+    let mut args = vec!["watchlist", "add", "Vladimir Putin", "--type", "individual"];
+    args.extend_from_slice(evidence);
+    args.push("--json");
+    let fav = json(&sanctions(d, &args));
+    let listed = stdout(&sanctions(d, &["watchlist", "list"]));
+    let scr = fav["last_screening_id"].as_str().unwrap();
+    let shown = json(&sanctions(d, &["screenings", "show", scr, "--json"]));
+    let id = fav["id"].as_str().unwrap();
+    assert!(sanctions(d, &["watchlist", "remove", id]).status.success());
+    (shown["results"][0]["score"].as_u64().unwrap(), listed)
+}
+
+fn screen_top_score(d: &Path, evidence: &[&str]) -> u64 {
+    let mut args = vec!["screen", "Vladimir Putin", "--type", "individual"];
+    args.extend_from_slice(evidence);
+    args.push("--json");
+    json(&sanctions(d, &args))["results"][0]["score"]
+        .as_u64()
+        .unwrap()
+}
+
+/// A favorite's date of birth and country weigh as in `screen`: a customer whose date of
+/// birth contradicts the listed one scores lower than one whose agrees.
+#[test]
+fn a_favorites_date_of_birth_and_country_weigh_as_in_screen() {
+    let data = imported();
+    let d = data.path();
+    let agrees = ["--dob", "1952-10-07", "--country", "RU"];
+    let contradicts = ["--dob", "1990-01-01", "--country", "RU"];
+    let (fav_agrees, listed) = favorite_top_score(d, &agrees);
+    assert!(listed.contains("[dob 1952-10-07, country RU]"), "{listed}");
+    let (fav_contradicts, _) = favorite_top_score(d, &contradicts);
+    assert_eq!(fav_agrees, screen_top_score(d, &agrees));
+    assert_eq!(fav_contradicts, screen_top_score(d, &contradicts));
+    assert!(
+        fav_contradicts < fav_agrees,
+        "{fav_contradicts} vs {fav_agrees}"
+    );
+
+    // The country's name is taken as `screen --country` takes it, stored as its code.
+    let named = json(&sanctions(
+        d,
+        &[
+            "watchlist",
+            "add",
+            "Kim Jong Un",
+            "--country",
+            "Korea, Democratic People's Republic of",
+            "--json",
+        ],
+    ));
+    assert_eq!(named["date_of_birth"], serde_json::Value::Null);
+    // A re-screen keeps the evidence: the favorite's matches do not change.
+    let rescreen = json(&sanctions(d, &["watchlist", "rescreen", "--json"]));
+    assert_eq!(rescreen["changed"], 0, "{rescreen}");
+
+    for (flag, value) in [("--dob", "soon"), ("--country", "Atlantis")] {
+        let bad = sanctions(d, &["watchlist", "add", "Someone Else", flag, value]);
+        assert!(!bad.status.success());
+        let field = if flag == "--dob" {
+            "date_of_birth"
+        } else {
+            "country"
+        };
+        assert!(stderr(&bad).contains(field), "{}", stderr(&bad));
+    }
+}

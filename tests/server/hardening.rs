@@ -116,6 +116,38 @@ fn screen_body(name: &str) -> Option<(&'static str, Vec<u8>)> {
     json_body(json!({ "name": name }))
 }
 
+/// A favorite created with a date of birth and a country reads back with both, in the
+/// interface's form; a bad one is refused naming its field, an unknown field still refused.
+async fn favorite_evidence_over_http(server: &Serve, k: Option<&str>) {
+    let body =
+        json!({ "name": "Vladimir Putin", "date_of_birth": "07.10.1952", "country": "Russia" });
+    let created = call("POST", &server.url("/favorites"), k, json_body(body)).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let fav = created.data()["id"].as_str().unwrap().to_owned();
+    let listed = call("GET", &server.url("/favorites?limit=500"), k, None).await;
+    let items = listed.data()["items"].as_array().unwrap().clone();
+    let item = items.iter().find(|f| f["id"] == fav.as_str()).unwrap();
+    assert_eq!(item["date_of_birth"], "1952-10-07", "{item}");
+    assert_eq!(item["country"], "RU", "{item}");
+    for (body, named) in [
+        (
+            json!({ "name": "Ann Other", "date_of_birth": "soon" }),
+            "date_of_birth",
+        ),
+        (
+            json!({ "name": "Ann Other", "country": "Atlantis" }),
+            "country",
+        ),
+        (json!({ "name": "Ann Other", "dob": "1960" }), "dob"),
+    ] {
+        let refused = call("POST", &server.url("/favorites"), k, json_body(body)).await;
+        assert!(refused.status >= 400, "{:?}", refused.body);
+        assert!(refused.message().contains(named), "{:?}", refused.body);
+    }
+    let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
+    assert!(removed.status < 300, "{:?}", removed.body);
+}
+
 const PUTIN_COLOURED: &str = "Vladimir Putin\u{1b}[0m";
 
 /// The names of a result's matches, upper-cased.
@@ -192,6 +224,7 @@ async fn strict_input_over_http() {
     );
     let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
     assert!(removed.status < 300, "{:?}", removed.body);
+    favorite_evidence_over_http(&server, k).await;
 
     // A colour-coded name finds Putin at the default threshold; the stored query is as sent.
     let found = call(

@@ -147,9 +147,16 @@ async fn scenarios(svc: Arc<dyn Service>) -> Vec<(&'static str, Value)> {
             name: "Usama bin Ladin".into(),
             kind: None,
             note: Some("customer 42".into()),
+            date_of_birth: Some("1957".into()),
+            country: Some("Saudi Arabia".into()),
         })
         .await
         .unwrap();
+    // Stored in the interface's form, by the local service and through a server alike.
+    assert_eq!(
+        (favorite.dob.as_deref(), favorite.country.as_deref()),
+        (Some("1957"), Some("SA"))
+    );
     out.push(("favorite", shown(&favorite)));
     out.push((
         "favorites",

@@ -104,6 +104,8 @@ async fn before_update() -> (tempfile::TempDir, LocalService) {
                             name: n.clone(),
                             kind: None,
                             note: None,
+                            date_of_birth: None,
+                            country: None,
                         })
                         .collect(),
                 })

@@ -86,6 +86,7 @@ fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
     conformance::cases::webhooks_deliveries_and_claims(&sqlite);
     conformance::cases::rescreen_records_once_by_compare_and_set(&sqlite);
     conformance::cases::keys_accounts_and_credits(&sqlite);
+    conformance::cases::favorite_with_evidence(&sqlite, true);
 
     let schema = conformance::Schema::create();
     let copy = |json: bool| {
@@ -109,6 +110,7 @@ fn store_copy_moves_everything_and_refuses_a_non_empty_target() {
 
     let pg = PostgresRepository::open(&schema.url()).unwrap();
     conformance::same_reads(&sqlite, &pg);
+    conformance::cases::favorite_with_evidence(&pg, false);
     let next = sanctions_store::Repository::replace_list(
         &pg,
         &conformance::cases::un_list(&["1", "9"]),

@@ -219,6 +219,8 @@ async fn other_tabs_with_the_real_lists() {
     ui.typed("Kim Jong Un").await;
     ui.snap("watchlist_add_prompt");
     ui.key(KeyCode::Enter).await;
+    ui.key(KeyCode::Enter).await; // no date of birth
+    ui.key(KeyCode::Enter).await; // no country
     ui.typed("board member of a client").await;
     ui.snap("watchlist_add_note_prompt"); // the optional note
     ui.key(KeyCode::Enter).await;

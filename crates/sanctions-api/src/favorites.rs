@@ -20,6 +20,15 @@ pub struct FavoriteRequest {
     pub kind: Option<KindFilter>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The customer's date of birth, `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: evidence for every
+    /// screening of this name, as in `POST /v1/screen`.
+    #[schema(schema_with = super::schema::date_of_birth)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_of_birth: Option<String>,
+    /// The customer's country, ISO 3166-1 alpha-2 or a country's name: evidence as above.
+    #[schema(schema_with = super::schema::country)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
 }
 
 /// `POST /v1/favorites/import`: many names at once (no limit on count; the batch formats).

@@ -19,6 +19,14 @@ pub struct Favorite {
     pub kind: Option<EntityKind>,
     #[schema(required = true)]
     pub note: Option<String>,
+    /// Date of birth, `YYYY-MM-DD` or `YYYY`: evidence for its re-screens.
+    #[serde(default, rename = "date_of_birth")]
+    #[schema(required = true)]
+    pub dob: Option<String>,
+    /// Country (ISO 3166-1 alpha-2): evidence for its re-screens.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub country: Option<String>,
     #[schema(value_type = String, format = DateTime)]
     #[serde(serialize_with = "crate::time::fixed")]
     pub created_at: Timestamp,

@@ -43,8 +43,11 @@ pub struct FavoriteInsert {
     pub matches: Vec<(String, u8)>,
 }
 
+/// Favorite id to (date of birth, country), for the favorites that have either.
+pub type FavoriteEvidence = HashMap<String, (Option<String>, Option<String>)>;
+
 const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
-    f.last_match_count, f.last_screening_id";
+    f.last_match_count, f.last_screening_id, f.dob, f.country";
 
 impl Store {
     /// Adds one favorite (refused when its normalised name and type are already listed),
@@ -186,6 +189,15 @@ impl Store {
             Ok((id, name, kind.as_deref().and_then(EntityKind::parse)))
         })
         .collect()
+    }
+
+    /// The date of birth and country of every favorite that has either, by id.
+    pub fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The entries every favorite matches now (favorites matching nothing are absent).
@@ -404,6 +416,8 @@ impl Store {
             id: raw.id,
             name: raw.name,
             note: raw.note,
+            dob: raw.dob,
+            country: raw.country,
             last_match_count: raw.last_match_count,
             last_screening_id: raw.last_screening_id,
             matched_entity_ids: matched,
@@ -502,8 +516,8 @@ fn insert_favorite(
     let f = &new.favorite;
     tx.prepare_cached(
         "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
-                                last_match_count, last_screening_id, account_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                last_match_count, last_screening_id, account_id, dob, country)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         f.id,
@@ -515,7 +529,9 @@ fn insert_favorite(
         f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
         new.matches.len() as i64,
         f.last_screening_id,
-        account
+        account,
+        f.dob,
+        f.country
     ])?;
     let mut add = tx.prepare_cached(
         "INSERT OR IGNORE INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",
@@ -535,6 +551,8 @@ struct RawFavorite {
     last_screened_at: Option<String>,
     last_match_count: u64,
     last_screening_id: Option<String>,
+    dob: Option<String>,
+    country: Option<String>,
 }
 
 fn raw_favorite(r: &Row<'_>) -> rusqlite::Result<RawFavorite> {
@@ -547,5 +565,7 @@ fn raw_favorite(r: &Row<'_>) -> rusqlite::Result<RawFavorite> {
         last_screened_at: r.get(5)?,
         last_match_count: r.get::<_, i64>(6)? as u64,
         last_screening_id: r.get(7)?,
+        dob: r.get(8)?,
+        country: r.get(9)?,
     })
 }

@@ -43,7 +43,9 @@ use rusqlite::{Connection, OpenFlags};
 
 pub use briefs::{BriefFilter, BriefRecord};
 pub use error::{BoxError, StoreError};
-pub use favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
+pub use favorites::{
+    FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER,
+};
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use jobs::JobClaim;
 pub use keys::KeyStore;

@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
-use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove};
+use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove};
 use super::jobs::JobClaim;
 use super::screenings::{Changes, NewDecision};
 use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryRecord, DueDelivery, WebhookRecord};
@@ -127,6 +127,8 @@ pub trait Repository: Send + Sync {
         &self,
         account: Option<&str>,
     ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError>;
+    /// The date of birth and country of every favorite that has either, by id.
+    fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError>;
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError>;
     fn favorite_changes(&self, id: &str) -> Result<Vec<(String, String, String)>, StoreError>;
     fn record_rescreen(
@@ -470,6 +472,9 @@ impl Repository for SqliteRepository {
         account: Option<&str>,
     ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
         self.reader()?.favorite_names(account)
+    }
+    fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
+        self.reader()?.favorite_evidence()
     }
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
         self.reader()?.favorite_matches()

@@ -460,4 +460,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE decisions ADD COLUMN proposed TEXT;
     ALTER TABLE decisions ADD COLUMN proposal_id INTEGER REFERENCES decisions(id);
     "#,
+    // 12: the watchlist keeps a customer's date of birth (`YYYY-MM-DD` or `YYYY`) and country
+    // (ISO code), the evidence its re-screens pass to the engine as `screen --dob --country`.
+    r#"
+    ALTER TABLE favorites ADD COLUMN dob TEXT;
+    ALTER TABLE favorites ADD COLUMN country TEXT;
+    "#,
 ];

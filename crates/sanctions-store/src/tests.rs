@@ -618,6 +618,8 @@ fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
         name: "Ana".into(),
         kind: None,
         note: None,
+        dob: None,
+        country: None,
         created_at: now,
         last_screened_at: None,
         last_match_count: 0,

@@ -214,6 +214,8 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 name: shown.query.clone(),
                 kind: s.kind,
                 note: None,
+                date_of_birth: None,
+                country: None,
             };
             vec![call(state, Call::AddFavorite(request))]
         }

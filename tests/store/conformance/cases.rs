@@ -701,6 +701,8 @@ fn favorite(id: &str, name: &str, matches: &[(&str, u8)]) -> FavoriteInsert {
             name: name.to_owned(),
             kind: Some(EntityKind::Individual),
             note: Some("customer".into()),
+            dob: None,
+            country: None,
             created_at: at(0),
             last_screened_at: Some(at(0)),
             last_match_count: matches.len() as u64,
@@ -785,12 +787,56 @@ pub fn watchlist_favorites(repo: &dyn Both) {
     assert_eq!(matches["fav_06"], [("un:2".to_owned(), 85)]);
     assert!(!matches.contains_key("fav_03"));
 
+    favorite_evidence_round_trips(repo, &acme.id);
+
     not_found(repo.remove_favorite(DEFAULT_ACCOUNT, "fav_06"));
     let before = marker();
     assert_eq!(repo.remove_favorite(&acme.id, "fav_06").unwrap().name, "Cy");
     assert_eq!(marker(), before + 1);
     not_found(repo.remove_favorite(&acme.id, "fav_06"));
     assert!(!repo.favorite_matches().unwrap().contains_key("fav_06"));
+}
+
+/// A favorite's date of birth and country come back as stored, added one by one or imported,
+/// and in the evidence a re-screen reads (favorites without either are absent from it).
+fn favorite_evidence_round_trips(repo: &dyn Both, account: &str) {
+    let mut dana = favorite("fav_07", "Dana", &[]);
+    dana.favorite.dob = Some("1952-10-07".into());
+    dana.favorite.country = Some("RU".into());
+    repo.add_favorite(account, &dana, &Changes::default())
+        .unwrap();
+    let mut eve = favorite("fav_08", "Eve", &[]);
+    eve.favorite.dob = Some("1961".into());
+    repo.import_favorites(account, &[(eve, Changes::default())])
+        .unwrap();
+    let read = repo.favorite(account, "fav_07").unwrap().unwrap();
+    assert_eq!(read.dob.as_deref(), Some("1952-10-07"));
+    assert_eq!(read.country.as_deref(), Some("RU"));
+    let evidence = repo.favorite_evidence().unwrap();
+    assert_eq!(
+        evidence["fav_07"],
+        (Some("1952-10-07".to_owned()), Some("RU".to_owned()))
+    );
+    assert_eq!(evidence["fav_08"], (Some("1961".to_owned()), None));
+    assert!(!evidence.contains_key("fav_03"));
+    assert_eq!(repo.favorite(account, "fav_03").unwrap().unwrap().dob, None);
+    repo.remove_favorite(account, "fav_07").unwrap();
+    repo.remove_favorite(account, "fav_08").unwrap();
+}
+
+/// A favorite with a date of birth and a country in the default account (for `store copy`),
+/// and the check that `repo` holds it as written.
+pub fn favorite_with_evidence(repo: &dyn Both, write: bool) {
+    if write {
+        let mut dana = favorite("fav_dana", "Dana", &[]);
+        dana.favorite.dob = Some("1952-10-07".into());
+        dana.favorite.country = Some("RU".into());
+        repo.add_favorite(DEFAULT_ACCOUNT, &dana, &Changes::default())
+            .unwrap();
+    }
+    let read = repo.favorite(DEFAULT_ACCOUNT, "fav_dana").unwrap().unwrap();
+    assert_eq!(read.dob.as_deref(), Some("1952-10-07"));
+    assert_eq!(read.country.as_deref(), Some("RU"));
 }
 
 fn run(at_second: i64) -> RescreenRun {

@@ -28,7 +28,9 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, EntityNames, ListCode, OutboxEvent,
     RescreenRun, ScreeningOrigin, Severity,
 };
-use crate::store::{Changes, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MARKER};
+use crate::store::{
+    Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MARKER,
+};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
@@ -265,6 +267,7 @@ impl LocalService {
         let previous = repo.favorite_matches()?;
         // `scope`: one account's watchlist (a manual re-screen), else every account's.
         let favorites = repo.favorite_names(scope)?;
+        let evidence = repo.favorite_evidence()?;
         let total = favorites.len() as u64;
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
@@ -282,7 +285,8 @@ impl LocalService {
         let outcomes: Vec<Option<Screened>> = selected
             .par_iter()
             .map(|(id, name, kind)| {
-                screen_favorite(loaded, id, name, *kind, previous.get(id), &actor)
+                let request = rescreen_request(&evidence, id, name, *kind);
+                screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
         let mut updates = Vec::new();
@@ -433,6 +437,22 @@ struct Screened {
 }
 
 /// The request a favorite is screened with: the default threshold, every match reported.
+/// [`favorite_request`] with the favorite's date of birth and country as evidence, in the
+/// one form `screen` gives the engine.
+pub(crate) fn favorite_evidence_request(
+    name: &str,
+    kind: Option<EntityKind>,
+    dob: Option<&str>,
+    country: Option<&str>,
+) -> ScreenRequest {
+    ScreenRequest {
+        date_of_birth: dob.map(str::to_owned),
+        country: country.map(str::to_owned),
+        ..favorite_request(name, kind)
+    }
+    .in_wire_form()
+}
+
 pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRequest {
     ScreenRequest {
         kind: kind_filter(kind).filter(|_| kind.is_some()),
@@ -441,15 +461,28 @@ pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRe
     }
 }
 
-fn screen_favorite(
-    loaded: &Loaded,
+/// The request re-screening a favorite: its name and type, its date of birth and country.
+fn rescreen_request(
+    evidence: &FavoriteEvidence,
     id: &str,
     name: &str,
     kind: Option<EntityKind>,
+) -> ScreenRequest {
+    match evidence.get(id) {
+        Some((dob, country)) => {
+            favorite_evidence_request(name, kind, dob.as_deref(), country.as_deref())
+        }
+        None => favorite_request(name, kind),
+    }
+}
+
+fn screen_favorite(
+    loaded: &Loaded,
+    id: &str,
+    request: ScreenRequest,
     previous: Option<&Vec<(String, u8)>>,
     actor: &str,
 ) -> Result<Option<Screened>, ServiceError> {
-    let request = favorite_request(name, kind);
     let (record, result) = match run(
         loaded,
         &request,
@@ -499,7 +532,8 @@ fn screen_favorite(
             kind: AlertKind::FavoriteMatch,
             severity: Severity::of_score(best),
             title: format!(
-                "watchlist name {name:?} newly matches {} entr{}",
+                "watchlist name {:?} newly matches {} entr{}",
+                request.name,
                 gained.len(),
                 if gained.len() == 1 { "y" } else { "ies" }
             ),

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::convert::{check_name, entity_kind, page_limit, paged};
-use super::monitor::favorite_request;
+use super::monitor::favorite_evidence_request;
 use super::review::check_id;
 use super::screen::{best_match_message, run};
 use super::{LocalService, new_id};
@@ -66,9 +66,15 @@ fn prepare(
     let kind = entity_kind(request.kind);
     let name = request.name.trim().to_owned();
     let id = new_id("fav_");
+    let request_screen = favorite_evidence_request(
+        &name,
+        kind,
+        request.date_of_birth.as_deref(),
+        request.country.as_deref(),
+    );
     let (record, result) = run(
         loaded,
-        &favorite_request(&name, kind),
+        &request_screen,
         ScreeningOrigin::Watchlist,
         this.actor(),
         Some(&id),
@@ -88,6 +94,8 @@ fn prepare(
             .as_ref()
             .map(|n| n.trim().to_owned())
             .filter(|n| !n.is_empty()),
+        dob: request_screen.date_of_birth.clone(),
+        country: request_screen.country.clone(),
         created_at: record.created_at,
         last_screened_at: Some(record.created_at),
         last_match_count: matches.len() as u64,

@@ -62,7 +62,7 @@ const IDENTITIES: &[(&str, &str)] = &[
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 11;
+const SQLITE_VERSION: i64 = 12;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -173,6 +173,9 @@ impl Repository for PostgresRepository {
     ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
         self.read(|c| watchlist::favorite_names(c, account))
     }
+    fn favorite_evidence(&self) -> Result<crate::FavoriteEvidence, StoreError> {
+        self.read(watchlist::favorite_evidence)
+    }
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
         self.read(watchlist::favorite_matches)
     }

@@ -342,6 +342,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE decisions ADD COLUMN proposed TEXT COLLATE "C";
     ALTER TABLE decisions ADD COLUMN proposal_id BIGINT REFERENCES decisions(id);
     "#,
+    // 6: a favorite's date of birth and country (SQLite's migration 12).
+    r#"
+    ALTER TABLE favorites ADD COLUMN dob TEXT COLLATE "C";
+    ALTER TABLE favorites ADD COLUMN country TEXT COLLATE "C";
+    "#,
 ];
 
 /// The schema version of the database (0: none yet).

@@ -51,7 +51,8 @@ pub(super) fn import_favorites(
              ord BIGINT, id TEXT COLLATE \"C\", name TEXT COLLATE \"C\",
              norm TEXT COLLATE \"C\", kind TEXT COLLATE \"C\", note TEXT COLLATE \"C\",
              created_at TEXT COLLATE \"C\", last_screened_at TEXT COLLATE \"C\",
-             last_match_count BIGINT, last_screening_id TEXT COLLATE \"C\"
+             last_match_count BIGINT, last_screening_id TEXT COLLATE \"C\",
+             dob TEXT COLLATE \"C\", country TEXT COLLATE \"C\"
          ) ON COMMIT DROP",
     )
     .map_err(db)?;
@@ -59,9 +60,10 @@ pub(super) fn import_favorites(
     let rows = tx
         .query(
             "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
-                                    last_match_count, last_screening_id, account_id)
+                                    last_match_count, last_screening_id, account_id, dob,
+                                    country)
              SELECT id, name, norm, kind, note, created_at, last_screened_at,
-                    last_match_count, last_screening_id, $1
+                    last_match_count, last_screening_id, $1, dob, country
              FROM (SELECT DISTINCT ON (norm) * FROM favorite_import ORDER BY norm, ord) AS first
              ORDER BY ord
              ON CONFLICT (account_id, norm) DO NOTHING
@@ -94,7 +96,8 @@ fn copy_import(
     let sink = tx
         .copy_in(
             "COPY favorite_import (ord, id, name, norm, kind, note, created_at,
-                                   last_screened_at, last_match_count, last_screening_id)
+                                   last_screened_at, last_match_count, last_screening_id,
+                                   dob, country)
              FROM STDIN BINARY",
         )
         .map_err(db)?;
@@ -109,6 +112,8 @@ fn copy_import(
         t.clone(),
         t.clone(),
         Type::INT8,
+        t.clone(),
+        t.clone(),
         t,
     ];
     let mut writer = BinaryCopyInWriter::new(sink, &types);
@@ -126,6 +131,8 @@ fn copy_import(
                 &f.last_screened_at.map(ts_text).unwrap_or_else(now_text),
                 &big(item.matches.len()),
                 &f.last_screening_id,
+                &f.dob,
+                &f.country,
             ])
             .map_err(db)?;
     }
@@ -141,8 +148,8 @@ fn insert_favorite(
     let f = &new.favorite;
     tx.execute(
         "INSERT INTO favorites (id, name, norm, kind, note, created_at, last_screened_at,
-                                last_match_count, last_screening_id, account_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                                last_match_count, last_screening_id, account_id, dob, country)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         &[
             &f.id,
             &f.name,
@@ -154,6 +161,8 @@ fn insert_favorite(
             &big(new.matches.len()),
             &f.last_screening_id,
             &account,
+            &f.dob,
+            &f.country,
         ],
     )
     .map_err(db)?;
@@ -174,7 +183,7 @@ fn insert_matches(tx: &mut Transaction<'_>, new: &FavoriteInsert) -> Result<(), 
 }
 
 const COLUMNS: &str = "id, name, kind, note, created_at, last_screened_at, last_match_count, \
-    last_screening_id";
+    last_screening_id, dob, country";
 
 /// Favorites of `account` in id order, after `after`, at most `limit`.
 pub(super) fn favorites(
@@ -250,6 +259,8 @@ fn favorite_from(
         note: col(row, 3)?,
         last_match_count: count(col(row, 6)?),
         last_screening_id: col(row, 7)?,
+        dob: col(row, 8)?,
+        country: col(row, 9)?,
         matched_entity_ids: matched,
         id,
     })
@@ -585,4 +596,19 @@ pub(super) fn marker(c: &mut impl GenericClient, key: &str) -> Result<Option<i64
         .query_opt("SELECT value FROM service_state WHERE key = $1", &[&key])
         .map_err(db)?;
     row.map(|r| col(&r, 0)).transpose()
+}
+
+/// The date of birth and country of every favorite that has either, by id.
+pub(super) fn favorite_evidence(
+    c: &mut impl GenericClient,
+) -> Result<crate::FavoriteEvidence, StoreError> {
+    let rows = c
+        .query(
+            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
+            &[],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| Ok((col(r, 0)?, (col(r, 1)?, col(r, 2)?))))
+        .collect()
 }
