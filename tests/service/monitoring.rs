@@ -137,9 +137,8 @@ async fn import_current(
     let shared = shared();
     let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
     let outcomes = {
-        let mut store = svc.repository().sqlite().unwrap().writer();
         sanctions_service::ingest::import_dir_with(
-            &mut *store,
+            &mut *svc.repository().list_sink(),
             current.path(),
             &[ListCode::OfacSdn],
             &permissive(),

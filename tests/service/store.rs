@@ -65,13 +65,7 @@ async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
         panic!("{outcomes:?}");
     };
     assert!(record.changed > 0 && record.removed > 0, "{record:?}");
-    let changes = svc
-        .repository()
-        .sqlite()
-        .unwrap()
-        .writer()
-        .changes(record.id)
-        .unwrap();
+    let changes = svc.repository().changes(record.id).unwrap();
     let changed = changes
         .iter()
         .find(|c| c.change == sanctions_model::ChangeKind::Changed)

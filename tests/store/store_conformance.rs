@@ -287,3 +287,64 @@ fn the_real_lists_read_back_alike_on_both_backends() {
         b.entity("ofac_sdn:306").unwrap()
     );
 }
+
+/// What differs between the backends, asked through `Backend` alone (as the service does):
+/// an import through `list_sink` (its shrink guard included), where derived files go, the
+/// background work, and who hears a list change.
+#[test]
+fn the_backend_interface_names_no_backend() {
+    use sanctions_store::{StoreError, StoreLocation};
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sanctions.db");
+    let schema = conformance::Schema::create();
+    for location in [
+        StoreLocation::Sqlite(file.clone()),
+        StoreLocation::Postgres(schema.url()),
+    ] {
+        let store = sanctions_store::open(&location).unwrap();
+        let shared = matches!(location, StoreLocation::Postgres(_));
+        assert_eq!(store.is_shared(), shared, "{location:?}");
+        assert_eq!(store.local_file(), (!shared).then_some(file.as_path()));
+        assert_eq!(store.open_problem(), None);
+        assert_eq!(store.clone().start_background(), !shared, "{location:?}");
+        assert!(!store.clone().start_background(), "started once at most");
+
+        let (tx, rx) = std::sync::mpsc::channel();
+        let watch = store.watch_lists(Box::new(move || {
+            let _ = tx.send(());
+        }));
+        assert_eq!(watch.is_some(), shared, "{location:?}");
+        if shared {
+            rx.recv_timeout(Duration::from_secs(10))
+                .expect("the listener connects and reports once");
+        }
+
+        let mut sink = store.list_sink();
+        let record = sink
+            .replace_list_guarded(&conformance::cases::un_list(&["1", "2"]), "test", &|_| None)
+            .unwrap();
+        assert_eq!(record.total, 2);
+        let refused =
+            sink.replace_list_guarded(&conformance::cases::un_list(&["1"]), "test", &|_| Some(0));
+        assert!(
+            matches!(refused, Err(StoreError::WouldShrink { .. })),
+            "{refused:?}"
+        );
+        let failed = sink
+            .record_failed_import(record.list, "test", &[], "unreadable")
+            .unwrap();
+        assert_eq!(failed.failed.as_deref(), Some("unreadable"));
+        let listed = sink.lists().unwrap();
+        let summary = listed.iter().find(|l| l.list == record.list).unwrap();
+        assert_eq!(summary.count, 2, "{location:?}");
+        drop(sink);
+        assert_eq!(store.entity_names().unwrap().len(), 2, "{location:?}");
+        if shared {
+            rx.recv_timeout(Duration::from_secs(2))
+                .expect("the import is heard within 2 s");
+        }
+        drop(watch);
+    }
+}

@@ -32,6 +32,7 @@ pub mod readonly;
 mod repo;
 mod schema;
 mod screenings;
+mod sink;
 mod sqlite_error;
 mod webhooks;
 
@@ -48,7 +49,8 @@ pub use favorites::{
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use jobs::JobClaim;
 pub use keys::KeyStore;
-pub use location::{Backend, Period, StoreLocation, open};
+pub use location::{Backend, ListWatch, Period, StoreLocation, open, open_read_only};
+pub use sink::ListSink;
 
 /// The account of the local single-user mode, and of every row stored before accounts
 /// existed (migration 6).

@@ -2,26 +2,49 @@
 //! the data folder (the default) or a PostgreSQL database (`[store] url`, `--database-url`,
 //! `SANCTIONS_DATABASE_URL`). No face names the backend.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::postgres::PostgresRepository;
+use super::sink::{ListSink, WriterSink};
 use super::{KeyStore, OpsStats, Repository, SqliteRepository, StoreError};
 use crate::model::ScreeningRecord;
+
+/// A running watch of list changes ([`Backend::watch_lists`]); dropping it stops the watch.
+pub type ListWatch = Box<dyn std::any::Any + Send>;
 
 /// `[since, until)`, either end open.
 pub type Period = (Option<jiff::Timestamp>, Option<jiff::Timestamp>);
 
 /// The store interface the service holds: the repository, the key store, and what differs
-/// between backends.
+/// between backends, said in terms that name none.
 pub trait Backend: Repository + KeyStore + std::fmt::Debug {
-    /// The SQLite repository, for the work that needs its single file (imports through
-    /// the writer, checkpoints, the audit export's pages); `None` on another backend.
-    fn sqlite(&self) -> Option<&SqliteRepository> {
+    /// Where an import writes its parsed lists, each in one transaction of its own.
+    fn list_sink(&self) -> Box<dyn ListSink + Send + '_>;
+    /// The store's own file when it lives in a data folder (files derived from it, such as
+    /// the persisted screening index, go beside it); `None` on a store shared by several
+    /// processes.
+    fn local_file(&self) -> Option<&Path> {
         None
     }
-    /// The PostgreSQL repository (list-change listener); `None` on another backend.
-    fn postgres(&self) -> Option<&PostgresRepository> {
+    /// Whether several processes share the store (their imports go through the store's own
+    /// per-list lock, not a data folder's).
+    fn is_shared(&self) -> bool {
+        self.local_file().is_none()
+    }
+    /// What the check at open found wrong, if anything (then nothing derived from the store
+    /// earlier, such as a persisted screening index, is trusted).
+    fn open_problem(&self) -> Option<&str> {
+        None
+    }
+    /// Starts the store's own background work for a process that writes all the time (the
+    /// WAL checkpointer on SQLite); whether anything started.
+    fn start_background(self: Arc<Self>) -> bool {
+        false
+    }
+    /// Calls `on_change` whenever another process commits a list import, for as long as the
+    /// returned watch is kept; `None` on a store that tells nothing.
+    fn watch_lists(&self, _on_change: Box<dyn Fn() + Send>) -> Option<ListWatch> {
         None
     }
     /// Where the store is, for messages (a URL without its password).
@@ -40,8 +63,17 @@ pub trait Backend: Repository + KeyStore + std::fmt::Debug {
 }
 
 impl Backend for SqliteRepository {
-    fn sqlite(&self) -> Option<&SqliteRepository> {
-        Some(self)
+    fn list_sink(&self) -> Box<dyn ListSink + Send + '_> {
+        Box::new(WriterSink(self))
+    }
+    fn local_file(&self) -> Option<&Path> {
+        Some(self.path())
+    }
+    fn open_problem(&self) -> Option<&str> {
+        SqliteRepository::open_problem(self)
+    }
+    fn start_background(self: Arc<Self>) -> bool {
+        self.start_checkpointer()
     }
     fn describe(&self) -> String {
         self.path().display().to_string()
@@ -61,8 +93,11 @@ impl Backend for SqliteRepository {
 }
 
 impl Backend for PostgresRepository {
-    fn postgres(&self) -> Option<&PostgresRepository> {
-        Some(self)
+    fn list_sink(&self) -> Box<dyn ListSink + Send + '_> {
+        Box::new(self)
+    }
+    fn watch_lists(&self, on_change: Box<dyn Fn() + Send>) -> Option<ListWatch> {
+        Some(Box::new(PostgresRepository::watch_lists(self, on_change)))
     }
     fn describe(&self) -> String {
         self.url().to_owned()
@@ -106,4 +141,10 @@ pub fn open(location: &StoreLocation) -> Result<Arc<dyn Backend>, StoreError> {
         StoreLocation::Sqlite(path) => Arc::new(SqliteRepository::open(path)?),
         StoreLocation::Postgres(url) => Arc::new(PostgresRepository::open(url)?),
     })
+}
+
+/// Opens an existing SQLite store read-only (a write-protected data folder): every read
+/// works, every write fails.
+pub fn open_read_only(path: &Path) -> Result<Arc<dyn Backend>, StoreError> {
+    Ok(Arc::new(SqliteRepository::open_read_only(path)?))
 }

@@ -114,19 +114,8 @@ impl LocalService {
         let outcomes = self
             .blocking(move |this| {
                 let repo = this.repo();
-                let imported = match (this.sqlite(), repo.postgres()) {
-                    (Some(sqlite), _) => {
-                        ingest::import_dir_with(&mut *sqlite.writer(), &dir, &selected, &options)
-                    }
-                    (None, Some(mut postgres)) => {
-                        ingest::import_dir_with(&mut postgres, &dir, &selected, &options)
-                    }
-                    (None, None) => {
-                        return Err(ServiceError::Unavailable(
-                            "this store cannot import lists".into(),
-                        ));
-                    }
-                };
+                let imported =
+                    ingest::import_dir_with(&mut *repo.list_sink(), &dir, &selected, &options);
                 imported.map_err(|e| ServiceError::Invalid(e.to_string()))
             })
             .await?;
@@ -148,13 +137,14 @@ impl LocalService {
         options: &ImportOptions,
     ) -> Result<(Vec<ListOutcome>, RescreenSummary), ServiceError> {
         let repo = self.repo();
-        let Some(mut postgres) = repo.postgres() else {
+        if !repo.is_shared() {
             return Err(ServiceError::Unavailable(
                 "this store is a data folder's: update it with `lists update` there".into(),
             ));
-        };
+        }
+        let mut sink = repo.list_sink();
         let outcomes =
-            ingest::update_lists_with(&mut postgres, fetcher, downloads, selected, options).await;
+            ingest::update_lists_with(&mut *sink, fetcher, downloads, selected, options).await;
         let summary = self.monitor().await?;
         Ok((outcomes, summary))
     }
@@ -171,7 +161,7 @@ impl LocalService {
         job: ListsJob,
         progress: Arc<dyn Fn(Progress) + Send + Sync>,
     ) -> Result<Refreshed, ImportError> {
-        if self.sqlite().is_none() {
+        if self.repository().is_shared() {
             return self.refresh_shared(job, progress.as_ref()).await;
         }
         let step = Arc::clone(&progress);

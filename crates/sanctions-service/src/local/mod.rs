@@ -1,7 +1,7 @@
-//! [`LocalService`]: the [`super::Service`] run in-process on a SQLite store and the
-//! in-memory engine index.
+//! [`LocalService`]: the [`super::Service`] run in-process on the store (any backend, held
+//! as `Arc<dyn store::Backend>`) and the in-memory engine index.
 //!
-//! Blocking work (SQLite, the engine) runs on tokio's blocking pool (`spawn_blocking`), never
+//! Blocking work (the store, the engine) runs on tokio's blocking pool (`spawn_blocking`), never
 //! on the async threads; a batch is screened on all cores (rayon). The index is rebuilt when
 //! the store holds a newer list update than the one it was built from (an import by this
 //! process or another), and swapped in whole: screenings in flight finish on the old one.
@@ -31,7 +31,7 @@ use arc_swap::ArcSwap;
 use super::ServiceError;
 use crate::engine::Index;
 use crate::model::ListVersions;
-use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, SqliteRepository, StoreLocation};
+use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, StoreLocation};
 
 pub use background::Background;
 pub use monitor::RescreenMode;
@@ -53,8 +53,6 @@ pub(crate) struct Loaded {
 
 struct Inner {
     repo: Arc<dyn Backend>,
-    /// The same store when it is SQLite (its checkpointer needs the `Arc`).
-    sqlite: Option<Arc<SqliteRepository>>,
     loaded: ArcSwap<Loaded>,
     /// Held while the index is rebuilt, so that two callers do not build it twice.
     reload: Mutex<()>,
@@ -103,44 +101,28 @@ impl LocalService {
     /// read the store start at once. `actor` is who stored screenings and decisions are
     /// recorded as.
     pub fn open(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        Ok(LocalService::with_sqlite(
-            SqliteRepository::open(path)?,
-            actor,
-        ))
+        LocalService::open_at(&StoreLocation::Sqlite(path.to_owned()), actor)
     }
 
     /// Opens (creating and migrating as needed) the store at `location`: a SQLite file or
     /// a PostgreSQL database shared by several servers.
     pub fn open_at(location: &StoreLocation, actor: &str) -> Result<LocalService, ServiceError> {
-        match location {
-            StoreLocation::Sqlite(path) => LocalService::open(path, actor),
-            StoreLocation::Postgres(_) => Ok(LocalService::with_repository(
-                crate::store::open(location)?,
-                None,
-                actor,
-            )),
-        }
+        Ok(LocalService::with_repository(
+            crate::store::open(location)?,
+            actor,
+        ))
     }
 
     /// The service over an existing database opened read-only (a write-protected data
     /// folder): every read works, every write (a stored screening, a decision) fails.
     pub fn open_read_only(path: &Path, actor: &str) -> Result<LocalService, ServiceError> {
-        Ok(LocalService::with_sqlite(
-            SqliteRepository::open_read_only(path)?,
+        Ok(LocalService::with_repository(
+            crate::store::open_read_only(path)?,
             actor,
         ))
     }
 
-    fn with_sqlite(repo: SqliteRepository, actor: &str) -> LocalService {
-        let sqlite = Arc::new(repo);
-        LocalService::with_repository(sqlite.clone(), Some(sqlite), actor)
-    }
-
-    fn with_repository(
-        repo: Arc<dyn Backend>,
-        sqlite: Option<Arc<SqliteRepository>>,
-        actor: &str,
-    ) -> LocalService {
+    fn with_repository(repo: Arc<dyn Backend>, actor: &str) -> LocalService {
         let loaded = Loaded {
             index: Index::default(),
             latest_update: -1,
@@ -150,7 +132,6 @@ impl LocalService {
         LocalService {
             inner: Arc::new(Inner {
                 repo,
-                sqlite,
                 loaded: ArcSwap::from_pointee(loaded),
                 reload: Mutex::new(()),
                 monitor: tokio::sync::Mutex::new(()),
@@ -241,18 +222,12 @@ impl LocalService {
         &*self.inner.repo
     }
 
-    /// The store when it is SQLite (the work that needs its file).
-    pub(crate) fn sqlite(&self) -> Option<Arc<SqliteRepository>> {
-        self.inner.sqlite.clone()
-    }
-
     /// On a shared store, rebuilds the index as soon as another process commits a list
     /// import (told by the store), rather than at the next screening; `None` on a store that
     /// tells nothing. The listener stops when the returned guard is dropped.
-    pub fn watch_lists(&self) -> Option<crate::store::postgres::ListChanges> {
-        let postgres = self.inner.repo.postgres()?;
+    pub fn watch_lists(&self) -> Option<crate::store::ListWatch> {
         let this = self.clone();
-        Some(postgres.watch_lists(move || {
+        self.inner.repo.watch_lists(Box::new(move || {
             if let Err(e) = this.current() {
                 tracing::warn!(error = %e, "index rebuild after a list change failed");
             }
@@ -305,19 +280,20 @@ impl LocalService {
             .inner
             .weak_aliases
             .load(std::sync::atomic::Ordering::SeqCst);
-        // The index file sits beside a SQLite database; on a shared store it is rebuilt.
-        let sqlite = self.inner.sqlite.as_deref();
-        let kept = match sqlite {
-            Some(sqlite) => persisted(sqlite, weak)?,
+        // The index file sits beside a data folder's store; on a shared store it is rebuilt.
+        let repo = self.inner.repo.as_ref();
+        let file = repo.local_file().map(index_file::path_for);
+        let kept = match &file {
+            Some(file) => persisted(repo, file, weak)?,
             None => None,
         };
         let loaded = match kept {
             Some(loaded) => loaded,
             None => {
-                let (loaded, damage) = load(self.inner.repo.as_ref(), weak)?;
+                let (loaded, damage) = load(repo, weak)?;
                 self.remember(loaded.latest_update, &damage);
-                if let Some(sqlite) = sqlite.filter(|_| damage.is_empty()) {
-                    persist(sqlite, &loaded, weak);
+                if let Some(file) = file.filter(|_| damage.is_empty()) {
+                    persist(&file, &loaded, weak);
                 }
                 loaded
             }
@@ -352,14 +328,11 @@ impl LocalService {
         Ok(loaded)
     }
 
-    /// Moves the store's WAL checkpoints off the commits to a thread of their own, for a
-    /// process that writes all the time (the server; see `store::checkpoint`). Returns
-    /// whether the thread runs.
+    /// Starts the store's background work for a process that writes all the time (the
+    /// server): on a data folder's store its WAL checkpoints move off the commits to a
+    /// thread of their own (see `store::checkpoint`). Returns whether anything started.
     pub fn start_checkpointer(&self) -> bool {
-        self.inner
-            .sqlite
-            .as_ref()
-            .is_some_and(|sqlite| sqlite.start_checkpointer())
+        self.inner.repo.clone().start_background()
     }
 
     /// Builds the screening index if the store has a newer list update (blocking): a face
@@ -448,7 +421,11 @@ fn load(
 
 /// The persisted index ([`index_file`]) when it is the store's current one and the database
 /// passed its check at open; `None` when it must be built.
-fn persisted(repo: &SqliteRepository, weak_aliases: bool) -> Result<Option<Loaded>, ServiceError> {
+fn persisted(
+    repo: &dyn Backend,
+    path: &Path,
+    weak_aliases: bool,
+) -> Result<Option<Loaded>, ServiceError> {
     if repo.open_problem().is_some() {
         return Ok(None);
     }
@@ -457,8 +434,7 @@ fn persisted(repo: &SqliteRepository, weak_aliases: bool) -> Result<Option<Loade
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
     let key = index_file::Key::new(weak_aliases, latest_update, versions.clone());
-    let path = index_file::path_for(repo.path());
-    let index = match index_file::read(&path, &key) {
+    let index = match index_file::read(path, &key) {
         Ok(index) => index,
         Err(index_file::IndexFileError::Missing) => return Ok(None),
         Err(e) => {
@@ -482,14 +458,13 @@ fn persisted(repo: &SqliteRepository, weak_aliases: bool) -> Result<Option<Loade
 /// Keeps `loaded`'s index in its file for the next process (a failure, such as a
 /// write-protected data folder, is logged: the index is then built again next time). A store
 /// opened read-only still writes it: the file is derived data beside the database.
-fn persist(repo: &SqliteRepository, loaded: &Loaded, weak_aliases: bool) {
+fn persist(path: &Path, loaded: &Loaded, weak_aliases: bool) {
     if loaded.index.entity_count() == 0 {
         return;
     }
     let key = index_file::Key::new(weak_aliases, loaded.latest_update, loaded.versions.clone());
-    let path = index_file::path_for(repo.path());
     let started = std::time::Instant::now();
-    match index_file::write(&path, &loaded.index, &key) {
+    match index_file::write(path, &loaded.index, &key) {
         Ok(()) => tracing::info!(
             file = %path.display(),
             ms = started.elapsed().as_millis() as u64,
