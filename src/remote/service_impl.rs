@@ -151,6 +151,7 @@ impl Service for RemoteService {
     }
 
     async fn add_favorite(&self, request: FavoriteRequest) -> Result<Favorite, ServiceError> {
+        let request = request.in_wire_form();
         self.send(Method::POST, routes::FAVORITES, Some(&request))
             .await
     }
@@ -162,8 +163,13 @@ impl Service for RemoteService {
 
     async fn import_favorites(
         &self,
-        import: FavoriteImport,
+        mut import: FavoriteImport,
     ) -> Result<ImportSummary, ServiceError> {
+        import.names = import
+            .names
+            .into_iter()
+            .map(FavoriteRequest::in_wire_form)
+            .collect();
         self.send(Method::POST, routes::FAVORITES_IMPORT, Some(&import))
             .await
     }

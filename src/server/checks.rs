@@ -1,11 +1,12 @@
 //! The interface's own checks of request values whose documented form is stricter than what
-//! the service reads: a screening's `date_of_birth` and `country`, and a brief listing's
+//! the service reads: a screening's or a favorite's `date_of_birth` and `country`, and a brief listing's
 //! `since`. Locally the service also reads `07.10.1952` or `Russia`; on the wire each field
 //! has one documented form (the patterns and enums of `api::schema`, which say the
 //! same as these functions), and the remote client sends that form. Refusals are 422s
 //! naming the field.
 
 use super::reply::ApiError;
+use crate::api::favorites::FavoriteRequest;
 use crate::api::screening::ScreenRequest;
 use crate::model::to_iso2;
 
@@ -14,11 +15,42 @@ const DOB_YEARS: std::ops::RangeInclusive<i32> = crate::model::DATE_OF_BIRTH_YEA
 
 /// `date_of_birth` and `country` of a screening request (or a batch's options).
 pub(super) fn screen_request(request: &ScreenRequest) -> Result<(), ApiError> {
-    if let Some(dob) = &request.date_of_birth
+    evidence(
+        request.date_of_birth.as_deref(),
+        request.country.as_deref(),
+        "",
+    )
+}
+
+/// `date_of_birth` and `country` of a favorite, or of each name of an import (`names[3].`).
+pub(super) fn favorites<'a>(
+    requests: impl IntoIterator<Item = &'a FavoriteRequest>,
+    many: bool,
+) -> Result<(), ApiError> {
+    requests
+        .into_iter()
+        .enumerate()
+        .try_for_each(|(i, request)| {
+            let at = if many {
+                format!("names[{i}].")
+            } else {
+                String::new()
+            };
+            evidence(
+                request.date_of_birth.as_deref(),
+                request.country.as_deref(),
+                &at,
+            )
+        })
+}
+
+/// A date of birth and a country in their documented forms; `at` prefixes the field's name.
+fn evidence(dob: Option<&str>, country: Option<&str>, at: &str) -> Result<(), ApiError> {
+    if let Some(dob) = dob
         && !is_date_of_birth(dob)
     {
         return Err(ApiError::invalid(
-            "date_of_birth",
+            &format!("{at}date_of_birth"),
             format!(
                 "{dob:?} is not YYYY, YYYY-MM or YYYY-MM-DD with a year from {} to {}",
                 DOB_YEARS.start(),
@@ -26,11 +58,11 @@ pub(super) fn screen_request(request: &ScreenRequest) -> Result<(), ApiError> {
             ),
         ));
     }
-    if let Some(country) = &request.country
+    if let Some(country) = country
         && !is_country(country)
     {
         return Err(ApiError::invalid(
-            "country",
+            &format!("{at}country"),
             format!("{country:?} is not an ISO 3166-1 alpha-2 code in capitals (e.g. RU)"),
         ));
     }

@@ -87,6 +87,7 @@ pub async fn add_favorite(
     JsonBody(request): JsonBody<FavoriteRequest>,
 ) -> Reply {
     caller.scope(Scope::Watchlist)?;
+    super::checks::favorites([&request], false)?;
     let service = caller.service.clone();
     state
         .charge(
@@ -140,6 +141,7 @@ pub async fn import_favorites(
 ) -> Reply {
     caller.require(&state, Feature::Batch)?;
     caller.scope(Scope::Watchlist)?;
+    super::checks::favorites(&import.names, true)?;
     let n = import.names.len() as u64;
     let service = caller.service.clone();
     state

@@ -116,11 +116,11 @@ fn screen_body(name: &str) -> Option<(&'static str, Vec<u8>)> {
     json_body(json!({ "name": name }))
 }
 
-/// A favorite created with a date of birth and a country reads back with both, in the
-/// interface's form; a bad one is refused naming its field, an unknown field still refused.
+/// A favorite created with a date of birth and a country reads back with both; one not in
+/// the interface's documented form (as for `/screen`: `07.10.1952`, `Russia`, an empty
+/// string) is refused naming its field, and an unknown field still refused.
 async fn favorite_evidence_over_http(server: &Serve, k: Option<&str>) {
-    let body =
-        json!({ "name": "Vladimir Putin", "date_of_birth": "07.10.1952", "country": "Russia" });
+    let body = json!({ "name": "Vladimir Putin", "date_of_birth": "1952-10-07", "country": "RU" });
     let created = call("POST", &server.url("/favorites"), k, json_body(body)).await;
     assert_eq!(created.status, 201, "{:?}", created.body);
     let fav = created.data()["id"].as_str().unwrap().to_owned();
@@ -139,11 +139,38 @@ async fn favorite_evidence_over_http(server: &Serve, k: Option<&str>) {
             "country",
         ),
         (json!({ "name": "Ann Other", "dob": "1960" }), "dob"),
+        (
+            json!({ "name": "Ann Other", "date_of_birth": "07.10.1952" }),
+            "date_of_birth",
+        ),
+        (
+            json!({ "name": "Ann Other", "country": "Russia" }),
+            "country",
+        ),
+        (
+            json!({ "name": "Ann Other", "date_of_birth": "" }),
+            "date_of_birth",
+        ),
     ] {
         let refused = call("POST", &server.url("/favorites"), k, json_body(body)).await;
         assert!(refused.status >= 400, "{:?}", refused.body);
         assert!(refused.message().contains(named), "{:?}", refused.body);
     }
+    let import =
+        json!({ "names": [{ "name": "Ann Other" }, { "name": "Bo Other", "date_of_birth": "" }] });
+    let refused = call(
+        "POST",
+        &server.url("/favorites/import"),
+        k,
+        json_body(import),
+    )
+    .await;
+    assert_eq!(refused.status, 422, "{:?}", refused.body);
+    assert!(
+        refused.message().contains("names[1].date_of_birth"),
+        "{:?}",
+        refused.body
+    );
     let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
     assert!(removed.status < 300, "{:?}", removed.body);
 }

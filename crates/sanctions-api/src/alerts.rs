@@ -35,7 +35,7 @@ pub struct AlertQuery {
 #[serde(deny_unknown_fields)]
 pub struct AlertBulkRequest {
     /// The alerts (`alt_...`), 1 to 500, each once.
-    #[schema(min_items = 1, max_items = 500)]
+    #[schema(schema_with = super::schema::alert_ids)]
     pub ids: Vec<String>,
     /// `acknowledged` or `resolved` (an alert is never reopened).
     #[schema(schema_with = super::schema::alert_status_change)]

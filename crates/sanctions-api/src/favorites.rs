@@ -39,6 +39,16 @@ pub struct FavoriteImport {
     pub names: Vec<FavoriteRequest>,
 }
 
+impl FavoriteRequest {
+    /// The request with its date of birth and country in the forms the interface documents,
+    /// as the remote client sends them (see [`crate::screening::ScreenRequest::in_wire_form`]).
+    pub fn in_wire_form(mut self) -> FavoriteRequest {
+        self.date_of_birth = crate::screening::dob_in_wire_form(self.date_of_birth);
+        self.country = crate::screening::country_in_wire_form(self.country);
+        self
+    }
+}
+
 /// What an import did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ImportSummary {

@@ -73,6 +73,19 @@ pub fn date_of_birth() -> Object {
         .build()
 }
 
+/// The ids of a bulk alert change: 1 to 500 alert ids (`alt_` and a ULID), each once.
+pub fn alert_ids() -> Array {
+    let id = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^alt_[0-7][0-9A-HJKMNP-TV-Z]{25}$"));
+    ArrayBuilder::new()
+        .items(id)
+        .min_items(Some(1))
+        .max_items(Some(500))
+        .unique_items(true)
+        .build()
+}
+
 /// An ISO 3166-1 alpha-2 code in capitals, or null: what `checks::is_country` takes.
 pub fn country() -> Object {
     let mut codes: Vec<serde_json::Value> = iso2_codes().map(serde_json::Value::from).collect();

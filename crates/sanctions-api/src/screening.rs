@@ -87,21 +87,29 @@ impl ScreenRequest {
     /// (`07.10.1952`, `Russia`) resolve to one; blank ones dropped. What the remote client
     /// sends, so that the CLI and the terminal UI take the same input against a server.
     pub fn in_wire_form(mut self) -> ScreenRequest {
-        self.date_of_birth = self
-            .date_of_birth
-            .filter(|d| !d.trim().is_empty())
-            .map(|d| match DateSpec::parse_loose(&d) {
-                Some(
-                    spec @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }),
-                ) => spec.iso(),
-                _ => d,
-            });
-        self.country = self
-            .country
-            .filter(|c| !c.trim().is_empty())
-            .map(|c| to_iso2(&c).map_or(c, str::to_owned));
+        self.date_of_birth = dob_in_wire_form(self.date_of_birth);
+        self.country = country_in_wire_form(self.country);
         self
     }
+}
+
+/// A date of birth as the interface documents it (`07.10.1952` becomes `1952-10-07`); blank
+/// is none, and what cannot be read is left for the server to refuse by name.
+pub fn dob_in_wire_form(dob: Option<String>) -> Option<String> {
+    dob.filter(|d| !d.trim().is_empty())
+        .map(|d| match DateSpec::parse_loose(&d) {
+            Some(
+                spec @ (DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. }),
+            ) => spec.iso(),
+            _ => d,
+        })
+}
+
+/// A country as the interface documents it (`Russia` becomes `RU`); blank is none.
+pub fn country_in_wire_form(country: Option<String>) -> Option<String> {
+    country
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| to_iso2(&c).map_or(c, str::to_owned))
 }
 
 /// The result of screening one name: `data` of `POST /v1/screen`.
