@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use common::fixtures::{code, data_with, fixture, stderr, un_only};
-use common::{sanctions, sanctions_with_stdin, stdout};
+use common::{as_reader, sanctions, sanctions_with_stdin, stdout};
 use serde_json::Value;
 
 #[test]
@@ -193,30 +193,6 @@ fn escape_sequences_never_reach_the_terminal() {
     assert!(!has_raw_controls(
         &sanctions(fresh.path(), &["lists"]).stdout
     ));
-}
-
-/// Runs the binary as an unprivileged user when the tests run as root (root ignores file
-/// permissions), so that a read-only folder is really read-only.
-fn as_reader(data: &Path, args: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_sanctions");
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| stdout(&o).trim() == "0")
-        .unwrap_or(false);
-    let mut cmd = if root {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    cmd.arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -25,6 +25,30 @@ pub fn shared_data() -> PathBuf {
     dir
 }
 
+/// Runs the binary as an unprivileged user when the tests run as root (root ignores file
+/// permissions), so that a read-only folder is really read-only.
+pub fn as_reader(data: &Path, args: &[&str]) -> Output {
+    let bin = env!("CARGO_BIN_EXE_sanctions");
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| stdout(&o).trim() == "0")
+        .unwrap_or(false);
+    let mut cmd = if root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        Command::new(bin)
+    };
+    cmd.arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap()
+}
+
 /// Runs the real binary with `--data-dir data_dir` and `args`.
 pub fn sanctions(data_dir: &Path, args: &[&str]) -> Output {
     sanctions_with_stdin(data_dir, args, "")

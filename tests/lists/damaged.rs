@@ -8,9 +8,9 @@ use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{sanctions, stdout};
+use common::{as_reader, sanctions, stdout};
 use serde_json::Value;
 
 /// The real list files; a missing folder fails the test (the damage is made from them).
@@ -402,30 +402,6 @@ fn a_damaged_page_of_the_names_table_makes_its_list_unavailable_not_silent() {
     let check = sanctions(data.path(), &["store", "check"]);
     assert_eq!(code(&check), 0, "{}{}", stdout(&check), stderr(&check));
     assert_eq!(list_count(data.path(), "ca_sema"), 4_759);
-}
-
-/// Runs the binary as an unprivileged user when the tests run as root (root ignores file
-/// permissions), so that a read-only folder is really read-only.
-fn as_reader(data: &Path, args: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_sanctions");
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| stdout(&o).trim() == "0")
-        .unwrap_or(false);
-    let mut cmd = if root {
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    cmd.arg("--data-dir")
-        .arg(data)
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .unwrap()
 }
 
 /// Copies the database files of `from` (the main file and its journals) into `to`, made
