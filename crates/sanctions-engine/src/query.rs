@@ -504,6 +504,9 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
                 .then(|| {
                     let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
                     let meet = script::skeletons_meet(&skeletons, &listed_skeletons)?;
+                    if lexicon::refutes(text, abjad, &listed.text, listed.abjad) {
+                        return None;
+                    }
                     // Weaker where the lexicon knows the abjad word's spellings and they are
                     // all unlike the Latin word (see `lexicon::contradicts`).
                     // Two abjad words that share a skeleton but are written differently
