@@ -115,7 +115,10 @@ mod tests {
 
     #[test]
     fn a_latin_spelling_of_another_abjad_word_is_refuted() {
-        // The committed lexicon: `محمد` is spelt Muhammad, Mohamed...; Mahmoud is `محمود`.
+        // The committed lexicon: `حسن` is spelt Hassan, Hasan; Hussein is `حسين`.
+        assert!(contradicts("hsn", "hussein"));
+        assert!(refutes("hussein", false, "hsn", true));
+        // `محمد` is spelt Muhammad, Mohamed...; Mahmoud is `محمود`.
         assert!(contradicts("mhmd", "mahmoud"));
         assert!(refutes("mahmoud", false, "mhmd", true));
         assert!(refutes("mhmd", true, "mahmoud", false));

@@ -621,6 +621,19 @@ mod tests {
     }
 
     #[test]
+    fn a_given_name_the_lexicon_spells_for_another_abjad_word_is_no_skeleton_pair() {
+        // `حسن` (Hasan) and `حسين` (Husayn) share the skeleton `hsn` with `Hussein`; the
+        // lists spell `حسن` Hassan, Hasan, and `Hussein` for `حسين`: another name.
+        let names = &["حسن كامل", "حسين كامل", "KAMEL, Ali"];
+        let other = scores(names, "Hussein Kamel", "حسن كامل");
+        let same = scores(names, "Hussein Kamel", "حسين كامل");
+        let spelt = scores(names, "Hassan Kamel", "حسن كامل");
+        assert!(other < 0.7, "{other}");
+        assert!(same > 0.85, "{same}");
+        assert!(spelt > 0.85, "{spelt}");
+    }
+
+    #[test]
     fn a_word_break_moved_by_a_typo_still_meets() {
         let names = &["AL-KAWARI, Salih", "HASSAN, Ali"];
         let moved = scores(names, "Salih Alk-Awari", "AL-KAWARI, Salih");
