@@ -13,7 +13,7 @@ use sanctions_model::{
 };
 use sanctions_store::{
     Changes, ChunkClaim, ChunkCommit, ChunkDone, ChunkLease, ChunkRunStart, DEFAULT_ACCOUNT,
-    EVERY_ACCOUNT, FavoriteInsert, FavoriteUpdate, KeyStore, RescreenChunk, WebhookRecord,
+    EVERY_ACCOUNT, FavoriteInsert, FavoriteUpdate, RescreenChunk, WebhookRecord,
 };
 
 fn at(seconds: i64) -> Timestamp {
