@@ -198,9 +198,10 @@ pub(crate) fn state_from(
     })
 }
 
-fn state_row(
-    r: &Row<'_>,
-) -> rusqlite::Result<(i64, [String; 2], [Option<String>; 2], [Option<i64>; 7])> {
+/// A run's row as read: id, (scope, reason), (started, finished), its counts.
+type StateRow = (i64, [String; 2], [Option<String>; 2], [Option<i64>; 7]);
+
+fn state_row(r: &Row<'_>) -> rusqlite::Result<StateRow> {
     Ok((
         r.get(0)?,
         [r.get(1)?, r.get(2)?],
@@ -316,13 +317,12 @@ impl Store {
         chunk: &RescreenChunk,
     ) -> Result<Vec<ChunkFavorite>, StoreError> {
         let scope = (chunk.scope != EVERY_ACCOUNT).then_some(chunk.scope.as_str());
-        let range = params![scope, chunk.after, chunk.last];
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, kind, dob, country FROM favorites
-             WHERE (?1 IS NULL OR account_id = ?1) AND (?2 IS NULL OR id > ?2)
-                 AND (?3 IS NULL OR id <= ?3)
-             ORDER BY id",
-        )?;
+        let bounds = (chunk.after.as_deref(), chunk.last.as_deref());
+        let (filter, values) = chunk_filter("f.account_id", "f.id", scope, bounds);
+        let range = rusqlite::params_from_iter(values.iter());
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT f.id, f.name, f.kind, f.dob, f.country FROM favorites f {filter} ORDER BY f.id"
+        ))?;
         let mut out: Vec<ChunkFavorite> = stmt
             .query_map(range, |r| {
                 Ok(ChunkFavorite {
@@ -338,14 +338,13 @@ impl Store {
                 })
             })?
             .collect::<Result<_, _>>()?;
-        let mut stmt = self.conn.prepare_cached(
+        let (filter, values) = chunk_filter("f.account_id", "m.favorite_id", scope, bounds);
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT m.favorite_id, m.entity_id, m.score FROM favorite_matches m
-             JOIN favorites f ON f.id = m.favorite_id
-             WHERE (?1 IS NULL OR f.account_id = ?1) AND (?2 IS NULL OR m.favorite_id > ?2)
-                 AND (?3 IS NULL OR m.favorite_id <= ?3)",
-        )?;
+             JOIN favorites f ON f.id = m.favorite_id {filter}"
+        ))?;
         let mut matches: HashMap<String, Vec<(String, u8)>> = HashMap::new();
-        let rows = stmt.query_map(range, |r| {
+        let rows = stmt.query_map(rusqlite::params_from_iter(values.iter()), |r| {
             Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
         })?;
         for row in rows {
@@ -496,13 +495,13 @@ fn create_run(
 ) -> Result<i64, StoreError> {
     let scope = (start.scope != EVERY_ACCOUNT).then_some(start.scope);
     let offset = start.chunk_size.clamp(1, MAX_CHUNK) as i64 - 1;
-    let mut next = tx.prepare_cached(
-        "SELECT id FROM favorites WHERE (?1 IS NULL OR account_id = ?1) AND (?2 IS NULL OR id > ?2)
-         ORDER BY id LIMIT 1 OFFSET ?3",
-    )?;
     let ranges = bounds(|after| {
+        let (filter, values) = chunk_filter("account_id", "id", scope, (after, None));
+        let mut next = tx.prepare_cached(&format!(
+            "SELECT id FROM favorites {filter} ORDER BY id LIMIT 1 OFFSET {offset}"
+        ))?;
         Ok(next
-            .query_row(params![scope, after, offset], |r| r.get(0))
+            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))
             .optional()?)
     })?;
     // The last bounded chunk may end at the last favorite: the unbounded one after it is
@@ -519,6 +518,32 @@ fn create_run(
         insert.execute(params![id, seq as i64, after, last])?;
     }
     Ok(id)
+}
+
+/// The `WHERE` clause of a chunk's favorites naming only the conditions that apply (SQLite
+/// does not use the id index through `?2 IS NULL OR id > ?2`), and its values in order.
+fn chunk_filter<'a>(
+    account_col: &str,
+    id_col: &str,
+    scope: Option<&'a str>,
+    (after, last): (Option<&'a str>, Option<&'a str>),
+) -> (String, Vec<&'a str>) {
+    let mut conditions = Vec::new();
+    let mut values = Vec::new();
+    for (value, condition) in [
+        (scope, format!("{account_col} = ?")),
+        (after, format!("{id_col} > ?")),
+        (last, format!("{id_col} <= ?")),
+    ] {
+        if let Some(value) = value {
+            conditions.push(condition);
+            values.push(value);
+        }
+    }
+    match conditions.is_empty() {
+        true => (String::new(), values),
+        false => (format!("WHERE {}", conditions.join(" AND ")), values),
+    }
 }
 
 /// Whether every favorite of `updates` still exists and matches what the chunk read.
