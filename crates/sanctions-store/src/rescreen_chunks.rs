@@ -147,12 +147,15 @@ pub(crate) fn state_sql(now: &str, tail: &str) -> String {
     )
 }
 
+/// A chunk's key range: after (exclusive), last (inclusive); None: unbounded.
+pub(crate) type Range = (Option<String>, Option<String>);
+
 /// The upper bounds of the chunks of `scope`'s favorites, `size` each, read by keyset (one
 /// bound at a time, never the whole watchlist); the last chunk is unbounded (None), so a
 /// favorite added while the run goes is screened by it.
 pub(crate) fn bounds(
     mut next: impl FnMut(Option<&str>) -> Result<Option<String>, StoreError>,
-) -> Result<Vec<(Option<String>, Option<String>)>, StoreError> {
+) -> Result<Vec<Range>, StoreError> {
     let mut out = Vec::new();
     let mut after: Option<String> = None;
     while let Some(last) = next(after.as_deref())? {
