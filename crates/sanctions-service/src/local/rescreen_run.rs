@@ -65,7 +65,7 @@ impl ChunkSettings {
 
     /// How long a process waiting for others' chunks sleeps between looks.
     fn poll(&self) -> Duration {
-        (self.lease / 8).clamp(Duration::from_millis(100), Duration::from_secs(5))
+        (self.lease / 8).clamp(Duration::from_millis(100), Duration::from_secs(1))
     }
 }
 
