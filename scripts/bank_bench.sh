@@ -10,6 +10,11 @@
 #
 # PG_URL (default postgres://postgres@127.0.0.1:5432/test): a schema `bank_bench_<time>` is
 # made there and dropped at the end (KEEP=1 keeps it). SANCTIONS_BIN=PATH skips the build.
+# CUSTOMERS=FILE imports that file instead of generating N customers. Steps 1-2 alone:
+# STEPS=import (keeps the schema and names it); step 3 alone on a kept schema:
+# STEPS=update SCHEMA=bank_bench_... (run it again with a fresh schema to repeat it).
+# The log (`sanctions.log` in the data folder) gives the incremental run's parts: the
+# watchlist's token index built or brought up to date, the favorites selected.
 # Needs psql, python3 and GNU time.
 set -euo pipefail
 
@@ -25,13 +30,16 @@ else
     bin=${CARGO_TARGET_DIR:-target}/release/sanctions
 fi
 work=$(mktemp -d)
-schema="bank_bench_$(date +%s)"
+steps=${STEPS:-all}
+schema=${SCHEMA:-"bank_bench_$(date +%s)"}
+[ "$steps" = all ] || KEEP=1
 cleanup() {
     [ -n "${KEEP:-}" ] || psql -q "$pg_url" -c "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT
-psql -q "$pg_url" -c "CREATE SCHEMA $schema" >/dev/null
+[ "$steps" = update ] || psql -q "$pg_url" -c "CREATE SCHEMA $schema" >/dev/null
+echo "== schema $schema"
 sep='?'; case "$pg_url" in *\?*) sep='&' ;; esac
 export SANCTIONS_DATABASE_URL="$pg_url${sep}options=-csearch_path%3D$schema"
 size() {
@@ -41,6 +49,7 @@ size() {
 echo "== machine: $(nproc) CPUs; $(uptime); $("$bin" --version)"
 
 mkdir -p "$work/old" "$work/data"
+if [ "$steps" != update ]; then
 for list in "$shared"/lists/*; do
     ln -s "$list" "$work/old/$(basename "$list")"
 done
@@ -49,16 +58,22 @@ ln -s "$shared/editions/ofac_sdn/consistent_2023-12-28" "$work/old/ofac_sdn"
 "$bin" --data-dir "$work/data" lists import "$work/old" >/dev/null
 echo "== lists imported (OFAC SDN 2023-12-28): database $(size)"
 
-python3 "$here/gen_watchlist.py" "$n" >"$work/customers.csv"
-echo "== $n customers generated: $(du -h "$work/customers.csv" | cut -f1)"
+customers=${CUSTOMERS:-$work/customers.csv}
+if [ -z "${CUSTOMERS:-}" ]; then
+    python3 "$here/gen_watchlist.py" "$n" >"$customers"
+    echo "== $n customers generated: $(du -h "$customers" | cut -f1)"
+fi
 before=$(size)
 /usr/bin/time -f 'time: %e s wall, %U s user, %S s system, peak RSS %M KiB' \
-    "$bin" --data-dir "$work/data" watchlist import "$work/customers.csv" 2>&1 | grep -v '^warning:' || true
+    "$bin" --data-dir "$work/data" watchlist import "$customers" 2>&1 | grep -v '^warning:' || true
 echo "== database $before -> $(size); favorites: $(psql -qAt "$pg_url" -c "SELECT count(*) FROM $schema.favorites")"
+fi
+[ "$steps" != import ] || exit 0
 
 echo "== the current OFAC SDN imported, the watchlist monitored"
 /usr/bin/time -f 'time: %e s wall, %U s user, %S s system, peak RSS %M KiB' \
     "$bin" --data-dir "$work/data" lists import "$shared/lists" 2>&1 | grep -E 'ofac_sdn|watchlist|time:'
 psql -qAt "$pg_url" -c "SELECT 'run: ' || mode || ', ' || screened || ' screened, ' || changed || ' changed, ' || alerts || ' alerts'
     FROM $schema.rescreen_runs ORDER BY id DESC LIMIT 1"
+grep -hE 'token index|favorites selected|re-screen' "$work"/data/*.log 2>/dev/null | tail -5 || true
 echo "== load after: $(uptime)"
