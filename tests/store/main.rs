@@ -10,6 +10,7 @@ mod conformance;
 mod migrations;
 mod multiproc;
 mod no_triggers;
+mod rescreen_chunks;
 mod scale_out;
 mod store_conformance;
 mod watchlist_stream;

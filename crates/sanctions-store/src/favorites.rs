@@ -254,65 +254,8 @@ impl Store {
             .find(|m| m.key == WATCHLIST_MARKER)
             .map_or(0, |m| m.from);
         let changes = claim_alerts(&tx, changes, base)?;
-        tx.execute(
-            "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
-                                        screened, changed, alerts)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                ts_text(run.at),
-                run.reason,
-                run.mode,
-                to_json(&run.list_versions, "rescreen run")?,
-                run.engine_version,
-                run.actor,
-                run.screened as i64,
-                run.changed as i64,
-                run.alerts as i64
-            ],
-        )?;
-        let run_id = tx.last_insert_rowid();
-        let at = ts_text(run.at);
-        {
-            let mut clear =
-                tx.prepare_cached("DELETE FROM favorite_matches WHERE favorite_id = ?1")?;
-            let mut add = tx.prepare_cached(
-                "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",
-            )?;
-            let mut log = tx.prepare_cached(
-                "INSERT INTO favorite_changes (favorite_id, entity_id, change, at, run_id, screening_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            let mut favorite = tx.prepare_cached(
-                "UPDATE favorites SET last_screened_at = ?2, last_match_count = ?3,
-                     last_screening_id = coalesce(?4, last_screening_id), last_run_id = ?5
-                 WHERE id = ?1",
-            )?;
-            for u in updates {
-                clear.execute([&u.favorite_id])?;
-                for (entity, score) in &u.matches {
-                    add.execute(params![u.favorite_id, entity, score])?;
-                }
-                for (entities, change) in [(&u.gained, "gained"), (&u.lost, "lost")] {
-                    for entity in entities {
-                        log.execute(params![
-                            u.favorite_id,
-                            entity,
-                            change,
-                            at,
-                            run_id,
-                            u.screening_id
-                        ])?;
-                    }
-                }
-                favorite.execute(params![
-                    u.favorite_id,
-                    at,
-                    u.matches.len() as i64,
-                    u.screening_id,
-                    run_id
-                ])?;
-            }
-        }
+        let run_id = insert_run(&tx, run)?;
+        apply_updates(&tx, updates, &ts_text(run.at), Some(run_id))?;
         write_changes(&tx, &changes)?;
         tx.commit().map_err(StoreError::from)?;
         Ok(Some(run_id))
@@ -425,6 +368,80 @@ impl Store {
     }
 }
 
+/// Appends a run's compact record; returns its id.
+pub(crate) fn insert_run(
+    tx: &rusqlite::Transaction<'_>,
+    run: &RescreenRun,
+) -> Result<i64, StoreError> {
+    tx.execute(
+        "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
+                                    screened, changed, alerts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            ts_text(run.at),
+            run.reason,
+            run.mode,
+            to_json(&run.list_versions, "rescreen run")?,
+            run.engine_version,
+            run.actor,
+            run.screened as i64,
+            run.changed as i64,
+            run.alerts as i64
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Writes each favorite's new matched set, its change log (naming `run_id`, when the run's
+/// record exists yet) and its last-screened fields, inside an open transaction.
+pub(crate) fn apply_updates(
+    tx: &rusqlite::Transaction<'_>,
+    updates: &[FavoriteUpdate],
+    at: &str,
+    run_id: Option<i64>,
+) -> Result<(), StoreError> {
+    let mut clear = tx.prepare_cached("DELETE FROM favorite_matches WHERE favorite_id = ?1")?;
+    let mut add = tx.prepare_cached(
+        "INSERT INTO favorite_matches (favorite_id, entity_id, score) VALUES (?1, ?2, ?3)",
+    )?;
+    let mut log = tx.prepare_cached(
+        "INSERT INTO favorite_changes (favorite_id, entity_id, change, at, run_id, screening_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut favorite = tx.prepare_cached(
+        "UPDATE favorites SET last_screened_at = ?2, last_match_count = ?3,
+             last_screening_id = coalesce(?4, last_screening_id),
+             last_run_id = coalesce(?5, last_run_id)
+         WHERE id = ?1",
+    )?;
+    for u in updates {
+        clear.execute([&u.favorite_id])?;
+        for (entity, score) in &u.matches {
+            add.execute(params![u.favorite_id, entity, score])?;
+        }
+        for (entities, change) in [(&u.gained, "gained"), (&u.lost, "lost")] {
+            for entity in entities {
+                log.execute(params![
+                    u.favorite_id,
+                    entity,
+                    change,
+                    at,
+                    run_id,
+                    u.screening_id
+                ])?;
+            }
+        }
+        favorite.execute(params![
+            u.favorite_id,
+            at,
+            u.matches.len() as i64,
+            u.screening_id,
+            run_id
+        ])?;
+    }
+    Ok(())
+}
+
 /// Moves a marker from `m.from` to `m.to` if it is at `m.from` (absent counts as 0), under
 /// the write lock of `tx`. False when another writer moved it first.
 fn compare_and_set(tx: &rusqlite::Transaction<'_>, m: &MarkerMove<'_>) -> Result<bool, StoreError> {
@@ -445,7 +462,7 @@ fn compare_and_set(tx: &rusqlite::Transaction<'_>, m: &MarkerMove<'_>) -> Result
 }
 
 /// Counts a change of the watchlist (see [`WATCHLIST_MARKER`]).
-fn bump_watchlist(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+pub(crate) fn bump_watchlist(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO service_state (key, value) VALUES (?1, 1)
          ON CONFLICT(key) DO UPDATE SET value = value + 1",
@@ -457,7 +474,7 @@ fn bump_watchlist(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
 /// `changes` without the `favorite.match` alerts (and their events) whose every
 /// (favorite, entity) was already alerted from watchlist version `base`; the identities of
 /// the others are recorded (idempotent inserts on a unique key).
-fn claim_alerts(
+pub(crate) fn claim_alerts(
     tx: &rusqlite::Transaction<'_>,
     changes: &Changes,
     base: i64,

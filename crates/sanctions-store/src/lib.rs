@@ -30,6 +30,7 @@ mod outbox;
 pub mod postgres;
 pub mod readonly;
 mod repo;
+pub mod rescreen_chunks;
 mod schema;
 mod screenings;
 mod sink;
@@ -58,6 +59,10 @@ pub const DEFAULT_ACCOUNT: &str = "acct_default";
 pub use lists::{EntityChange, ListSummary};
 pub use ops::OpsStats;
 pub use repo::{Repository, SqliteRepository};
+pub use rescreen_chunks::{
+    ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
+    EVERY_ACCOUNT, RescreenChunk,
+};
 pub use screenings::{Changes, NewDecision};
 pub use webhooks::{
     AttemptRecord, DeliveryClaim, DeliveryOutcome, DeliveryRecord, DueDelivery, MAX_WEBHOOKS,

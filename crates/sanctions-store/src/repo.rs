@@ -20,6 +20,10 @@ use jiff::Timestamp;
 use super::briefs::{BriefFilter, BriefRecord};
 use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove};
 use super::jobs::JobClaim;
+use super::rescreen_chunks::{
+    ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
+    RescreenChunk,
+};
 use super::screenings::{Changes, NewDecision};
 use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryRecord, DueDelivery, WebhookRecord};
 use super::{EntityChange, ListSummary, Store, StoreError};
@@ -194,6 +198,46 @@ pub trait Repository: Send + Sync {
     fn claim_job(&self, claim: &JobClaim<'_>) -> Result<bool, StoreError>;
     /// Gives a job up if `owner` holds it; returns whether it did.
     fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError>;
+
+    // Full re-screens in claimed chunks (see [`crate::rescreen_chunks`]).
+    /// The open run of a scope, or a new one with its chunks.
+    fn open_rescreen_chunks(&self, start: &ChunkRunStart<'_>) -> Result<ChunkRunState, StoreError>;
+    /// Claims the next chunk not done and not held (or whose lease ran out).
+    fn claim_rescreen_chunk(&self, lease: &ChunkLease<'_>) -> Result<ChunkClaim, StoreError>;
+    /// Moves the lease of a chunk `owner` holds (to now or before: gives it up); false when
+    /// `owner` no longer holds it.
+    fn renew_rescreen_chunk(
+        &self,
+        chunk: &RescreenChunk,
+        owner: &str,
+        until: Timestamp,
+    ) -> Result<bool, StoreError>;
+    /// The favorites of a chunk with their current matches, in id order.
+    fn rescreen_chunk_favorites(
+        &self,
+        chunk: &RescreenChunk,
+    ) -> Result<Vec<ChunkFavorite>, StoreError>;
+    /// Commits a screened chunk with marking it done, only while its owner holds it.
+    fn commit_rescreen_chunk(&self, done: &ChunkDone<'_>) -> Result<ChunkCommit, StoreError>;
+    /// Finishes a run whose every chunk is done, once: its record's id when this call did.
+    fn finish_rescreen_chunks(
+        &self,
+        run_id: i64,
+        run: &RescreenRun,
+        now: Timestamp,
+    ) -> Result<Option<i64>, StoreError>;
+    /// A run and its progress.
+    fn rescreen_chunk_run(
+        &self,
+        run_id: i64,
+        now: Timestamp,
+    ) -> Result<Option<ChunkRunState>, StoreError>;
+    /// The runs not finished, oldest first.
+    fn open_rescreen_chunk_runs(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ChunkRunState>, StoreError>;
 }
 
 /// The SQLite repository: one writer, a pool of readers, on one database file.
@@ -573,5 +617,50 @@ impl Repository for SqliteRepository {
     }
     fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError> {
         self.writer().release_job(job, owner)
+    }
+    fn open_rescreen_chunks(&self, start: &ChunkRunStart<'_>) -> Result<ChunkRunState, StoreError> {
+        self.writer().open_rescreen_chunks(start)
+    }
+    fn claim_rescreen_chunk(&self, lease: &ChunkLease<'_>) -> Result<ChunkClaim, StoreError> {
+        self.writer().claim_rescreen_chunk(lease)
+    }
+    fn renew_rescreen_chunk(
+        &self,
+        chunk: &RescreenChunk,
+        owner: &str,
+        until: Timestamp,
+    ) -> Result<bool, StoreError> {
+        self.writer().renew_rescreen_chunk(chunk, owner, until)
+    }
+    fn rescreen_chunk_favorites(
+        &self,
+        chunk: &RescreenChunk,
+    ) -> Result<Vec<ChunkFavorite>, StoreError> {
+        self.with_reader(|r| r.rescreen_chunk_favorites(chunk))
+    }
+    fn commit_rescreen_chunk(&self, done: &ChunkDone<'_>) -> Result<ChunkCommit, StoreError> {
+        self.writer().commit_rescreen_chunk(done)
+    }
+    fn finish_rescreen_chunks(
+        &self,
+        run_id: i64,
+        run: &RescreenRun,
+        now: Timestamp,
+    ) -> Result<Option<i64>, StoreError> {
+        self.writer().finish_rescreen_chunks(run_id, run, now)
+    }
+    fn rescreen_chunk_run(
+        &self,
+        run_id: i64,
+        now: Timestamp,
+    ) -> Result<Option<ChunkRunState>, StoreError> {
+        self.reader()?.rescreen_chunk_run(run_id, now)
+    }
+    fn open_rescreen_chunk_runs(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ChunkRunState>, StoreError> {
+        self.reader()?.open_rescreen_chunk_runs(now, limit)
     }
 }

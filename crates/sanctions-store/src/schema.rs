@@ -466,4 +466,35 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE favorites ADD COLUMN dob TEXT;
     ALTER TABLE favorites ADD COLUMN country TEXT;
     "#,
+    // 13: full re-screens in claimed chunks (`rescreen_chunks`): a run per scope (an account,
+    // or `*` for every account) open until its last chunk is done, and its chunks, each a
+    // key range of the favorites (`after_id` exclusive, `last_id` inclusive, NULL unbounded)
+    // held by `holder` until `lease_until`, done once (`done_at`) with its counts.
+    r#"
+    CREATE TABLE rescreen_chunk_runs (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope            TEXT NOT NULL,
+        reason           TEXT NOT NULL,
+        started_at       TEXT NOT NULL,
+        finished_at      TEXT,
+        chunks           INTEGER NOT NULL,
+        rescreen_run_id  INTEGER
+    );
+    CREATE UNIQUE INDEX rescreen_chunk_runs_open ON rescreen_chunk_runs(scope)
+        WHERE finished_at IS NULL;
+    CREATE TABLE rescreen_chunks (
+        run_id       INTEGER NOT NULL REFERENCES rescreen_chunk_runs(id),
+        seq          INTEGER NOT NULL,
+        after_id     TEXT,
+        last_id      TEXT,
+        holder       TEXT,
+        lease_until  TEXT,
+        claims       INTEGER NOT NULL DEFAULT 0,
+        done_at      TEXT,
+        screened     INTEGER NOT NULL DEFAULT 0,
+        changed      INTEGER NOT NULL DEFAULT 0,
+        alerts       INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    "#,
 ];

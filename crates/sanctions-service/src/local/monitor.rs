@@ -128,6 +128,7 @@ impl LocalService {
                 if let Err(e) = self.monitor().await {
                     tracing::warn!(error = %e, "watchlist monitoring failed; retrying later");
                 }
+                self.join_rescreens_now().await;
                 if Instant::now() >= next_full {
                     next_full = Instant::now() + self.scheduled_rescreen(every).await;
                 }
@@ -169,24 +170,28 @@ impl LocalService {
     }
 
     /// A full re-screen of this service's account's watchlist (`own`), or of every
-    /// account's (the scheduled one).
+    /// account's (the scheduled one): the run of that scope in claimed chunks, joined by
+    /// every process on the store (see [`super::rescreen_run`]).
     async fn rescreen_run(&self, own: bool) -> Result<RescreenSummary, ServiceError> {
         let _one_at_a_time = self.inner.monitor.lock().await;
         self.blocking(move |this| {
             let loaded = this.ready()?;
             let scope = own.then(|| this.account_id());
-            this.claimed(|| {
-                this.rescreen_blocking(
-                    &loaded,
-                    "manual",
-                    (RescreenMode::Full, scope.as_deref()),
-                    &[],
-                    Changes::default(),
-                    None,
-                )
-            })
+            let reason = if own { "manual" } else { "scheduled" };
+            this.rescreen_chunked(&loaded, scope.as_deref(), reason)
         })
         .await
+    }
+
+    /// Works the chunks of any open full re-screen (started by another process), without
+    /// waiting for those others hold.
+    async fn join_rescreens_now(&self) {
+        let _one_at_a_time = self.inner.monitor.lock().await;
+        match self.blocking(|this| this.join_rescreens()).await {
+            Ok(0) => {}
+            Ok(chunks) => tracing::info!(chunks, "re-screen chunks of an open run committed"),
+            Err(e) => tracing::warn!(error = %e, "joining a re-screen run failed; retrying later"),
+        }
     }
 
     fn monitor_blocking(
@@ -430,10 +435,10 @@ fn candidates(
 }
 
 /// A favorite's re-screen that changed its set of matches.
-struct Screened {
-    update: FavoriteUpdate,
-    screening: Option<crate::model::ScreeningRecord>,
-    alert: Option<Alert>,
+pub(super) struct Screened {
+    pub update: FavoriteUpdate,
+    pub screening: Option<crate::model::ScreeningRecord>,
+    pub alert: Option<Alert>,
 }
 
 /// The request a favorite is screened with: the default threshold, every match reported.
@@ -476,7 +481,7 @@ fn rescreen_request(
     }
 }
 
-fn screen_favorite(
+pub(super) fn screen_favorite(
     loaded: &Loaded,
     id: &str,
     request: ScreenRequest,
@@ -564,7 +569,7 @@ fn screen_favorite(
     }))
 }
 
-fn favorite_event(alert: &Alert, update: &FavoriteUpdate) -> OutboxEvent {
+pub(super) fn favorite_event(alert: &Alert, update: &FavoriteUpdate) -> OutboxEvent {
     OutboxEvent {
         event_id: new_id("evt_"),
         kind: AlertKind::FavoriteMatch.as_str().to_owned(),

@@ -39,6 +39,8 @@ const TABLES: &[&str] = &[
     "favorite_changes",
     "favorite_alert_keys",
     "rescreen_runs",
+    "rescreen_chunk_runs",
+    "rescreen_chunks",
     "alerts",
     "alert_changes",
     "service_state",
@@ -57,12 +59,13 @@ const IDENTITIES: &[(&str, &str)] = &[
     ("decisions", "id"),
     ("favorite_changes", "id"),
     ("rescreen_runs", "id"),
+    ("rescreen_chunk_runs", "id"),
     ("alert_changes", "id"),
     ("webhook_attempts", "id"),
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 12;
+const SQLITE_VERSION: i64 = 13;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]

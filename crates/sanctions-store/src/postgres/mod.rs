@@ -23,6 +23,7 @@ mod lists;
 mod ops;
 mod records;
 mod repo;
+mod rescreen_chunks;
 mod schema;
 mod watchlist;
 mod webhooks;

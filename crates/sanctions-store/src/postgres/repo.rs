@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 
 use super::connect::PostgresRepository;
-use super::{jobs, lists, records, watchlist, webhooks};
+use super::{jobs, lists, records, rescreen_chunks, watchlist, webhooks};
 use crate::model::ParsedList;
 use crate::model::{
     Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
@@ -14,9 +14,10 @@ use crate::model::{
     ScreeningRecord, UpdateRecord,
 };
 use crate::{
-    AttemptRecord, BriefFilter, BriefRecord, Changes, DeliveryClaim, DeliveryRecord, DueDelivery,
-    EntityChange, FavoriteInsert, FavoriteUpdate, JobClaim, ListSummary, MarkerMove, NameDamage,
-    NameDigest, NewDecision, Repository, StoreError, WebhookRecord,
+    AttemptRecord, BriefFilter, BriefRecord, Changes, ChunkClaim, ChunkCommit, ChunkDone,
+    ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState, DeliveryClaim, DeliveryRecord,
+    DueDelivery, EntityChange, FavoriteInsert, FavoriteUpdate, JobClaim, ListSummary, MarkerMove,
+    NameDamage, NameDigest, NewDecision, Repository, RescreenChunk, StoreError, WebhookRecord,
 };
 
 impl Repository for PostgresRepository {
@@ -272,6 +273,51 @@ impl Repository for PostgresRepository {
     }
     fn release_job(&self, job: &str, owner: &str) -> Result<bool, StoreError> {
         self.write(|tx| jobs::release(tx, job, owner))
+    }
+    fn open_rescreen_chunks(&self, start: &ChunkRunStart<'_>) -> Result<ChunkRunState, StoreError> {
+        self.write(|tx| rescreen_chunks::open(tx, start))
+    }
+    fn claim_rescreen_chunk(&self, lease: &ChunkLease<'_>) -> Result<ChunkClaim, StoreError> {
+        self.write(|tx| rescreen_chunks::claim(tx, lease))
+    }
+    fn renew_rescreen_chunk(
+        &self,
+        chunk: &RescreenChunk,
+        owner: &str,
+        until: Timestamp,
+    ) -> Result<bool, StoreError> {
+        self.write(|tx| rescreen_chunks::renew(tx, chunk, owner, until))
+    }
+    fn rescreen_chunk_favorites(
+        &self,
+        chunk: &RescreenChunk,
+    ) -> Result<Vec<ChunkFavorite>, StoreError> {
+        self.snapshot(|tx| rescreen_chunks::favorites(tx, chunk))
+    }
+    fn commit_rescreen_chunk(&self, done: &ChunkDone<'_>) -> Result<ChunkCommit, StoreError> {
+        self.write(|tx| rescreen_chunks::commit(tx, done))
+    }
+    fn finish_rescreen_chunks(
+        &self,
+        run_id: i64,
+        run: &RescreenRun,
+        now: Timestamp,
+    ) -> Result<Option<i64>, StoreError> {
+        self.write(|tx| rescreen_chunks::finish(tx, run_id, run, now))
+    }
+    fn rescreen_chunk_run(
+        &self,
+        run_id: i64,
+        now: Timestamp,
+    ) -> Result<Option<ChunkRunState>, StoreError> {
+        self.read(|c| rescreen_chunks::run(c, run_id, now))
+    }
+    fn open_rescreen_chunk_runs(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> Result<Vec<ChunkRunState>, StoreError> {
+        self.read(|c| rescreen_chunks::open_runs(c, now, limit))
     }
 }
 

@@ -347,6 +347,34 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE favorites ADD COLUMN dob TEXT COLLATE "C";
     ALTER TABLE favorites ADD COLUMN country TEXT COLLATE "C";
     "#,
+    // 7: full re-screens in claimed chunks (SQLite's migration 13).
+    r#"
+    CREATE TABLE rescreen_chunk_runs (
+        id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        scope            TEXT COLLATE "C" NOT NULL,
+        reason           TEXT COLLATE "C" NOT NULL,
+        started_at       TEXT COLLATE "C" NOT NULL,
+        finished_at      TEXT COLLATE "C",
+        chunks           BIGINT NOT NULL,
+        rescreen_run_id  BIGINT
+    );
+    CREATE UNIQUE INDEX rescreen_chunk_runs_open ON rescreen_chunk_runs(scope)
+        WHERE finished_at IS NULL;
+    CREATE TABLE rescreen_chunks (
+        run_id       BIGINT NOT NULL REFERENCES rescreen_chunk_runs(id),
+        seq          BIGINT NOT NULL,
+        after_id     TEXT COLLATE "C",
+        last_id      TEXT COLLATE "C",
+        holder       TEXT COLLATE "C",
+        lease_until  TEXT COLLATE "C",
+        claims       BIGINT NOT NULL DEFAULT 0,
+        done_at      TEXT COLLATE "C",
+        screened     BIGINT NOT NULL DEFAULT 0,
+        changed      BIGINT NOT NULL DEFAULT 0,
+        alerts       BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, seq)
+    );
+    "#,
 ];
 
 /// The schema version of the database (0: none yet).

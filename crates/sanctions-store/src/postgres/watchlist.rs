@@ -385,13 +385,13 @@ pub(super) fn record_rescreen(
     let run_id = insert_run(tx, run)?;
     let at = ts_text(run.at);
     for u in updates {
-        apply_update(tx, u, &at, run_id)?;
+        apply_update(tx, u, &at, Some(run_id))?;
     }
     write_changes(tx, &changes)?;
     Ok(Some(run_id))
 }
 
-fn insert_run(tx: &mut Transaction<'_>, run: &RescreenRun) -> Result<i64, StoreError> {
+pub(super) fn insert_run(tx: &mut Transaction<'_>, run: &RescreenRun) -> Result<i64, StoreError> {
     let row = tx
         .query_one(
             "INSERT INTO rescreen_runs (at, reason, mode, list_versions, engine_version, actor,
@@ -413,12 +413,13 @@ fn insert_run(tx: &mut Transaction<'_>, run: &RescreenRun) -> Result<i64, StoreE
     col(&row, 0)
 }
 
-/// A favorite's new matched set, its change log and its last-screened fields.
-fn apply_update(
+/// A favorite's new matched set, its change log (naming `run_id` when the run's record
+/// exists yet) and its last-screened fields.
+pub(super) fn apply_update(
     tx: &mut Transaction<'_>,
     u: &FavoriteUpdate,
     at: &str,
-    run_id: i64,
+    run_id: Option<i64>,
 ) -> Result<(), StoreError> {
     tx.execute(
         "DELETE FROM favorite_matches WHERE favorite_id = $1",
@@ -452,7 +453,8 @@ fn apply_update(
     }
     tx.execute(
         "UPDATE favorites SET last_screened_at = $2, last_match_count = $3,
-             last_screening_id = coalesce($4, last_screening_id), last_run_id = $5
+             last_screening_id = coalesce($4, last_screening_id),
+             last_run_id = coalesce($5, last_run_id)
          WHERE id = $1",
         &[
             &u.favorite_id,
@@ -504,7 +506,7 @@ fn bump_watchlist(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
 
 /// `changes` without the `favorite.match` alerts (and their events) already recorded for
 /// every (favorite, entity) from watchlist version `base`.
-fn claim_alerts(
+pub(super) fn claim_alerts(
     tx: &mut Transaction<'_>,
     changes: &Changes,
     base: i64,
