@@ -87,6 +87,21 @@ pub fn contradicts(abjad_word: &str, latin_word: &str) -> bool {
             .all(|s| super::similarity::edit_similarity(s, latin_word) < UNLIKE)
 }
 
+/// Whether the lexicon refutes a skeleton pair of two words, one written in an abjad (`abjad`
+/// of each tells which): it [`contradicts`] the pair, and the lists spell the Latin word for
+/// another abjad word (`Mahmoud` is the lists' `محمود`, and their `محمد` is `Muhammad`,
+/// `Mohamed`, never like `Mahmoud`, though both share the skeleton `mhmd`). Two different
+/// given names, not two spellings of one: no pair at all, where a skeleton the lexicon only
+/// contradicts is still a weak one (`script::SKELETON_CONTRADICTED`).
+pub fn refutes(word: &str, abjad: bool, other: &str, other_abjad: bool) -> bool {
+    let (abjad_word, latin_word) = match (abjad, other_abjad) {
+        (true, false) => (word, other),
+        (false, true) => (other, word),
+        _ => return false,
+    };
+    !abjad_words(latin_word).is_empty() && contradicts(abjad_word, latin_word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +111,21 @@ mod tests {
         let l = parse("# header\nmhmd\tmuhammad mohammed\nsmh\tusama\n");
         assert_eq!(l.latin["mhmd"], ["muhammad", "mohammed"]);
         assert_eq!(l.abjad["usama"], ["smh"]);
+    }
+
+    #[test]
+    fn a_latin_spelling_of_another_abjad_word_is_refuted() {
+        // The committed lexicon: `حسن` is spelt Hassan, Hasan; Hussein is `حسين`.
+        assert!(contradicts("hsn", "hussein"));
+        assert!(refutes("hussein", false, "hsn", true));
+        // `محمد` is spelt Muhammad, Mohamed...; Mahmoud is `محمود`.
+        assert!(contradicts("mhmd", "mahmoud"));
+        assert!(refutes("mahmoud", false, "mhmd", true));
+        assert!(refutes("mhmd", true, "mahmoud", false));
+        // The lists' own spellings, and a Latin word the lexicon does not know, are not.
+        assert!(!refutes("mohamed", false, "mhmd", true));
+        assert!(!refutes("mahmoudzadeh", false, "mhmd", true));
+        // Two Latin words, or two abjad words, are not the lexicon's to judge.
+        assert!(!refutes("mahmoud", false, "muhammad", false));
     }
 }

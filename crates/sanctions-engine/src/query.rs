@@ -599,6 +599,9 @@ impl<'a> Word<'a> {
     fn across(&self, listed: &VocabToken) -> Option<f32> {
         let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
         let meet = script::skeletons_meet(&self.skeletons, &listed_skeletons)?;
+        if lexicon::refutes(self.text, self.abjad, &listed.text, listed.abjad) {
+            return None;
+        }
         // Weaker where the lexicon knows the abjad word's spellings and they are all unlike
         // the Latin word (see `lexicon::contradicts`). Two abjad words that share a skeleton
         // but are written differently (`בשאר`, Bashar, and `بشرى`, Bushra: the long vowels

@@ -273,7 +273,23 @@ fn is_vowel(c: u8) -> bool {
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one
 /// word on either side (`al qaida` / `alqaida`).
 fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
-    let listed_text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
+    single_pairs(index, query, name, out);
+    query_joined_pairs(index, query, name, out);
+    moved_break_pairs(index, query, name, out);
+    let before = out.len();
+    abjad_joined_pairs(index, query, name, out);
+    abjad_pairs::drop_particles_inside_joins(query, name, out, before);
+    listed_joined_pairs(index, query, name, out);
+    abjad_pairs::latin_word_as_listed_abjad_words(index, query, name, out);
+}
+
+/// The text of listed word `li` of `name`.
+fn listed_text<'a>(index: &'a Index, name: &IndexedName, li: usize) -> &'a str {
+    index.vocab[name.tokens[li].id as usize].text.as_str()
+}
+
+/// Token with token, each half of the same compound or of none ([`same_compound`]).
+fn single_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     let heads = (query_heads(query), listed_heads(index, name));
     for (qi, q) in query.tokens.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
@@ -284,13 +300,16 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    // Two query tokens as one listed token.
+}
+
+/// Two query tokens as one listed token.
+fn query_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     for (qi, (joined, _)) in query.joins.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
             if listed.kind == TokenKind::Legal {
                 continue;
             }
-            if let Some(similarity) = joined_similarity(joined, listed_text(li), "") {
+            if let Some(similarity) = joined_similarity(joined, listed_text(index, name, li), "") {
                 out.push(Pair {
                     query: qi,
                     query_len: 2,
@@ -302,8 +321,11 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    // Two query tokens as two listed tokens with the word break elsewhere (`alk awari` / `al
-    // kawari`, `a lazyz` / `al aziz`: a typo moved the hyphen or the space).
+}
+
+/// Two query tokens as two listed tokens with the word break elsewhere (`alk awari` / `al
+/// kawari`, `a lazyz` / `al aziz`: a typo moved the hyphen or the space).
+fn moved_break_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     let word = |kind: TokenKind| kind != TokenKind::Legal && kind != TokenKind::Number;
     for (qi, (joined, _)) in query.joins.iter().enumerate() {
         if !word(query.tokens[qi].kind) || !word(query.tokens[qi + 1].kind) {
@@ -313,7 +335,10 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             if !word(name.tokens[li].kind) || !word(name.tokens[li + 1].kind) {
                 continue;
             }
-            let (first, second) = (listed_text(li), listed_text(li + 1));
+            let (first, second) = (
+                listed_text(index, name, li),
+                listed_text(index, name, li + 1),
+            );
             if first == query.tokens[qi].text {
                 continue; // the same break: the single pairs say it
             }
@@ -329,8 +354,10 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    // Adjacent abjad query words as one Latin listed word (`Query::abjad_joins`).
-    let before = out.len();
+}
+
+/// Adjacent abjad query words as one Latin listed word (`Query::abjad_joins`).
+fn abjad_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     for join in &query.abjad_joins {
         for (li, listed) in name.tokens.iter().enumerate() {
             if listed.kind != TokenKind::Word {
@@ -355,8 +382,11 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    abjad_pairs::drop_particles_inside_joins(query, name, out, before);
-    // One query token as two listed tokens.
+}
+
+/// One query token as two listed tokens: spelt as the two joined, or, for a word written in
+/// another script, a spelling the lexicon gives for the pair as the index files it joined.
+fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     // The listed pair joined, in one buffer for all pairs (no allocation per pair).
     let mut joined_pair = String::new();
     for li in 0..name.tokens.len().saturating_sub(1) {
@@ -366,7 +396,10 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
         {
             continue;
         }
-        let (first, second) = (listed_text(li), listed_text(li + 1));
+        let (first, second) = (
+            listed_text(index, name, li),
+            listed_text(index, name, li + 1),
+        );
         // The listed pair as the index files it joined, for a word written in another
         // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`): looked
         // up once per listed pair, and only when such a word needs it.
@@ -401,7 +434,6 @@ fn pair_candidates(index: &Index, query: &Query, name: &IndexedName, out: &mut V
             }
         }
     }
-    abjad_pairs::latin_word_as_listed_abjad_words(index, query, name, out);
 }
 
 /// The particle that makes a word half of a compound name (`Abu Ali`, `Abd al-Reza`: a kunya
@@ -586,6 +618,19 @@ mod tests {
         // Sharing only the common token "hassan" is weaker still.
         let common_only = scores(NAMES, "Hassan Rouhani", "HASSAN, Ali");
         assert!(common_only < other_given, "{common_only} vs {other_given}");
+    }
+
+    #[test]
+    fn a_given_name_the_lexicon_spells_for_another_abjad_word_is_no_skeleton_pair() {
+        // `حسن` (Hasan) and `حسين` (Husayn) share the skeleton `hsn` with `Hussein`; the
+        // lists spell `حسن` Hassan, Hasan, and `Hussein` for `حسين`: another name.
+        let names = &["حسن كامل", "حسين كامل", "KAMEL, Ali"];
+        let other = scores(names, "Hussein Kamel", "حسن كامل");
+        let same = scores(names, "Hussein Kamel", "حسين كامل");
+        let spelt = scores(names, "Hassan Kamel", "حسن كامل");
+        assert!(other < 0.7, "{other}");
+        assert!(same > 0.85, "{same}");
+        assert!(spelt > 0.85, "{spelt}");
     }
 
     #[test]

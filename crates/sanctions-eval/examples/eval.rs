@@ -9,6 +9,8 @@
 //! set's false alarms on its tune half (`quality::diagnose`); `--dump FILE` writes every
 //! query's full results (development set, its dated variant, typed, cross-script and
 //! combined-changes queries; `quality::dump`) to FILE, to compare two builds line by line.
+//! `--false-alarms` prints only the negatives of the whole set that alert, each with its
+//! first hit's explanation (`quality::diagnose::false_alarms`).
 //! `--latency-sample N` screens only the first N queries, each alone on one thread, after
 //! building the index, and prints nothing else: a fixed workload for instruction counts
 //! (`valgrind --tool=callgrind --toggle-collect='eval::screen_sample*'`), where the index
@@ -31,6 +33,7 @@ fn main() -> color_eyre::Result<()> {
     let latency = take_flag(&mut args, "--latency");
     let sets = take_flag(&mut args, "--sets");
     let diagnose = take_flag(&mut args, "--diagnose");
+    let false_alarms = take_flag(&mut args, "--false-alarms");
     let dump = take_value(&mut args, "--dump").map(PathBuf::from);
     let sample: Option<usize> = take_value(&mut args, "--latency-sample")
         .map(|n| n.parse())
@@ -92,6 +95,13 @@ fn main() -> color_eyre::Result<()> {
     }
     if let Some(file) = dump {
         write_dump(&file, &index, &entries, &queries)?;
+        return Ok(());
+    }
+    if false_alarms {
+        print!(
+            "{}",
+            quality::diagnose::false_alarms(&index, &queries, threshold)
+        );
         return Ok(());
     }
     if diagnose {

@@ -19,9 +19,10 @@ const MIN_RECALL: f64 = 0.98;
 const MAX_FALSE_POSITIVE_RATE: f64 = 0.01;
 /// In every name-origin group of the negatives (`neg_person_arabic_latin`,
 /// `neg_person_asian_latin`, ...): false alarms must not fall on some customers' names more
-/// than on others' (issue 27). The goal is 1.5%; Arabic names in Latin letters are at 1.7%
-/// (2 of 120, `docs/quality.md`), every other group at 1.0% or less.
-const MAX_GROUP_FALSE_POSITIVE_RATE: f64 = 0.02;
+/// than on others' (issue 27): the goal of 1.5% is reached, every group at 1.0% or less
+/// (Arabic names in Latin letters 0.8%, 1 of 120, since the lexicon refutes a skeleton pair;
+/// `docs/quality.md`).
+const MAX_GROUP_FALSE_POSITIVE_RATE: f64 = 0.015;
 /// Recall at the default threshold of the `initial` category.
 const MIN_INITIAL_RECALL: f64 = 0.95;
 /// Cross-script, Arabic script against Latin listings, measure-only half (85.1% in full; a
