@@ -152,34 +152,7 @@ impl Index {
 
     /// Builds the index from every entry's names.
     pub fn build(entries: &[EntityNames]) -> Index {
-        let normalised: Vec<Vec<Normalised>> = entries
-            .par_iter()
-            .map(|entry| {
-                let organisation = entry.kind != EntityKind::Individual;
-                let mut seen: Vec<String> = Vec::new();
-                let mut out = Vec::new();
-                for (name, quality) in &entry.names {
-                    for (variant, reading) in variants(name) {
-                        let tokens = normalize::tokens(&variant, organisation);
-                        let mut key: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
-                        key.sort_unstable();
-                        let key = key.join(" ");
-                        if tokens.is_empty() || seen.contains(&key) {
-                            continue;
-                        }
-                        seen.push(key);
-                        out.push((
-                            name.clone(),
-                            *quality == AliasQuality::Weak,
-                            tokens,
-                            reading,
-                        ));
-                    }
-                }
-                out
-            })
-            .collect();
-
+        let normalised: Vec<Vec<Normalised>> = entries.par_iter().map(normalise_entry).collect();
         let mut index = Index::default();
         // Which names are a listed name read with a joined word split (`split`), by name id.
         let mut readings: Vec<bool> = Vec::new();
@@ -270,8 +243,25 @@ impl Index {
         id
     }
 
-    /// Document frequencies, name weights and the two look-up tables.
+    /// Document frequencies, name weights and the look-up tables.
     fn finish(&mut self, readings: &[bool]) {
+        self.count_frequencies(readings);
+        self.weigh_names();
+        self.derive_arrays();
+        self.by_key = self.key_table();
+        let (by_skeleton, by_skeleton_abjad) = self.skeleton_tables();
+        self.by_skeleton = by_skeleton;
+        self.by_skeleton_abjad = by_skeleton_abjad;
+        self.by_deletion = self.deletion_table();
+        self.by_folded = self.folded_table();
+        self.by_text = (0..self.vocab.len() as u32).collect();
+        let vocab = &self.vocab;
+        self.by_text
+            .par_sort_unstable_by(|&a, &b| vocab[a as usize].text.cmp(&vocab[b as usize].text));
+    }
+
+    /// Each token's document frequency and weight as a word.
+    fn count_frequencies(&mut self, readings: &[bool]) {
         for (id, postings) in self.postings.iter().enumerate() {
             // A listed name read with a joined word split is that name again: it makes none of
             // its words commoner (a word only such readings hold counts once).
@@ -284,6 +274,10 @@ impl Index {
         for id in 0..self.vocab.len() {
             self.vocab[id].idf = self.weight_for_df(self.vocab[id].df, TokenKind::Word);
         }
+    }
+
+    /// Each name's weight: the sum of its tokens'.
+    fn weigh_names(&mut self) {
         let weights: Vec<f32> = self
             .names
             .iter()
@@ -297,7 +291,10 @@ impl Index {
         for (name, weight) in self.names.iter_mut().zip(weights) {
             name.weight = weight;
         }
-        self.derive_arrays();
+    }
+
+    /// (hash of a phonetic key, token id) of every token with a key, pairs aside.
+    fn key_table(&self) -> HashTable {
         let mut by_key: Vec<(u64, u32)> = self
             .vocab
             .iter()
@@ -306,7 +303,12 @@ impl Index {
             .map(|(id, t)| (hash(t.key.as_bytes()), id as u32))
             .collect();
         by_key.sort_unstable();
-        self.by_key = HashTable::new(by_key);
+        HashTable::new(by_key)
+    }
+
+    /// (hash of a consonant skeleton, token id): of every word, and of the words written in
+    /// an abjad only.
+    fn skeleton_tables(&self) -> (HashTable, HashTable) {
         let mut by_skeleton: Vec<(u64, u32)> = self
             .vocab
             .iter()
@@ -327,8 +329,14 @@ impl Index {
             .filter(|(_, id)| self.vocab[*id as usize].abjad)
             .copied()
             .collect();
-        self.by_skeleton = HashTable::new(by_skeleton);
-        self.by_skeleton_abjad = HashTable::new(by_skeleton_abjad);
+        (
+            HashTable::new(by_skeleton),
+            HashTable::new(by_skeleton_abjad),
+        )
+    }
+
+    /// (hash of a token or of it with one letter deleted, token id).
+    fn deletion_table(&self) -> HashTable {
         let mut by_deletion: Vec<(u64, u32)> = self
             .vocab
             .par_iter()
@@ -344,7 +352,11 @@ impl Index {
             .collect();
         by_deletion.par_sort_unstable();
         by_deletion.dedup();
-        self.by_deletion = HashTable::new(by_deletion);
+        HashTable::new(by_deletion)
+    }
+
+    /// (hash of a word's folded form or of it with one letter deleted, token id).
+    fn folded_table(&self) -> HashTable {
         let mut by_folded: Vec<(u64, u32)> = self
             .vocab
             .par_iter()
@@ -358,11 +370,7 @@ impl Index {
             .collect();
         by_folded.par_sort_unstable();
         by_folded.dedup();
-        self.by_folded = HashTable::new(by_folded);
-        self.by_text = (0..self.vocab.len() as u32).collect();
-        let vocab = &self.vocab;
-        self.by_text
-            .par_sort_unstable_by(|&a, &b| vocab[a as usize].text.cmp(&vocab[b as usize].text));
+        HashTable::new(by_folded)
     }
 
     /// The per-name and per-entry arrays of the candidate stage, from the names and entries.
@@ -484,6 +492,33 @@ const INITIAL_WEIGHT: f32 = 1.0;
 /// A listed name as the index files it: the name as published, whether it is a weak alias,
 /// its tokens, and whether it is a reading with a joined word split (`split`).
 type Normalised = (String, bool, Vec<Token>, bool);
+
+/// The names of one entry to index: each name and its variants (`variants`) normalised,
+/// a variant with the same words as one already kept left out.
+fn normalise_entry(entry: &EntityNames) -> Vec<Normalised> {
+    let organisation = entry.kind != EntityKind::Individual;
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (name, quality) in &entry.names {
+        for (variant, reading) in variants(name) {
+            let tokens = normalize::tokens(&variant, organisation);
+            let mut key: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+            key.sort_unstable();
+            let key = key.join(" ");
+            if tokens.is_empty() || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            out.push((
+                name.clone(),
+                *quality == AliasQuality::Weak,
+                tokens,
+                reading,
+            ));
+        }
+    }
+    out
+}
 
 /// The name itself, its reading with a joined word split when it holds one, and, when it has
 /// a parenthetical part, the name without it (`ISLAMIC REVOLUTIONARY GUARD CORPS (IRGC)`);

@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use super::index::{Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, deletions, hash};
+use super::index::{Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, VocabToken, deletions, hash};
 use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
@@ -123,126 +123,24 @@ impl Query {
         exact: bool,
     ) -> Query {
         let compact = normalize::compact(&tokens);
-        let joins = tokens
-            .windows(2)
-            .map(|pair| {
-                let joined = format!("{}{}", pair[0].text, pair[1].text);
-                let words = |t: &normalize::Token| {
-                    matches!(
-                        t.kind,
-                        TokenKind::Word | TokenKind::Particle | TokenKind::Initial
-                    )
-                };
-                let both = words(&pair[0]) && words(&pair[1]);
-                // Written as one word exactly, or a listed word that begins with the first
-                // and is close to the two joined (`Vneshecon Bank` / `Vnesheconombank`: a
-                // compound cut short, too far for the typo tables).
-                let id = both
-                    .then(|| index.token_ids.get(&joined).copied())
-                    .flatten()
-                    .or_else(|| {
-                        (both && pair[0].text.len() >= MIN_PREFIX)
-                            .then(|| {
-                                index.word_with_prefix(&pair[0].text, |w| {
-                                    w.len() > joined.len()
-                                        && joined_similarity(&joined, w, "").is_some()
-                                })
-                            })
-                            .flatten()
-                    });
-                (joined, id)
-            })
-            .collect();
+        let joins = tokens.windows(2).map(|pair| join_of(index, pair)).collect();
         let abjad_joins = (0..tokens.len())
-            .filter_map(|first| {
-                let mut len = 0;
-                let mut ids: Vec<u32> = Vec::new();
-                for (covered, joined) in normalize::abjad_joins(&tokens, first) {
-                    len = covered;
-                    let learned = lexicon::latin_spellings(&joined)
-                        .iter()
-                        .chain(first_word_compounds(&tokens, first, covered))
-                        .filter_map(|w| index.token_ids.get(*w).copied());
-                    let skeletons = script::joined_skeletons(&joined);
-                    if skeletons
-                        .first()
-                        .is_none_or(|s| s.len() < MIN_JOINED_SKELETON)
-                    {
-                        ids.extend(learned);
-                        continue;
-                    }
-                    ids.extend(
-                        skeletons
-                            .iter()
-                            .flat_map(|s| index.tokens_with_skeleton(s, false))
-                            .take(MAX_JOINED_SKELETON_WORDS)
-                            .chain(learned),
-                    );
-                }
-                ids.retain(|&id| !index.vocab[id as usize].abjad);
-                ids.sort_unstable();
-                ids.dedup();
-                (!ids.is_empty()).then_some(AbjadJoin { first, len, ids })
-            })
+            .filter_map(|first| abjad_join_at(index, &tokens, first))
             .collect();
-        // A title at the start of the name that the Latin names keep as often as they leave
-        // it out (`سید`, Seyed: `script::AbjadTitle::Leading`), after any other title or the
-        // article: unpaired it weighs as a particle, not as the name word it is not.
-        let mut leading = true;
-        let leading_titles: Vec<bool> = tokens
-            .iter()
-            .map(|t| {
-                let title = leading
-                    && t.abjad
-                    && script::abjad_title(&t.written) == Some(script::AbjadTitle::Leading);
-                leading &= title || t.kind == TokenKind::Particle && t.text == "al";
-                title
-            })
-            .collect();
+        let leading_titles = leading_titles(&tokens);
         let tokens = tokens
             .into_iter()
             .zip(leading_titles)
             .map(|(t, leading_title)| {
-                let key = phonetic_key(&t.text);
-                let matches = match t.kind {
-                    TokenKind::Word if !exact => resembling(index, &t.text, &key, t.abjad),
-                    TokenKind::Word | TokenKind::Number | TokenKind::Particle => index
-                        .token_ids
-                        .get(&t.text)
-                        .map(|&id| vec![(id, 1.0, MatchKind::Exact)])
-                        .unwrap_or_default(),
-                    TokenKind::Legal | TokenKind::Initial => Vec::new(),
-                };
-                // A token the lists lack weighs as the listed token it most resembles (it is
-                // probably that word misspelt), or as the rarest word when it resembles none.
-                let df = index
-                    .token_ids
-                    .get(&t.text)
-                    .or(matches.first().map(|(id, _, _)| id))
-                    .map_or(0, |&id| index.vocab[id as usize].df);
-                let mut by_id = matches.clone();
-                by_id.sort_unstable_by_key(|m| m.0);
-                let weight = index.weight_for_df(df, t.kind);
-                let form_word = organisation
-                    && t.kind == TokenKind::Word
-                    && !t.abjad
-                    && legal::is_form_word(&t.text);
-                QueryToken {
-                    by_id,
-                    weight,
-                    unpaired_weight: if form_word {
-                        weight.min(index.weight_for_df(0, TokenKind::Legal))
-                    } else if leading_title {
-                        weight.min(index.weight_for_df(0, TokenKind::Particle))
-                    } else {
-                        weight
+                QueryToken::of(
+                    index,
+                    t,
+                    Reading {
+                        organisation,
+                        exact,
+                        leading_title,
                     },
-                    text: t.text,
-                    raw: t.raw,
-                    written: t.written,
-                    kind: t.kind,
-                    matches,
-                }
+                )
             })
             .collect();
         Query {
@@ -360,6 +258,141 @@ impl Query {
     }
 }
 
+/// How a query token is read ([`QueryToken::of`]).
+#[derive(Clone, Copy)]
+struct Reading {
+    /// The query is screened as an organisation's name too.
+    organisation: bool,
+    /// Each word meets only the listed word spelt as it is.
+    exact: bool,
+    /// A title at the start of the name that the Latin names keep as often as they leave
+    /// out ([`leading_titles`]).
+    leading_title: bool,
+}
+
+impl QueryToken {
+    /// The query token of `t`: the listed tokens it resembles and its weights.
+    fn of(index: &Index, t: normalize::Token, reading: Reading) -> QueryToken {
+        let key = phonetic_key(&t.text);
+        let matches = match t.kind {
+            TokenKind::Word if !reading.exact => resembling(index, &t.text, &key, t.abjad),
+            TokenKind::Word | TokenKind::Number | TokenKind::Particle => index
+                .token_ids
+                .get(&t.text)
+                .map(|&id| vec![(id, 1.0, MatchKind::Exact)])
+                .unwrap_or_default(),
+            TokenKind::Legal | TokenKind::Initial => Vec::new(),
+        };
+        // A token the lists lack weighs as the listed token it most resembles (it is
+        // probably that word misspelt), or as the rarest word when it resembles none.
+        let df = index
+            .token_ids
+            .get(&t.text)
+            .or(matches.first().map(|(id, _, _)| id))
+            .map_or(0, |&id| index.vocab[id as usize].df);
+        let mut by_id = matches.clone();
+        by_id.sort_unstable_by_key(|m| m.0);
+        let weight = index.weight_for_df(df, t.kind);
+        let form_word = reading.organisation
+            && t.kind == TokenKind::Word
+            && !t.abjad
+            && legal::is_form_word(&t.text);
+        QueryToken {
+            by_id,
+            weight,
+            unpaired_weight: if form_word {
+                weight.min(index.weight_for_df(0, TokenKind::Legal))
+            } else if reading.leading_title {
+                weight.min(index.weight_for_df(0, TokenKind::Particle))
+            } else {
+                weight
+            },
+            text: t.text,
+            raw: t.raw,
+            written: t.written,
+            kind: t.kind,
+            matches,
+        }
+    }
+}
+
+/// Two adjacent query tokens written as one, with the listed token of that spelling: written
+/// as one word exactly, or a listed word that begins with the first and is close to the two
+/// joined (`Vneshecon Bank` / `Vnesheconombank`: a compound cut short, too far for the typo
+/// tables).
+fn join_of(index: &Index, pair: &[normalize::Token]) -> (String, Option<u32>) {
+    let joined = format!("{}{}", pair[0].text, pair[1].text);
+    let words = |t: &normalize::Token| {
+        matches!(
+            t.kind,
+            TokenKind::Word | TokenKind::Particle | TokenKind::Initial
+        )
+    };
+    let both = words(&pair[0]) && words(&pair[1]);
+    let id = both
+        .then(|| index.token_ids.get(&joined).copied())
+        .flatten()
+        .or_else(|| {
+            (both && pair[0].text.len() >= MIN_PREFIX)
+                .then(|| {
+                    index.word_with_prefix(&pair[0].text, |w| {
+                        w.len() > joined.len() && joined_similarity(&joined, w, "").is_some()
+                    })
+                })
+                .flatten()
+        });
+    (joined, id)
+}
+
+/// The listed Latin words that write the abjad query words from `first` on as one, if any.
+fn abjad_join_at(index: &Index, tokens: &[normalize::Token], first: usize) -> Option<AbjadJoin> {
+    let mut len = 0;
+    let mut ids: Vec<u32> = Vec::new();
+    for (covered, joined) in normalize::abjad_joins(tokens, first) {
+        len = covered;
+        let learned = lexicon::latin_spellings(&joined)
+            .iter()
+            .chain(first_word_compounds(tokens, first, covered))
+            .filter_map(|w| index.token_ids.get(*w).copied());
+        let skeletons = script::joined_skeletons(&joined);
+        if skeletons
+            .first()
+            .is_none_or(|s| s.len() < MIN_JOINED_SKELETON)
+        {
+            ids.extend(learned);
+            continue;
+        }
+        ids.extend(
+            skeletons
+                .iter()
+                .flat_map(|s| index.tokens_with_skeleton(s, false))
+                .take(MAX_JOINED_SKELETON_WORDS)
+                .chain(learned),
+        );
+    }
+    ids.retain(|&id| !index.vocab[id as usize].abjad);
+    ids.sort_unstable();
+    ids.dedup();
+    (!ids.is_empty()).then_some(AbjadJoin { first, len, ids })
+}
+
+/// Which tokens are a title at the start of the name that the Latin names keep as often as
+/// they leave it out (`سید`, Seyed: `script::AbjadTitle::Leading`), after any other title or
+/// the article: unpaired it weighs as a particle, not as the name word it is not.
+fn leading_titles(tokens: &[normalize::Token]) -> Vec<bool> {
+    let mut leading = true;
+    tokens
+        .iter()
+        .map(|t| {
+            let title = leading
+                && t.abjad
+                && script::abjad_title(&t.written) == Some(script::AbjadTitle::Leading);
+            leading &= title || t.kind == TokenKind::Particle && t.text == "al";
+            title
+        })
+        .collect()
+}
+
 /// Adjacent abjad query words (`first..first + len`) that listed Latin words `ids` (sorted)
 /// write as one.
 #[derive(Debug, Clone)]
@@ -427,119 +460,165 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// every listed word; a Latin one against the listed words written in an abjad); with their
 /// similarity, best first.
 fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
-    let mut ids: Vec<u32> = Vec::new();
-    let skeletons = script::skeletons(text, abjad);
-    let mut by_skeleton: Vec<u32> = skeletons
-        .iter()
-        .filter(|s| s.len() >= 2)
-        .flat_map(|s| index.tokens_with_skeleton(s, !abjad))
-        .collect();
-    by_skeleton.sort_unstable();
-    ids.extend(&by_skeleton);
-    // Across scripts, the spellings the lexicon learned from the lists' bilingual entries:
-    // an abjad word's Latin spellings, or the abjad words a Latin word spells.
-    let mut by_lexicon: Vec<u32> = if abjad {
-        lexicon::latin_spellings(text)
-            .iter()
-            .filter_map(|w| index.token_ids.get(*w).copied())
-            .collect()
-    } else {
-        lexicon::abjad_words(text)
-            .iter()
-            .filter_map(|w| index.token_ids.get(*w).copied())
-            .filter(|&id| index.vocab[id as usize].abjad)
-            .collect()
-    };
-    by_lexicon.sort_unstable();
-    ids.extend(&by_lexicon);
-    if let Some(&id) = index.token_ids.get(text) {
-        ids.push(id);
-    }
-    if key.len() >= 2 {
-        ids.extend(index.tokens_with_key(key));
-    }
-    if text.len() >= MIN_DELETION_LEN - 1 {
-        ids.extend(index.tokens_with_deletion(hash(text.as_bytes())));
-    }
-    if text.len() >= MIN_DELETION_LEN {
-        for h in deletions(text) {
-            ids.extend(index.tokens_with_deletion(h));
-        }
-    }
-    // A typo on top of a romanisation variant: one edit of the folded form. Only for a word
-    // the lists do not hold (a mangled word is seldom a listed one), which keeps the extra
-    // look-ups off the common case: done for every word, the median query took half as
-    // long again.
-    let folded = (!abjad && text.len() >= MIN_FOLDED_WORD && !index.token_ids.contains_key(text))
-        .then(|| folded_key(text));
-    if let Some(folded) = &folded {
-        ids.extend(index.tokens_with_folded(hash(folded.as_bytes())));
-        for h in deletions(folded) {
-            ids.extend(index.tokens_with_folded(h));
-        }
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    let mut out: Vec<(u32, f32, MatchKind)> = ids
+    let word = Word::look_up(index, text, key, abjad);
+    let mut out: Vec<(u32, f32, MatchKind)> = word
+        .ids(index)
         .into_iter()
-        .filter_map(|id| {
-            let listed = &index.vocab[id as usize];
-            let spelt = similarity(
-                text,
-                TokenKind::Word,
-                key,
-                &listed.text,
-                TokenKind::Word,
-                &listed.key,
-            );
-            let learned = by_lexicon
-                .binary_search(&id)
-                .is_ok()
-                .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
-            // A learned spelling (0.95) is closer than any skeleton pair (0.88 at most): the
-            // skeletons of both and the lexicon's verdict are then not worked out.
-            let across = (learned.is_none()
-                && by_skeleton.binary_search(&id).is_ok()
-                && (abjad || listed.abjad))
-                .then(|| {
-                    let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
-                    let meet = script::skeletons_meet(&skeletons, &listed_skeletons)?;
-                    if lexicon::refutes(text, abjad, &listed.text, listed.abjad) {
-                        return None;
-                    }
-                    // Weaker where the lexicon knows the abjad word's spellings and they are
-                    // all unlike the Latin word (see `lexicon::contradicts`).
-                    // Two abjad words that share a skeleton but are written differently
-                    // (`בשאר`, Bashar, and `بشرى`, Bushra: the long vowels an abjad writes
-                    // differ) are as weak a pair too: a Latin spelling the lexicon or the
-                    // skeleton gives must rank above them.
-                    let contradicted = match (abjad, listed.abjad) {
-                        (true, false) => lexicon::contradicts(text, &listed.text),
-                        (false, true) => lexicon::contradicts(&listed.text, text),
-                        (true, true) => true,
-                        (false, false) => false,
-                    };
-                    Some(if contradicted {
-                        meet.min(script::SKELETON_CONTRADICTED)
-                    } else {
-                        meet
-                    })
-                })
-                .flatten()
-                .map(|s| (s, MatchKind::Skeleton));
-            let variant_typo = folded
-                .as_deref()
-                .filter(|_| !listed.abjad)
-                .and_then(|f| folded_similarity(text, f, &listed.text, &listed.folded));
-            [spelt, across, learned, variant_typo]
-                .into_iter()
-                .flatten()
-                .reduce(|a, b| if b.0 > a.0 { b } else { a })
-                .map(|(s, how)| (id, s, how))
-        })
+        .filter_map(|id| word.rate(index, id).map(|(s, how)| (id, s, how)))
         .collect();
     out.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     out
+}
+
+/// A query word and what its look-ups across scripts found ([`resembling`]).
+struct Word<'a> {
+    text: &'a str,
+    key: &'a str,
+    abjad: bool,
+    skeletons: Vec<String>,
+    /// Listed words of the same consonant skeleton, sorted.
+    by_skeleton: Vec<u32>,
+    /// Listed words the lexicon gives as its spellings across scripts, sorted.
+    by_lexicon: Vec<u32>,
+    /// Its [`folded_key`], for a word the lists do not hold ([`Word::ids`]).
+    folded: Option<String>,
+}
+
+impl<'a> Word<'a> {
+    fn look_up(index: &Index, text: &'a str, key: &'a str, abjad: bool) -> Word<'a> {
+        let skeletons = script::skeletons(text, abjad);
+        let mut by_skeleton: Vec<u32> = skeletons
+            .iter()
+            .filter(|s| s.len() >= 2)
+            .flat_map(|s| index.tokens_with_skeleton(s, !abjad))
+            .collect();
+        by_skeleton.sort_unstable();
+        // Across scripts, the spellings the lexicon learned from the lists' bilingual
+        // entries: an abjad word's Latin spellings, or the abjad words a Latin word spells.
+        let mut by_lexicon: Vec<u32> = if abjad {
+            lexicon::latin_spellings(text)
+                .iter()
+                .filter_map(|w| index.token_ids.get(*w).copied())
+                .collect()
+        } else {
+            lexicon::abjad_words(text)
+                .iter()
+                .filter_map(|w| index.token_ids.get(*w).copied())
+                .filter(|&id| index.vocab[id as usize].abjad)
+                .collect()
+        };
+        by_lexicon.sort_unstable();
+        // A typo on top of a romanisation variant: one edit of the folded form. Only for a
+        // word the lists do not hold (a mangled word is seldom a listed one), which keeps
+        // the extra look-ups off the common case: done for every word, the median query
+        // took half as long again.
+        let folded =
+            (!abjad && text.len() >= MIN_FOLDED_WORD && !index.token_ids.contains_key(text))
+                .then(|| folded_key(text));
+        Word {
+            text,
+            key,
+            abjad,
+            skeletons,
+            by_skeleton,
+            by_lexicon,
+            folded,
+        }
+    }
+
+    /// Every listed word a look-up reached (sorted, no repeats): by skeleton, by lexicon,
+    /// itself, by phonetic key, a deletion apart, one edit of the folded form.
+    fn ids(&self, index: &Index) -> Vec<u32> {
+        let text = self.text;
+        let mut ids: Vec<u32> = Vec::new();
+        ids.extend(&self.by_skeleton);
+        ids.extend(&self.by_lexicon);
+        if let Some(&id) = index.token_ids.get(text) {
+            ids.push(id);
+        }
+        if self.key.len() >= 2 {
+            ids.extend(index.tokens_with_key(self.key));
+        }
+        if text.len() >= MIN_DELETION_LEN - 1 {
+            ids.extend(index.tokens_with_deletion(hash(text.as_bytes())));
+        }
+        if text.len() >= MIN_DELETION_LEN {
+            for h in deletions(text) {
+                ids.extend(index.tokens_with_deletion(h));
+            }
+        }
+        if let Some(folded) = &self.folded {
+            ids.extend(index.tokens_with_folded(hash(folded.as_bytes())));
+            for h in deletions(folded) {
+                ids.extend(index.tokens_with_folded(h));
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// How close listed word `id` is, and how, if at all: the best of its spelling, its
+    /// skeleton across scripts, the lexicon and a typo on top of a variant.
+    fn rate(&self, index: &Index, id: u32) -> Option<(f32, MatchKind)> {
+        let listed = &index.vocab[id as usize];
+        let spelt = similarity(
+            self.text,
+            TokenKind::Word,
+            self.key,
+            &listed.text,
+            TokenKind::Word,
+            &listed.key,
+        );
+        let learned = self
+            .by_lexicon
+            .binary_search(&id)
+            .is_ok()
+            .then_some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon));
+        // A learned spelling (0.95) is closer than any skeleton pair (0.88 at most): the
+        // skeletons of both and the lexicon's verdict are then not worked out.
+        let across = (learned.is_none()
+            && self.by_skeleton.binary_search(&id).is_ok()
+            && (self.abjad || listed.abjad))
+            .then(|| self.across(listed))
+            .flatten()
+            .map(|s| (s, MatchKind::Skeleton));
+        let variant_typo = self
+            .folded
+            .as_deref()
+            .filter(|_| !listed.abjad)
+            .and_then(|f| folded_similarity(self.text, f, &listed.text, &listed.folded));
+        [spelt, across, learned, variant_typo]
+            .into_iter()
+            .flatten()
+            .reduce(|a, b| if b.0 > a.0 { b } else { a })
+    }
+
+    /// The similarity of the skeletons of this word and of `listed`, written in different
+    /// scripts or both in an abjad, if they meet.
+    fn across(&self, listed: &VocabToken) -> Option<f32> {
+        let listed_skeletons = script::skeletons(&listed.text, listed.abjad);
+        let meet = script::skeletons_meet(&self.skeletons, &listed_skeletons)?;
+        if lexicon::refutes(self.text, self.abjad, &listed.text, listed.abjad) {
+            return None;
+        }
+        // Weaker where the lexicon knows the abjad word's spellings and they are all unlike
+        // the Latin word (see `lexicon::contradicts`). Two abjad words that share a skeleton
+        // but are written differently (`בשאר`, Bashar, and `بشرى`, Bushra: the long vowels
+        // an abjad writes differ) are as weak a pair too: a Latin spelling the lexicon or
+        // the skeleton gives must rank above them.
+        let contradicted = match (self.abjad, listed.abjad) {
+            (true, false) => lexicon::contradicts(self.text, &listed.text),
+            (false, true) => lexicon::contradicts(&listed.text, self.text),
+            (true, true) => true,
+            (false, false) => false,
+        };
+        Some(if contradicted {
+            meet.min(script::SKELETON_CONTRADICTED)
+        } else {
+            meet
+        })
+    }
 }
 
 /// Per-thread accumulators over all names, reset after each query by visiting only the

@@ -196,6 +196,12 @@ impl LocalService {
         request: ScreenRequest,
     ) -> Result<ScreeningResponse, ServiceError> {
         check_request(&request)?;
+        // As a screening: on a fresh index right here on the async worker, else on the
+        // blocking pool once the index is (re)built.
+        if let Some(loaded) = self.fresh()? {
+            let coverage = enrich::coverage(&loaded, &request);
+            return preview_on(self, &loaded, &request, coverage);
+        }
         self.blocking(move |this| {
             let loaded = this.ready()?;
             let coverage = enrich::coverage(&loaded, &request);
