@@ -36,6 +36,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
         Mode::Preview
     };
     let svc = open_service(ctx, mode)?;
+    svc.warm_up();
     let rt = runtime()?;
     let checked = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
     let template = template(&args.options, &checked);

@@ -123,6 +123,7 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
     check_name(&name, kind).map_err(|e| exit::usage(format!("cannot screen: {e}")))?;
     let connected = connect::service(ctx)?;
     let svc = connected.service;
+    svc.warm_up();
     let rt = runtime()?;
     let coverage = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
     let request = ScreenRequest {

@@ -62,6 +62,10 @@ pub trait Service: Send + Sync {
     fn rate_limit(&self) -> Option<RateLimit> {
         None
     }
+    /// Starts preparing what screening needs (the index, read from its file or built) on
+    /// another thread, so that a command's other start-up work (the coverage check reads and
+    /// verifies every stored name) runs beside it. Nothing to do for a remote service.
+    fn warm_up(&self) {}
 
     /// `POST /v1/screen`: screens one name and stores the screening.
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;

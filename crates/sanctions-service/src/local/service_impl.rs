@@ -24,6 +24,15 @@ use crate::{Service, ServiceError};
 
 #[async_trait]
 impl Service for LocalService {
+    fn warm_up(&self) {
+        let this = self.clone();
+        // A failure here is met again, and reported, by the screening that needs the index.
+        std::thread::spawn(move || {
+            if let Err(e) = this.current() {
+                tracing::debug!(error = %e, "the screening index was not prepared ahead");
+            }
+        });
+    }
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
         self.screen_local(request).await
     }
