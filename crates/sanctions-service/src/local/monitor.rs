@@ -294,19 +294,7 @@ impl LocalService {
                 screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
-        let mut updates = Vec::new();
-        let mut alert_ids = Vec::new();
-        for outcome in outcomes.into_iter().flatten() {
-            if let Some(alert) = outcome.alert {
-                alert_ids.push(alert.id.clone());
-                changes.events.push(favorite_event(&alert, &outcome.update));
-                changes.alerts.push(alert);
-            }
-            if let Some(screening) = outcome.screening {
-                changes.screenings.push(screening);
-            }
-            updates.push(outcome.update);
-        }
+        let (updates, alert_ids) = gather(outcomes, &mut changes);
         let run_record = RescreenRun {
             id: 0,
             at: now,
@@ -474,11 +462,46 @@ fn rescreen_request(
     kind: Option<EntityKind>,
 ) -> ScreenRequest {
     match evidence.get(id) {
-        Some((dob, country)) => {
-            favorite_evidence_request(name, kind, dob.as_deref(), country.as_deref())
-        }
+        Some((dob, country)) => favorite_rescreen_request(name, kind, dob, country),
         None => favorite_request(name, kind),
     }
+}
+
+/// The request re-screening a favorite of `name` and `kind`: with its date of birth and
+/// country as evidence when it has either.
+pub(crate) fn favorite_rescreen_request(
+    name: &str,
+    kind: Option<EntityKind>,
+    dob: &Option<String>,
+    country: &Option<String>,
+) -> ScreenRequest {
+    if dob.is_none() && country.is_none() {
+        favorite_request(name, kind)
+    } else {
+        favorite_evidence_request(name, kind, dob.as_deref(), country.as_deref())
+    }
+}
+
+/// The favorites' re-screens that changed something, gathered: their updates (returned),
+/// their screenings, alerts and events (into `changes`), and the new alerts' ids.
+pub(crate) fn gather(
+    outcomes: Vec<Option<Screened>>,
+    changes: &mut Changes,
+) -> (Vec<FavoriteUpdate>, Vec<String>) {
+    let mut updates = Vec::new();
+    let mut alert_ids = Vec::new();
+    for outcome in outcomes.into_iter().flatten() {
+        if let Some(alert) = outcome.alert {
+            alert_ids.push(alert.id.clone());
+            changes.events.push(favorite_event(&alert, &outcome.update));
+            changes.alerts.push(alert);
+        }
+        if let Some(screening) = outcome.screening {
+            changes.screenings.push(screening);
+        }
+        updates.push(outcome.update);
+    }
+    (updates, alert_ids)
 }
 
 pub(super) fn screen_favorite(

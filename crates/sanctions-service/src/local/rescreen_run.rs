@@ -17,9 +17,7 @@ use std::time::{Duration, Instant};
 use jiff::{SignedDuration, Timestamp};
 use rayon::prelude::*;
 
-use super::monitor::{
-    favorite_event, favorite_evidence_request, favorite_request, screen_favorite,
-};
+use super::monitor::{favorite_rescreen_request, gather, screen_favorite};
 use super::{ENGINE_VERSION, Loaded, LocalService};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;
@@ -293,31 +291,13 @@ impl LocalService {
         let outcomes: Vec<_> = favorites
             .par_iter()
             .map(|f| {
-                let request = match (&f.dob, &f.country) {
-                    (None, None) => favorite_request(&f.name, f.kind),
-                    (dob, country) => favorite_evidence_request(
-                        &f.name,
-                        f.kind,
-                        dob.as_deref(),
-                        country.as_deref(),
-                    ),
-                };
+                let request = favorite_rescreen_request(&f.name, f.kind, &f.dob, &f.country);
                 let previous = (!f.matches.is_empty()).then_some(&f.matches);
                 screen_favorite(loaded, &f.id, request, previous, &actor)
             })
             .collect::<Result<_, _>>()?;
-        let mut updates = Vec::new();
         let mut changes = Changes::default();
-        for outcome in outcomes.into_iter().flatten() {
-            if let Some(alert) = outcome.alert {
-                changes.events.push(favorite_event(&alert, &outcome.update));
-                changes.alerts.push(alert);
-            }
-            if let Some(screening) = outcome.screening {
-                changes.screenings.push(screening);
-            }
-            updates.push(outcome.update);
-        }
+        let (updates, _alert_ids) = gather(outcomes, &mut changes);
         Ok((updates, changes))
     }
 
