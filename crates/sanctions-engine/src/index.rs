@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeletons;
 use super::similarity::{folded_key, phonetic_key};
-use super::table::{FastMap, HashTable};
+use super::table::{FastMap, HashTable, Postings, TokenIds};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 /// What a match reports about its entry.
@@ -76,7 +76,9 @@ pub(crate) struct VocabToken {
 ///
 /// It (de)serialises as what it is built from and its tables (`stored`: the persisted
 /// index); what is derived from the rest in a linear pass (the per-name and per-entry
-/// arrays, the vocabulary's map) is left out and worked out again when read.
+/// arrays, the texts of the vocabulary's map) is left out and worked out again when read.
+/// The postings and the tables are a few large arrays each, read straight from their
+/// bytes.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Index {
     pub(crate) entities: Vec<IndexedEntity>,
@@ -90,10 +92,10 @@ pub struct Index {
     #[serde(skip)]
     pub(crate) entity_meta: Vec<EntityMeta>,
     pub(crate) vocab: Vec<VocabToken>,
-    #[serde(skip)]
-    pub(crate) token_ids: FastMap<String, u32>,
+    /// The vocabulary's ids by text.
+    pub(crate) token_ids: TokenIds,
     /// For each token id, the names containing it (ascending, no repeats).
-    pub(crate) postings: Vec<Vec<u32>>,
+    pub(crate) postings: Postings,
     /// (hash of a phonetic key, token id).
     pub(crate) by_key: HashTable,
     /// (hash of a token's consonant skeleton, token id), sorted: every word, for queries
@@ -111,6 +113,14 @@ pub struct Index {
     pub(crate) by_folded: HashTable,
     /// Every token id, sorted by the token's text: the words that begin with a prefix.
     pub(crate) by_text: Vec<u32>,
+}
+
+/// What the build grows name by name, made into the index's arrays at the end
+/// ([`Index::finish`]).
+#[derive(Default)]
+struct Growing {
+    token_ids: FastMap<String, u32>,
+    postings: Vec<Vec<u32>>,
 }
 
 /// The least length of a token whose deletions are indexed.
@@ -154,6 +164,7 @@ impl Index {
     pub fn build(entries: &[EntityNames]) -> Index {
         let normalised: Vec<Vec<Normalised>> = entries.par_iter().map(normalise_entry).collect();
         let mut index = Index::default();
+        let mut growing = Growing::default();
         // Which names are a listed name read with a joined word split (`split`), by name id.
         let mut readings: Vec<bool> = Vec::new();
         for (entry, names) in entries.iter().zip(normalised) {
@@ -169,21 +180,28 @@ impl Index {
             });
             for (text, weak, tokens, reading) in names {
                 readings.push(reading);
-                index.add_name(entity, text, weak, &tokens);
+                index.add_name(&mut growing, entity, text, weak, &tokens);
             }
         }
-        index.finish(&readings);
+        index.finish(growing, &readings);
         index
     }
 
-    fn add_name(&mut self, entity: u32, text: String, weak: bool, tokens: &[Token]) {
+    fn add_name(
+        &mut self,
+        growing: &mut Growing,
+        entity: u32,
+        text: String,
+        weak: bool,
+        tokens: &[Token],
+    ) {
         let name_id = self.names.len() as u32;
         let mut name_tokens = Vec::with_capacity(tokens.len());
         for token in tokens {
-            let id = self.token_id(&token.text);
+            let id = self.token_id(growing, &token.text);
             self.vocab[id as usize].pair_only = false;
             self.vocab[id as usize].abjad |= token.abjad;
-            let postings = &mut self.postings[id as usize];
+            let postings = &mut growing.postings[id as usize];
             if postings.last() != Some(&name_id) {
                 postings.push(name_id);
             }
@@ -199,14 +217,14 @@ impl Index {
             let word = |t: &Token| t.kind != TokenKind::Legal && t.kind != TokenKind::Number;
             if word(&pair[0]) && word(&pair[1]) {
                 let joined = format!("{}{}", pair[0].text, pair[1].text);
-                let new = !self.token_ids.contains_key(&joined);
-                let id = self.token_id(&joined);
+                let new = !growing.token_ids.contains_key(&joined);
+                let id = self.token_id(growing, &joined);
                 // Pairs often written as one word (a particle or a short word: `al qaida`,
                 // `jong un`) stay in the typo tables as before.
                 if new && !normalize::joinable(&pair[0], &pair[1]) {
                     self.vocab[id as usize].pair_only = true;
                 }
-                let postings = &mut self.postings[id as usize];
+                let postings = &mut growing.postings[id as usize];
                 if postings.last() != Some(&name_id) {
                     postings.push(name_id);
                 }
@@ -224,8 +242,8 @@ impl Index {
     }
 
     /// The id of `text` in the vocabulary, adding it if new.
-    fn token_id(&mut self, text: &str) -> u32 {
-        if let Some(&id) = self.token_ids.get(text) {
+    fn token_id(&mut self, growing: &mut Growing, text: &str) -> u32 {
+        if let Some(&id) = growing.token_ids.get(text) {
             return id;
         }
         let id = self.vocab.len() as u32;
@@ -238,13 +256,17 @@ impl Index {
             pair_only: false,
             abjad: false,
         });
-        self.postings.push(Vec::new());
-        self.token_ids.insert(text.to_owned(), id);
+        growing.postings.push(Vec::new());
+        growing.token_ids.insert(text.to_owned(), id);
         id
     }
 
-    /// Document frequencies, name weights and the look-up tables.
-    fn finish(&mut self, readings: &[bool]) {
+    /// The postings and the vocabulary's map as the index keeps them, document frequencies,
+    /// name weights and the look-up tables.
+    fn finish(&mut self, growing: Growing, readings: &[bool]) {
+        self.postings = Postings::from_lists(&growing.postings);
+        drop(growing.postings);
+        self.token_ids = TokenIds::new(self.vocab.iter().map(|t| t.text.as_str()));
         self.count_frequencies(readings);
         self.weigh_names();
         self.derive_arrays();
@@ -614,7 +636,7 @@ mod tests {
         // "Vladimir Putin" is "PUTIN, Vladimir" reordered: indexed once. The IRGC name is
         // indexed with and without its parenthetical part.
         assert_eq!(index.name_count(), 3);
-        let putin = index.token_ids["putin"];
+        let putin = index.token_ids.get("putin").copied().unwrap();
         assert_eq!(index.vocab[putin as usize].df, 1);
         assert!(index.token_ids.contains_key("irgc"));
         // The deletion table finds "putin" from "ptin".
@@ -630,8 +652,9 @@ mod tests {
             entry("2", EntityKind::Individual, &["Mohammed Ali"]),
             entry("3", EntityKind::Individual, &["Mohammed Hassan"]),
         ]);
-        let common = index.token_weight(index.token_ids["mohammed"], TokenKind::Word);
-        let rare = index.token_weight(index.token_ids["nasrallah"], TokenKind::Word);
+        let id = |text: &str| index.token_ids.get(text).copied().unwrap();
+        let common = index.token_weight(id("mohammed"), TokenKind::Word);
+        let rare = index.token_weight(id("nasrallah"), TokenKind::Word);
         assert!(rare > common);
         assert!(index.weight_for_df(0, TokenKind::Word) >= rare);
     }

@@ -12,7 +12,7 @@ use super::Index;
 /// The layout of the stored index. Raise it with any change to the types of `index.rs`,
 /// `table.rs` or this file that are stored (or to how the index is built: a file is keyed by
 /// this and the program's version, so an index built by older rules is rebuilt).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Why bytes are not an index.
 #[derive(Debug, thiserror::Error)]
@@ -35,12 +35,8 @@ impl Index {
         let mut index: Index = postcard::from_bytes(bytes)?;
         index.check()?;
         index.derive_arrays();
-        index.token_ids = index
-            .vocab
-            .iter()
-            .enumerate()
-            .map(|(id, t)| (t.text.clone(), id as u32))
-            .collect();
+        let texts = index.vocab.iter().map(|t| t.text.as_str());
+        index.token_ids.fill_texts(texts);
         Ok(index)
     }
 
@@ -65,8 +61,8 @@ impl Index {
         }
         if !self
             .postings
+            .all_names()
             .iter()
-            .flatten()
             .all(|&n| (n as usize) < names)
         {
             return inconsistent("a posting outside the names");
@@ -77,6 +73,7 @@ impl Index {
             &self.by_skeleton_abjad,
             &self.by_deletion,
             &self.by_folded,
+            self.token_ids.table(),
         ];
         if !tables.iter().all(|t| t.max_id().is_none_or(token_in)) {
             return inconsistent("a look-up table entry outside the vocabulary");

@@ -34,22 +34,17 @@ impl std::hash::Hasher for FnvHasher {
 pub(crate) type FastMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 
-/// Sorted `(hash, token id)` pairs with a bucket index over the hashes' top bits; stored as
-/// its pairs alone (the bucket index is worked out again when read).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-#[serde(into = "StoredTable", from = "StoredTable")]
+/// Sorted `(hash, token id)` pairs, kept as a hash array and an id array side by side, with
+/// a bucket index over the hashes' top bits; stored as its two arrays alone (the bucket
+/// index is worked out again when read).
+#[derive(Debug, Clone, Default)]
 pub(crate) struct HashTable {
-    pairs: Vec<(u64, u32)>,
+    hashes: Vec<u64>,
+    ids: Vec<u32>,
     /// `starts[b]` is the first pair whose hash's top bits are `b`; one more at the end.
     starts: Vec<u32>,
     /// 64 minus the number of top bits that pick a bucket.
     shift: u32,
-}
-
-impl Default for HashTable {
-    fn default() -> HashTable {
-        HashTable::new(Vec::new())
-    }
 }
 
 /// At most 2^24 buckets (64 MiB of offsets, reached only beyond eight million pairs; the
@@ -60,79 +55,326 @@ impl HashTable {
     /// The table of `pairs`, which must be sorted (by hash, then id).
     pub fn new(pairs: Vec<(u64, u32)>) -> HashTable {
         debug_assert!(pairs.is_sorted());
+        let (hashes, ids) = pairs.into_iter().unzip();
+        HashTable::of_sorted(hashes, ids)
+    }
+
+    /// The table of `hashes` and their `ids`, sorted by hash then id, and of equal length.
+    fn of_sorted(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
         // About one bucket per pair: a bucket holds one pair on average.
-        let bits = (usize::BITS - pairs.len().leading_zeros()).clamp(1, MAX_BITS);
+        let bits = (usize::BITS - hashes.len().leading_zeros()).clamp(1, MAX_BITS);
         let shift = 64 - bits;
         let mut starts = vec![0u32; (1usize << bits) + 1];
-        for &(h, _) in &pairs {
+        for &h in &hashes {
             starts[(h >> shift) as usize + 1] += 1;
         }
         for b in 1..starts.len() {
             starts[b] += starts[b - 1];
         }
         HashTable {
-            pairs,
+            hashes,
+            ids,
             starts,
             shift,
         }
     }
 
-    /// The ids stored under `h`.
-    pub fn get(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
-        let b = (h >> self.shift) as usize;
-        let bucket = &self.pairs[self.starts[b] as usize..self.starts[b + 1] as usize];
-        let start = bucket.partition_point(|(k, _)| *k < h);
-        bucket[start..]
-            .iter()
-            .take_while(move |(k, _)| *k == h)
-            .map(|(_, id)| *id)
-    }
-}
-
-/// A [`HashTable`] as stored: its hashes and its ids, each as little-endian bytes (one
-/// copy, where a serialised list of pairs costs a variable-length integer each).
-#[derive(serde::Serialize, serde::Deserialize)]
-pub(crate) struct StoredTable {
-    #[serde(with = "serde_bytes")]
-    hashes: Vec<u8>,
-    #[serde(with = "serde_bytes")]
-    ids: Vec<u8>,
-}
-
-impl From<HashTable> for StoredTable {
-    fn from(table: HashTable) -> StoredTable {
-        StoredTable {
-            hashes: table.pairs.iter().flat_map(|p| p.0.to_le_bytes()).collect(),
-            ids: table.pairs.iter().flat_map(|p| p.1.to_le_bytes()).collect(),
-        }
-    }
-}
-
-impl From<StoredTable> for HashTable {
-    /// The table of the stored pairs; pairs out of order (a damaged file that kept its
+    /// The table of the stored arrays; pairs out of order (a damaged file that kept its
     /// checksum) are sorted, so that look-ups stay correct for what it holds.
-    fn from(stored: StoredTable) -> HashTable {
-        let hashes = stored.hashes.chunks_exact(8);
-        let ids = stored.ids.chunks_exact(4);
-        let mut pairs: Vec<(u64, u32)> = hashes
-            .zip(ids)
-            .map(|(h, id)| {
-                let h: [u8; 8] = h.try_into().unwrap_or_default();
-                let id: [u8; 4] = id.try_into().unwrap_or_default();
-                (u64::from_le_bytes(h), u32::from_le_bytes(id))
-            })
-            .collect();
-        if !pairs.is_sorted() {
-            pairs.sort_unstable();
+    fn of_stored(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
+        let sorted = hashes
+            .windows(2)
+            .zip(ids.windows(2))
+            .all(|(h, id)| (h[0], id[0]) <= (h[1], id[1]));
+        if sorted {
+            return HashTable::of_sorted(hashes, ids);
         }
+        let mut pairs: Vec<(u64, u32)> = hashes.into_iter().zip(ids).collect();
+        pairs.sort_unstable();
         HashTable::new(pairs)
     }
-}
 
-impl HashTable {
+    /// The ids stored under `h`.
+    pub fn get(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
+        self.ids[self.range(h)].iter().copied()
+    }
+
+    /// Where the pairs of hash `h` are.
+    fn range(&self, h: u64) -> std::ops::Range<usize> {
+        let b = (h >> self.shift) as usize;
+        let (from, to) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        let start = from + self.hashes[from..to].partition_point(|k| *k < h);
+        let count = self.hashes[start..to]
+            .iter()
+            .take_while(|k| **k == h)
+            .count();
+        start..start + count
+    }
+
     /// The largest id stored, for checking a table read from a file.
     pub fn max_id(&self) -> Option<u32> {
-        self.pairs.iter().map(|p| p.1).max()
+        self.ids.iter().copied().max()
+    }
+}
+
+/// A [`HashTable`] is stored as its hashes and its ids, each as one string of little-endian
+/// bytes (one copy, where a serialised list of pairs costs a variable-length integer each),
+/// and read back from them straight into its arrays.
+impl serde::Serialize for HashTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple as _;
+        let mut t = s.serialize_tuple(2)?;
+        t.serialize_element(&LeBytes(&self.hashes))?;
+        t.serialize_element(&LeBytes(&self.ids))?;
+        t.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for HashTable {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HashTable, D::Error> {
+        let (hashes, ids): (LeVec<u64>, LeVec<u32>) = serde::Deserialize::deserialize(d)?;
+        if hashes.0.len() != ids.0.len() {
+            return Err(serde::de::Error::custom(
+                "a look-up table's hashes and ids differ in number",
+            ));
+        }
+        Ok(HashTable::of_stored(hashes.0, ids.0))
+    }
+}
+
+/// For each token id, the names holding it (ascending, no repeats): one array of every
+/// list, one after the other, and where each begins (compressed sparse rows), so that the
+/// index is a few large allocations rather than one per token. `postings[id]` is a slice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Postings {
+    /// `starts[id]..starts[id + 1]` is the range of `names` of token `id`.
+    starts: Vec<u32>,
+    names: Vec<u32>,
+}
+
+impl Postings {
+    /// The postings of `lists`, one per token id.
+    pub fn from_lists(lists: &[Vec<u32>]) -> Postings {
+        let mut starts = Vec::with_capacity(lists.len() + 1);
+        starts.push(0u32);
+        let mut names = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for list in lists {
+            names.extend_from_slice(list);
+            starts.push(names.len() as u32);
+        }
+        Postings { starts, names }
+    }
+
+    /// Number of tokens.
+    pub fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// Every list, in token order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        (0..self.len()).map(|id| &self[id])
+    }
+
+    /// Every name of every list, for checking postings read from a file.
+    pub fn all_names(&self) -> &[u32] {
+        &self.names
+    }
+
+    /// Whether the offsets run from 0 to the end without going back (checked when read).
+    fn offsets_hold(&self) -> bool {
+        self.starts.first() == Some(&0)
+            && self.starts.last().is_some_and(|&e| e as usize == self.names.len())
+            && self.starts.is_sorted()
+    }
+}
+
+impl std::ops::Index<usize> for Postings {
+    type Output = [u32];
+
+    fn index(&self, id: usize) -> &[u32] {
+        &self.names[self.starts[id] as usize..self.starts[id + 1] as usize]
+    }
+}
+
+impl serde::Serialize for Postings {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeTuple as _;
+        let mut t = s.serialize_tuple(2)?;
+        t.serialize_element(&LeBytes(&self.starts))?;
+        t.serialize_element(&LeBytes(&self.names))?;
+        t.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Postings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Postings, D::Error> {
+        let (starts, names): (LeVec<u32>, LeVec<u32>) = serde::Deserialize::deserialize(d)?;
+        let postings = Postings {
+            starts: starts.0,
+            names: names.0,
+        };
+        if !postings.offsets_hold() {
+            return Err(serde::de::Error::custom("the postings' offsets do not hold"));
+        }
+        Ok(postings)
+    }
+}
+
+/// The vocabulary's ids by text: a table of the texts' hashes and a copy of the texts in one
+/// buffer, to compare a text found under its hash with the one looked up. Stored as its
+/// table; the buffer is filled from the vocabulary when read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TokenIds {
+    table: HashTable,
+    /// Every token's text, by id, one after the other.
+    texts: String,
+    /// `ends[id]` is where token `id`'s text ends in `texts`.
+    ends: Vec<u32>,
+}
+
+impl TokenIds {
+    /// The ids of `texts`, given in id order.
+    pub fn new<'a>(texts: impl Iterator<Item = &'a str> + Clone) -> TokenIds {
+        let mut pairs: Vec<(u64, u32)> = texts
+            .clone()
+            .enumerate()
+            .map(|(id, text)| (crate::index::hash(text.as_bytes()), id as u32))
+            .collect();
+        pairs.sort_unstable();
+        TokenIds::with_texts(HashTable::new(pairs), texts)
+    }
+
+    /// `table` with its texts, given in id order.
+    pub fn with_texts<'a>(table: HashTable, texts: impl Iterator<Item = &'a str>) -> TokenIds {
+        let mut buffer = String::new();
+        let ends = texts
+            .map(|text| {
+                buffer.push_str(text);
+                buffer.len() as u32
+            })
+            .collect();
+        TokenIds {
+            table,
+            texts: buffer,
+            ends,
+        }
+    }
+
+    /// The id of the token `text`.
+    pub fn get<Q: AsRef<str> + ?Sized>(&self, text: &Q) -> Option<&u32> {
+        let text = text.as_ref();
+        let range = self.table.range(crate::index::hash(text.as_bytes()));
+        self.table.ids[range]
+            .iter()
+            .find(|&&id| self.text(id) == Some(text))
+    }
+
+    /// Whether `text` is a token.
+    pub fn contains_key<Q: AsRef<str> + ?Sized>(&self, text: &Q) -> bool {
+        self.get(text).is_some()
+    }
+
+    /// The text of token `id`.
+    fn text(&self, id: u32) -> Option<&str> {
+        let end = *self.ends.get(id as usize)? as usize;
+        let start = match id.checked_sub(1) {
+            Some(before) => self.ends[before as usize] as usize,
+            None => 0,
+        };
+        self.texts.get(start..end)
+    }
+
+    /// The same ids with the texts of the vocabulary, given in id order (after reading the
+    /// table from a file, which holds no texts).
+    pub fn fill_texts<'a>(&mut self, texts: impl Iterator<Item = &'a str>) {
+        *self = TokenIds::with_texts(std::mem::take(&mut self.table), texts);
+    }
+
+    /// The table of hashes, as stored.
+    pub fn table(&self) -> &HashTable {
+        &self.table
+    }
+}
+
+/// Stored as its table alone: the texts are the vocabulary's ([`TokenIds::fill_texts`]).
+impl serde::Serialize for TokenIds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.table.serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TokenIds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TokenIds, D::Error> {
+        Ok(TokenIds {
+            table: HashTable::deserialize(d)?,
+            ..TokenIds::default()
+        })
+    }
+}
+
+/// Integers written as one string of little-endian bytes.
+struct LeBytes<'a, T>(&'a [T]);
+
+/// Integers read from one string of little-endian bytes.
+struct LeVec<T>(Vec<T>);
+
+/// A fixed-size integer as little-endian bytes.
+trait LeInt: Copy {
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn take(bytes: &[u8]) -> Self;
+}
+
+impl LeInt for u32 {
+    const SIZE: usize = 4;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn take(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes(bytes.try_into().unwrap_or_default())
+    }
+}
+
+impl LeInt for u64 {
+    const SIZE: usize = 8;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn take(bytes: &[u8]) -> u64 {
+        u64::from_le_bytes(bytes.try_into().unwrap_or_default())
+    }
+}
+
+impl<T: LeInt> serde::Serialize for LeBytes<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut bytes = Vec::with_capacity(self.0.len() * T::SIZE);
+        for &v in self.0 {
+            v.put(&mut bytes);
+        }
+        s.serialize_bytes(&bytes)
+    }
+}
+
+impl<'de, T: LeInt> serde::Deserialize<'de> for LeVec<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LeVec<T>, D::Error> {
+        d.deserialize_bytes(LeVisitor(std::marker::PhantomData))
+    }
+}
+
+struct LeVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: LeInt> serde::de::Visitor<'_> for LeVisitor<T> {
+    type Value = LeVec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "little-endian integers of {} bytes", T::SIZE)
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<LeVec<T>, E> {
+        if bytes.len() % T::SIZE != 0 {
+            return Err(E::custom("an array's bytes are not whole integers"));
+        }
+        Ok(LeVec(bytes.chunks_exact(T::SIZE).map(T::take).collect()))
     }
 }
 
