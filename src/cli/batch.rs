@@ -54,6 +54,8 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
             bar.inc(n)
         }))
         .map_err(service_error)?;
+    // The process ends after printing: its index is left for the system to take back.
+    svc.keep_index_until_exit();
     bar.finish_and_clear();
     let kind = args.options.kind.map(Into::into);
     print(&screened, &input, &source, kind, &checked, json)?;

@@ -142,6 +142,8 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
         rt.block_on(svc.screen(request))
     }
     .map_err(service_error)?;
+    // The process ends after printing: its index is left for the system to take back.
+    svc.keep_index_until_exit();
     let mut response = response;
     response.result.coverage = Some(merged(&coverage, response.result.coverage.as_ref()));
     let result = &response.result;

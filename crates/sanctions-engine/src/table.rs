@@ -37,7 +37,7 @@ pub(crate) type FastMap<K, V> =
 /// Sorted `(hash, token id)` pairs, kept as a hash array and an id array side by side, with
 /// a bucket index over the hashes' top bits; stored as its two arrays alone (the bucket
 /// index is worked out again when read).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct HashTable {
     hashes: Vec<u64>,
     ids: Vec<u32>,
@@ -45,6 +45,12 @@ pub(crate) struct HashTable {
     starts: Vec<u32>,
     /// 64 minus the number of top bits that pick a bucket.
     shift: u32,
+}
+
+impl Default for HashTable {
+    fn default() -> HashTable {
+        HashTable::new(Vec::new())
+    }
 }
 
 /// At most 2^24 buckets (64 MiB of offsets, reached only beyond eight million pairs; the

@@ -66,6 +66,11 @@ pub trait Service: Send + Sync {
     /// another thread, so that a command's other start-up work (the coverage check reads and
     /// verifies every stored name) runs beside it. Nothing to do for a remote service.
     fn warm_up(&self) {}
+    /// Keeps the screening index allocated until the process ends: a one-shot command
+    /// (`screen`, `batch`) about to exit skips freeing it, hundreds of thousands of
+    /// allocations that the system takes back at once with the process. Nothing to do for
+    /// a remote service.
+    fn keep_index_until_exit(&self) {}
 
     /// `POST /v1/screen`: screens one name and stores the screening.
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError>;

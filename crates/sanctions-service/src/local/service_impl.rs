@@ -33,6 +33,10 @@ impl Service for LocalService {
             }
         });
     }
+    fn keep_index_until_exit(&self) {
+        // One strong reference that is never dropped: the index outlives the service.
+        std::mem::forget(self.inner.loaded.load_full());
+    }
     async fn screen(&self, request: ScreenRequest) -> Result<ScreeningResponse, ServiceError> {
         self.screen_local(request).await
     }
