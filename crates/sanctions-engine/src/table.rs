@@ -189,7 +189,10 @@ impl Postings {
     /// Whether the offsets run from 0 to the end without going back (checked when read).
     fn offsets_hold(&self) -> bool {
         self.starts.first() == Some(&0)
-            && self.starts.last().is_some_and(|&e| e as usize == self.names.len())
+            && self
+                .starts
+                .last()
+                .is_some_and(|&e| e as usize == self.names.len())
             && self.starts.is_sorted()
     }
 }
@@ -220,7 +223,9 @@ impl<'de> serde::Deserialize<'de> for Postings {
             names: names.0,
         };
         if !postings.offsets_hold() {
-            return Err(serde::de::Error::custom("the postings' offsets do not hold"));
+            return Err(serde::de::Error::custom(
+                "the postings' offsets do not hold",
+            ));
         }
         Ok(postings)
     }
@@ -403,5 +408,41 @@ mod tests {
         }
         assert_eq!(table.get(12345).count(), 0);
         assert_eq!(HashTable::default().get(42).count(), 0);
+        let bytes = postcard::to_allocvec(&table).unwrap();
+        let read: HashTable = postcard::from_bytes(&bytes).unwrap();
+        for &(h, _) in &pairs {
+            assert!(read.get(h).eq(table.get(h)));
+        }
+    }
+
+    #[test]
+    fn postings_read_back_and_refuse_broken_offsets() {
+        let lists = vec![vec![0, 3, 9], vec![], vec![2]];
+        let postings = Postings::from_lists(&lists);
+        let bytes = postcard::to_allocvec(&postings).unwrap();
+        let read: Postings = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(read.len(), 3);
+        assert!(read.iter().eq(lists.iter().map(Vec::as_slice)));
+        let broken = Postings {
+            starts: vec![0, 3, 1, 4],
+            names: vec![0, 3, 9, 2],
+        };
+        let bytes = postcard::to_allocvec(&broken).unwrap();
+        assert!(postcard::from_bytes::<Postings>(&bytes).is_err());
+    }
+
+    #[test]
+    fn token_ids_find_each_text_and_nothing_else() {
+        let texts = ["putin", "vladimir", "", "kim", "jong"];
+        let ids = TokenIds::new(texts.iter().copied());
+        for (id, text) in texts.iter().enumerate() {
+            assert_eq!(ids.get(*text), Some(&(id as u32)));
+        }
+        assert!(!ids.contains_key("putn"));
+        let bytes = postcard::to_allocvec(&ids).unwrap();
+        let mut read: TokenIds = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(read.get("kim"), None, "no texts until they are filled");
+        read.fill_texts(texts.iter().copied());
+        assert_eq!(read.get("kim"), Some(&3));
     }
 }
