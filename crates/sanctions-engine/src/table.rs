@@ -382,7 +382,7 @@ impl<T: LeInt> serde::de::Visitor<'_> for LeVisitor<T> {
     }
 
     fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<LeVec<T>, E> {
-        if bytes.len() % T::SIZE != 0 {
+        if !bytes.len().is_multiple_of(T::SIZE) {
             return Err(E::custom("an array's bytes are not whole integers"));
         }
         Ok(LeVec(bytes.chunks_exact(T::SIZE).map(T::take).collect()))
