@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use super::{Store, StoreError};
 use crate::model::ParsedList;
 use crate::model::{EntityNames, ListCode};
+use crate::read_back::{NamesReadBack, StoredNames};
 
 /// The names of one list: how many, and a SHA-256 over the entry ids and names in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,12 +70,12 @@ pub const MAX_PROBLEMS: usize = 100;
 
 /// Accumulates [`NameDigest`]s per list from names read in (entry id, position) order.
 #[derive(Default)]
-struct Digests {
+pub(crate) struct Digests {
     lists: BTreeMap<ListCode, (u64, Sha256)>,
 }
 
 impl Digests {
-    fn add(&mut self, list: ListCode, entity_id: &str, name: &str) {
+    pub(crate) fn add(&mut self, list: ListCode, entity_id: &str, name: &str) {
         let (count, hasher) = self.lists.entry(list).or_default();
         *count += 1;
         hasher.update(entity_id.as_bytes());
@@ -83,7 +84,7 @@ impl Digests {
         hasher.update([0x1E]);
     }
 
-    fn finish(self) -> BTreeMap<ListCode, NameDigest> {
+    pub(crate) fn finish(self) -> BTreeMap<ListCode, NameDigest> {
         self.lists
             .into_iter()
             .map(|(list, (names, hasher))| {
@@ -134,18 +135,76 @@ fn read_digests(
     conn: &Connection,
     list: Option<ListCode>,
 ) -> Result<BTreeMap<ListCode, NameDigest>, StoreError> {
+    let mut digests = Digests::default();
+    read_names(conn, list, |code, entity_id, name| {
+        digests.add(code, entity_id, name)
+    })?;
+    Ok(digests.finish())
+}
+
+/// Calls `each` with every name read back from `conn` (its list, entry id and text), in
+/// (entry id, position) order (`list`: one list only).
+fn read_names(
+    conn: &Connection,
+    list: Option<ListCode>,
+    mut each: impl FnMut(ListCode, &str, &str),
+) -> Result<(), StoreError> {
+    if list.is_none() {
+        return read_all_names(conn, each);
+    }
     let mut stmt = conn.prepare(NAMES_SQL)?;
     let mut rows = stmt.query([list.map(|l| l.code())])?;
-    let mut digests = Digests::default();
     while let Some(row) = rows.next()? {
         let Ok(code) = row.get_ref(0)?.as_str().unwrap_or_default().parse() else {
             continue; // an unknown list code: not a list this program screens
         };
-        let entity_id: String = row.get(1)?;
-        let name: String = row.get(2)?;
-        digests.add(code, &entity_id, &name);
+        each(code, text(row.get_ref(1)?)?, text(row.get_ref(2)?)?);
     }
-    Ok(digests.finish())
+    Ok(())
+}
+
+/// The entries by id, and every name by entry id and position: both in the order of their
+/// table's key, read side by side by [`read_all_names`].
+const ENTRIES_BY_ID_SQL: &str = "SELECT entity_id, list_code FROM entities ORDER BY entity_id";
+const NAMES_BY_ID_SQL: &str = "SELECT entity_id, name FROM names ORDER BY entity_id, position";
+
+/// [`read_names`] of every list: the rows of [`NAMES_SQL`]'s join, in its order, from the
+/// entries and the names each read in key order and joined here (SQLite, joining them, sorts
+/// each entry's names again in a temporary B-tree).
+fn read_all_names(
+    conn: &Connection,
+    mut each: impl FnMut(ListCode, &str, &str),
+) -> Result<(), StoreError> {
+    let mut entries_stmt = conn.prepare(ENTRIES_BY_ID_SQL)?;
+    let mut names_stmt = conn.prepare(NAMES_BY_ID_SQL)?;
+    let mut entries = entries_stmt.query([])?;
+    let mut names = names_stmt.query([])?;
+    // The entry read last (its id and list; `None`: a list code not screened), and whether
+    // any is left.
+    let mut entry: Option<(String, Option<ListCode>)> = None;
+    let mut more = true;
+    while let Some(row) = names.next()? {
+        let id = text(row.get_ref(0)?)?;
+        while more && entry.as_ref().is_none_or(|(at, _)| at.as_str() < id) {
+            match entries.next()? {
+                Some(e) => {
+                    let list = text(e.get_ref(1)?).ok().and_then(|c| c.parse().ok());
+                    entry = Some((text(e.get_ref(0)?)?.to_owned(), list));
+                }
+                None => more = false,
+            }
+        }
+        if let Some((at, Some(list))) = &entry
+            && at == id
+        {
+            each(*list, id, text(row.get_ref(1)?)?);
+        }
+    }
+    Ok(())
+}
+
+fn text(value: rusqlite::types::ValueRef<'_>) -> Result<&str, StoreError> {
+    Ok(value.as_str().map_err(rusqlite::Error::from)?)
 }
 
 /// The digest of the names an import of `parsed` stores: each entry once (the first of a
@@ -261,6 +320,25 @@ impl Store {
         ))
     }
 
+    /// [`Store::verify_names`], keeping the names read back, with the newest list update:
+    /// all three read in one transaction, so that they describe the same lists.
+    pub fn read_back_names(&self) -> Result<NamesReadBack, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let update_id = self.latest_update_id()?;
+        let stored = self.name_digests()?;
+        let mut names = StoredNames::default();
+        read_names(&tx, None, |list, entity_id, name| {
+            names.push(list, entity_id, name)
+        })?;
+        tx.commit()?;
+        let names = names.finish();
+        Ok(NamesReadBack {
+            update_id,
+            damage: compare(&stored, &names.digests()),
+            names,
+        })
+    }
+
     /// The check run at every open: SQLite's `quick_check` of the names table only (the
     /// table whose silent damage drops names from screening; about 50 ms on a 51 MB
     /// database of the eight lists with the machine loaded, see docs/operations.md). Logs
@@ -341,6 +419,74 @@ mod tests {
             listing_ends: None,
             facts: Default::default(),
         }
+    }
+
+    /// Every name with its list, as the join of [`NAMES_SQL`] reads them.
+    fn joined(conn: &Connection) -> Vec<(ListCode, String, String)> {
+        let mut stmt = conn.prepare(NAMES_SQL).unwrap();
+        let mut rows = stmt.query([Option::<&str>::None]).unwrap();
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().unwrap() {
+            if let Ok(list) = row.get::<_, String>(0).unwrap().parse() {
+                out.push((list, row.get(1).unwrap(), row.get(2).unwrap()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_name_read_side_by_side_is_what_the_join_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let conn = &store.conn;
+        conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+        let entities = [
+            ("un:2", "un"),
+            ("un:10", "un"),
+            ("eu:\u{e9}t\u{e9}", "eu"),
+            ("xx:1", "xx"),
+            ("eu:3", "eu"),
+            ("un:1", "un"),
+        ];
+        for (id, list) in entities {
+            conn.execute(
+                "INSERT INTO entities (entity_id, list_code, source_id, kind, primary_name,
+                 content_hash, data) VALUES (?1, ?2, ?1, 'entity', ?1, x'00', '{}')",
+                [id, list],
+            )
+            .unwrap();
+        }
+        // Names of entries, one of no entry, one of an unknown list, and none of `un:1`.
+        let names = [
+            ("un:2", 1, "B"),
+            ("un:2", 0, "A"),
+            ("un:10", 0, "C"),
+            ("eu:\u{e9}t\u{e9}", 0, "D \u{e9}"),
+            ("eu:0", 0, "lost"),
+            ("xx:1", 0, "other"),
+            ("eu:3", 2, "F"),
+            ("eu:3", 0, "E"),
+            ("zz:9", 0, "last"),
+        ];
+        for (id, position, name) in names {
+            conn.execute(
+                "INSERT INTO names (entity_id, position, name, quality) VALUES (?1, ?2, ?3, 'strong')",
+                rusqlite::params![id, position, name],
+            )
+            .unwrap();
+        }
+        let mut read = Vec::new();
+        read_all_names(conn, |list, id, name| {
+            read.push((list, id.to_owned(), name.to_owned()))
+        })
+        .unwrap();
+        let expected = joined(conn);
+        assert_eq!(expected.len(), 6, "{expected:?}");
+        assert_eq!(read, expected);
+        let back = store.read_back_names().unwrap();
+        assert_eq!(back.names.entity_count(), 4);
+        let un2: Vec<&str> = back.names.names_of("un:2").unwrap().collect();
+        assert_eq!(un2, ["A", "B"]);
     }
 
     #[test]

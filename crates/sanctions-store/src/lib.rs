@@ -28,6 +28,7 @@ mod names;
 mod ops;
 mod outbox;
 pub mod postgres;
+mod read_back;
 pub mod readonly;
 mod repo;
 pub mod rescreen_chunks;
@@ -58,6 +59,7 @@ pub use sink::ListSink;
 pub const DEFAULT_ACCOUNT: &str = "acct_default";
 pub use lists::{EntityChange, ListSummary};
 pub use ops::OpsStats;
+pub use read_back::{NamesReadBack, StoredNames};
 pub use repo::{Repository, SqliteRepository};
 pub use rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,

@@ -51,6 +51,9 @@ pub trait Repository: Send + Sync {
     ) -> Result<std::collections::BTreeMap<ListCode, super::NameDigest>, StoreError>;
     /// The lists whose names read back now differ from those stored at import.
     fn verify_names(&self) -> Result<Vec<super::NameDamage>, StoreError>;
+    /// [`Repository::verify_names`], keeping the names read back (for the grouping of
+    /// matches), with the newest list update as of the same read.
+    fn read_back_names(&self) -> Result<super::NamesReadBack, StoreError>;
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError>;
     fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError>;
     fn changed_entities(&self, update_id: i64) -> Result<Vec<(ChangeKind, Entity)>, StoreError>;
@@ -398,6 +401,9 @@ impl Repository for SqliteRepository {
     }
     fn verify_names(&self) -> Result<Vec<super::NameDamage>, StoreError> {
         self.reader()?.verify_names()
+    }
+    fn read_back_names(&self) -> Result<super::NamesReadBack, StoreError> {
+        self.reader()?.read_back_names()
     }
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError> {
         self.reader()?.entity(entity_id)

@@ -7,43 +7,45 @@
 //! on ([`Answers`]): the lists' snapshot for the coverage, the matched entries' grouping facts and
 //! the counts of entries searched, so that an answer reads nothing from the store once they are
 //! known. All of it is dropped with the index when a list update lands.
+//!
+//! An entry's grouping facts are worked out the first time it is met, from the entry as the
+//! index holds it (list, type, primary name, dates of birth, countries) and its names as read
+//! back by the name verification at the index's list update ([`Names`]); without those names
+//! (another update, or no verification yet), from its record in the store.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Mutex, OnceLock};
 
 use super::Loaded;
 use crate::ServiceError;
 use crate::api::coverage::Coverage;
-use crate::api::screening::{KindFilter, ScreenRequest, ScreenResult};
+use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult};
 use crate::coverage::DEFAULT_MAX_AGE_DAYS;
-use crate::engine;
+use crate::engine::{self, Hit};
 use crate::grouping::Facts;
 use crate::model::{EntityKind, ListCode};
-use crate::store::ListSummary;
-use crate::store::Repository;
+use crate::store::{ListSummary, Repository, StoredNames};
+use crate::{grouping, mapping};
 
 /// The engine request of `request`: asks for enough entries that `limit` can count people
 /// and organisations, not their entries on several lists.
-pub(crate) fn widened(request: &ScreenRequest) -> ScreenRequest {
+pub(crate) fn widened(request: &ScreenRequest) -> engine::Request {
     let limit = request.limit.unwrap_or(engine::DEFAULT_LIMIT);
-    ScreenRequest {
+    engine::Request {
         limit: Some((limit * ListCode::ALL.len()).min(engine::MAX_LIMIT)),
-        ..request.clone()
+        ..mapping::request(request)
     }
 }
-
-/// The most entries whose grouping facts are kept per index (the eight lists hold about
-/// 31,000 entries); past it the cache starts again.
-const MAX_CACHED_ENTITIES: usize = 40_000;
 
 /// What the answers screened on one index share: read once, kept with the index.
 #[derive(Default)]
 pub(crate) struct Answers {
     /// The lists' counts and versions when the index was built: every answer's coverage.
     pub lists: Vec<ListSummary>,
-    /// What grouping compares of each entry met so far (`None`: not in the store), worked
-    /// out once from its record (not the record itself: it is several times larger).
-    entities: Mutex<HashMap<String, Option<Arc<Facts>>>>,
+    /// What grouping compares of each entry of the index met so far, by its position in
+    /// the index (`None` inside: not in the store), worked out once (not the record itself:
+    /// it is several times larger).
+    entities: Box<[OnceLock<Option<Box<Facts>>>]>,
     /// Entries searched, by (lists searched, include ended, kind filter, today).
     searched: Mutex<HashMap<SearchedKey, u64>>,
 }
@@ -52,31 +54,51 @@ pub(crate) struct Answers {
 /// individuals, 2 entities) and today's date (listings end by date).
 type SearchedKey = (Vec<ListCode>, bool, u8, String);
 
+/// Where the grouping finds an entry's names: as read back at the index's list update, else
+/// in the entry's record in the store.
+pub(crate) struct Names<'a> {
+    pub repo: &'a dyn Repository,
+    pub read_back: Option<&'a StoredNames>,
+}
+
 impl Answers {
-    pub(crate) fn new(lists: Vec<ListSummary>) -> Answers {
+    /// The answers' share of an index of `entities` entries whose lists are `lists`.
+    pub(crate) fn new(lists: Vec<ListSummary>, entities: usize) -> Answers {
         Answers {
             lists,
+            entities: (0..entities).map(|_| OnceLock::new()).collect(),
             ..Answers::default()
         }
     }
 
-    /// The grouping facts of `entity_id`, from the cache or else the store.
-    fn facts(
-        &self,
-        repo: &dyn Repository,
-        entity_id: &str,
-    ) -> Result<Option<Arc<Facts>>, ServiceError> {
-        if let Some(found) = lock(&self.entities).get(entity_id) {
-            return Ok(found.clone());
+    /// The grouping facts of the entry of `hit`, worked out the first time it is met.
+    fn facts(&self, names: &Names, hit: &Hit) -> Result<Option<&Facts>, ServiceError> {
+        // Sized from the index the hit comes from: every entry has its place.
+        let Some(slot) = self.entities.get(hit.entity as usize) else {
+            return Ok(None);
+        };
+        if let Some(known) = slot.get() {
+            return Ok(known.as_deref());
         }
-        let found = repo.entity(entity_id)?.map(|e| Arc::new(Facts::of(&e)));
-        let mut cache = lock(&self.entities);
-        if cache.len() >= MAX_CACHED_ENTITIES {
-            cache.clear();
-        }
-        cache.insert(entity_id.to_owned(), found.clone());
-        Ok(found)
+        let found = facts_of(names, hit)?.map(Box::new);
+        // Another thread may have worked it out meanwhile: the same facts.
+        Ok(slot.get_or_init(|| found).as_deref())
     }
+}
+
+/// The grouping facts of the entry of `hit`: from its names read back, else its record.
+fn facts_of(names: &Names, hit: &Hit) -> Result<Option<Facts>, ServiceError> {
+    if let Some(all) = names.read_back.and_then(|n| n.names_of(&hit.entity_id)) {
+        return Ok(Some(Facts::new(
+            hit.list,
+            hit.kind,
+            &hit.primary_name,
+            all,
+            &hit.facts.birth_dates,
+            hit.facts.nationalities.iter().chain(&hit.facts.countries),
+        )));
+    }
+    Ok(names.repo.entity(&hit.entity_id)?.map(|e| Facts::of(&e)))
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -85,31 +107,41 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Groups the matches of `result` (keeping the best `request.limit` groups) and sets its
-/// coverage, `coverage` ([`coverage`] of the same request: a batch works it out once for
-/// its rows).
-pub(crate) fn finish(
-    repo: &dyn Repository,
+/// The answer to `request` on `loaded`: the engine's matches (more entries than `limit`, see
+/// [`widened`]) grouped, the best `request.limit` groups kept, with `coverage` ([`coverage`]
+/// of the same request: a batch works it out once for its rows). Only the matches kept are
+/// put in wire form.
+pub(crate) fn answer(
+    names: &Names,
     loaded: &Loaded,
     request: &ScreenRequest,
-    result: &mut ScreenResult,
     coverage: Coverage,
-) -> Result<(), ServiceError> {
-    let mut entities = HashMap::new();
-    for m in &result.results {
-        if !entities.contains_key(&m.entity_id)
-            && let Some(f) = loaded.answers.facts(repo, &m.entity_id)?
-        {
-            entities.insert(m.entity_id.clone(), f);
-        }
-    }
-    crate::grouping::assign(&mut result.results, &entities);
+) -> Result<ScreenResult, ServiceError> {
+    let screening =
+        engine::screen(&loaded.index, &widened(request)).map_err(super::screen::engine_error)?;
+    let facts = screening
+        .hits
+        .iter()
+        .map(|hit| loaded.answers.facts(names, hit))
+        .collect::<Result<Vec<_>, _>>()?;
+    let groups = grouping::assign(&facts);
     let limit = u32::try_from(request.limit.unwrap_or(engine::DEFAULT_LIMIT)).unwrap_or(u32::MAX);
-    result
-        .results
-        .retain(|m| m.group.is_some_and(|g| g <= limit));
-    result.coverage = Some(coverage);
-    Ok(())
+    let results = screening
+        .hits
+        .into_iter()
+        .zip(groups)
+        .filter(|&(_, group)| group <= limit)
+        .map(|(hit, group)| Match {
+            group: Some(group),
+            ..mapping::match_of(hit)
+        })
+        .collect();
+    Ok(ScreenResult {
+        query: request.name.clone(),
+        total_matches: screening.total,
+        results,
+        coverage: Some(coverage),
+    })
 }
 
 /// The coverage of an answer to `request`: the requested lists (all eight when none), each

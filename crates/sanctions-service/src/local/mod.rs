@@ -32,7 +32,7 @@ use arc_swap::ArcSwap;
 use super::ServiceError;
 use crate::engine::Index;
 use crate::model::ListVersions;
-use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, StoreLocation};
+use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, StoreLocation, StoredNames};
 
 pub use background::Background;
 pub use monitor::RescreenMode;
@@ -291,8 +291,8 @@ impl LocalService {
         let loaded = match kept {
             Some(loaded) => loaded,
             None => {
-                let (loaded, damage) = load(repo, weak)?;
-                self.remember(loaded.latest_update, &damage);
+                let (loaded, damage, names) = load(repo, weak)?;
+                self.remember(loaded.latest_update, &damage, names);
                 if let Some(file) = file.filter(|_| damage.is_empty()) {
                     persist(&file, &loaded, weak);
                 }
@@ -386,17 +386,18 @@ pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists i
     (offline) or `sanctions lists update` (download from the publishers)";
 
 /// Builds the index from the store, withholding the lists whose names fail verification
-/// (returned with it).
+/// (returned with it, and the names read).
 fn load(
     repo: &dyn Repository,
     weak_aliases: bool,
-) -> Result<(Loaded, Vec<crate::store::NameDamage>), ServiceError> {
+) -> Result<(Loaded, Vec<crate::store::NameDamage>, StoredNames), ServiceError> {
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
     let mut lists = repo.lists()?;
     let mut names = repo.entity_names()?;
-    let found = crate::store::integrity::digests_of(&names);
+    let stored = verify::stored_names(&names);
+    let found = stored.digests();
     let damage = crate::store::integrity::compare(&repo.name_digests()?, &found);
     verify::withhold(&damage, &mut names, &mut lists);
     if !weak_aliases {
@@ -411,13 +412,14 @@ fn load(
         ms = started.elapsed().as_millis() as u64,
         "screening index built"
     );
+    let answers = enrich::Answers::new(lists, index.entity_count());
     let loaded = Loaded {
         index,
         latest_update,
         versions,
-        answers: enrich::Answers::new(lists),
+        answers,
     };
-    Ok((loaded, damage))
+    Ok((loaded, damage, stored))
 }
 
 /// The persisted index ([`index_file`]) when it is the store's current one and the database
@@ -448,11 +450,12 @@ fn persisted(
         ms = started.elapsed().as_millis() as u64,
         "screening index read from its file"
     );
+    let answers = enrich::Answers::new(repo.lists()?, index.entity_count());
     Ok(Some(Loaded {
         index,
         latest_update,
         versions,
-        answers: enrich::Answers::new(repo.lists()?),
+        answers,
     }))
 }
 

@@ -16,7 +16,7 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, ListCode, MatchedEntity, OutboxEvent, ReviewStatus,
     ScreeningOrigin, ScreeningRecord, Severity,
 };
-use crate::store::Changes;
+use crate::store::{Changes, StoredNames};
 use crate::{ServiceError, mapping};
 
 /// Screens `request` on `loaded` and builds the record to store (nothing is written).
@@ -72,9 +72,10 @@ fn screen_one(
     loaded: &Loaded,
     request: &ScreenRequest,
 ) -> Result<(Changes, ScreeningResponse), ServiceError> {
-    let mut result = engine_screen(&loaded.index, &enrich::widened(request))?;
     let coverage = enrich::coverage(loaded, request);
-    enrich::finish(this.repository(), loaded, request, &mut result, coverage)?;
+    let read_back = this.names_at(loaded.latest_update);
+    let names = this.names(read_back.as_deref());
+    let result = enrich::answer(&names, loaded, request, coverage)?;
     let record = record_of(
         loaded,
         request,
@@ -166,6 +167,15 @@ pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
 }
 
 impl LocalService {
+    /// Where the grouping finds names: `read_back` (the names read back at the index's
+    /// list update, if any), else the store.
+    fn names<'a>(&'a self, read_back: Option<&'a StoredNames>) -> enrich::Names<'a> {
+        enrich::Names {
+            repo: self.repository(),
+            read_back,
+        }
+    }
+
     pub(crate) async fn screen_local(
         &self,
         request: ScreenRequest,
@@ -199,13 +209,11 @@ impl LocalService {
         // As a screening: on a fresh index right here on the async worker, else on the
         // blocking pool once the index is (re)built.
         if let Some(loaded) = self.fresh()? {
-            let coverage = enrich::coverage(&loaded, &request);
-            return preview_on(self, &loaded, &request, coverage);
+            return preview_alone(self, &loaded, &request);
         }
         self.blocking(move |this| {
             let loaded = this.ready()?;
-            let coverage = enrich::coverage(&loaded, &request);
-            preview_on(&this, &loaded, &request, coverage)
+            preview_alone(&this, &loaded, &request)
         })
         .await
     }
@@ -222,13 +230,15 @@ impl LocalService {
             .blocking(move |this| {
                 let loaded = this.ready()?;
                 let coverages = Coverages::of(&loaded, &requests);
+                let read_back = this.names_at(loaded.latest_update);
+                let names = this.names(read_back.as_deref());
                 Ok(requests
                     .par_iter()
                     .zip(checked)
                     .map(|(request, checked)| {
                         checked?;
                         let coverage = coverages.of_request(&loaded, request);
-                        preview_on(&this, &loaded, request, coverage)
+                        preview_on(&names, &loaded, request, coverage)
                     })
                     .collect::<Vec<_>>())
             })
@@ -351,17 +361,26 @@ pub(crate) fn engine_screen(
 
 /// One name screened on `loaded` and not stored, its coverage `coverage`.
 fn preview_on(
-    this: &LocalService,
+    names: &enrich::Names,
     loaded: &Loaded,
     request: &ScreenRequest,
     coverage: Coverage,
 ) -> Result<ScreeningResponse, ServiceError> {
-    let mut result = engine_screen(&loaded.index, &enrich::widened(request))?;
-    enrich::finish(this.repository(), loaded, request, &mut result, coverage)?;
     Ok(ScreeningResponse {
         id: String::new(),
-        result,
+        result: enrich::answer(names, loaded, request, coverage)?,
     })
+}
+
+/// Previews `request` on `loaded` alone (its coverage worked out for it).
+fn preview_alone(
+    this: &LocalService,
+    loaded: &Loaded,
+    request: &ScreenRequest,
+) -> Result<ScreeningResponse, ServiceError> {
+    let coverage = enrich::coverage(loaded, request);
+    let read_back = this.names_at(loaded.latest_update);
+    preview_on(&this.names(read_back.as_deref()), loaded, request, coverage)
 }
 
 /// The coverage of each kind of request in a batch (its lists, ended listings or not, its
@@ -454,5 +473,116 @@ mod tests {
         let best = putin[0].as_ref().unwrap().result.results.first().unwrap();
         assert!(best.name.to_lowercase().contains("putin"), "{best:?}");
         assert!(putin[0].as_ref().unwrap().result.coverage.is_some());
+    }
+
+    /// The development set's first queries (`../shared/eval/dev.csv`) and a few names listed
+    /// on several lists.
+    fn queries() -> Vec<ScreenRequest> {
+        let dev = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval/dev.csv");
+        let text = std::fs::read_to_string(&dev).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let column = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "query")
+            .unwrap();
+        let dev = reader
+            .records()
+            .take(400)
+            .map(|r| r.unwrap()[column].to_owned());
+        [
+            "Vladimir Putin",
+            "Kim Jong Un",
+            "Banco Nacional de Cuba",
+            "Alfa Bank",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(dev)
+        .map(ScreenRequest::new)
+        .collect()
+    }
+
+    /// The grouping facts worked out from the index's entry and the names read back give
+    /// the answers that the entries' records give: a service that built its index (names
+    /// from the build), one that read it from its file before any verification (records),
+    /// and one that verified the names first (names read back) answer alike.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn grouping_from_the_names_read_back_answers_as_the_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.db");
+        let mut store = crate::store::Store::open(&db).unwrap();
+        crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
+        drop(store);
+        let requests = queries();
+        let built = LocalService::open(&db, "t").unwrap();
+        let from_build = built.preview_many_local(requests.clone()).await;
+        let from_file = LocalService::open(&db, "t").unwrap();
+        let from_records = from_file.preview_many_local(requests.clone()).await;
+        let latest = from_file.current().unwrap().latest_update;
+        assert!(from_file.names_at(latest).is_none(), "nothing verified yet");
+        let verified = LocalService::open(&db, "t").unwrap();
+        assert!(verified.damaged_lists().unwrap().is_empty());
+        assert!(verified.names_at(latest).is_some());
+        let from_read_back = verified.preview_many_local(requests.clone()).await;
+        let grouped = from_build
+            .iter()
+            .flatten()
+            .flat_map(|a| &a.result.results)
+            .filter(|m| m.group.is_some_and(|g| g > 1))
+            .count();
+        assert!(grouped > 100, "{grouped} matches past the first group");
+        for (i, request) in requests.iter().enumerate() {
+            let build = format!("{:?}", from_build[i]);
+            assert_eq!(build, format!("{:?}", from_records[i]), "{}", request.name);
+            assert_eq!(
+                build,
+                format!("{:?}", from_read_back[i]),
+                "{}",
+                request.name
+            );
+        }
+    }
+
+    /// For every entry of the eight lists, its grouping facts from what the index copies of
+    /// it (list, type, primary name, facts) and its names read back are those of its record.
+    #[test]
+    fn every_entry_has_the_same_grouping_facts_from_its_names_as_from_its_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = crate::store::Store::open(&dir.path().join("s.db")).unwrap();
+        crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
+        let read = store.read_back_names().unwrap();
+        assert!(read.damage.is_empty());
+        let records: std::collections::HashMap<String, crate::model::Entity> = store
+            .entities()
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.entity_id(), e))
+            .collect();
+        let entries = store.entity_names().unwrap();
+        assert_eq!(entries.len(), records.len());
+        assert_eq!(read.names.entity_count(), records.len());
+        for entry in &entries {
+            let from_names = crate::grouping::Facts::new(
+                entry.list,
+                entry.kind,
+                &entry.primary_name,
+                read.names.names_of(&entry.entity_id).unwrap(),
+                &entry.facts.birth_dates,
+                entry
+                    .facts
+                    .nationalities
+                    .iter()
+                    .chain(&entry.facts.countries),
+            );
+            let record = &records[&entry.entity_id];
+            assert_eq!(
+                from_names,
+                crate::grouping::Facts::of(record),
+                "{}",
+                entry.entity_id
+            );
+        }
     }
 }

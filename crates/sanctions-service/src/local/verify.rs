@@ -3,36 +3,60 @@
 //! screening refuses them as it refuses a list never imported, instead of answering "no
 //! match" from a partial index.
 
+use std::sync::Arc;
+
 use crate::model::{EntityNames, ListCode};
-use crate::store::{ListSummary, NameDamage};
+use crate::store::{ListSummary, NameDamage, StoredNames};
 
 use super::LocalService;
 use crate::ServiceError;
 
-/// The damage found at one list update: (the newest update id then, the damaged lists).
-pub(super) type Verified = Option<(i64, Vec<NameDamage>)>;
+/// The damage found at one list update, and the names read back then (the grouping of
+/// matches compares them).
+pub(super) struct Verification {
+    /// The newest list update when the names were read.
+    update_id: i64,
+    damage: Vec<NameDamage>,
+    names: Arc<StoredNames>,
+}
+
+/// The last verification, if any.
+pub(super) type Verified = Option<Verification>;
 
 impl LocalService {
-    /// The damaged lists, verified once per list update (a read of every name).
+    /// The damaged lists, verified once per list update (a read of every name, kept for the
+    /// grouping of matches).
     pub(crate) fn damaged_lists(&self) -> Result<Vec<NameDamage>, ServiceError> {
         let repo = self.repo();
         let latest = repo.latest_update_id()?;
-        if let Some((at, damage)) = self.verified().as_ref()
-            && *at == latest
+        if let Some(v) = self.verified().as_ref()
+            && v.update_id == latest
         {
-            return Ok(damage.clone());
+            return Ok(v.damage.clone());
         }
-        let damage = repo.verify_names()?;
-        self.remember(latest, &damage);
-        Ok(damage)
+        let read = repo.read_back_names()?;
+        self.remember(read.update_id, &read.damage, read.names);
+        Ok(read.damage)
     }
 
-    /// Keeps `damage` as the verification at update `latest`, and logs it.
-    pub(super) fn remember(&self, latest: i64, damage: &[NameDamage]) {
+    /// Keeps `damage` and `names` as the verification at update `latest`, and logs the damage.
+    pub(super) fn remember(&self, latest: i64, damage: &[NameDamage], names: StoredNames) {
         for d in damage {
             tracing::error!(list = %d.list, expected = d.expected, found = d.found, "{}", d.message());
         }
-        *self.verified() = Some((latest, damage.to_vec()));
+        *self.verified() = Some(Verification {
+            update_id: latest,
+            damage: damage.to_vec(),
+            names: Arc::new(names),
+        });
+    }
+
+    /// The names read back at list update `update_id`, if the last verification was then.
+    pub(super) fn names_at(&self, update_id: i64) -> Option<Arc<StoredNames>> {
+        self.verified()
+            .as_ref()
+            .filter(|v| v.update_id == update_id)
+            .map(|v| v.names.clone())
     }
 
     fn verified(&self) -> std::sync::MutexGuard<'_, Verified> {
@@ -41,6 +65,18 @@ impl LocalService {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// The names of `entries` as read back, for [`LocalService::remember`] (taken before any is
+/// withheld or dropped from the index: the grouping compares every stored name).
+pub(super) fn stored_names(entries: &[EntityNames]) -> StoredNames {
+    let mut names = StoredNames::default();
+    for entry in entries {
+        for (name, _) in &entry.names {
+            names.push(entry.list, &entry.entity_id, name);
+        }
+    }
+    names.finish()
 }
 
 /// Removes the damaged lists' entries from `names` and empties their summaries.

@@ -48,6 +48,9 @@ impl Repository for PostgresRepository {
     fn verify_names(&self) -> Result<Vec<NameDamage>, StoreError> {
         self.snapshot(|tx| lists::verify_names(tx))
     }
+    fn read_back_names(&self) -> Result<crate::NamesReadBack, StoreError> {
+        self.snapshot(|tx| lists::read_back_names(tx))
+    }
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError> {
         self.read(|c| lists::entity(c, entity_id))
     }

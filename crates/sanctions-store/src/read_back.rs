@@ -1,0 +1,201 @@
+//! Every entry's names read back from the store in one pass ([`StoredNames`]): what the name
+//! verification digests (see [`crate::integrity`]), kept by the service afterwards so that the
+//! grouping of matches compares an entry's names without a read of its record per entry.
+
+use std::collections::BTreeMap;
+
+use crate::integrity::{Digests, NameDamage, NameDigest};
+use crate::model::ListCode;
+
+/// Every entry's names in the order read (entry id, then position: the primary name first),
+/// in one buffer.
+#[derive(Debug, Default)]
+pub struct StoredNames {
+    /// Each entry: its id, its list, and the end of its names in `ends`.
+    entries: Vec<Entry>,
+    /// The end of each name in `text`.
+    ends: Vec<usize>,
+    text: String,
+    /// The entries' positions in `entries` by id, when they were not read in id order
+    /// (empty: `entries` is in id order).
+    by_id: Vec<usize>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    entity_id: Box<str>,
+    list: ListCode,
+    names_end: usize,
+}
+
+impl StoredNames {
+    /// Adds the next name read: of the last entry when it has the same id, else of a new one.
+    pub fn push(&mut self, list: ListCode, entity_id: &str, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+        match self.entries.last_mut() {
+            Some(last) if *last.entity_id == *entity_id && last.list == list => {
+                last.names_end = self.ends.len();
+            }
+            _ => self.entries.push(Entry {
+                entity_id: entity_id.into(),
+                list,
+                names_end: self.ends.len(),
+            }),
+        }
+    }
+
+    /// Makes look-ups by id possible whatever order the names were read in (a database
+    /// collation other than byte order).
+    pub fn finish(mut self) -> StoredNames {
+        let in_order = self
+            .entries
+            .windows(2)
+            .all(|pair| pair[0].entity_id < pair[1].entity_id);
+        if !in_order {
+            let mut by_id: Vec<usize> = (0..self.entries.len()).collect();
+            by_id.sort_by(|&a, &b| self.entries[a].entity_id.cmp(&self.entries[b].entity_id));
+            self.by_id = by_id;
+        }
+        self
+    }
+
+    /// Number of entries read.
+    pub fn entity_count(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The names of `entity_id` as stored (primary name first), or `None` when none was read.
+    pub fn names_of(&self, entity_id: &str) -> Option<impl Iterator<Item = &str> + '_> {
+        let at = self.position(entity_id)?;
+        let first = match at {
+            0 => 0,
+            _ => self.entries[at - 1].names_end,
+        };
+        let ends = &self.ends[first..self.entries[at].names_end];
+        let mut start = match first {
+            0 => 0,
+            _ => self.ends[first - 1],
+        };
+        Some(ends.iter().map(move |&end| {
+            let name = self.text.get(start..end).unwrap_or_default();
+            start = end;
+            name
+        }))
+    }
+
+    fn position(&self, entity_id: &str) -> Option<usize> {
+        if self.by_id.is_empty() {
+            return self
+                .entries
+                .binary_search_by(|e| (*e.entity_id).cmp(entity_id))
+                .ok();
+        }
+        let found = self
+            .by_id
+            .binary_search_by(|&i| (*self.entries[i].entity_id).cmp(entity_id))
+            .ok()?;
+        Some(self.by_id[found])
+    }
+
+    /// The digests of these names per list, as the verification computes them.
+    pub fn digests(&self) -> BTreeMap<ListCode, NameDigest> {
+        let mut digests = Digests::default();
+        let mut first = 0;
+        for entry in &self.entries {
+            let mut start = match first {
+                0 => 0,
+                _ => self.ends[first - 1],
+            };
+            for &end in &self.ends[first..entry.names_end] {
+                digests.add(
+                    entry.list,
+                    &entry.entity_id,
+                    self.text.get(start..end).unwrap_or_default(),
+                );
+                start = end;
+            }
+            first = entry.names_end;
+        }
+        digests.finish()
+    }
+}
+
+/// The names read back and what their verification found, with the store's newest list
+/// update as of the same read.
+#[derive(Debug)]
+pub struct NamesReadBack {
+    /// The newest list update when the names were read.
+    pub update_id: i64,
+    /// The lists whose names differ from those stored at import.
+    pub damage: Vec<NameDamage>,
+    pub names: StoredNames,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integrity::digests_of;
+    use crate::model::{AliasQuality, EntityKind, EntityNames};
+
+    fn entry(list: ListCode, id: &str, names: &[&str]) -> EntityNames {
+        EntityNames {
+            entity_id: id.to_owned(),
+            list,
+            kind: EntityKind::Entity,
+            primary_name: names[0].to_owned(),
+            country: None,
+            names: names
+                .iter()
+                .map(|n| ((*n).to_owned(), AliasQuality::Strong))
+                .collect(),
+            listing_ends: None,
+            facts: Default::default(),
+        }
+    }
+
+    fn stored(entries: &[EntityNames]) -> StoredNames {
+        let mut names = StoredNames::default();
+        for e in entries {
+            for (name, _) in &e.names {
+                names.push(e.list, &e.entity_id, name);
+            }
+        }
+        names.finish()
+    }
+
+    #[test]
+    fn names_read_back_give_each_entry_its_names_and_the_same_digests() {
+        let entries = [
+            entry(ListCode::Eu, "eu:1", &["C"]),
+            entry(ListCode::Un, "un:1", &["A", "", "B b"]),
+            entry(ListCode::Un, "un:2", &["D"]),
+        ];
+        let names = stored(&entries);
+        assert_eq!(names.entity_count(), 3);
+        assert_eq!(names.digests(), digests_of(&entries));
+        let un1: Vec<&str> = names.names_of("un:1").unwrap().collect();
+        assert_eq!(un1, ["A", "", "B b"]);
+        assert_eq!(names.names_of("un:2").unwrap().collect::<Vec<_>>(), ["D"]);
+        assert_eq!(names.names_of("eu:1").unwrap().collect::<Vec<_>>(), ["C"]);
+        assert!(names.names_of("un:3").is_none());
+        assert!(names.names_of("").is_none());
+    }
+
+    #[test]
+    fn names_read_in_another_order_are_still_found_by_id() {
+        let entries = [
+            entry(ListCode::Un, "un:2", &["D", "E"]),
+            entry(ListCode::Eu, "eu:1", &["C"]),
+            entry(ListCode::Un, "un:10", &["F"]),
+        ];
+        let names = stored(&entries);
+        assert_eq!(names.digests(), digests_of(&entries));
+        for e in &entries {
+            let found: Vec<&str> = names.names_of(&e.entity_id).unwrap().collect();
+            let expected: Vec<&str> = e.names.iter().map(|(n, _)| n.as_str()).collect();
+            assert_eq!(found, expected, "{}", e.entity_id);
+        }
+        assert!(names.names_of("un:1").is_none());
+    }
+}
