@@ -41,7 +41,7 @@ use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::score::compact_similarity;
 use super::script;
-use super::similarity::joined_similarity;
+use super::similarity::{MatchKind, joined_similarity};
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
 
 /// The shortest string the whole-name comparison reads.
@@ -88,9 +88,10 @@ pub struct ChangedEntries {
 struct TokenBound {
     weight: f32,
     unpaired: f32,
-    /// The highest similarity of a pair covering this token alone or as one word against
-    /// two listed ones.
-    best: f32,
+    /// The most this token adds to the query coverage's numerator alone or as one word
+    /// against two listed ones: its weight times the pair's similarity (a word met by an
+    /// initial counts for no more than the initial).
+    matched: f32,
 }
 
 /// Per-thread memory of the bound's work: each distinct token and each two words written as
@@ -297,18 +298,17 @@ impl ChangedEntries {
         if total <= 0.0 {
             return 0.0;
         }
-        let mut best: Vec<f32> = bounds.iter().map(|b| b.best).collect();
+        let mut matched: Vec<f32> = bounds.iter().map(|b| b.matched).collect();
         for i in 0..texts.len().saturating_sub(1) {
-            if best[i] >= 1.0 && best[i + 1] >= 1.0 {
+            if matched[i] >= bounds[i].weight && matched[i + 1] >= bounds[i + 1].weight {
                 continue;
             }
             let joined = format!("{}{}", texts[i], texts[i + 1]);
             let join = self.join_bound(&joined, cache);
-            best[i] = best[i].max(join);
-            best[i + 1] = best[i + 1].max(join);
+            matched[i] = matched[i].max(bounds[i].weight * join);
+            matched[i + 1] = matched[i + 1].max(bounds[i + 1].weight * join);
         }
-        let matched: f32 = bounds.iter().zip(&best).map(|(b, s)| b.weight * s).sum();
-        (matched / total).min(1.0)
+        (matched.iter().sum::<f32>() / total).min(1.0)
     }
 
     /// The most two query words written as one (`joined`) meet a changed word or two
@@ -346,7 +346,7 @@ impl ChangedEntries {
             leading_title: false,
         };
         let q = QueryToken::of(index, token.clone(), reading);
-        let mut best = self.best_single(index, &q);
+        let mut best = 0.0f32;
         if q.kind != TokenKind::Legal {
             best = best.max(best_joined(&self.pair_targets, &q.text));
         }
@@ -356,14 +356,15 @@ impl ChangedEntries {
         let bound = TokenBound {
             weight: q.weight,
             unpaired: q.unpaired_weight,
-            best,
+            matched: (q.weight * best).max(self.best_single(index, &q)),
         };
         cache.tokens.insert(key, bound);
         bound
     }
 
-    /// The highest similarity of `q` to a changed token: the engine's own on every changed
-    /// token for which it can be other than none.
+    /// The most `q` adds to the coverage's numerator in a single pair with a changed token:
+    /// its weight (no more than the listed initial's where an initial meets it) times the
+    /// engine's own similarity, on every changed token where that can be other than none.
     fn best_single(&self, index: &Index, q: &QueryToken) -> f32 {
         let first = q.text.as_bytes().first().map_or(0, |&b| b as usize);
         let mut candidates: Vec<(u32, TokenKind)> = Vec::new();
@@ -391,8 +392,15 @@ impl ChangedEntries {
         }
         candidates
             .into_iter()
-            .filter_map(|(id, kind)| q.similarity_to(id, kind, index))
-            .map(|(s, _)| s)
+            .filter_map(|(id, kind)| {
+                let (similarity, how) = q.similarity_to(id, kind, index)?;
+                let weight = if how == MatchKind::Initial {
+                    q.weight.min(index.token_weight(id, kind))
+                } else {
+                    q.weight
+                };
+                Some(weight * similarity)
+            })
             .fold(0.0, f32::max)
     }
 
