@@ -27,34 +27,86 @@ use sanctions_eval::{self as quality, Report};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> color_eyre::Result<()> {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let misses = take_flag(&mut args, "--misses");
-    let latency = take_flag(&mut args, "--latency");
-    let sets = take_flag(&mut args, "--sets");
-    let diagnose = take_flag(&mut args, "--diagnose");
-    let false_alarms = take_flag(&mut args, "--false-alarms");
-    let dump = take_value(&mut args, "--dump").map(PathBuf::from);
-    let sample: Option<usize> = take_value(&mut args, "--latency-sample")
-        .map(|n| n.parse())
-        .transpose()?;
-    let threshold = match take_value(&mut args, "--threshold") {
-        Some(t) => t.parse()?,
-        None => DEFAULT_THRESHOLD,
-    };
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    let csv = args
-        .first()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("eval/dev.csv"));
-    let lists = args
-        .get(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("data/lists"));
+/// What to print; see the module's documentation.
+#[derive(clap::Parser)]
+#[command(about = "Match quality of the engine on a labelled query set")]
+struct Options {
+    /// The labelled queries (default `../shared/eval/dev.csv`).
+    csv: Option<PathBuf>,
+    /// The folder of list files (default `../shared/data/lists`).
+    lists: Option<PathBuf>,
+    /// The alert threshold the tables count at.
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    threshold: u8,
+    /// Also list the positives not ranked first and the negatives that alerted.
+    #[arg(long)]
+    misses: bool,
+    /// Also time each query alone on one thread, then all at once on every core.
+    #[arg(long)]
+    latency: bool,
+    /// Also print the halves, the typed, cross-script and combined-changes sets.
+    #[arg(long)]
+    sets: bool,
+    /// Print the combined-changes misses and the false alarms of the tune halves.
+    #[arg(long)]
+    diagnose: bool,
+    /// Print only the negatives that alert, with their first hit's explanation.
+    #[arg(long)]
+    false_alarms: bool,
+    /// Write every query's full results to this file.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    /// Screen only the first N queries, each alone, and print nothing else.
+    #[arg(long, value_name = "N")]
+    latency_sample: Option<usize>,
+}
 
+fn main() -> color_eyre::Result<()> {
+    let options = <Options as clap::Parser>::parse();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let csv = (options.csv.clone()).unwrap_or_else(|| root.join("eval/dev.csv"));
+    let lists = (options.lists.clone()).unwrap_or_else(|| root.join("data/lists"));
+    let (entries, index, problems) = load_index(&lists);
+    let mut queries = quality::read_queries(&std::fs::read_to_string(&csv)?)?;
+    if !problems.is_empty() {
+        keep_queries_of_lists_read(&mut queries, &problems);
+    }
+    let threshold = options.threshold;
+    if let Some(n) = options.latency_sample {
+        let sample = &queries[..n.min(queries.len())];
+        let started = std::time::Instant::now();
+        let hits = screen_sample(&index, sample);
+        eprintln!(
+            "screened {} queries alone in {:.2?} ({hits} hits)",
+            sample.len(),
+            started.elapsed()
+        );
+    } else if let Some(file) = &options.dump {
+        write_dump(file, &index, &entries, &queries)?;
+    } else if options.false_alarms {
+        print!(
+            "{}",
+            quality::diagnose::false_alarms(&index, &queries, threshold)
+        );
+    } else if options.diagnose {
+        print_diagnosis(&index, &entries, &queries, threshold);
+    } else {
+        print_tables(&options, &index, &entries, &queries);
+    }
+    Ok(())
+}
+
+/// The lists' names and their index, and the problems of the files that could not be read.
+fn load_index(
+    lists: &std::path::Path,
+) -> (
+    Vec<sanctions_model::EntityNames>,
+    engine::Index,
+    Vec<String>,
+) {
     let started = std::time::Instant::now();
-    let (entries, problems) = quality::names_from_dir(&lists);
-    let index = sanctions_engine::Index::build(&entries);
+    let (entries, problems) = quality::names_from_dir(lists);
+    let index = engine::Index::build(&entries);
     for p in &problems {
         eprintln!("warning: {p}");
     }
@@ -64,145 +116,159 @@ fn main() -> color_eyre::Result<()> {
         index.name_count(),
         started.elapsed()
     );
-    let mut queries = quality::read_queries(&std::fs::read_to_string(&csv)?)?;
-    if !problems.is_empty() {
-        // Some lists are missing: measure only the positives whose target is in a list read.
-        let missing: Vec<String> = problems
-            .iter()
-            .filter_map(|p| p.split(':').next().map(|c| format!("{c}:")))
-            .collect();
-        queries.retain(|q| {
-            q.expected_entity_id.is_empty()
-                || q.expected_entity_id
-                    .split('|')
-                    .any(|id| !missing.iter().any(|m| id.starts_with(m.as_str())))
-        });
-        eprintln!(
-            "measuring {} queries whose targets are in the lists read",
-            queries.len()
-        );
-    }
-    if let Some(n) = sample {
-        let sample = &queries[..n.min(queries.len())];
-        let started = std::time::Instant::now();
-        let hits = screen_sample(&index, sample);
-        eprintln!(
-            "screened {} queries alone in {:.2?} ({hits} hits)",
-            sample.len(),
-            started.elapsed()
-        );
-        return Ok(());
-    }
-    if let Some(file) = dump {
-        write_dump(&file, &index, &entries, &queries)?;
-        return Ok(());
-    }
-    if false_alarms {
-        print!(
-            "{}",
-            quality::diagnose::false_alarms(&index, &queries, threshold)
-        );
-        return Ok(());
-    }
-    if diagnose {
-        let positives: Vec<quality::LabelledQuery> = queries
-            .iter()
-            .filter(|q| !q.expected_entity_id.is_empty())
-            .cloned()
-            .collect();
-        let tune: Vec<quality::LabelledQuery> = quality::sets::combined(&entries, &positives)
-            .into_iter()
-            .filter(|q| q.category.ends_with(" tune"))
-            .collect();
-        let original = entries
-            .iter()
-            .map(|e| (e.entity_id.clone(), e.primary_name.clone()))
-            .collect();
-        print!(
-            "{}",
-            quality::diagnose::misses(&index, &tune, &original, threshold)
-        );
-        let dev_tune: Vec<quality::LabelledQuery> = queries
-            .iter()
-            .filter(|q| quality::half_of(&q.qid) == "tune")
-            .cloned()
-            .collect();
-        print!(
-            "\nfalse alarms of the development set's tune half:\n{}",
-            quality::diagnose::false_alarms(&index, &dev_tune, threshold)
-        );
-        return Ok(());
-    }
+    (entries, index, problems)
+}
+
+/// Some lists are missing: keeps only the negatives and the positives whose target is in a
+/// list read.
+fn keep_queries_of_lists_read(queries: &mut Vec<quality::LabelledQuery>, problems: &[String]) {
+    let missing: Vec<String> = problems
+        .iter()
+        .filter_map(|p| p.split(':').next().map(|c| format!("{c}:")))
+        .collect();
+    queries.retain(|q| {
+        q.expected_entity_id.is_empty()
+            || q.expected_entity_id
+                .split('|')
+                .any(|id| !missing.iter().any(|m| id.starts_with(m.as_str())))
+    });
+    eprintln!(
+        "measuring {} queries whose targets are in the lists read",
+        queries.len()
+    );
+}
+
+/// The combined-changes set's misses on its tune half, and the development set's false alarms
+/// on its tune half.
+fn print_diagnosis(
+    index: &engine::Index,
+    entries: &[sanctions_model::EntityNames],
+    queries: &[quality::LabelledQuery],
+    threshold: u8,
+) {
+    let tune: Vec<quality::LabelledQuery> = quality::sets::combined(entries, &positives(queries))
+        .into_iter()
+        .filter(|q| q.category.ends_with(" tune"))
+        .collect();
+    let original = entries
+        .iter()
+        .map(|e| (e.entity_id.clone(), e.primary_name.clone()))
+        .collect();
+    print!(
+        "{}",
+        quality::diagnose::misses(index, &tune, &original, threshold)
+    );
+    let dev_tune: Vec<quality::LabelledQuery> = queries
+        .iter()
+        .filter(|q| quality::half_of(&q.qid) == "tune")
+        .cloned()
+        .collect();
+    print!(
+        "\nfalse alarms of the development set's tune half:\n{}",
+        quality::diagnose::false_alarms(index, &dev_tune, threshold)
+    );
+}
+
+/// The positives of `queries`.
+fn positives(queries: &[quality::LabelledQuery]) -> Vec<quality::LabelledQuery> {
+    queries
+        .iter()
+        .filter(|q| !q.expected_entity_id.is_empty())
+        .cloned()
+        .collect()
+}
+
+/// The quality table, and what the options add to it.
+fn print_tables(
+    options: &Options,
+    index: &engine::Index,
+    entries: &[sanctions_model::EntityNames],
+    queries: &[quality::LabelledQuery],
+) {
+    let threshold = options.threshold;
     let started = std::time::Instant::now();
-    let outcomes = quality::run(&index, &queries);
+    let outcomes = quality::run(index, queries);
     eprintln!(
         "screened {} queries in {:.2?}",
         queries.len(),
         started.elapsed()
     );
     println!("{}", Report::new(&outcomes, threshold).markdown());
-    if sets {
-        print_sets(&index, &entries, &queries, &outcomes, threshold);
+    if options.sets {
+        print_sets(index, entries, queries, &outcomes, threshold);
     }
-    if latency {
-        // One thread, each query on its own, at the default options.
-        let mut timed: Vec<(std::time::Duration, &str)> = queries
-            .iter()
-            .map(|q| {
-                let started = std::time::Instant::now();
-                let _ = engine::screen(&index, &Request::new(q.query.clone()));
-                (started.elapsed(), q.query.as_str())
-            })
-            .collect();
-        timed.sort();
-        for (t, q) in timed.iter().rev().take(5) {
-            eprintln!("slowest: {t:?} {q:?}");
-        }
-        let times: Vec<std::time::Duration> = timed.iter().map(|(t, _)| *t).collect();
-        let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
-        eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
-        // Every query at once on all cores, at the default options: names per second.
-        use rayon::prelude::*;
-        let started = std::time::Instant::now();
-        queries.par_iter().for_each(|q| {
-            let _ = engine::screen(&index, &Request::new(q.query.clone()));
-        });
-        let elapsed = started.elapsed();
-        eprintln!(
-            "batch: {} names in {elapsed:.2?} on all cores, {:.0} names/s",
-            queries.len(),
-            queries.len() as f64 / elapsed.as_secs_f64()
-        );
+    if options.latency {
+        print_latency(index, queries);
     }
+    if options.misses {
+        print_misses(index, queries, &outcomes, threshold);
+    }
+}
 
-    if misses {
-        let by_qid: HashMap<&str, &quality::LabelledQuery> =
-            queries.iter().map(|q| (q.qid.as_str(), q)).collect();
-        for o in &outcomes {
-            let bad = if o.positive {
-                o.rank != Some(1) || o.target_score.is_none_or(|s| s < threshold)
-            } else {
-                o.top_score.is_some_and(|s| s >= threshold)
-            };
-            if !bad {
-                continue;
-            }
-            let q = by_qid[o.qid.as_str()];
-            println!(
-                "\n{} [{}] {:?} expected {} (rank {:?}, score {:?})",
-                o.qid, o.category, q.query, q.expected_entity_id, o.rank, o.target_score
-            );
-            if let Ok(result) = engine::screen(&index, &q.request(3)) {
-                for m in result.hits {
-                    println!(
-                        "    {:>3} {} | {} ({})",
-                        m.score, m.entity_id, m.matched_name, m.primary_name
-                    );
-                }
+/// Each query alone on one thread (median, p99, the slowest), then every query at once on all
+/// cores (names per second), at the default options.
+fn print_latency(index: &engine::Index, queries: &[quality::LabelledQuery]) {
+    let mut timed: Vec<(std::time::Duration, &str)> = queries
+        .iter()
+        .map(|q| {
+            let started = std::time::Instant::now();
+            let _ = engine::screen(index, &Request::new(q.query.clone()));
+            (started.elapsed(), q.query.as_str())
+        })
+        .collect();
+    timed.sort();
+    for (t, q) in timed.iter().rev().take(5) {
+        eprintln!("slowest: {t:?} {q:?}");
+    }
+    let times: Vec<std::time::Duration> = timed.iter().map(|(t, _)| *t).collect();
+    let at = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    eprintln!("latency: median {:?}, p99 {:?}", at(0.5), at(0.99));
+    use rayon::prelude::*;
+    let started = std::time::Instant::now();
+    queries.par_iter().for_each(|q| {
+        let _ = engine::screen(index, &Request::new(q.query.clone()));
+    });
+    let elapsed = started.elapsed();
+    eprintln!(
+        "batch: {} names in {elapsed:.2?} on all cores, {:.0} names/s",
+        queries.len(),
+        queries.len() as f64 / elapsed.as_secs_f64()
+    );
+}
+
+/// The positives not ranked first or under the threshold and the negatives that alerted, each
+/// with its first three results.
+fn print_misses(
+    index: &engine::Index,
+    queries: &[quality::LabelledQuery],
+    outcomes: &[quality::Outcome],
+    threshold: u8,
+) {
+    let by_qid: HashMap<&str, &quality::LabelledQuery> =
+        queries.iter().map(|q| (q.qid.as_str(), q)).collect();
+    for o in outcomes {
+        let bad = if o.positive {
+            o.rank != Some(1) || o.target_score.is_none_or(|s| s < threshold)
+        } else {
+            o.top_score.is_some_and(|s| s >= threshold)
+        };
+        if !bad {
+            continue;
+        }
+        let q = by_qid[o.qid.as_str()];
+        println!(
+            "\n{} [{}] {:?} expected {} (rank {:?}, score {:?})",
+            o.qid, o.category, q.query, q.expected_entity_id, o.rank, o.target_score
+        );
+        if let Ok(result) = engine::screen(index, &q.request(3)) {
+            for m in result.hits {
+                println!(
+                    "    {:>3} {} | {} ({})",
+                    m.score, m.entity_id, m.matched_name, m.primary_name
+                );
             }
         }
     }
-    Ok(())
 }
 
 /// The development set by half, the cross-script set and the combined-changes set.
@@ -284,11 +350,7 @@ fn print_sets(
         "\ncross-script\n{}",
         Report::new(&cross_outcomes, threshold).markdown()
     );
-    let positives: Vec<quality::LabelledQuery> = queries
-        .iter()
-        .filter(|q| !q.expected_entity_id.is_empty())
-        .cloned()
-        .collect();
+    let positives = positives(queries);
     let combined = quality::sets::combined(entries, &positives);
     let combined_outcomes = quality::run(index, &combined);
     println!(
@@ -328,11 +390,7 @@ fn write_dump(
             ..Default::default()
         })
         .collect();
-    let positives: Vec<quality::LabelledQuery> = queries
-        .iter()
-        .filter(|q| !q.expected_entity_id.is_empty())
-        .cloned()
-        .collect();
+    let positives = positives(queries);
     let cross = quality::sets::cross_script(entries);
     let forward = engine::Index::build(&cross.forward);
     let reverse = engine::Index::build(&cross.reverse);
@@ -367,21 +425,4 @@ fn screen_sample(index: &engine::Index, queries: &[quality::LabelledQuery]) -> u
         .filter_map(|q| engine::screen(index, &Request::new(q.query.clone())).ok())
         .map(|s| s.hits.len())
         .sum()
-}
-
-/// The value after `option` (both removed from `args`), when it has one.
-fn take_value(args: &mut Vec<String>, option: &str) -> Option<String> {
-    let i = args.iter().position(|a| a == option)?;
-    if i + 1 >= args.len() {
-        return None;
-    }
-    let value = args.remove(i + 1);
-    args.remove(i);
-    Some(value)
-}
-
-fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
-    let found = args.iter().any(|a| a == flag);
-    args.retain(|a| a != flag);
-    found
 }
