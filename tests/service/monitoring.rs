@@ -367,3 +367,190 @@ async fn incremental_and_full_rescreens_give_the_same_alerts() {
     let inc_after: BTreeSet<BTreeSet<String>> = matches(&incremental).await.into_values().collect();
     assert_eq!(inc_after, full_after, "the matched sets after both runs");
 }
+
+/// Names resembling the entries the current edition added, as customers write them: with a
+/// typo, the words reordered, an initial, two words joined, a word added (some with the
+/// entry's date of birth, which adds to the score), and customers of
+/// `scripts/gen_watchlist.py` around them.
+fn resembling_names() -> Vec<FavoriteRequest> {
+    let shared = shared();
+    let old = by_id(
+        sources::parse_dir(
+            ListCode::OfacSdn,
+            &shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+        )
+        .unwrap()
+        .entities,
+    );
+    let mut added: Vec<Entity> =
+        sources::parse_dir(ListCode::OfacSdn, &shared.join("lists/ofac_sdn"))
+            .unwrap()
+            .entities
+            .into_iter()
+            .filter(|e| !old.contains_key(&e.entity_id()))
+            .collect();
+    added.sort_by_key(|e| e.entity_id());
+    let step = (added.len() / 80).max(1);
+    let mut out = Vec::new();
+    for (n, entity) in added.iter().step_by(step).take(80).enumerate() {
+        let dob = sanctions_model::EntityNames::of(entity)
+            .facts
+            .birth_dates
+            .iter()
+            .find(|d| !matches!(d, sanctions_model::DateSpec::Range { .. }))
+            .map(|d| d.iso());
+        for (name, with_dob) in name_variants(&entity.primary_name, n) {
+            if !sanctions_engine::has_something_to_screen(&name, true) {
+                continue;
+            }
+            out.push(FavoriteRequest {
+                name,
+                kind: None,
+                note: None,
+                date_of_birth: if with_dob { dob.clone() } else { None },
+                country: None,
+            });
+        }
+    }
+    let generated = std::process::Command::new("python3")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen_watchlist.py"))
+        .args(["300", "--seed", "25"])
+        .output()
+        .expect("python3 runs scripts/gen_watchlist.py");
+    assert!(generated.status.success());
+    let text = String::from_utf8(generated.stdout).unwrap();
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        if let [_, name, _, country] = cells[..] {
+            out.push(FavoriteRequest {
+                name: name.to_owned(),
+                kind: None,
+                note: None,
+                date_of_birth: None,
+                country: Some(country.to_owned()),
+            });
+        }
+    }
+    out
+}
+
+/// Variants of a listed name, each with whether it is given the entry's date of birth.
+fn name_variants(name: &str, seed: usize) -> Vec<(String, bool)> {
+    let words: Vec<String> = name
+        .split([' ', ','])
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let extra = ["Karimi", "Olga", "Smith", "Trading"][seed % 4];
+    let mut out = vec![(format!("{} {extra}", words.join(" ")), true)];
+    let mut typo = words.clone();
+    if let Some(w) = typo
+        .iter_mut()
+        .filter(|w| w.is_ascii())
+        .max_by_key(|w| w.len())
+    {
+        let at = w.len() / 2;
+        w.replace_range(at..=at, "E");
+    }
+    out.push((typo.join(" "), seed % 2 == 0));
+    if words.len() > 1 {
+        let mut reordered = words.clone();
+        reordered.rotate_left(1);
+        out.push((reordered.join(" "), false));
+        let initials: Vec<String> = words[..words.len() - 1]
+            .iter()
+            .map(|w| w.chars().take(1).collect())
+            .chain(words.last().cloned())
+            .collect();
+        out.push((initials.join(" "), true));
+        out.push((
+            format!("{}{} {}", words[0], words[1], words[2..].join(" ")),
+            false,
+        ));
+    }
+    out
+}
+
+/// A store with the older OFAC SDN edition and `favorites` on the watchlist.
+async fn before_update_with(favorites: Vec<FavoriteRequest>) -> (tempfile::TempDir, LocalService) {
+    let shared = shared();
+    let (dir, svc) = service().await;
+    let older = layout(&[(
+        ListCode::OfacSdn,
+        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
+    )]);
+    let (outcomes, _) = svc
+        .import_lists(
+            older.path().to_path_buf(),
+            vec![ListCode::OfacSdn],
+            permissive(),
+        )
+        .await
+        .unwrap();
+    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+    svc.import_favorites(FavoriteImport { names: favorites })
+        .await
+        .unwrap();
+    (dir, svc)
+}
+
+/// favorite name -> entity ids of each `favorite.match` alert not in `known` (every page).
+async fn alerts_by_name(
+    svc: &LocalService,
+    known: &BTreeSet<String>,
+) -> BTreeMap<String, BTreeSet<BTreeSet<String>>> {
+    let names: HashMap<String, String> = {
+        let mut out = HashMap::new();
+        let mut cursor = None;
+        loop {
+            let page = svc.favorites(cursor, Some(500)).await.unwrap();
+            out.extend(page.items.into_iter().map(|f| (f.id, f.name)));
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break out,
+            }
+        }
+    };
+    let page = svc
+        .alerts(AlertQuery {
+            kind: Some(AlertKind::FavoriteMatch),
+            limit: Some(500),
+            ..AlertQuery::default()
+        })
+        .await
+        .unwrap();
+    assert!(page.items.len() < 500, "more alerts than one page");
+    let mut out: BTreeMap<String, BTreeSet<BTreeSet<String>>> = BTreeMap::new();
+    for alert in page.items.into_iter().filter(|a| !known.contains(&a.id)) {
+        out.entry(names[&alert.favorite_id.unwrap()].clone())
+            .or_default()
+            .insert(alert.entity_ids.into_iter().collect());
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn names_resembling_the_added_entries_alert_alike_incremental_and_full() {
+    let favorites = resembling_names();
+    assert!(favorites.len() > 500, "{}", favorites.len());
+    let (_full_dir, full) = before_update_with(favorites.clone()).await;
+    let (_inc_dir, incremental) = before_update_with(favorites).await;
+    let full_known = alert_ids(&full).await;
+    let inc_known = alert_ids(&incremental).await;
+    let full_summary = import_current(&full, RescreenMode::Full).await;
+    let inc_summary = import_current(&incremental, RescreenMode::Incremental).await;
+    assert_eq!(inc_summary.mode, "incremental");
+    let full_alerts = alerts_by_name(&full, &full_known).await;
+    let inc_alerts = alerts_by_name(&incremental, &inc_known).await;
+    assert!(full_alerts.len() >= 100, "{}", full_alerts.len());
+    assert_eq!(inc_alerts, full_alerts);
+    let full_after: BTreeSet<BTreeSet<String>> = matches(&full).await.into_values().collect();
+    let inc_after: BTreeSet<BTreeSet<String>> = matches(&incremental).await.into_values().collect();
+    assert_eq!(inc_after, full_after, "the matched sets after both runs");
+    assert!(
+        inc_summary.screened < full_summary.screened,
+        "{} of {} screened",
+        inc_summary.screened,
+        full_summary.screened
+    );
+}

@@ -23,6 +23,8 @@ const DOB_CONFLICTS: i8 = -8;
 const COUNTRY_AGREES: i8 = 2;
 /// A country the entry has no tie to. Weaker than a date: people move and lists give few.
 const COUNTRY_CONFLICTS: i8 = -4;
+/// The most the facts add: a date of birth and a country that both agree.
+pub(crate) const MAX_POINTS: i8 = DOB_AGREES + COUNTRY_AGREES;
 /// Never more than this, so that an exact full-name match (100) stays above the threshold.
 pub const MAX_PENALTY: i8 = 100 - DEFAULT_THRESHOLD as i8 - 1;
 

@@ -11,6 +11,7 @@ use sanctions_model as model;
 mod abd;
 mod abjad_pairs;
 mod alternatives;
+mod bound;
 mod facts;
 mod index;
 mod joins;
@@ -38,6 +39,7 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
+pub use bound::{BoundCache, ChangedEntries};
 pub use index::Index;
 #[doc(hidden)]
 pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;

@@ -260,19 +260,19 @@ impl Query {
 
 /// How a query token is read ([`QueryToken::of`]).
 #[derive(Clone, Copy)]
-struct Reading {
+pub(crate) struct Reading {
     /// The query is screened as an organisation's name too.
-    organisation: bool,
+    pub organisation: bool,
     /// Each word meets only the listed word spelt as it is.
-    exact: bool,
+    pub exact: bool,
     /// A title at the start of the name that the Latin names keep as often as they leave
     /// out ([`leading_titles`]).
-    leading_title: bool,
+    pub leading_title: bool,
 }
 
 impl QueryToken {
     /// The query token of `t`: the listed tokens it resembles and its weights.
-    fn of(index: &Index, t: normalize::Token, reading: Reading) -> QueryToken {
+    pub(crate) fn of(index: &Index, t: normalize::Token, reading: Reading) -> QueryToken {
         let key = phonetic_key(&t.text);
         let matches = match t.kind {
             TokenKind::Word if !reading.exact => resembling(index, &t.text, &key, t.abjad),

@@ -529,7 +529,7 @@ fn ratio(part: f32, whole: f32) -> f32 {
 
 /// The two names as single strings, for names joined or split differently. Only for names
 /// long enough that one string says something.
-fn compact_similarity(query: &str, listed: &str) -> f32 {
+pub(crate) fn compact_similarity(query: &str, listed: &str) -> f32 {
     const MIN_LEN: usize = 8;
     if query.len() < MIN_LEN || listed.len() < MIN_LEN {
         return 0.0;

@@ -59,8 +59,6 @@ struct Inner {
     reload: Mutex<()>,
     /// Held while the watchlist is re-screened (one run at a time per process).
     monitor: tokio::sync::Mutex<()>,
-    /// The index of the watchlist, for incremental re-screens.
-    watch: Mutex<Option<Arc<monitor::Watch>>>,
     /// Webhook and brief settings, and whether this process is a server.
     extensions: std::sync::RwLock<Extensions>,
     /// The last read of each feed by this process.
@@ -136,7 +134,6 @@ impl LocalService {
                 loaded: ArcSwap::from_pointee(loaded),
                 reload: Mutex::new(()),
                 monitor: tokio::sync::Mutex::new(()),
-                watch: Mutex::new(None),
                 extensions: std::sync::RwLock::new(Extensions::default()),
                 feeds: Mutex::new(Vec::new()),
                 weak_aliases: std::sync::atomic::AtomicBool::new(true),

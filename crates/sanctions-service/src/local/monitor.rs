@@ -5,9 +5,10 @@
 //!
 //! Two ways to the same answer. A full run screens every favorite. An incremental run, used
 //! after list updates when the watchlist is large, screens only the favorites that can have
-//! changed: those matching an entry the updates changed or removed, and those that the
-//! changed entries' names find (with a safety margin under the threshold) in an index built
-//! from the watchlist itself. Tests compare the two on real OFAC editions.
+//! changed: those matching an entry the updates changed or removed, and those whose score
+//! against an added or changed entry can reach the threshold by a bound worked out from the
+//! favorite's tokens (`engine::ChangedEntries`; no index of the watchlist is built). Tests
+//! compare the two on real OFAC editions and on a synthetic update.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -24,20 +25,17 @@ use crate::api::favorites::RescreenSummary;
 use crate::api::screening::ScreenRequest;
 use crate::engine::{self, Index};
 use crate::local::convert::kind_filter;
+use crate::mapping;
 use crate::model::{
-    Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, EntityNames, ListCode, OutboxEvent,
-    RescreenRun, ScreeningOrigin, Severity,
+    Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, ListCode, OutboxEvent, RescreenRun,
+    ScreeningOrigin, Severity,
 };
-use crate::store::{
-    Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, Repository, WATCHLIST_MARKER,
-};
+use crate::store::{Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
 /// The job of the scheduled full re-screen, claimed by one process per period.
 const SCHEDULED_RESCREEN: &str = "rescreen:scheduled";
-/// How far under the threshold the watchlist index is searched for candidates.
-const MARGIN: u8 = 20;
 /// Most entity ids named on a `list.updated` alert (the message gives the counts).
 const MAX_ALERT_IDS: usize = 200;
 /// Below this many favorites a full run is cheap enough to be the only way.
@@ -54,12 +52,6 @@ pub enum RescreenMode {
     Incremental,
     /// Incremental for a large watchlist after list updates, else full.
     Auto,
-}
-
-/// The favorites, as the index of the watchlist sees them.
-pub(crate) struct Watch {
-    pub ids: Vec<String>,
-    pub index: Index,
 }
 
 impl LocalService {
@@ -151,17 +143,6 @@ impl LocalService {
             Err(e) => tracing::warn!(error = %e, "scheduled re-screen failed"),
         }
         every
-    }
-
-    /// Builds the index of the watchlist ahead of the next incremental re-screen (a server
-    /// or the UI does it after the watchlist changes, off the critical path). Returns the
-    /// number of favorites indexed.
-    pub async fn warm_watchlist(&self) -> Result<usize, ServiceError> {
-        self.blocking(|this| {
-            let favorites = this.repo().favorite_names(None)?;
-            Ok(this.watch(&favorites).ids.len())
-        })
-        .await
     }
 
     /// `POST /favorites/rescreen`: this service's account's watchlist.
@@ -276,8 +257,7 @@ impl LocalService {
         let total = favorites.len() as u64;
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
-                let watch = self.watch(&favorites);
-                let candidates = candidates(&watch, changed, &previous, &*repo)?;
+                let candidates = candidates(loaded, &favorites, &evidence, changed, &previous);
                 favorites
                     .into_iter()
                     .filter(|(id, _, _)| candidates.contains(id))
@@ -330,96 +310,55 @@ impl LocalService {
             millis: started.elapsed().as_millis() as u64,
         }))
     }
-
-    /// The index of the watchlist (cached while the watchlist is unchanged).
-    fn watch(&self, favorites: &[(String, String, Option<EntityKind>)]) -> Arc<Watch> {
-        let mut cache = self
-            .inner
-            .watch
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(watch) = cache.as_ref()
-            && watch.ids.len() == favorites.len()
-            && watch.ids.iter().zip(favorites).all(|(a, (b, _, _))| a == b)
-        {
-            return watch.clone();
-        }
-        let watch = Arc::new(build_watch(favorites));
-        *cache = Some(watch.clone());
-        watch
-    }
-}
-
-/// Builds the index of the watchlist: each favorite a one-name "entry".
-pub(crate) fn build_watch(favorites: &[(String, String, Option<EntityKind>)]) -> Watch {
-    let entries: Vec<EntityNames> = favorites
-        .iter()
-        .enumerate()
-        .map(|(i, (_, name, kind))| EntityNames {
-            entity_id: i.to_string(),
-            list: ListCode::OfacSdn,
-            kind: kind.unwrap_or(EntityKind::Entity),
-            primary_name: String::new(),
-            country: None,
-            names: vec![(name.clone(), crate::model::AliasQuality::Strong)],
-            listing_ends: None,
-            facts: Default::default(),
-        })
-        .collect();
-    Watch {
-        ids: favorites.iter().map(|f| f.0.clone()).collect(),
-        index: Index::build(&entries),
-    }
 }
 
 /// The favorites an update can have changed: those matching a changed or removed entry now,
-/// and those the changed entries' names find in the watchlist index.
+/// and those whose re-screen can reach the threshold against an added or changed entry
+/// ([`engine::ChangedEntries`]: a bound on the score, worked out from the favorite's tokens,
+/// never under the engine's).
 fn candidates(
-    watch: &Watch,
+    loaded: &Loaded,
+    favorites: &[(String, String, Option<EntityKind>)],
+    evidence: &FavoriteEvidence,
     changed: &[(String, ChangeKind)],
     previous: &HashMap<String, Vec<(String, u8)>>,
-    repo: &dyn Repository,
-) -> Result<HashSet<String>, ServiceError> {
+) -> HashSet<String> {
+    let started = Instant::now();
     let touched: HashSet<&str> = changed.iter().map(|(id, _)| id.as_str()).collect();
     let mut out: HashSet<String> = previous
         .iter()
         .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
         .map(|(f, _)| f.clone())
         .collect();
-    let mut names: Vec<String> = Vec::new();
-    for (entity_id, change) in changed {
-        if *change == ChangeKind::Removed {
-            continue;
-        }
-        if let Some(entity) = repo.entity(entity_id)? {
-            names.extend(entity.all_names().map(str::to_owned));
-        }
+    let matching = out.len();
+    let entries = engine::ChangedEntries::new(
+        &loaded.index,
+        changed
+            .iter()
+            .filter(|(_, change)| *change != ChangeKind::Removed)
+            .map(|(id, _)| id.as_str()),
+    );
+    if !entries.is_empty() {
+        let reached: Vec<String> = favorites
+            .par_iter()
+            .map_init(engine::BoundCache::default, |cache, (id, name, kind)| {
+                let request = rescreen_request(evidence, id, name, *kind);
+                entries
+                    .reaches(&loaded.index, &mapping::request(&request), cache)
+                    .then(|| id.clone())
+            })
+            .flatten()
+            .collect();
+        out.extend(reached);
     }
-    let threshold = engine::DEFAULT_THRESHOLD.saturating_sub(MARGIN);
-    let found: Vec<Vec<usize>> = names
-        .par_iter()
-        .map(|name| {
-            let request = ScreenRequest {
-                threshold: Some(threshold),
-                limit: Some(engine::MAX_LIMIT),
-                ..ScreenRequest::new(name.clone())
-            };
-            super::screen::engine_screen(&watch.index, &request)
-                .map(|s| {
-                    s.results
-                        .iter()
-                        .filter_map(|h| h.entity_id.parse::<usize>().ok())
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect();
-    for i in found.into_iter().flatten() {
-        if let Some(id) = watch.ids.get(i) {
-            out.insert(id.clone());
-        }
-    }
-    Ok(out)
+    tracing::info!(
+        favorites = favorites.len(),
+        matching_changed = matching,
+        selected = out.len(),
+        millis = started.elapsed().as_millis() as u64,
+        "favorites selected for the incremental re-screen"
+    );
+    out
 }
 
 /// A favorite's re-screen that changed its set of matches.

@@ -1,0 +1,224 @@
+//! The bound against the engine's own scores: never under any score a changed entry gets,
+//! and as high as the score where the scorer's name coverage is whole (so that a bound
+//! leaving out a fuzzy word, a join, an initial or the facts' points fails here).
+
+use super::*;
+use crate::model::{AliasQuality, DateSpec, EntityFacts, EntityKind, EntityNames, ListCode};
+use crate::{Index, Request, screen};
+
+fn entry(id: usize, kind: EntityKind, names: &[&str], born: Option<i32>) -> EntityNames {
+    EntityNames {
+        entity_id: format!("un:{id}"),
+        list: ListCode::Un,
+        kind,
+        primary_name: names[0].to_owned(),
+        country: Some("IR".to_owned()),
+        names: names
+            .iter()
+            .map(|n| (n.to_string(), AliasQuality::Strong))
+            .collect(),
+        listing_ends: None,
+        facts: EntityFacts {
+            birth_dates: born
+                .map(|year| DateSpec::Year { year })
+                .into_iter()
+                .collect(),
+            nationalities: vec!["IR".to_owned()],
+            ..Default::default()
+        },
+    }
+}
+
+/// Listed names: the first half unchanged, the second half "changed by an update".
+const LISTED: &[(&str, &str)] = &[
+    ("PUTIN, Vladimir Vladimirovich", "Vladimir PUTIN"),
+    ("NASRALLAH, Hassan", "Hasan NASRALLA"),
+    ("ROMASHKA LIMITED LIABILITY COMPANY", "ROMASHKA LLC"),
+    ("KIM, Jong Un", "KIM Jongun"),
+    ("HASSAN, Mohammed Ali", "Muhammad Ali HASAN"),
+    ("AL-KAWARI, Salih", "Salih ALKAWARI"),
+    ("VNESHECONOMBANK", "VNESHECONOMBANK STATE CORPORATION"),
+    ("SELIVANOV, Aleksey Sergeevich", "Alexei SELIVANOV"),
+    ("RAHIMI, Abdul Rahman", "Abdulrahman RAHIMI"),
+    ("DE LA CRUZ, Maria Fernanda", "Maria Fernanda DELACRUZ"),
+    ("ZHDANOV, Mikhail Mikhaylovich", "M. M. ZHDANOV"),
+    ("GHORBANI, Mohammad Reza", "Mohammadreza GHORBANI"),
+    ("BANCO NACIONAL DE CUBA", "NATIONAL BANK OF CUBA"),
+    ("TOSIH, Abdullah", "Abdallah TOSEEH"),
+    ("MOHAMMADI, Farhad", "Farhad MOHAMADI"),
+    ("IVANOV, Petr Nikolaevich", "Pyotr IVANOV"),
+];
+
+fn index() -> Index {
+    let entries: Vec<EntityNames> = LISTED
+        .iter()
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let kind = if a.contains(',') {
+                EntityKind::Individual
+            } else {
+                EntityKind::Entity
+            };
+            entry(i, kind, &[a, b], Some(1960 + i as i32))
+        })
+        .collect();
+    Index::build(&entries)
+}
+
+fn changed_ids() -> Vec<String> {
+    (LISTED.len() / 2..LISTED.len())
+        .map(|i| format!("un:{i}"))
+        .collect()
+}
+
+/// Queries made from every listed name: as listed, with a typo, a word dropped, a word
+/// added, the words reordered, initials, two words joined and one split; each plain and
+/// with a date of birth and a country that agree.
+fn queries() -> Vec<Request> {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    for (i, (a, b)) in LISTED.iter().enumerate() {
+        for name in [a, b] {
+            let words: Vec<String> = name
+                .split([' ', ','])
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            names.extend(variants(&words, i).into_iter().map(|v| (v, i)));
+        }
+    }
+    names.push(("John Smith".to_owned(), 0));
+    names.push(("Maria Gonzalez Fernandez".to_owned(), 9));
+    let mut out = Vec::new();
+    for (name, i) in names {
+        out.push(Request::new(name.clone()));
+        out.push(Request {
+            date_of_birth: Some((1960 + i as i32).to_string()),
+            country: Some("IR".to_owned()),
+            ..Request::new(name)
+        });
+    }
+    out
+}
+
+fn variants(words: &[String], seed: usize) -> Vec<String> {
+    let joined = |w: &[String]| w.join(" ");
+    let mut out = vec![joined(words)];
+    let extra = ["smith", "karimi", "olga", "trading"][seed % 4];
+    out.push(format!("{} {extra}", joined(words)));
+    let mut typo = words.to_vec();
+    if let Some(w) = typo.iter_mut().max_by_key(|w| w.len()) {
+        let at = w.len() / 2;
+        w.replace_range(at..=at, "e");
+    }
+    out.push(joined(&typo));
+    out.push(format!("{} {extra}", joined(&typo)));
+    if words.len() > 1 {
+        out.push(joined(&words[1..]));
+        let mut reordered = words.to_vec();
+        reordered.rotate_left(1);
+        out.push(joined(&reordered));
+        out.push(format!("{}{} {}", words[0], words[1], joined(&words[2..])));
+        let initials: Vec<String> = words[..words.len() - 1]
+            .iter()
+            .map(|w| w[..1].to_owned())
+            .chain(words.last().cloned())
+            .collect();
+        out.push(joined(&initials));
+    }
+    if let Some(long) = words.iter().find(|w| w.len() >= 8) {
+        let (a, b) = long.split_at(long.len() / 2);
+        out.push(
+            words
+                .iter()
+                .map(|w| {
+                    if w == long {
+                        format!("{a} {b}")
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+    }
+    out
+}
+
+/// Every (query, score, bound) of a changed entry's hit.
+fn changed_hits(index: &Index, changed: &ChangedEntries) -> Vec<(String, u8, u8)> {
+    let ids = changed_ids();
+    let mut cache = BoundCache::default();
+    let mut out = Vec::new();
+    for request in queries() {
+        let all = Request {
+            threshold: Some(0),
+            limit: Some(crate::MAX_LIMIT),
+            ..request.clone()
+        };
+        let most = changed.most(index, &all, &mut cache);
+        let screening = screen(index, &all).expect("screened");
+        for hit in screening.hits.iter().filter(|h| ids.contains(&h.entity_id)) {
+            out.push((
+                format!("{} {:?}", request.name, request.date_of_birth),
+                hit.score,
+                most,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_changed_entry_scores_above_the_bound() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let hits = changed_hits(&index, &changed);
+    assert!(hits.len() > 200, "{}", hits.len());
+    let over: Vec<_> = hits
+        .iter()
+        .filter(|(_, score, most)| score > most)
+        .collect();
+    assert!(over.is_empty(), "scores above the bound: {over:?}");
+}
+
+#[test]
+fn the_bound_is_reached_where_the_listed_name_is_wholly_met() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let hits = changed_hits(&index, &changed);
+    // A word added to a listed name: the name is met whole, the query is not, and the
+    // score is the query coverage plus the facts' points: the bound exactly.
+    let tight: Vec<_> = hits
+        .iter()
+        .filter(|(q, score, most)| score == most && *score < 100 && q.contains("Some"))
+        .collect();
+    assert!(tight.len() >= 5, "{hits:?}");
+    let tight_fuzzy = hits
+        .iter()
+        .filter(|(_, score, most)| score == most && *score < 95)
+        .count();
+    assert!(tight_fuzzy >= 5, "{hits:?}");
+}
+
+#[test]
+fn unchanged_and_unrelated_names_are_left_out() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let reaches =
+        |name: &str, cache: &mut BoundCache| changed.reaches(&index, &Request::new(name), cache);
+    assert!(!reaches("John Smith", &mut cache));
+    assert!(!reaches("Vladimir Vladimirovich Putin", &mut cache));
+    assert!(!reaches("Hassan Nasrallah", &mut cache));
+    assert!(reaches("Farhad Mohammadi", &mut cache));
+    assert!(reaches("Pyotr Ivanof", &mut cache));
+    let none = ChangedEntries::new(&index, ["un:none"]);
+    assert!(none.is_empty());
+    assert_eq!(
+        none.most(&index, &Request::new("Pyotr Ivanov"), &mut cache),
+        0
+    );
+}
