@@ -7,7 +7,8 @@ use rayon::prelude::*;
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeletons;
 use super::similarity::{folded_key, phonetic_key};
-use super::table::{FastMap, HashTable, Postings, TokenIds};
+pub(crate) use super::table::hash;
+use super::table::{FNV_OFFSET, FastMap, HashTable, Postings, TokenIds, fnv_step};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 
 /// What a match reports about its entry.
@@ -585,17 +586,6 @@ pub(crate) fn deletions(token: &str) -> impl Iterator<Item = u64> + '_ {
         }
         h
     })
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-fn fnv_step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-}
-
-/// FNV-1a: small, fast, and stable across runs.
-pub(crate) fn hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(FNV_OFFSET, |h, &b| fnv_step(h, b))
 }
 
 #[cfg(test)]

@@ -249,7 +249,7 @@ impl TokenIds {
         let mut pairs: Vec<(u64, u32)> = texts
             .clone()
             .enumerate()
-            .map(|(id, text)| (crate::index::hash(text.as_bytes()), id as u32))
+            .map(|(id, text)| (hash(text.as_bytes()), id as u32))
             .collect();
         pairs.sort_unstable();
         TokenIds::with_texts(HashTable::new(pairs), texts)
@@ -274,7 +274,7 @@ impl TokenIds {
     /// The id of the token `text`.
     pub fn get<Q: AsRef<str> + ?Sized>(&self, text: &Q) -> Option<&u32> {
         let text = text.as_ref();
-        let range = self.table.range(crate::index::hash(text.as_bytes()));
+        let range = self.table.range(hash(text.as_bytes()));
         self.table.ids[range]
             .iter()
             .find(|&&id| self.text(id) == Some(text))
@@ -387,6 +387,17 @@ impl<T: LeInt> serde::de::Visitor<'_> for LeVisitor<T> {
         }
         Ok(LeVec(bytes.chunks_exact(T::SIZE).map(T::take).collect()))
     }
+}
+
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+pub(crate) fn fnv_step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// FNV-1a: small, fast, and stable across runs.
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |h, &b| fnv_step(h, b))
 }
 
 #[cfg(test)]

@@ -14,7 +14,6 @@ use sha2::{Digest, Sha256};
 use super::{Store, StoreError};
 use crate::model::ParsedList;
 use crate::model::{EntityNames, ListCode};
-use crate::read_back::{NamesReadBack, StoredNames};
 
 /// The names of one list: how many, and a SHA-256 over the entry ids and names in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +143,7 @@ fn read_digests(
 
 /// Calls `each` with every name read back from `conn` (its list, entry id and text), in
 /// (entry id, position) order (`list`: one list only).
-fn read_names(
+pub(crate) fn read_names(
     conn: &Connection,
     list: Option<ListCode>,
     mut each: impl FnMut(ListCode, &str, &str),
@@ -318,25 +317,6 @@ impl Store {
             &self.name_digests()?,
             &read_digests(&self.conn, None)?,
         ))
-    }
-
-    /// [`Store::verify_names`], keeping the names read back, with the newest list update:
-    /// all three read in one transaction, so that they describe the same lists.
-    pub fn read_back_names(&self) -> Result<NamesReadBack, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
-        let update_id = self.latest_update_id()?;
-        let stored = self.name_digests()?;
-        let mut names = StoredNames::default();
-        read_names(&tx, None, |list, entity_id, name| {
-            names.push(list, entity_id, name)
-        })?;
-        tx.commit()?;
-        let names = names.finish();
-        Ok(NamesReadBack {
-            update_id,
-            damage: compare(&stored, &names.digests()),
-            names,
-        })
     }
 
     /// The check run at every open: SQLite's `quick_check` of the names table only (the

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::integrity::{Digests, NameDamage, NameDigest};
+use crate::integrity::{Digests, NameDamage, NameDigest, compare, read_names};
 use crate::model::ListCode;
+use crate::{Store, StoreError};
 
 /// Every entry's names in the order read (entry id, then position: the primary name first),
 /// in one buffer.
@@ -130,6 +131,27 @@ pub struct NamesReadBack {
     /// The lists whose names differ from those stored at import.
     pub damage: Vec<NameDamage>,
     pub names: StoredNames,
+}
+
+impl Store {
+    /// [`Store::verify_names`], keeping the names read back, with the newest list update:
+    /// all three read in one transaction, so that they describe the same lists.
+    pub fn read_back_names(&self) -> Result<NamesReadBack, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let update_id = self.latest_update_id()?;
+        let stored = self.name_digests()?;
+        let mut names = StoredNames::default();
+        read_names(&tx, None, |list, entity_id, name| {
+            names.push(list, entity_id, name)
+        })?;
+        tx.commit()?;
+        let names = names.finish();
+        Ok(NamesReadBack {
+            update_id,
+            damage: compare(&stored, &names.digests()),
+            names,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::ServiceError;
 use crate::api::coverage::Coverage;
 use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult};
 use crate::coverage::DEFAULT_MAX_AGE_DAYS;
-use crate::engine::{self, Hit};
+use crate::engine::{self, Hit, ScreenError};
 use crate::grouping::Facts;
 use crate::model::{EntityKind, ListCode};
 use crate::store::{ListSummary, Repository, StoredNames};
@@ -117,8 +117,7 @@ pub(crate) fn answer(
     request: &ScreenRequest,
     coverage: Coverage,
 ) -> Result<ScreenResult, ServiceError> {
-    let screening =
-        engine::screen(&loaded.index, &widened(request)).map_err(super::screen::engine_error)?;
+    let screening = engine::screen(&loaded.index, &widened(request)).map_err(engine_error)?;
     let facts = screening
         .hits
         .iter()
@@ -194,4 +193,16 @@ fn entries_searched(loaded: &Loaded, request: &ScreenRequest, key: &SearchedKey)
                 Some(KindFilter::Entity) => kind != EntityKind::Individual,
             }
     }) as u64
+}
+
+/// The error of an engine refusal.
+pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
+    let field = match error {
+        ScreenError::EmptyName | ScreenError::NameTooLong => "name",
+        ScreenError::Threshold(_) => "threshold",
+        ScreenError::Limit(_) => "limit",
+        ScreenError::DateOfBirth(_) => "date_of_birth",
+        ScreenError::Country(_) => "country",
+    };
+    ServiceError::validation(field, error.to_string())
 }

@@ -11,7 +11,7 @@ use crate::api::batch::{BatchRequest, BatchResponse, BatchResult, MAX_BATCH};
 use crate::api::coverage::Coverage;
 use crate::api::screening::{KindFilter, Match, ScreenRequest, ScreenResult};
 use crate::api::screenings::ScreeningResponse;
-use crate::engine::{self, ScreenError};
+use crate::engine;
 use crate::model::{
     Alert, AlertKind, AlertStatus, ListCode, MatchedEntity, OutboxEvent, ReviewStatus,
     ScreeningOrigin, ScreeningRecord, Severity,
@@ -152,18 +152,6 @@ pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, chang
         }),
     });
     changes.alerts.push(alert);
-}
-
-/// The error of an engine refusal.
-pub(crate) fn engine_error(error: ScreenError) -> ServiceError {
-    let field = match error {
-        ScreenError::EmptyName | ScreenError::NameTooLong => "name",
-        ScreenError::Threshold(_) => "threshold",
-        ScreenError::Limit(_) => "limit",
-        ScreenError::DateOfBirth(_) => "date_of_birth",
-        ScreenError::Country(_) => "country",
-    };
-    ServiceError::validation(field, error.to_string())
 }
 
 impl LocalService {
@@ -355,7 +343,8 @@ pub(crate) fn engine_screen(
     index: &engine::Index,
     request: &ScreenRequest,
 ) -> Result<ScreenResult, ServiceError> {
-    let screening = engine::screen(index, &mapping::request(request)).map_err(engine_error)?;
+    let screening =
+        engine::screen(index, &mapping::request(request)).map_err(enrich::engine_error)?;
     Ok(mapping::result(&request.name, screening))
 }
 
