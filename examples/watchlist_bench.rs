@@ -339,14 +339,6 @@ fn main() -> color_eyre::Result<()> {
         (after - before) as f64 / summary.added.max(1) as f64
     );
 
-    // The index of the watchlist, as a running server or UI keeps it warm.
-    let started = Instant::now();
-    let indexed = rt.block_on(svc.warm_watchlist())?;
-    println!(
-        "watchlist index: {indexed} names in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-
     let current = layout(&shared, &shared.join("lists/ofac_sdn"));
     let started = Instant::now();
     let (outcomes, monitored) = rt.block_on(svc.import_lists(

@@ -452,7 +452,7 @@ fn name_variants(name: &str, seed: usize) -> Vec<(String, bool)> {
         let at = w.len() / 2;
         w.replace_range(at..=at, "E");
     }
-    out.push((typo.join(" "), seed % 2 == 0));
+    out.push((typo.join(" "), seed.is_multiple_of(2)));
     if words.len() > 1 {
         let mut reordered = words.clone();
         reordered.rotate_left(1);
