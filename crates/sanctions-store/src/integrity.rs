@@ -381,11 +381,12 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::AliasQuality;
 
-    fn entry(list: ListCode, id: &str, names: &[&str]) -> EntityNames {
+    /// An entry of `list` with `names`, the first its primary name.
+    pub(crate) fn entry(list: ListCode, id: &str, names: &[&str]) -> EntityNames {
         EntityNames {
             entity_id: id.to_owned(),
             list,

@@ -158,23 +158,8 @@ impl Store {
 mod tests {
     use super::*;
     use crate::integrity::digests_of;
-    use crate::model::{AliasQuality, EntityKind, EntityNames};
-
-    fn entry(list: ListCode, id: &str, names: &[&str]) -> EntityNames {
-        EntityNames {
-            entity_id: id.to_owned(),
-            list,
-            kind: EntityKind::Entity,
-            primary_name: names[0].to_owned(),
-            country: None,
-            names: names
-                .iter()
-                .map(|n| ((*n).to_owned(), AliasQuality::Strong))
-                .collect(),
-            listing_ends: None,
-            facts: Default::default(),
-        }
-    }
+    use crate::integrity::tests::entry;
+    use crate::model::EntityNames;
 
     fn stored(entries: &[EntityNames]) -> StoredNames {
         let mut names = StoredNames::default();
