@@ -19,16 +19,7 @@ pub(super) fn latin_word_as_listed_abjad_words(
     name: &IndexedName,
     out: &mut Vec<Pair>,
 ) {
-    let unit = |li: usize| {
-        let t = name.tokens.get(li)?;
-        let vocab = &index.vocab[t.id as usize];
-        Some(JoinUnit {
-            text: &vocab.text,
-            word: vocab.abjad && t.kind == TokenKind::Word,
-            abd: t.kind == TokenKind::Particle && vocab.text == "abdul",
-            article: t.kind == TokenKind::Particle && vocab.text == "al",
-        })
-    };
+    let unit = |li: usize| listed_join_unit(index, name, li);
     let latin = |q: &&super::query::QueryToken| q.kind == TokenKind::Word && q.written.is_empty();
     if !name.abjad_joins || !query.tokens.iter().any(|q| latin(&q)) {
         return;
@@ -101,4 +92,20 @@ pub(super) fn drop_particles_inside_joins(
                 .any(|j| j.listed_len > 1 && j.covers_listed(p.listed));
         !(query_particle || listed_particle)
     });
+}
+
+/// The listed word at `li` of `name` as `normalize::joins_of` reads it.
+pub(super) fn listed_join_unit<'a>(
+    index: &'a Index,
+    name: &IndexedName,
+    li: usize,
+) -> Option<JoinUnit<'a>> {
+    let t = name.tokens.get(li)?;
+    let vocab = &index.vocab[t.id as usize];
+    Some(JoinUnit {
+        text: &vocab.text,
+        word: vocab.abjad && t.kind == TokenKind::Word,
+        abd: t.kind == TokenKind::Particle && vocab.text == "abdul",
+        article: t.kind == TokenKind::Particle && vocab.text == "al",
+    })
 }

@@ -32,9 +32,10 @@ mod tests;
 
 use std::collections::{HashMap, HashSet};
 
+use super::abjad_pairs;
 use super::facts;
 use super::index::{Index, IndexedName, hash};
-use super::joins::{JoinUnit, joins_of};
+use super::joins::joins_of;
 use super::lexicon;
 use super::literal;
 use super::normalize::{self, TokenKind};
@@ -211,16 +212,7 @@ impl ChangedEntries {
     /// What a Latin query word can meet in the listed abjad words of `name` written as one
     /// (`abjad_pairs::latin_word_as_listed_abjad_words`).
     fn add_abjad_joins(&mut self, index: &Index, name: &IndexedName) {
-        let unit = |li: usize| {
-            let t = name.tokens.get(li)?;
-            let vocab = &index.vocab[t.id as usize];
-            Some(JoinUnit {
-                text: &vocab.text,
-                word: vocab.abjad && t.kind == TokenKind::Word,
-                abd: t.kind == TokenKind::Particle && vocab.text == "abdul",
-                article: t.kind == TokenKind::Particle && vocab.text == "al",
-            })
-        };
+        let unit = |li: usize| abjad_pairs::listed_join_unit(index, name, li);
         for li in 0..name.tokens.len() {
             for (_, joined) in joins_of(unit, li) {
                 self.abjad_spellings
