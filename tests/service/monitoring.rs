@@ -78,23 +78,9 @@ fn watchlist_names() -> Vec<String> {
 async fn before_update() -> (tempfile::TempDir, LocalService) {
     static TEMPLATE: tokio::sync::OnceCell<(tempfile::TempDir, LocalService)> =
         tokio::sync::OnceCell::const_new();
-    let shared = shared();
     let (template, _keep) = TEMPLATE
         .get_or_init(|| async {
-            let (dir, svc) = service().await;
-            let older = layout(&[(
-                ListCode::OfacSdn,
-                shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-            )]);
-            let (outcomes, _) = svc
-                .import_lists(
-                    older.path().to_path_buf(),
-                    vec![ListCode::OfacSdn],
-                    permissive(),
-                )
-                .await
-                .unwrap();
-            assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
+            let (dir, svc) = with_older_edition().await;
             let names = watchlist_names();
             let summary = svc
                 .import_favorites(FavoriteImport {
@@ -473,6 +459,15 @@ fn name_variants(name: &str, seed: usize) -> Vec<(String, bool)> {
 
 /// A store with the older OFAC SDN edition and `favorites` on the watchlist.
 async fn before_update_with(favorites: Vec<FavoriteRequest>) -> (tempfile::TempDir, LocalService) {
+    let (dir, svc) = with_older_edition().await;
+    svc.import_favorites(FavoriteImport { names: favorites })
+        .await
+        .unwrap();
+    (dir, svc)
+}
+
+/// A store with the older OFAC SDN edition imported.
+async fn with_older_edition() -> (tempfile::TempDir, LocalService) {
     let shared = shared();
     let (dir, svc) = service().await;
     let older = layout(&[(
@@ -488,9 +483,6 @@ async fn before_update_with(favorites: Vec<FavoriteRequest>) -> (tempfile::TempD
         .await
         .unwrap();
     assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
-    svc.import_favorites(FavoriteImport { names: favorites })
-        .await
-        .unwrap();
     (dir, svc)
 }
 
