@@ -9,6 +9,7 @@ use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::script;
+use super::table;
 use super::similarity::{
     MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
     joined_similarity, phonetic_key, similarity,
@@ -460,6 +461,51 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// every listed word; a Latin one against the listed words written in an abjad); with their
 /// similarity, best first.
 fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
+    if index.generation() == 0 {
+        return resembling_now(index, text, key, abjad);
+    }
+    RESEMBLANCES.with(|memory| {
+        let mut memory = memory.borrow_mut();
+        if memory.index != index.generation() || memory.len() >= RESEMBLANCES_KEPT {
+            memory.index = index.generation();
+            memory.answers.iter_mut().for_each(|answers| answers.clear());
+        }
+        let answers = &mut memory.answers[usize::from(abjad)];
+        if let Some(found) = answers.get(text) {
+            return found.clone();
+        }
+        let found = resembling_now(index, text, key, abjad);
+        answers.insert(text.to_owned(), found.clone());
+        found
+    })
+}
+
+/// How many words' [`resembling`] answers a thread keeps: a batch's or a watchlist's names
+/// repeat their given names and surnames, and each word's look-up costs more than the rest
+/// of its query token. About 5 MB a thread at most.
+const RESEMBLANCES_KEPT: usize = 16_384;
+
+/// A thread's memory of [`resembling`]'s answers in one index (by its generation), for
+/// Latin and for abjad words (`answers[abjad]`); emptied for another index or when full.
+#[derive(Default)]
+struct Resemblances {
+    index: u64,
+    answers: [table::FastMap<String, Vec<(u32, f32, MatchKind)>>; 2],
+}
+
+impl Resemblances {
+    fn len(&self) -> usize {
+        self.answers.iter().map(|a| a.len()).sum()
+    }
+}
+
+/// The listed words that `text` resembles, best first, worked out.
+fn resembling_now(
+    index: &Index,
+    text: &str,
+    key: &str,
+    abjad: bool,
+) -> Vec<(u32, f32, MatchKind)> {
     let word = Word::look_up(index, text, key, abjad);
     let mut out: Vec<(u32, f32, MatchKind)> = word
         .ids(index)
@@ -664,4 +710,5 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
 }
