@@ -52,7 +52,7 @@ pub(crate) struct IndexedName {
     pub compounds: u64,
 }
 
-#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
@@ -331,7 +331,10 @@ impl Index {
     /// (`Kyong Hui`, `Chol Hak`, `Saw Myint`) are written apart and together alike, and one of
     /// them alone is still the name.
     pub(crate) fn is_compound(&self, first: u32, second: u32) -> bool {
-        let (a, b) = (&self.vocab[first as usize].text, &self.vocab[second as usize].text);
+        let (a, b) = (
+            &self.vocab[first as usize].text,
+            &self.vocab[second as usize].text,
+        );
         syllables(a) >= 2
             && syllables(b) >= 2
             && self
@@ -345,7 +348,10 @@ impl Index {
         let len = first.len() + second.len();
         let mut buf = [0u8; 64];
         if len > buf.len() {
-            return self.token_ids.get(format!("{first}{second}").as_str()).copied();
+            return self
+                .token_ids
+                .get(format!("{first}{second}").as_str())
+                .copied();
         }
         buf[..first.len()].copy_from_slice(first.as_bytes());
         buf[first.len()..len].copy_from_slice(second.as_bytes());

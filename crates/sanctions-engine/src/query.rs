@@ -9,11 +9,11 @@ use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::script;
-use super::table;
 use super::similarity::{
     MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
     joined_similarity, phonetic_key, similarity,
 };
+use super::table;
 
 /// One token of the query.
 #[derive(Debug, Clone)]
@@ -468,7 +468,10 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f3
         let mut memory = memory.borrow_mut();
         if memory.index != index.generation() || memory.len() >= RESEMBLANCES_KEPT {
             memory.index = index.generation();
-            memory.answers.iter_mut().for_each(|answers| answers.clear());
+            memory
+                .answers
+                .iter_mut()
+                .for_each(|answers| answers.clear());
         }
         let answers = &mut memory.answers[usize::from(abjad)];
         if let Some(found) = answers.get(text) {
@@ -500,12 +503,7 @@ impl Resemblances {
 }
 
 /// The listed words that `text` resembles, best first, worked out.
-fn resembling_now(
-    index: &Index,
-    text: &str,
-    key: &str,
-    abjad: bool,
-) -> Vec<(u32, f32, MatchKind)> {
+fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
     let word = Word::look_up(index, text, key, abjad);
     let mut out: Vec<(u32, f32, MatchKind)> = word
         .ids(index)
