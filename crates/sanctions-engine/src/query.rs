@@ -202,7 +202,7 @@ impl Query {
                 .touched
                 .iter()
                 .filter_map(|&name| {
-                    let acc = scratch.acc[name as usize];
+                    let acc = scratch.sum(name);
                     if acc < floor {
                         return None;
                     }
@@ -666,19 +666,19 @@ impl<'a> Word<'a> {
 }
 
 /// Per-thread accumulators over all names, reset after each query by visiting only the
-/// names touched.
+/// names touched. Each name's sum and stamp side by side: the postings visit names in no
+/// order of memory, and one cache line then serves both.
 #[derive(Default)]
 struct Scratch {
-    acc: Vec<f32>,
-    stamp: Vec<u32>,
+    /// (sum of evidence, stamp of the last query token that added to it) by name.
+    names: Vec<(f32, u32)>,
     touched: Vec<u32>,
 }
 
 impl Scratch {
     fn prepare(&mut self, names: usize) {
-        if self.acc.len() != names {
-            self.acc = vec![0.0; names];
-            self.stamp = vec![0; names];
+        if self.names.len() != names {
+            self.names = vec![(0.0, 0); names];
             self.touched.clear();
         }
     }
@@ -686,21 +686,24 @@ impl Scratch {
     /// Adds `value` for query token `stamp` unless that token already counted for `name`
     /// (its best match comes first).
     fn add(&mut self, name: u32, stamp: u32, value: f32) {
-        let i = name as usize;
-        if self.stamp[i] == stamp {
+        let slot = &mut self.names[name as usize];
+        if slot.1 == stamp {
             return;
         }
-        if self.stamp[i] == 0 {
+        if slot.1 == 0 {
             self.touched.push(name);
         }
-        self.stamp[i] = stamp;
-        self.acc[i] += value;
+        *slot = (slot.0 + value, stamp);
+    }
+
+    /// The evidence summed for `name`.
+    fn sum(&self, name: u32) -> f32 {
+        self.names[name as usize].0
     }
 
     fn clear(&mut self) {
         for &name in &self.touched {
-            self.acc[name as usize] = 0.0;
-            self.stamp[name as usize] = 0;
+            self.names[name as usize] = (0.0, 0);
         }
         self.touched.clear();
     }
