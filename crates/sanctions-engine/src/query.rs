@@ -234,21 +234,14 @@ impl Query {
         }
         let best = &mut found[..keep];
         best.sort_unstable_by(order);
-        let mut per_entity: Vec<(u32, u8)> = Vec::new();
+        let mut per_entity: table::FastMap<u32, u8> =
+            table::FastMap::with_capacity_and_hasher(best.len(), Default::default());
         let mut out = Vec::with_capacity(max.min(best.len()));
         for &(_, name) in best.iter() {
             let entity = index.name_meta[name as usize].0;
-            let seen = match per_entity.iter_mut().find(|(e, _)| *e == entity) {
-                Some(slot) => {
-                    slot.1 += 1;
-                    slot.1
-                }
-                None => {
-                    per_entity.push((entity, 1));
-                    1
-                }
-            };
-            if seen <= NAMES_PER_ENTITY {
+            let seen = per_entity.entry(entity).or_insert(0);
+            *seen = seen.saturating_add(1);
+            if *seen <= NAMES_PER_ENTITY {
                 out.push(name);
                 if out.len() == max {
                     break;
