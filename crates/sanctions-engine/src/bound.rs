@@ -2,30 +2,43 @@
 //! or changed), worked out from its tokens without scoring it: the watchlist's incremental
 //! re-screen screens again only the favorites whose bound reaches the threshold.
 //!
-//! The bound follows the scorer ([`super::score`]) step by step:
+//! The bound is worked out for each changed name on its own, as the engine scores each
+//! listed name on its own and keeps an entry's best: a favorite is selected only when its
+//! bound against one changed name (plus the points its date of birth and country get from
+//! that name's entry) reaches the threshold. It follows the scorer ([`super::score`]) step
+//! by step:
 //!
 //! - A name's score is `query coverage ^ 1 * name coverage ^ 0.4` (at most the query
 //!   coverage, since a coverage is at most 1), or the whole-name comparison's (at most 0.95),
 //!   times 0.95 for a weak alias (at most 1).
-//! - The query coverage is `Σ pairs (covered query weight × similarity) / query total`. Each
-//!   query token is covered by at most one pair, so the numerator is at most `Σ weight(t) ×
-//!   best(t)`, where `best(t)` is the highest similarity of any pair that can cover `t` against
-//!   any changed name: a single pair ([`QueryToken::similarity_to`], the engine's own, on
-//!   every changed token it can be other than `None` for), two query words as one listed word
-//!   or as two listed words with the break elsewhere, one query word as two listed words, a
-//!   Latin word as listed abjad words. The query total counts each token at its weight
-//!   when paired and at its unpaired weight (never more) otherwise, so it is at least
-//!   `Σ unpaired weight(t)`.
+//! - The query coverage against name `N` is `Σ pairs (covered query weight × similarity) /
+//!   query total`. Each query token is covered by at most one pair, so the numerator is at
+//!   most `Σ weight(t) × best_N(t)`, where `best_N(t)` is the highest similarity of any pair
+//!   that can cover `t` against `N`: a single pair ([`QueryToken::similarity_to`], the
+//!   engine's own, on every token of `N` it can be other than `None` for), two query words
+//!   as one listed word or as two listed words with the break elsewhere, one query word as
+//!   two listed words, a Latin word as listed abjad words. The query total counts each token
+//!   at its weight when paired and at its unpaired weight (never more) otherwise, so it is
+//!   at least `Σ unpaired weight(t)`.
 //! - The whole-name comparison counts only strings of 8 letters or more at most a tenth
 //!   apart; with `d ≤ len / 9` edits, one of `d + 1` pieces of the query's string, a letter
 //!   apart, is in the listed string unchanged. The comparison itself
 //!   ([`super::score::compact_similarity`]) is made only with the changed names' strings that
 //!   hold such a piece.
-//! - Date of birth and country add at most [`facts::MAX_POINTS`].
+//! - Date of birth and country add what [`facts::weigh`] gives them against the name's
+//!   entry, exactly as the engine adds them; an entry the request's type filter refuses is
+//!   never a hit.
+//!
+//! The work per favorite is small: each distinct token's similarities to the changed names
+//! are worked out once per [`BoundCache`] (a list of (changed name, most it adds), sorted by
+//! name), and a favorite adds up those lists; two adjacent words written as one are compared
+//! only when the changed names hold a word of about their joined length with their first
+//! letter and the favorite could reach the threshold if they met it.
 //!
 //! Queries the scorer reads otherwise (two readings of a name in two scripts, a name read
-//! literally, words written in an abjad) are not bounded: [`ChangedEntries::most`] answers
-//! 100 for them, so they are always screened again.
+//! literally, words written in an abjad) and requests whose date of birth or country the
+//! engine refuses are not bounded: [`ChangedEntries::most`] answers 100 for them, so they
+//! are always screened again.
 
 #[cfg(test)]
 mod tests;
@@ -33,7 +46,7 @@ mod tests;
 use std::collections::{HashMap, HashSet};
 
 use super::abjad_pairs;
-use super::facts;
+use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
 use super::lexicon;
@@ -43,6 +56,7 @@ use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::score::compact_similarity;
 use super::script;
 use super::similarity::{MatchKind, joined_similarity};
+use super::table::FastMap;
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
 
 /// The shortest string the whole-name comparison reads.
@@ -54,31 +68,41 @@ const PIECE_MAX: usize = 8;
 const PIECE_MIN: usize = 4;
 /// Room for float rounding between the bound's sums and the scorer's.
 const ROUNDING: f32 = 0.002;
+/// Joined strings longer than this are always compared (the length mask's last bit).
+const MASK_LEN: usize = 63;
+
+/// A listed token of a changed name: its id, its kind there, and the changed name (an index
+/// into [`ChangedEntries::names`]).
+type Listed = (u32, TokenKind, u32);
 
 /// The tokens and strings of the names of some entries of one index (the changed ones), as
-/// the bound reads them.
+/// the bound reads them, each with the changed name it belongs to.
 pub struct ChangedEntries {
+    /// The entry (index of `Index::entities`) of each changed name.
+    names: Vec<u32>,
     /// Every listed token of the changed names (and the vocabulary's words that write two
     /// adjacent ones as one), with the kind it has there, sorted by id.
-    tokens: Vec<(u32, TokenKind)>,
+    tokens: Vec<Listed>,
     /// The changed names' tokens by text: a legal form meets only its own spelling.
-    by_text: HashMap<String, Vec<(u32, TokenKind)>>,
+    by_text: HashMap<String, Vec<Listed>>,
     /// The changed names' tokens by their first byte: an initial meets any word it begins,
     /// and a long word a word of about its length with its first letter.
-    by_first: Vec<Vec<(u32, TokenKind)>>,
+    by_first: Vec<Vec<Listed>>,
     /// The changed tokens that are initials.
-    initials: Vec<(u32, TokenKind)>,
+    initials: Vec<Listed>,
     /// What two query words written as one can meet: the changed names' words that are no
     /// legal form, and their adjacent words written as one; by first byte.
-    join_targets: Vec<Vec<String>>,
+    join_targets: Vec<Vec<(String, u32)>>,
+    /// The lengths of `join_targets` by first byte, as bits (`MASK_LEN` and longer: the last).
+    join_lengths: Vec<u64>,
     /// What one query word can meet as two listed words: adjacent words written as one.
-    pair_targets: Vec<Vec<String>>,
+    pair_targets: Vec<Vec<(String, u32)>>,
     /// Latin spellings the lexicon gives for adjacent listed abjad words written as one.
-    abjad_spellings: HashSet<&'static str>,
+    abjad_spellings: HashMap<&'static str, Vec<u32>>,
     /// The joined skeletons of those words, long enough to count.
-    abjad_skeletons: HashSet<String>,
-    /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more.
-    compacts: Vec<String>,
+    abjad_skeletons: HashMap<String, Vec<u32>>,
+    /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more, with their name.
+    compacts: Vec<(String, u32)>,
     /// Hash of every piece of [`PIECE_MIN`] to [`PIECE_MAX`] bytes of those strings -> the
     /// strings that hold it.
     pieces: HashMap<u64, Vec<u32>>,
@@ -89,18 +113,33 @@ pub struct ChangedEntries {
 struct TokenBound {
     weight: f32,
     unpaired: f32,
-    /// The most this token adds to the query coverage's numerator alone or as one word
-    /// against two listed ones: its weight times the pair's similarity (a word met by an
-    /// initial counts for no more than the initial).
-    matched: f32,
+    /// The most this token adds to the query coverage's numerator against any changed name.
+    best: f32,
+    /// `BoundCache::per_name[from..to]`: the most it adds against each changed name it can
+    /// meet alone or as one word against two listed ones (its weight times the pair's
+    /// similarity; a word met by an initial counts for no more than the initial), by name.
+    from: u32,
+    to: u32,
 }
 
-/// Per-thread memory of the bound's work: each distinct token and each two words written as
-/// one are looked at once.
+/// Per-thread memory of the bound's work (each distinct token is looked at once) and its
+/// scratch buffers (no allocation per favorite once warm).
 #[derive(Default)]
 pub struct BoundCache {
-    tokens: HashMap<(TokenKind, bool, String, String), TokenBound>,
-    joins: HashMap<String, f32>,
+    /// A token's key ([`token_key`]) -> its index in `bounds`.
+    tokens: FastMap<Box<str>, u32>,
+    bounds: Vec<TokenBound>,
+    per_name: Vec<(u32, f32)>,
+    key: String,
+    joined: String,
+    query: Vec<u32>,
+    /// (changed name, query token, most added), for the names the query's tokens meet.
+    met: Vec<(u32, u32, f32)>,
+    /// (changed name, most of the name's score).
+    names: Vec<(u32, f32)>,
+    candidates: Vec<Listed>,
+    found: Vec<(u32, f32)>,
+    holders: Vec<u32>,
 }
 
 /// The most a whole screening gives, for queries the bound does not read.
@@ -111,38 +150,51 @@ impl ChangedEntries {
     /// removed entries score nothing).
     pub fn new<'a>(index: &Index, entity_ids: impl IntoIterator<Item = &'a str>) -> Self {
         let wanted: HashSet<&str> = entity_ids.into_iter().collect();
-        let names: Vec<&IndexedName> = index
-            .names
-            .iter()
-            .filter(|n| wanted.contains(index.entities[n.entity as usize].entity_id.as_str()))
-            .collect();
         let mut changed = ChangedEntries {
+            names: Vec::new(),
             tokens: Vec::new(),
             by_text: HashMap::new(),
             by_first: vec![Vec::new(); 256],
             initials: Vec::new(),
             join_targets: vec![Vec::new(); 256],
+            join_lengths: vec![0; 256],
             pair_targets: vec![Vec::new(); 256],
-            abjad_spellings: HashSet::new(),
-            abjad_skeletons: HashSet::new(),
+            abjad_spellings: HashMap::new(),
+            abjad_skeletons: HashMap::new(),
             compacts: Vec::new(),
             pieces: HashMap::new(),
         };
-        for name in names {
-            changed.add_name(index, name);
+        for name in &index.names {
+            if wanted.contains(index.entities[name.entity as usize].entity_id.as_str()) {
+                changed.add_name(index, name);
+            }
         }
-        changed.tokens.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+        let order = |t: &Listed| (t.0, t.1 as u8, t.2);
+        changed.tokens.sort_unstable_by_key(order);
         changed.tokens.dedup();
         for list in changed.by_text.values_mut().chain(&mut changed.by_first) {
-            list.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+            list.sort_unstable_by_key(order);
             list.dedup();
         }
-        changed.initials.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+        changed.initials.sort_unstable_by_key(order);
         changed.initials.dedup();
         for list in changed
             .join_targets
             .iter_mut()
             .chain(&mut changed.pair_targets)
+        {
+            list.sort_unstable();
+            list.dedup();
+        }
+        for (first, list) in changed.join_targets.iter().enumerate() {
+            changed.join_lengths[first] = list
+                .iter()
+                .fold(0, |mask, (t, _)| mask | 1 << t.len().min(MASK_LEN));
+        }
+        for list in changed
+            .abjad_spellings
+            .values_mut()
+            .chain(changed.abjad_skeletons.values_mut())
         {
             list.sort_unstable();
             list.dedup();
@@ -155,13 +207,20 @@ impl ChangedEntries {
 
     /// Whether no entry is changed (no query can reach one).
     pub fn is_empty(&self) -> bool {
-        self.tokens.is_empty()
+        self.names.is_empty()
+    }
+
+    /// How many names the changed entries have.
+    pub fn name_count(&self) -> usize {
+        self.names.len()
     }
 
     fn add_name(&mut self, index: &Index, name: &IndexedName) {
+        let at = self.names.len() as u32;
+        self.names.push(name.entity);
         let text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
         for (li, t) in name.tokens.iter().enumerate() {
-            let token = (t.id, t.kind);
+            let token = (t.id, t.kind, at);
             self.tokens.push(token);
             self.by_text
                 .entry(text(li).to_owned())
@@ -174,55 +233,58 @@ impl ChangedEntries {
                 self.initials.push(token);
             }
             if t.kind != TokenKind::Legal {
-                push_target(&mut self.join_targets, text(li).to_owned());
+                push_target(&mut self.join_targets, text(li).to_owned(), at);
             }
         }
         for li in 0..name.tokens.len().saturating_sub(1) {
             let joined = format!("{}{}", text(li), text(li + 1));
             if let Some(&id) = index.token_ids.get(joined.as_str()) {
-                self.tokens.push((id, TokenKind::Word));
+                self.tokens.push((id, TokenKind::Word, at));
             }
             let legal = name.tokens[li].kind == TokenKind::Legal
                 || name.tokens[li + 1].kind == TokenKind::Legal;
-            push_target(&mut self.join_targets, joined.clone());
+            push_target(&mut self.join_targets, joined.clone(), at);
             if !legal {
-                push_target(&mut self.pair_targets, joined);
+                push_target(&mut self.pair_targets, joined, at);
             }
         }
         if name.abjad_joins {
-            self.add_abjad_joins(index, name);
+            self.add_abjad_joins(index, name, at);
         }
         if name.compact.len() >= COMPACT_MIN_LEN {
-            let at = self.compacts.len() as u32;
+            let string = self.compacts.len() as u32;
             let bytes = name.compact.as_bytes();
             for start in 0..bytes.len() {
                 for len in PIECE_MIN..=PIECE_MAX {
                     if let Some(piece) = bytes.get(start..start + len) {
                         let holders = self.pieces.entry(hash(piece)).or_default();
-                        if holders.last() != Some(&at) {
-                            holders.push(at);
+                        if holders.last() != Some(&string) {
+                            holders.push(string);
                         }
                     }
                 }
             }
-            self.compacts.push(name.compact.clone());
+            self.compacts.push((name.compact.clone(), at));
         }
     }
 
     /// What a Latin query word can meet in the listed abjad words of `name` written as one
     /// (`abjad_pairs::latin_word_as_listed_abjad_words`).
-    fn add_abjad_joins(&mut self, index: &Index, name: &IndexedName) {
+    fn add_abjad_joins(&mut self, index: &Index, name: &IndexedName, at: u32) {
         let unit = |li: usize| abjad_pairs::listed_join_unit(index, name, li);
         for li in 0..name.tokens.len() {
             for (_, joined) in joins_of(unit, li) {
-                self.abjad_spellings
-                    .extend(lexicon::latin_spellings(&joined).iter().copied());
+                for &spelling in lexicon::latin_spellings(&joined) {
+                    self.abjad_spellings.entry(spelling).or_default().push(at);
+                }
                 let readings = script::joined_skeletons(&joined);
                 if readings
                     .first()
                     .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON)
                 {
-                    self.abjad_skeletons.extend(readings);
+                    for reading in readings {
+                        self.abjad_skeletons.entry(reading).or_default().push(at);
+                    }
                 }
             }
         }
@@ -232,27 +294,71 @@ impl ChangedEntries {
     /// any name of the changed entries, at or above the score [`super::screen`] gives it
     /// for any of them. 100 for a query the bound does not read (see the module's doc).
     pub fn most(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> u8 {
-        if self.is_empty() {
-            return 0;
-        }
-        match self.name_bound(index, request, cache) {
-            Some(name) => {
-                let percent = (name + ROUNDING).min(1.0) * 100.0;
-                (percent.round() as i16 + i16::from(facts::MAX_POINTS)).clamp(0, 100) as u8
-            }
-            None => UNBOUNDED,
-        }
+        self.bound(index, request, 0, cache)
     }
 
     /// Whether `request` can reach its threshold against a changed entry.
     pub fn reaches(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> bool {
         let threshold = request.threshold.unwrap_or(super::DEFAULT_THRESHOLD);
-        self.most(index, request, cache) >= threshold
+        self.bound(index, request, threshold, cache) >= threshold
     }
 
-    /// The most the name of `request` scores against a changed name (0..=1), as
-    /// [`super::screen_one`] reads it; `None` where the bound does not read the query.
-    fn name_bound(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> Option<f32> {
+    /// The most `request` scores against a changed name, facts included; worked out exactly
+    /// for the names that can reach `threshold` (the others count as their name's bound
+    /// plus the most the facts can add, which stays under it).
+    fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
+        if self.is_empty() {
+            return 0;
+        }
+        let Some(facts) = self.name_bounds(index, request, threshold, cache) else {
+            return UNBOUNDED;
+        };
+        // A name bound far enough under the threshold stays under it, facts included.
+        let below = |percent: u8| i16::from(percent) + i16::from(facts::MAX_POINTS);
+        let mut most = 0u8;
+        let mut names = std::mem::take(&mut cache.names);
+        if threshold <= percent(0.0) + facts::MAX_POINTS as u8 {
+            // Every changed name then counts, those the query meets nowhere too.
+            names.extend((0..self.names.len() as u32).map(|n| (n, 0.0)));
+        }
+        for &(n, name) in &names {
+            let percent = percent(name);
+            if below(percent) < i16::from(threshold) {
+                most = most.max(below(percent).clamp(0, 100) as u8);
+                continue;
+            }
+            let entity = self.names[n as usize];
+            let kind = index.entity_meta[entity as usize].kind;
+            if request.kind.is_some_and(|k| !k.accepts(kind)) {
+                continue;
+            }
+            let points = if facts.is_empty() {
+                0
+            } else {
+                facts::weigh(&facts, &index.entities[entity as usize].facts).1
+            };
+            most = most.max((i16::from(percent) + i16::from(points)).clamp(0, 100) as u8);
+            if most >= threshold && threshold > 0 {
+                break;
+            }
+        }
+        names.clear();
+        cache.names = names;
+        most
+    }
+
+    /// The most the name of `request` scores against each changed name it meets (0..=1), as
+    /// [`super::screen_one`] reads it, into `cache.names` (by name, each once); with the
+    /// request's facts as the engine reads them. `None` where the bound does not read the
+    /// query or the engine refuses the request.
+    fn name_bounds(
+        &self,
+        index: &Index,
+        request: &Request,
+        threshold: u8,
+        cache: &mut BoundCache,
+    ) -> Option<QueryFacts> {
+        cache.names.clear();
         let name = request.name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
             return None;
@@ -260,7 +366,11 @@ impl ChangedEntries {
         if alternatives::readings(name).len() > 1 {
             return None;
         }
-        let (extracted, _) = facts::extract(name);
+        let mut facts =
+            facts::parse(request.date_of_birth.as_deref(), request.country.as_deref()).ok()?;
+        let (extracted, typed) = facts::extract(name);
+        facts.date_of_birth = facts.date_of_birth.or(typed.date_of_birth);
+        facts.country = facts.country.or(typed.country);
         let name = if extracted.trim().is_empty() {
             name.to_owned()
         } else {
@@ -274,63 +384,123 @@ impl ChangedEntries {
         if tokens.iter().any(|t| t.abjad) {
             return None;
         }
-        let compact = self.compact_bound(&normalize::compact(&tokens));
-        let bounds: Vec<TokenBound> = tokens
-            .iter()
-            .map(|t| self.token_bound(index, t, organisation, cache))
-            .collect();
-        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
-        Some(compact.max(self.coverage_bound(&bounds, &texts, cache)))
+        let mut query = std::mem::take(&mut cache.query);
+        query.clear();
+        query.extend(
+            tokens
+                .iter()
+                .map(|t| self.token_bound(index, t, organisation, cache)),
+        );
+        // The coverage can reach the threshold only when the facts' points leave room.
+        let floor = (f32::from(threshold) - f32::from(facts::MAX_POINTS) - 0.5) / 100.0 - ROUNDING;
+        self.coverage_bounds(&query, &tokens, floor, cache);
+        self.compact_bounds(&normalize::compact(&tokens), cache);
+        cache.query = query;
+        let names = &mut cache.names;
+        names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        names.dedup_by_key(|n| n.0);
+        Some(facts)
     }
 
-    /// The query coverage's most: joins worked out only when the tokens alone leave the
-    /// threshold's range open (they never lower the bound).
-    fn coverage_bound(&self, bounds: &[TokenBound], texts: &[&str], cache: &mut BoundCache) -> f32 {
-        let total: f32 = bounds.iter().map(|b| b.unpaired).sum();
+    /// The query coverage's most against each changed name the query's tokens meet, into
+    /// `cache.names`; none where even every possible join met whole leaves it under
+    /// `floor`.
+    fn coverage_bounds(
+        &self,
+        query: &[u32],
+        tokens: &[normalize::Token],
+        floor: f32,
+        cache: &mut BoundCache,
+    ) {
+        let bound = |i: usize| cache.bounds[query[i] as usize];
+        let total: f32 = (0..query.len()).map(|i| bound(i).unpaired).sum();
         if total <= 0.0 {
-            return 0.0;
+            return;
         }
-        let mut matched: Vec<f32> = bounds.iter().map(|b| b.matched).collect();
-        for i in 0..texts.len().saturating_sub(1) {
-            if matched[i] >= bounds[i].weight && matched[i + 1] >= bounds[i + 1].weight {
-                continue;
+        // Joins: only those the changed names can meet, and only when they can matter.
+        let joinable = |i: usize| self.joinable(&tokens[i].text, &tokens[i + 1].text);
+        let pairs = query.len().saturating_sub(1);
+        let mut joins = 0u64;
+        for i in 0..pairs.min(64) {
+            if joinable(i) {
+                joins |= 1 << i;
             }
-            let joined = format!("{}{}", texts[i], texts[i + 1]);
-            let join = self.join_bound(&joined, cache);
-            matched[i] = matched[i].max(bounds[i].weight * join);
-            matched[i + 1] = matched[i + 1].max(bounds[i + 1].weight * join);
         }
-        (matched.iter().sum::<f32>() / total).min(1.0)
+        let joined = |i: usize| {
+            (i < 64 && joins & (1 << i) != 0) || (i > 0 && i <= 64 && joins & (1 << (i - 1)) != 0)
+        };
+        let most: f32 = (0..query.len())
+            .map(|i| {
+                let b = bound(i);
+                if joined(i) { b.best.max(b.weight) } else { b.best }
+            })
+            .sum();
+        if most / total < floor {
+            return;
+        }
+        let mut met = std::mem::take(&mut cache.met);
+        met.clear();
+        for (i, &q) in query.iter().enumerate() {
+            let b = cache.bounds[q as usize];
+            met.extend(
+                cache.per_name[b.from as usize..b.to as usize]
+                    .iter()
+                    .map(|&(n, m)| (n, i as u32, m)),
+            );
+        }
+        let mut joined_text = std::mem::take(&mut cache.joined);
+        for i in (0..pairs.min(64)).filter(|i| joins & (1 << i) != 0) {
+            joined_text.clear();
+            joined_text.push_str(&tokens[i].text);
+            joined_text.push_str(&tokens[i + 1].text);
+            let (first, second) = (bound(i).weight, bound(i + 1).weight);
+            for_joined(&self.join_targets, &joined_text, |n, s| {
+                met.push((n, i as u32, first * s));
+                met.push((n, i as u32 + 1, second * s));
+            });
+        }
+        cache.joined = joined_text;
+        // By name, then by query token, the most first: each token's most per name, summed.
+        met.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
+        let mut at = 0;
+        while at < met.len() {
+            let name = met[at].0;
+            let mut sum = 0.0;
+            let mut token = u32::MAX;
+            while at < met.len() && met[at].0 == name {
+                if met[at].1 != token {
+                    token = met[at].1;
+                    sum += met[at].2;
+                }
+                at += 1;
+            }
+            cache.names.push((name, (sum / total).min(1.0)));
+        }
+        cache.met = met;
     }
 
-    /// The most two query words written as one (`joined`) meet a changed word or two
-    /// adjacent changed words written as one.
-    fn join_bound(&self, joined: &str, cache: &mut BoundCache) -> f32 {
-        if let Some(&s) = cache.joins.get(joined) {
-            return s;
-        }
-        let s = best_joined(&self.join_targets, joined);
-        if cache.joins.len() < JOIN_CACHE {
-            cache.joins.insert(joined.to_owned(), s);
-        }
-        s
+    /// Whether two query words written as one can meet a join target: one of about their
+    /// joined length with their first letter.
+    fn joinable(&self, first: &str, second: &str) -> bool {
+        let Some(&byte) = first.as_bytes().first() else {
+            return false;
+        };
+        let len = first.len() + second.len();
+        let mask = self.join_lengths[byte as usize];
+        (len.saturating_sub(2)..=len + 2).any(|l| mask & (1 << l.min(MASK_LEN)) != 0)
     }
 
+    /// One query token's bound, worked out once per cache: its index in `cache.bounds`.
     fn token_bound(
         &self,
         index: &Index,
         token: &normalize::Token,
         organisation: bool,
         cache: &mut BoundCache,
-    ) -> TokenBound {
-        let key = (
-            token.kind,
-            organisation,
-            token.text.clone(),
-            token.raw.clone(),
-        );
-        if let Some(&bound) = cache.tokens.get(&key) {
-            return bound;
+    ) -> u32 {
+        token_key(&mut cache.key, token, organisation);
+        if let Some(&at) = cache.tokens.get(cache.key.as_str()) {
+            return at;
         }
         let reading = Reading {
             organisation,
@@ -338,28 +508,51 @@ impl ChangedEntries {
             leading_title: false,
         };
         let q = QueryToken::of(index, token.clone(), reading);
-        let mut best = 0.0f32;
+        let found = &mut cache.found;
+        found.clear();
         if q.kind != TokenKind::Legal {
-            best = best.max(best_joined(&self.pair_targets, &q.text));
+            for_joined(&self.pair_targets, &q.text, |n, s| {
+                found.push((n, q.weight * s));
+            });
         }
         if q.kind == TokenKind::Word && q.written.is_empty() {
-            best = best.max(self.latin_as_abjad(&q.text));
+            self.latin_as_abjad(&q.text, |n, s| found.push((n, q.weight * s)));
         }
-        let bound = TokenBound {
+        self.best_singles(index, &q, &mut cache.candidates, found);
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        found.dedup_by_key(|f| f.0);
+        let from = cache.per_name.len() as u32;
+        cache.per_name.extend(found.iter().filter(|f| f.1 > 0.0));
+        let to = cache.per_name.len() as u32;
+        let best = cache.per_name[from as usize..]
+            .iter()
+            .map(|f| f.1)
+            .fold(0.0, f32::max);
+        let at = cache.bounds.len() as u32;
+        cache.bounds.push(TokenBound {
             weight: q.weight,
             unpaired: q.unpaired_weight,
-            matched: (q.weight * best).max(self.best_single(index, &q)),
-        };
-        cache.tokens.insert(key, bound);
-        bound
+            best,
+            from,
+            to,
+        });
+        cache.tokens.insert(cache.key.as_str().into(), at);
+        at
     }
 
-    /// The most `q` adds to the coverage's numerator in a single pair with a changed token:
-    /// its weight (no more than the listed initial's where an initial meets it) times the
-    /// engine's own similarity, on every changed token where that can be other than none.
-    fn best_single(&self, index: &Index, q: &QueryToken) -> f32 {
+    /// What `q` adds to the coverage's numerator in a single pair with each changed token,
+    /// into `found` with the token's name: its weight (no more than the listed initial's
+    /// where an initial meets it) times the engine's own similarity, on every changed token
+    /// where that can be other than none.
+    fn best_singles(
+        &self,
+        index: &Index,
+        q: &QueryToken,
+        candidates: &mut Vec<Listed>,
+        found: &mut Vec<(u32, f32)>,
+    ) {
         let first = q.text.as_bytes().first().map_or(0, |&b| b as usize);
-        let mut candidates: Vec<(u32, TokenKind)> = Vec::new();
+        candidates.clear();
         match q.kind {
             TokenKind::Legal => {
                 for text in [&q.text, &q.raw] {
@@ -382,46 +575,62 @@ impl ChangedEntries {
                 candidates.extend(&self.initials);
             }
         }
-        candidates
-            .into_iter()
-            .filter_map(|(id, kind)| {
-                let (similarity, how) = q.similarity_to(id, kind, index)?;
-                let weight = if how == MatchKind::Initial {
-                    q.weight.min(index.token_weight(id, kind))
-                } else {
-                    q.weight
-                };
-                Some(weight * similarity)
-            })
-            .fold(0.0, f32::max)
-    }
-
-    /// What a Latin word meets as adjacent listed abjad words written as one.
-    fn latin_as_abjad(&self, text: &str) -> f32 {
-        if self.abjad_spellings.contains(text) {
-            lexicon::LEXICON_SIMILARITY
-        } else if !self.abjad_skeletons.is_empty()
-            && self.abjad_skeletons.contains(&script::skeleton(text))
-        {
-            JOINED_SKELETON
-        } else {
-            0.0
+        // The same listed token in several names: its similarity worked out once.
+        candidates.sort_unstable_by_key(|t| (t.0, t.1 as u8, t.2));
+        let mut last: Option<((u32, TokenKind), Option<f32>)> = None;
+        for &(id, kind, name) in candidates.iter() {
+            let value = match last {
+                Some((seen, value)) if seen == (id, kind) => value,
+                _ => {
+                    let value = q.similarity_to(id, kind, index).map(|(similarity, how)| {
+                        let weight = if how == MatchKind::Initial {
+                            q.weight.min(index.token_weight(id, kind))
+                        } else {
+                            q.weight
+                        };
+                        weight * similarity
+                    });
+                    last = Some(((id, kind), value));
+                    value
+                }
+            };
+            if let Some(value) = value {
+                found.push((name, value));
+            }
         }
     }
 
-    /// The whole-name comparison's most for the query's string `compact`: against the
-    /// changed names' strings that hold one of its pieces (see the module's doc).
-    fn compact_bound(&self, compact: &str) -> f32 {
+    /// What a Latin word meets as adjacent listed abjad words written as one, by name.
+    fn latin_as_abjad(&self, text: &str, mut found: impl FnMut(u32, f32)) {
+        for &n in self.abjad_spellings.get(text).into_iter().flatten() {
+            found(n, lexicon::LEXICON_SIMILARITY);
+        }
+        if !self.abjad_skeletons.is_empty() {
+            for &n in self
+                .abjad_skeletons
+                .get(&script::skeleton(text))
+                .into_iter()
+                .flatten()
+            {
+                found(n, JOINED_SKELETON);
+            }
+        }
+    }
+
+    /// The whole-name comparison's most for the query's string `compact`, against the
+    /// changed names' strings that hold one of its pieces (see the module's doc), into
+    /// `cache.names`.
+    fn compact_bounds(&self, compact: &str, cache: &mut BoundCache) {
         let len = compact.len();
         if len < COMPACT_MIN_LEN || self.pieces.is_empty() {
-            return 0.0;
+            return;
         }
+        let names = &mut cache.names;
         if !compact.is_ascii() {
-            return self
-                .compacts
-                .iter()
-                .map(|listed| compact_similarity(compact, listed))
-                .fold(0.0, f32::max);
+            for (listed, n) in &self.compacts {
+                names.push((*n, compact_similarity(compact, listed)));
+            }
+            return;
         }
         // At most `len / 9` edits: that many pieces and one more, a byte apart (an edit,
         // a transposition included, then breaks at most one piece).
@@ -429,42 +638,64 @@ impl ChangedEntries {
         let pieces = edits + 1;
         let piece = (len - edits) / pieces;
         let bytes = compact.as_bytes();
-        let mut holders: Vec<u32> = (0..pieces)
-            .filter_map(|i| {
-                let start = i * (piece + 1);
-                bytes.get(start..start + piece.min(PIECE_MAX))
-            })
-            .filter_map(|p| self.pieces.get(&hash(p)))
-            .flatten()
-            .copied()
-            .collect();
+        let holders = &mut cache.holders;
+        holders.clear();
+        holders.extend(
+            (0..pieces)
+                .filter_map(|i| {
+                    let start = i * (piece + 1);
+                    bytes.get(start..start + piece.min(PIECE_MAX))
+                })
+                .filter_map(|p| self.pieces.get(&hash(p)))
+                .flatten()
+                .copied(),
+        );
         holders.sort_unstable();
         holders.dedup();
-        holders
-            .into_iter()
-            .map(|at| compact_similarity(compact, &self.compacts[at as usize]))
-            .fold(0.0, f32::max)
+        for &at in holders.iter() {
+            let (listed, n) = &self.compacts[at as usize];
+            let similarity = compact_similarity(compact, listed);
+            if similarity > 0.0 {
+                names.push((*n, similarity));
+            }
+        }
     }
 }
 
-/// At most this many joins are remembered per thread.
-const JOIN_CACHE: usize = 1 << 20;
+/// A query token's key in [`BoundCache::tokens`], into `key`: what its bound depends on.
+fn token_key(key: &mut String, token: &normalize::Token, organisation: bool) {
+    key.clear();
+    key.push(char::from(b'0' + token.kind as u8));
+    key.push(if organisation { '1' } else { '0' });
+    // A word written in another script meets no listed abjad words as a Latin word does.
+    key.push(if token.written.is_empty() { '0' } else { '1' });
+    key.push_str(&token.text);
+    key.push('\u{0}');
+    key.push_str(&token.raw);
+}
 
-fn push_target(targets: &mut [Vec<String>], text: String) {
+/// The bound's percent of a name score, as the engine rounds it (with room for rounding).
+fn percent(name: f32) -> u8 {
+    ((name + ROUNDING).min(1.0) * 100.0).round() as u8
+}
+
+fn push_target(targets: &mut [Vec<(String, u32)>], text: String, name: u32) {
     if let Some(&first) = text.as_bytes().first() {
-        targets[first as usize].push(text);
+        targets[first as usize].push((text, name));
     }
 }
 
-/// The highest [`joined_similarity`] of `whole` and a target (two words already written as
-/// one, or one word).
-fn best_joined(targets: &[Vec<String>], whole: &str) -> f32 {
+/// Every [`joined_similarity`] of `whole` and a target (two words already written as one,
+/// or one word) that meets it, with the target's name.
+fn for_joined(targets: &[Vec<(String, u32)>], whole: &str, mut found: impl FnMut(u32, f32)) {
     let Some(&first) = whole.as_bytes().first() else {
-        return 0.0;
+        return;
     };
-    targets[first as usize]
-        .iter()
-        .filter(|t| t.len().abs_diff(whole.len()) <= 2)
-        .filter_map(|t| joined_similarity(whole, t, ""))
-        .fold(0.0, f32::max)
+    for (target, name) in &targets[first as usize] {
+        if target.len().abs_diff(whole.len()) <= 2
+            && let Some(s) = joined_similarity(whole, target, "")
+        {
+            found(*name, s);
+        }
+    }
 }

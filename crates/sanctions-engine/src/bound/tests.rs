@@ -94,6 +94,12 @@ fn queries() -> Vec<Request> {
         out.push(Request {
             date_of_birth: Some((1960 + i as i32).to_string()),
             country: Some("IR".to_owned()),
+            ..Request::new(name.clone())
+        });
+        // Facts that conflict: the bound takes the entry's points off as the engine does.
+        out.push(Request {
+            date_of_birth: Some((1930 + i as i32).to_string()),
+            country: Some("GB".to_owned()),
             ..Request::new(name)
         });
     }
@@ -221,4 +227,51 @@ fn unchanged_and_unrelated_names_are_left_out() {
         none.most(&index, &Request::new("Pyotr Ivanov"), &mut cache),
         0
     );
+}
+
+#[test]
+fn words_met_in_different_changed_names_do_not_add_up() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let reaches =
+        |name: &str, cache: &mut BoundCache| changed.reaches(&index, &Request::new(name), cache);
+    // Each word is met whole by some changed name, never both by one.
+    assert!(!reaches("Farhad Ivanov", &mut cache));
+    assert!(!reaches("Abdallah Ghorbani", &mut cache));
+    assert!(reaches("Farhad Mohamadi", &mut cache));
+    assert!(reaches("Abdallah Toseeh", &mut cache));
+    assert!(reaches("Mohammadreza Ghorbani", &mut cache));
+}
+
+#[test]
+fn the_facts_count_as_the_entry_gives_them() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let mut most = |request: Request| changed.most(&index, &request, &mut cache);
+    let plain = most(Request::new("Farhad Mohammadi"));
+    // Every changed entry has a date of birth and the nationality IR: both conflict.
+    let conflicting = most(Request {
+        date_of_birth: Some("1900".to_owned()),
+        country: Some("GB".to_owned()),
+        ..Request::new("Farhad Mohammadi")
+    });
+    assert!(plain > 20, "{plain}");
+    assert_eq!(conflicting, plain - 12);
+    // An entry the type filter refuses is never a hit.
+    let bank = |kind| Request {
+        kind: Some(kind),
+        ..Request::new("National Bank of Cuba")
+    };
+    assert!(most(bank(KindFilter::Entity)) >= 95);
+    assert!(most(bank(KindFilter::Individual)) < 50);
+    // A date of birth the engine refuses: the request is not bounded (always screened).
+    let refused = Request {
+        date_of_birth: Some("not a date".to_owned()),
+        ..Request::new("John Smith")
+    };
+    assert_eq!(most(refused), UNBOUNDED);
 }

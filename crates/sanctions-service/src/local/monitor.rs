@@ -339,20 +339,31 @@ fn candidates(
             .map(|(id, _)| id.as_str()),
     );
     if !entries.is_empty() {
+        // One cache per thread, each over a contiguous share of the watchlist: a cache per
+        // rayon job (`map_init`) would work out the same distinct tokens again per job.
+        let share = favorites
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1))
+            .max(1);
         let reached: Vec<String> = favorites
-            .par_iter()
-            .map_init(engine::BoundCache::default, |cache, (id, name, kind)| {
-                let request = rescreen_request(evidence, id, name, *kind);
-                entries
-                    .reaches(&loaded.index, &mapping::request(&request), cache)
-                    .then(|| id.clone())
+            .par_chunks(share)
+            .flat_map_iter(|chunk| {
+                let mut cache = engine::BoundCache::default();
+                chunk
+                    .iter()
+                    .filter(|(id, name, kind)| {
+                        let request = rescreen_request(evidence, id, name, *kind);
+                        entries.reaches(&loaded.index, &mapping::request(&request), &mut cache)
+                    })
+                    .map(|(id, _, _)| id.clone())
+                    .collect::<Vec<_>>()
             })
-            .flatten()
             .collect();
         out.extend(reached);
     }
     tracing::info!(
         favorites = favorites.len(),
+        changed_names = entries.name_count(),
         matching_changed = matching,
         selected = out.len(),
         millis = started.elapsed().as_millis() as u64,
