@@ -55,7 +55,7 @@ use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::score::compact_similarity;
 use super::script;
-use super::similarity::{MatchKind, joined_similarity};
+use super::similarity::{JOINED_MIN, MatchKind, joined_similarity};
 use super::table::FastMap;
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
 
@@ -68,8 +68,6 @@ const PIECE_MAX: usize = 8;
 const PIECE_MIN: usize = 4;
 /// Room for float rounding between the bound's sums and the scorer's.
 const ROUNDING: f32 = 0.002;
-/// Joined strings longer than this are always compared (the length mask's last bit).
-const MASK_LEN: usize = 63;
 
 /// A listed token of a changed name: its id, its kind there, and the changed name (an index
 /// into [`ChangedEntries::names`]).
@@ -92,11 +90,9 @@ pub struct ChangedEntries {
     initials: Vec<Listed>,
     /// What two query words written as one can meet: the changed names' words that are no
     /// legal form, and their adjacent words written as one; by first byte.
-    join_targets: Vec<Vec<(String, u32)>>,
-    /// The lengths of `join_targets` by first byte, as bits (`MASK_LEN` and longer: the last).
-    join_lengths: Vec<u64>,
+    join_targets: Targets,
     /// What one query word can meet as two listed words: adjacent words written as one.
-    pair_targets: Vec<Vec<(String, u32)>>,
+    pair_targets: Targets,
     /// Latin spellings the lexicon gives for adjacent listed abjad words written as one.
     abjad_spellings: HashMap<&'static str, Vec<u32>>,
     /// The joined skeletons of those words, long enough to count.
@@ -133,8 +129,11 @@ pub struct BoundCache {
     key: String,
     joined: String,
     query: Vec<u32>,
-    /// (changed name, query token, most added), for the names the query's tokens meet.
+    /// (changed name, query token, most a join adds).
     met: Vec<(u32, u32, f32)>,
+    /// The query coverage's numerator per changed name, and the names it is not 0 for.
+    acc: Vec<f32>,
+    touched: Vec<u32>,
     /// (changed name, most of the name's score).
     names: Vec<(u32, f32)>,
     candidates: Vec<Listed>,
@@ -156,9 +155,8 @@ impl ChangedEntries {
             by_text: HashMap::new(),
             by_first: vec![Vec::new(); 256],
             initials: Vec::new(),
-            join_targets: vec![Vec::new(); 256],
-            join_lengths: vec![0; 256],
-            pair_targets: vec![Vec::new(); 256],
+            join_targets: Targets::default(),
+            pair_targets: Targets::default(),
             abjad_spellings: HashMap::new(),
             abjad_skeletons: HashMap::new(),
             compacts: Vec::new(),
@@ -178,19 +176,8 @@ impl ChangedEntries {
         }
         changed.initials.sort_unstable_by_key(order);
         changed.initials.dedup();
-        for list in changed
-            .join_targets
-            .iter_mut()
-            .chain(&mut changed.pair_targets)
-        {
-            list.sort_unstable();
-            list.dedup();
-        }
-        for (first, list) in changed.join_targets.iter().enumerate() {
-            changed.join_lengths[first] = list
-                .iter()
-                .fold(0, |mask, (t, _)| mask | 1 << t.len().min(MASK_LEN));
-        }
+        changed.join_targets.finish();
+        changed.pair_targets.finish();
         for list in changed
             .abjad_spellings
             .values_mut()
@@ -233,7 +220,7 @@ impl ChangedEntries {
                 self.initials.push(token);
             }
             if t.kind != TokenKind::Legal {
-                push_target(&mut self.join_targets, text(li).to_owned(), at);
+                self.join_targets.push(text(li), at);
             }
         }
         for li in 0..name.tokens.len().saturating_sub(1) {
@@ -243,9 +230,9 @@ impl ChangedEntries {
             }
             let legal = name.tokens[li].kind == TokenKind::Legal
                 || name.tokens[li + 1].kind == TokenKind::Legal;
-            push_target(&mut self.join_targets, joined.clone(), at);
+            self.join_targets.push(&joined, at);
             if !legal {
-                push_target(&mut self.pair_targets, joined, at);
+                self.pair_targets.push(&joined, at);
             }
         }
         if name.abjad_joins {
@@ -438,45 +425,58 @@ impl ChangedEntries {
         if most / total < floor {
             return;
         }
-        let mut met = std::mem::take(&mut cache.met);
-        met.clear();
-        for (i, &q) in query.iter().enumerate() {
+        // Each token's most per name, added up per name (`acc`, by name; `touched` lists
+        // the names met, in the order met).
+        let (mut acc, mut touched) = (std::mem::take(&mut cache.acc), std::mem::take(&mut cache.touched));
+        acc.resize(self.names.len(), 0.0);
+        for &q in query {
             let b = cache.bounds[q as usize];
-            met.extend(
-                cache.per_name[b.from as usize..b.to as usize]
-                    .iter()
-                    .map(|&(n, m)| (n, i as u32, m)),
-            );
+            for &(n, m) in &cache.per_name[b.from as usize..b.to as usize] {
+                if acc[n as usize] == 0.0 {
+                    touched.push(n);
+                }
+                acc[n as usize] += m;
+            }
         }
+        // Joins raise each of their two tokens to the join's similarity times its weight,
+        // where that is more than the token's own most against the name.
+        let mut raised = std::mem::take(&mut cache.met);
+        raised.clear();
         let mut joined_text = std::mem::take(&mut cache.joined);
         for i in (0..pairs.min(64)).filter(|i| joins & (1 << i) != 0) {
             joined_text.clear();
             joined_text.push_str(&tokens[i].text);
             joined_text.push_str(&tokens[i + 1].text);
             let (first, second) = (bound(i).weight, bound(i + 1).weight);
-            for_joined(&self.join_targets, &joined_text, |n, s| {
-                met.push((n, i as u32, first * s));
-                met.push((n, i as u32 + 1, second * s));
+            self.join_targets.meeting(&joined_text, |n, s| {
+                raised.push((n, i as u32, first * s));
+                raised.push((n, i as u32 + 1, second * s));
             });
         }
         cache.joined = joined_text;
-        // By name, then by query token, the most first: each token's most per name, summed.
-        met.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
-        let mut at = 0;
-        while at < met.len() {
-            let name = met[at].0;
-            let mut sum = 0.0;
-            let mut token = u32::MAX;
-            while at < met.len() && met[at].0 == name {
-                if met[at].1 != token {
-                    token = met[at].1;
-                    sum += met[at].2;
+        raised.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
+        raised.dedup_by_key(|r| (r.0, r.1));
+        for &(n, i, value) in &raised {
+            let b = cache.bounds[query[i as usize] as usize];
+            let list = &cache.per_name[b.from as usize..b.to as usize];
+            let own = list
+                .binary_search_by_key(&n, |f| f.0)
+                .map_or(0.0, |at| list[at].1);
+            if value > own {
+                if acc[n as usize] == 0.0 {
+                    touched.push(n);
                 }
-                at += 1;
+                acc[n as usize] += value - own;
             }
-            cache.names.push((name, (sum / total).min(1.0)));
         }
-        cache.met = met;
+        cache.met = raised;
+        for &n in &touched {
+            cache.names.push((n, (acc[n as usize] / total).min(1.0)));
+            acc[n as usize] = 0.0;
+        }
+        touched.clear();
+        cache.acc = acc;
+        cache.touched = touched;
     }
 
     /// Whether two query words written as one can meet a join target: one of about their
@@ -485,9 +485,10 @@ impl ChangedEntries {
         let Some(&byte) = first.as_bytes().first() else {
             return false;
         };
-        let len = first.len() + second.len();
-        let mask = self.join_lengths[byte as usize];
-        (len.saturating_sub(2)..=len + 2).any(|l| mask & (1 << l.min(MASK_LEN)) != 0)
+        self.join_targets
+            .near(byte, first.len() + second.len())
+            .next()
+            .is_some()
     }
 
     /// One query token's bound, worked out once per cache: its index in `cache.bounds`.
@@ -511,7 +512,7 @@ impl ChangedEntries {
         let found = &mut cache.found;
         found.clear();
         if q.kind != TokenKind::Legal {
-            for_joined(&self.pair_targets, &q.text, |n, s| {
+            self.pair_targets.meeting(&q.text, |n, s| {
                 found.push((n, q.weight * s));
             });
         }
@@ -679,23 +680,75 @@ fn percent(name: f32) -> u8 {
     ((name + ROUNDING).min(1.0) * 100.0).round() as u8
 }
 
-fn push_target(targets: &mut [Vec<(String, u32)>], text: String, name: u32) {
-    if let Some(&first) = text.as_bytes().first() {
-        targets[first as usize].push((text, name));
+/// Strings [`joined_similarity`] compares a query's string with (changed words, adjacent
+/// changed words written as one), by first byte and length: it compares only strings of the
+/// same first letter at most 2 bytes apart in length.
+#[derive(Default)]
+struct Targets {
+    by_start: FastMap<(u8, usize), Vec<Target>>,
+}
+
+struct Target {
+    text: Box<str>,
+    name: u32,
+    /// [`letters`] of an ASCII text; `None` for another.
+    letters: Option<u64>,
+}
+
+impl Targets {
+    fn push(&mut self, text: &str, name: u32) {
+        if let Some(&first) = text.as_bytes().first() {
+            self.by_start
+                .entry((first, text.len()))
+                .or_default()
+                .push(Target {
+                    text: text.into(),
+                    name,
+                    letters: text.is_ascii().then(|| letters(text)),
+                });
+        }
+    }
+
+    fn finish(&mut self) {
+        for list in self.by_start.values_mut() {
+            list.sort_unstable_by(|a, b| (&a.text, a.name).cmp(&(&b.text, b.name)));
+            list.dedup_by(|a, b| a.text == b.text && a.name == b.name);
+        }
+    }
+
+    /// The targets of first byte `first` at most 2 bytes longer or shorter than `len`.
+    fn near(&self, first: u8, len: usize) -> impl Iterator<Item = &Target> {
+        (len.saturating_sub(2)..=len + 2)
+            .filter_map(move |l| self.by_start.get(&(first, l)))
+            .flatten()
+    }
+
+    /// Every [`joined_similarity`] of `whole` and a target that meets it, with the target's
+    /// name. A target with more letters that `whole` lacks (or the other way round) than
+    /// [`JOINED_MIN`] leaves edits (a fifth of the longer's length) is too far (each edit
+    /// brings in or takes out at most one distinct letter), and is not compared.
+    fn meeting(&self, whole: &str, mut found: impl FnMut(u32, f32)) {
+        let Some(&first) = whole.as_bytes().first() else {
+            return;
+        };
+        let own = whole.is_ascii().then(|| letters(whole));
+        for target in self.near(first, whole.len()) {
+            if let (Some(a), Some(b)) = (own, target.letters) {
+                let apart = (a & !b).count_ones().max((b & !a).count_ones());
+                let longest = whole.len().max(target.text.len());
+                if apart as f32 > (1.0 - JOINED_MIN) * longest as f32 + ROUNDING {
+                    continue;
+                }
+            }
+            if let Some(s) = joined_similarity(whole, &target.text, "") {
+                found(target.name, s);
+            }
+        }
     }
 }
 
-/// Every [`joined_similarity`] of `whole` and a target (two words already written as one,
-/// or one word) that meets it, with the target's name.
-fn for_joined(targets: &[Vec<(String, u32)>], whole: &str, mut found: impl FnMut(u32, f32)) {
-    let Some(&first) = whole.as_bytes().first() else {
-        return;
-    };
-    for (target, name) in &targets[first as usize] {
-        if target.len().abs_diff(whole.len()) <= 2
-            && let Some(s) = joined_similarity(whole, target, "")
-        {
-            found(*name, s);
-        }
-    }
+/// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only
+/// make [`Targets::meeting`]'s count of differing letters smaller, never larger).
+fn letters(text: &str) -> u64 {
+    text.bytes().fold(0, |bits, b| bits | 1 << (b & 63))
 }

@@ -275,3 +275,50 @@ fn the_facts_count_as_the_entry_gives_them() {
     };
     assert_eq!(most(refused), UNBOUNDED);
 }
+
+#[test]
+fn the_letters_filter_of_joins_drops_no_pair_the_similarity_accepts() {
+    // Words and adjacent words written as one, from the listed names, each with a typo, a
+    // letter dropped, two letters swapped and one added: against every other as a target.
+    let mut words: Vec<String> = Vec::new();
+    for (a, b) in LISTED {
+        for name in [a, b] {
+            let w: Vec<String> = name
+                .split([' ', ','])
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            words.extend(w.iter().cloned());
+            words.extend(w.windows(2).map(|p| p.concat()));
+        }
+    }
+    let mut all = words.clone();
+    for w in &words {
+        let at = w.len() / 2;
+        all.push(format!("{}e{}", &w[..at], &w[at + 1..]));
+        all.push(format!("{}{}", &w[..at], &w[at + 1..]));
+        all.push(format!("{}x{}", &w[..at], &w[at..]));
+        let mut swapped = w.clone().into_bytes();
+        swapped.swap(at - 1, at);
+        all.push(String::from_utf8(swapped).expect("ascii"));
+    }
+    let mut targets = Targets::default();
+    for (n, t) in all.iter().enumerate() {
+        targets.push(t, n as u32);
+    }
+    targets.finish();
+    let mut met = 0;
+    for whole in &all {
+        let mut found: Vec<(u32, f32)> = Vec::new();
+        targets.meeting(whole, |n, s| found.push((n, s)));
+        let expected: Vec<(u32, f32)> = all
+            .iter()
+            .enumerate()
+            .filter_map(|(n, t)| joined_similarity(whole, t, "").map(|s| (n as u32, s)))
+            .collect();
+        found.sort_by_key(|f| f.0);
+        assert_eq!(found, expected, "{whole}");
+        met += expected.len();
+    }
+    assert!(met > 2 * all.len(), "{met}");
+}

@@ -255,6 +255,11 @@ impl LocalService {
         let favorites = repo.favorite_names(scope)?;
         let evidence = repo.favorite_evidence()?;
         let total = favorites.len() as u64;
+        tracing::info!(
+            favorites = total,
+            millis = started.elapsed().as_millis() as u64,
+            "watchlist read for the re-screen"
+        );
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
                 let candidates = candidates(loaded, &favorites, &evidence, changed, &previous);
@@ -267,6 +272,7 @@ impl LocalService {
         };
         let now = Timestamp::now();
         let actor = self.actor().to_owned();
+        let screening = Instant::now();
         let outcomes: Vec<Option<Screened>> = selected
             .par_iter()
             .map(|(id, name, kind)| {
@@ -274,6 +280,11 @@ impl LocalService {
                 screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
+        tracing::info!(
+            screened = selected.len(),
+            millis = screening.elapsed().as_millis() as u64,
+            "favorites re-screened"
+        );
         let (updates, alert_ids) = gather(outcomes, &mut changes);
         let run_record = RescreenRun {
             id: 0,
