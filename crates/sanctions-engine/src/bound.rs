@@ -55,7 +55,7 @@ use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::score::compact_similarity;
 use super::script;
-use super::similarity::{JOINED_MIN, MatchKind, joined_similarity};
+use super::similarity::{JOINED_MIN, MIN_SIMILARITY, MatchKind, joined_similarity};
 use super::table::FastMap;
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
 
@@ -136,7 +136,6 @@ pub struct BoundCache {
     touched: Vec<u32>,
     /// (changed name, most of the name's score).
     names: Vec<(u32, f32)>,
-    candidates: Vec<Listed>,
     found: Vec<(u32, f32)>,
     holders: Vec<u32>,
 }
@@ -290,9 +289,8 @@ impl ChangedEntries {
         self.bound(index, request, threshold, cache) >= threshold
     }
 
-    /// The most `request` scores against a changed name, facts included; worked out exactly
-    /// for the names that can reach `threshold` (the others count as their name's bound
-    /// plus the most the facts can add, which stays under it).
+    /// The most `request` scores against a changed name, facts included, where that reaches
+    /// `threshold`; under `threshold` where no name can reach it.
     fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
         if self.is_empty() {
             return 0;
@@ -335,8 +333,9 @@ impl ChangedEntries {
     }
 
     /// The most the name of `request` scores against each changed name it meets (0..=1), as
-    /// [`super::screen_one`] reads it, into `cache.names` (by name, each once); with the
-    /// request's facts as the engine reads them. `None` where the bound does not read the
+    /// [`super::screen_one`] reads it, into `cache.names` (by name, each once), for the names
+    /// where that can reach `threshold` with the most the facts add; with the request's
+    /// facts as the engine reads them. `None` where the bound does not read the
     /// query or the engine refuses the request.
     fn name_bounds(
         &self,
@@ -381,7 +380,7 @@ impl ChangedEntries {
         // The coverage can reach the threshold only when the facts' points leave room.
         let floor = (f32::from(threshold) - f32::from(facts::MAX_POINTS) - 0.5) / 100.0 - ROUNDING;
         self.coverage_bounds(&query, &tokens, floor, cache);
-        self.compact_bounds(&normalize::compact(&tokens), cache);
+        self.compact_bounds(&normalize::compact(&tokens), floor, cache);
         cache.query = query;
         let names = &mut cache.names;
         names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
@@ -389,9 +388,8 @@ impl ChangedEntries {
         Some(facts)
     }
 
-    /// The query coverage's most against each changed name the query's tokens meet, into
-    /// `cache.names`; none where even every possible join met whole leaves it under
-    /// `floor`.
+    /// The query coverage's most against each changed name the query's tokens meet where it
+    /// is at least `floor`, into `cache.names`.
     fn coverage_bounds(
         &self,
         query: &[u32],
@@ -471,7 +469,10 @@ impl ChangedEntries {
         }
         cache.met = raised;
         for &n in &touched {
-            cache.names.push((n, (acc[n as usize] / total).min(1.0)));
+            let coverage = (acc[n as usize] / total).min(1.0);
+            if coverage >= floor {
+                cache.names.push((n, coverage));
+            }
             acc[n as usize] = 0.0;
         }
         touched.clear();
@@ -519,7 +520,7 @@ impl ChangedEntries {
         if q.kind == TokenKind::Word && q.written.is_empty() {
             self.latin_as_abjad(&q.text, |n, s| found.push((n, q.weight * s)));
         }
-        self.best_singles(index, &q, &mut cache.candidates, found);
+        self.best_singles(index, &q, found);
         found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         found.dedup_by_key(|f| f.0);
         let from = cache.per_name.len() as u32;
@@ -545,58 +546,61 @@ impl ChangedEntries {
     /// into `found` with the token's name: its weight (no more than the listed initial's
     /// where an initial meets it) times the engine's own similarity, on every changed token
     /// where that can be other than none.
-    fn best_singles(
-        &self,
-        index: &Index,
-        q: &QueryToken,
-        candidates: &mut Vec<Listed>,
-        found: &mut Vec<(u32, f32)>,
-    ) {
+    fn best_singles(&self, index: &Index, q: &QueryToken, found: &mut Vec<(u32, f32)>) {
         let first = q.text.as_bytes().first().map_or(0, |&b| b as usize);
-        candidates.clear();
+        // Each source is sorted by token: the same listed token in several names is one
+        // run, its similarity worked out once.
+        let mut visit = |listed: &mut dyn Iterator<Item = &Listed>| {
+            let mut last: Option<((u32, TokenKind), Option<f32>)> = None;
+            for &(id, kind, name) in listed {
+                let value = match last {
+                    Some((seen, value)) if seen == (id, kind) => value,
+                    _ => {
+                        let value = q.similarity_to(id, kind, index).map(|(similarity, how)| {
+                            let weight = if how == MatchKind::Initial {
+                                q.weight.min(index.token_weight(id, kind))
+                            } else {
+                                q.weight
+                            };
+                            weight * similarity
+                        });
+                        last = Some(((id, kind), value));
+                        value
+                    }
+                };
+                if let Some(value) = value {
+                    found.push((name, value));
+                }
+            }
+        };
         match q.kind {
             TokenKind::Legal => {
                 for text in [&q.text, &q.raw] {
-                    candidates.extend(self.by_text.get(text.as_str()).into_iter().flatten());
+                    visit(&mut self.by_text.get(text.as_str()).into_iter().flatten());
                 }
             }
-            TokenKind::Initial => candidates.extend(&self.by_first[first]),
+            TokenKind::Initial => visit(&mut self.by_first[first].iter()),
             TokenKind::Word | TokenKind::Number | TokenKind::Particle => {
                 for &(id, _, _) in &q.matches {
                     let from = self.tokens.partition_point(|t| t.0 < id);
-                    candidates.extend(self.tokens[from..].iter().take_while(|t| t.0 == id));
+                    visit(&mut self.tokens[from..].iter().take_while(|t| t.0 == id));
                 }
                 // `QueryToken::farther`: long words of about the same length, same first
-                // letter.
+                // letter, and close enough in letters for the similarity it asks for (the
+                // words its look-up reached are above).
                 if q.kind == TokenKind::Word && q.text.len() >= 6 {
-                    candidates.extend(self.by_first[first].iter().filter(|t| {
-                        index.vocab[t.0 as usize].text.len().abs_diff(q.text.len()) <= 2
+                    let own = q.text.is_ascii().then(|| letters(&q.text));
+                    let reached = |id: u32| q.matches.iter().any(|m| m.0 == id);
+                    visit(&mut self.by_first[first].iter().filter(|t| {
+                        let listed = index.vocab[t.0 as usize].text.as_str();
+                        listed.len().abs_diff(q.text.len()) <= 2
+                            && !reached(t.0)
+                            && own.is_none_or(|own| {
+                                within_edits(own, listed, q.text.len(), 1.0 - MIN_SIMILARITY)
+                            })
                     }));
                 }
-                candidates.extend(&self.initials);
-            }
-        }
-        // The same listed token in several names: its similarity worked out once.
-        candidates.sort_unstable_by_key(|t| (t.0, t.1 as u8, t.2));
-        let mut last: Option<((u32, TokenKind), Option<f32>)> = None;
-        for &(id, kind, name) in candidates.iter() {
-            let value = match last {
-                Some((seen, value)) if seen == (id, kind) => value,
-                _ => {
-                    let value = q.similarity_to(id, kind, index).map(|(similarity, how)| {
-                        let weight = if how == MatchKind::Initial {
-                            q.weight.min(index.token_weight(id, kind))
-                        } else {
-                            q.weight
-                        };
-                        weight * similarity
-                    });
-                    last = Some(((id, kind), value));
-                    value
-                }
-            };
-            if let Some(value) = value {
-                found.push((name, value));
+                visit(&mut self.initials.iter());
             }
         }
     }
@@ -621,7 +625,7 @@ impl ChangedEntries {
     /// The whole-name comparison's most for the query's string `compact`, against the
     /// changed names' strings that hold one of its pieces (see the module's doc), into
     /// `cache.names`.
-    fn compact_bounds(&self, compact: &str, cache: &mut BoundCache) {
+    fn compact_bounds(&self, compact: &str, floor: f32, cache: &mut BoundCache) {
         let len = compact.len();
         if len < COMPACT_MIN_LEN || self.pieces.is_empty() {
             return;
@@ -629,7 +633,10 @@ impl ChangedEntries {
         let names = &mut cache.names;
         if !compact.is_ascii() {
             for (listed, n) in &self.compacts {
-                names.push((*n, compact_similarity(compact, listed)));
+                let similarity = compact_similarity(compact, listed);
+                if similarity > 0.0 && similarity >= floor {
+                    names.push((*n, similarity));
+                }
             }
             return;
         }
@@ -656,7 +663,7 @@ impl ChangedEntries {
         for &at in holders.iter() {
             let (listed, n) = &self.compacts[at as usize];
             let similarity = compact_similarity(compact, listed);
-            if similarity > 0.0 {
+            if similarity > 0.0 && similarity >= floor {
                 names.push((*n, similarity));
             }
         }
@@ -733,18 +740,31 @@ impl Targets {
         };
         let own = whole.is_ascii().then(|| letters(whole));
         for target in self.near(first, whole.len()) {
-            if let (Some(a), Some(b)) = (own, target.letters) {
-                let apart = (a & !b).count_ones().max((b & !a).count_ones());
-                let longest = whole.len().max(target.text.len());
-                if apart as f32 > (1.0 - JOINED_MIN) * longest as f32 + ROUNDING {
-                    continue;
-                }
+            if let (Some(a), Some(b)) = (own, target.letters)
+                && !within(a, b, whole.len().max(target.text.len()), 1.0 - JOINED_MIN)
+            {
+                continue;
             }
             if let Some(s) = joined_similarity(whole, &target.text, "") {
                 found(target.name, s);
             }
         }
     }
+}
+
+/// Whether strings of letters `a` and `b` ([`letters`]), the longer `longest` bytes, can be
+/// at most `share` of `longest` edits apart: each edit brings in or takes out at most one
+/// distinct letter, so they are at least as many edits apart as either has letters the
+/// other lacks.
+fn within(a: u64, b: u64, longest: usize, share: f32) -> bool {
+    let apart = (a & !b).count_ones().max((b & !a).count_ones());
+    apart as f32 <= share * longest as f32 + ROUNDING
+}
+
+/// [`within`] for a query word's letters `own` (`len` bytes) and a listed word, when that
+/// is ASCII too (else it may be).
+fn within_edits(own: u64, listed: &str, len: usize, share: f32) -> bool {
+    !listed.is_ascii() || within(own, letters(listed), len.max(listed.len()), share)
 }
 
 /// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only

@@ -277,7 +277,7 @@ fn the_facts_count_as_the_entry_gives_them() {
 }
 
 #[test]
-fn the_letters_filter_of_joins_drops_no_pair_the_similarity_accepts() {
+fn the_letters_filters_drop_no_pair_the_similarities_accept() {
     // Words and adjacent words written as one, from the listed names, each with a typo, a
     // letter dropped, two letters swapped and one added: against every other as a target.
     let mut words: Vec<String> = Vec::new();
@@ -321,4 +321,20 @@ fn the_letters_filter_of_joins_drops_no_pair_the_similarity_accepts() {
         met += expected.len();
     }
     assert!(met > 2 * all.len(), "{met}");
+    // The same filter before `QueryToken::farther`'s similarity of long words.
+    let mut close = 0;
+    for a in &all {
+        for b in &all {
+            let similar =
+                crate::similarity::edit_similarity(a, b) >= crate::similarity::MIN_SIMILARITY;
+            if similar {
+                close += 1;
+                assert!(
+                    within_edits(letters(a), b, a.len(), 1.0 - MIN_SIMILARITY),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+    assert!(close > 2 * all.len(), "{close}");
 }
