@@ -692,42 +692,47 @@ fn percent(name: f32) -> u8 {
 /// same first letter at most 2 bytes apart in length.
 #[derive(Default)]
 struct Targets {
-    by_start: FastMap<(u8, usize), Vec<Target>>,
+    by_start: FastMap<(u8, usize), Bucket>,
 }
 
-struct Target {
-    text: Box<str>,
-    name: u32,
-    /// [`letters`] of an ASCII text; `None` for another.
-    letters: Option<u64>,
+/// The targets of one first byte and length, the ASCII ones as parallel arrays (their
+/// letters read in a tight loop).
+#[derive(Default)]
+struct Bucket {
+    /// [`letters`] of each ASCII target.
+    letters: Vec<u64>,
+    ascii: Vec<(Box<str>, u32)>,
+    /// Targets not in ASCII, always compared.
+    other: Vec<(Box<str>, u32)>,
 }
 
 impl Targets {
     fn push(&mut self, text: &str, name: u32) {
         if let Some(&first) = text.as_bytes().first() {
-            self.by_start
-                .entry((first, text.len()))
-                .or_default()
-                .push(Target {
-                    text: text.into(),
-                    name,
-                    letters: text.is_ascii().then(|| letters(text)),
-                });
+            let bucket = self.by_start.entry((first, text.len())).or_default();
+            if text.is_ascii() {
+                bucket.ascii.push((text.into(), name));
+            } else {
+                bucket.other.push((text.into(), name));
+            }
         }
     }
 
     fn finish(&mut self) {
-        for list in self.by_start.values_mut() {
-            list.sort_unstable_by(|a, b| (&a.text, a.name).cmp(&(&b.text, b.name)));
-            list.dedup_by(|a, b| a.text == b.text && a.name == b.name);
+        for bucket in self.by_start.values_mut() {
+            for list in [&mut bucket.ascii, &mut bucket.other] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            bucket.letters = bucket.ascii.iter().map(|(t, _)| letters(t)).collect();
         }
     }
 
-    /// The targets of first byte `first` at most 2 bytes longer or shorter than `len`.
-    fn near(&self, first: u8, len: usize) -> impl Iterator<Item = &Target> {
+    /// The buckets of first byte `first` at most 2 bytes longer or shorter than `len`, with
+    /// their length.
+    fn near(&self, first: u8, len: usize) -> impl Iterator<Item = (usize, &Bucket)> {
         (len.saturating_sub(2)..=len + 2)
-            .filter_map(move |l| self.by_start.get(&(first, l)))
-            .flatten()
+            .filter_map(move |l| self.by_start.get(&(first, l)).map(|b| (l, b)))
     }
 
     /// Every [`joined_similarity`] of `whole` and a target that meets it, with the target's
@@ -738,33 +743,46 @@ impl Targets {
         let Some(&first) = whole.as_bytes().first() else {
             return;
         };
-        let own = whole.is_ascii().then(|| letters(whole));
-        for target in self.near(first, whole.len()) {
-            if let (Some(a), Some(b)) = (own, target.letters)
-                && !within(a, b, whole.len().max(target.text.len()), 1.0 - JOINED_MIN)
-            {
+        let mut compare = |(target, name): &(Box<str>, u32)| {
+            if let Some(s) = joined_similarity(whole, target, "") {
+                found(*name, s);
+            }
+        };
+        let ascii = whole.is_ascii();
+        let own = letters(whole);
+        for (len, bucket) in self.near(first, whole.len()) {
+            bucket.other.iter().for_each(&mut compare);
+            if !ascii {
+                bucket.ascii.iter().for_each(&mut compare);
                 continue;
             }
-            if let Some(s) = joined_similarity(whole, &target.text, "") {
-                found(target.name, s);
+            let allowed = edits_allowed(whole.len().max(len), 1.0 - JOINED_MIN);
+            for (at, &theirs) in bucket.letters.iter().enumerate() {
+                if apart(own, theirs) <= allowed {
+                    compare(&bucket.ascii[at]);
+                }
             }
         }
     }
 }
 
-/// Whether strings of letters `a` and `b` ([`letters`]), the longer `longest` bytes, can be
-/// at most `share` of `longest` edits apart: each edit brings in or takes out at most one
-/// distinct letter, so they are at least as many edits apart as either has letters the
-/// other lacks.
-fn within(a: u64, b: u64, longest: usize, share: f32) -> bool {
-    let apart = (a & !b).count_ones().max((b & !a).count_ones());
-    apart as f32 <= share * longest as f32 + ROUNDING
+/// The most edits `share` of `longest` bytes allows (with room for float rounding).
+fn edits_allowed(longest: usize, share: f32) -> u32 {
+    (share * longest as f32 + ROUNDING) as u32
 }
 
-/// [`within`] for a query word's letters `own` (`len` bytes) and a listed word, when that
-/// is ASCII too (else it may be).
+/// The fewest edits between strings of letters `a` and `b` ([`letters`]): each edit brings
+/// in or takes out at most one distinct letter, so they are at least as many edits apart as
+/// either has letters the other lacks.
+fn apart(a: u64, b: u64) -> u32 {
+    (a & !b).count_ones().max((b & !a).count_ones())
+}
+
+/// Whether a query word of letters `own` (`len` bytes) can be at most `share` of the longer
+/// one's length edits from `listed` ([`apart`]; a word not in ASCII may be).
 fn within_edits(own: u64, listed: &str, len: usize, share: f32) -> bool {
-    !listed.is_ascii() || within(own, letters(listed), len.max(listed.len()), share)
+    !listed.is_ascii()
+        || apart(own, letters(listed)) <= edits_allowed(len.max(listed.len()), share)
 }
 
 /// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only
