@@ -589,7 +589,7 @@ impl ChangedEntries {
                 // letter, and close enough in letters for the similarity it asks for (the
                 // words its look-up reached are above).
                 if q.kind == TokenKind::Word && q.text.len() >= 6 {
-                    let own = q.text.is_ascii().then(|| letters(&q.text));
+                    let own = q.text.is_ascii().then(|| (letters(&q.text), bigrams(&q.text)));
                     let reached = |id: u32| q.matches.iter().any(|m| m.0 == id);
                     visit(&mut self.by_first[first].iter().filter(|t| {
                         let listed = index.vocab[t.0 as usize].text.as_str();
@@ -699,8 +699,9 @@ struct Targets {
 /// letters read in a tight loop).
 #[derive(Default)]
 struct Bucket {
-    /// [`letters`] of each ASCII target.
+    /// [`letters`] and [`bigrams`] of each ASCII target.
     letters: Vec<u64>,
+    bigrams: Vec<u64>,
     ascii: Vec<(Box<str>, u32)>,
     /// Targets not in ASCII, always compared.
     other: Vec<(Box<str>, u32)>,
@@ -725,6 +726,7 @@ impl Targets {
                 list.dedup();
             }
             bucket.letters = bucket.ascii.iter().map(|(t, _)| letters(t)).collect();
+            bucket.bigrams = bucket.ascii.iter().map(|(t, _)| bigrams(t)).collect();
         }
     }
 
@@ -736,9 +738,9 @@ impl Targets {
     }
 
     /// Every [`joined_similarity`] of `whole` and a target that meets it, with the target's
-    /// name. A target with more letters that `whole` lacks (or the other way round) than
-    /// [`JOINED_MIN`] leaves edits (a fifth of the longer's length) is too far (each edit
-    /// brings in or takes out at most one distinct letter), and is not compared.
+    /// name. A target more edits away than [`JOINED_MIN`] leaves (a fifth of the longer's
+    /// length) by its letters or its pairs of adjacent letters ([`apart`], [`bigrams_apart`])
+    /// is not compared.
     fn meeting(&self, whole: &str, mut found: impl FnMut(u32, f32)) {
         let Some(&first) = whole.as_bytes().first() else {
             return;
@@ -750,6 +752,7 @@ impl Targets {
         };
         let ascii = whole.is_ascii();
         let own = letters(whole);
+        let pairs = bigrams(whole);
         for (len, bucket) in self.near(first, whole.len()) {
             bucket.other.iter().for_each(&mut compare);
             if !ascii {
@@ -757,8 +760,9 @@ impl Targets {
                 continue;
             }
             let allowed = edits_allowed(whole.len().max(len), 1.0 - JOINED_MIN);
-            for (at, &theirs) in bucket.letters.iter().enumerate() {
-                if apart(own, theirs) <= allowed {
+            let near = bucket.letters.iter().zip(&bucket.bigrams);
+            for (at, (&theirs, &their_pairs)) in near.enumerate() {
+                if apart(own, theirs) <= allowed && bigrams_apart(pairs, their_pairs) <= allowed {
                     compare(&bucket.ascii[at]);
                 }
             }
@@ -778,11 +782,30 @@ fn apart(a: u64, b: u64) -> u32 {
     (a & !b).count_ones().max((b & !a).count_ones())
 }
 
-/// Whether a query word of letters `own` (`len` bytes) can be at most `share` of the longer
-/// one's length edits from `listed` ([`apart`]; a word not in ASCII may be).
-fn within_edits(own: u64, listed: &str, len: usize, share: f32) -> bool {
+/// The fewest edits between strings of adjacent-letter pairs `a` and `b` ([`bigrams`]): an
+/// edit (a transposition included) breaks at most three pairs of either string, so they are
+/// at least a third as many edits apart as either has pairs the other lacks.
+fn bigrams_apart(a: u64, b: u64) -> u32 {
+    apart(a, b).div_ceil(3)
+}
+
+/// The pairs of adjacent bytes of an ASCII string, each as one of 64 bits (a hash: two pairs
+/// that share a bit only make [`bigrams_apart`] smaller, never larger).
+fn bigrams(text: &str) -> u64 {
+    text.as_bytes().windows(2).fold(0, |bits, w| {
+        let pair = u32::from(w[0]) << 8 | u32::from(w[1]);
+        bits | 1 << (pair.wrapping_mul(0x9E37_79B1) >> 26)
+    })
+}
+
+/// Whether a query word (its [`letters`] and [`bigrams`] `own`, `len` bytes) can be at most
+/// `share` of the longer one's length edits from `listed` ([`apart`], [`bigrams_apart`]; a
+/// word not in ASCII may be).
+fn within_edits(own: (u64, u64), listed: &str, len: usize, share: f32) -> bool {
+    let allowed = edits_allowed(len.max(listed.len()), share);
     !listed.is_ascii()
-        || apart(own, letters(listed)) <= edits_allowed(len.max(listed.len()), share)
+        || (apart(own.0, letters(listed)) <= allowed
+            && bigrams_apart(own.1, bigrams(listed)) <= allowed)
 }
 
 /// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only

@@ -330,7 +330,7 @@ fn the_letters_filters_drop_no_pair_the_similarities_accept() {
             if similar {
                 close += 1;
                 assert!(
-                    within_edits(letters(a), b, a.len(), 1.0 - MIN_SIMILARITY),
+                    within_edits((letters(a), bigrams(a)), b, a.len(), 1.0 - MIN_SIMILARITY),
                     "{a} {b}"
                 );
             }
