@@ -113,9 +113,14 @@ struct TokenBound {
     best: f32,
     /// `BoundCache::per_name[from..to]`: the most it adds against each changed name it can
     /// meet alone or as one word against two listed ones (its weight times the pair's
-    /// similarity; a word met by an initial counts for no more than the initial), by name.
+    /// similarity; a word met by an initial counts for no more than the initial), by name;
+    /// `[to..light]`: the same for the names it meets only as an initial or by an initial
+    /// (small, and many: added up only where they can matter), by name.
     from: u32,
     to: u32,
+    light: u32,
+    /// The most of those.
+    light_most: f32,
 }
 
 /// Per-thread memory of the bound's work (each distinct token is looked at once) and its
@@ -136,7 +141,7 @@ pub struct BoundCache {
     touched: Vec<u32>,
     /// (changed name, most of the name's score).
     names: Vec<(u32, f32)>,
-    found: Vec<(u32, f32)>,
+    found: Vec<(u32, f32, bool)>,
     holders: Vec<u32>,
 }
 
@@ -427,9 +432,13 @@ impl ChangedEntries {
         // the names met, in the order met).
         let (mut acc, mut touched) = (std::mem::take(&mut cache.acc), std::mem::take(&mut cache.touched));
         acc.resize(self.names.len(), 0.0);
+        // Names met only by initials reach `floor` only where the initials' most can.
+        let light_most: f32 = query.iter().map(|&q| cache.bounds[q as usize].light_most).sum();
+        let all_light = light_most / total >= floor;
         for &q in query {
             let b = cache.bounds[q as usize];
-            for &(n, m) in &cache.per_name[b.from as usize..b.to as usize] {
+            let to = if all_light { b.light } else { b.to };
+            for &(n, m) in &cache.per_name[b.from as usize..to as usize] {
                 if acc[n as usize] == 0.0 {
                     touched.push(n);
                 }
@@ -454,20 +463,37 @@ impl ChangedEntries {
         cache.joined = joined_text;
         raised.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
         raised.dedup_by_key(|r| (r.0, r.1));
+        let own = |n: u32, b: &TokenBound, per_name: &[(u32, f32)]| {
+            let find = |from: u32, to: u32| {
+                let list = &per_name[from as usize..to as usize];
+                list.binary_search_by_key(&n, |f| f.0).ok().map(|at| list[at].1)
+            };
+            find(b.from, b.to).or_else(|| find(b.to, b.light))
+        };
         for &(n, i, value) in &raised {
             let b = cache.bounds[query[i as usize] as usize];
-            let list = &cache.per_name[b.from as usize..b.to as usize];
-            let own = list
-                .binary_search_by_key(&n, |f| f.0)
-                .map_or(0.0, |at| list[at].1);
-            if value > own {
+            // Met as an initial only: added below with the other initials when not above.
+            let mine = own(n, &b, &cache.per_name).unwrap_or(0.0);
+            if value > mine {
                 if acc[n as usize] == 0.0 {
                     touched.push(n);
                 }
-                acc[n as usize] += value - own;
+                acc[n as usize] += value - mine;
             }
         }
         cache.met = raised;
+        if !all_light {
+            // The initials of the names met otherwise.
+            for &n in &touched {
+                for &q in query {
+                    let b = cache.bounds[q as usize];
+                    let list = &cache.per_name[b.to as usize..b.light as usize];
+                    if let Ok(at) = list.binary_search_by_key(&n, |f| f.0) {
+                        acc[n as usize] += list[at].1;
+                    }
+                }
+            }
+        }
         for &n in &touched {
             let coverage = (acc[n as usize] / total).min(1.0);
             if coverage >= floor {
@@ -514,22 +540,29 @@ impl ChangedEntries {
         found.clear();
         if q.kind != TokenKind::Legal {
             self.pair_targets.meeting(&q.text, |n, s| {
-                found.push((n, q.weight * s));
+                found.push((n, q.weight * s, false));
             });
         }
         if q.kind == TokenKind::Word && q.written.is_empty() {
-            self.latin_as_abjad(&q.text, |n, s| found.push((n, q.weight * s)));
+            self.latin_as_abjad(&q.text, |n, s| found.push((n, q.weight * s, false)));
         }
         self.best_singles(index, &q, found);
+        // Each name once, at its most.
         found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         found.dedup_by_key(|f| f.0);
         let from = cache.per_name.len() as u32;
-        cache.per_name.extend(found.iter().filter(|f| f.1 > 0.0));
+        let kept = |light: bool| found.iter().filter(move |f| f.1 > 0.0 && f.2 == light);
+        cache.per_name.extend(kept(false).map(|f| (f.0, f.1)));
         let to = cache.per_name.len() as u32;
-        let best = cache.per_name[from as usize..]
-            .iter()
-            .map(|f| f.1)
-            .fold(0.0, f32::max);
+        cache.per_name.extend(kept(true).map(|f| (f.0, f.1)));
+        let light = cache.per_name.len() as u32;
+        let most = |range: std::ops::Range<u32>| {
+            cache.per_name[range.start as usize..range.end as usize]
+                .iter()
+                .map(|f| f.1)
+                .fold(0.0, f32::max)
+        };
+        let (best, light_most) = (most(from..light), most(to..light));
         let at = cache.bounds.len() as u32;
         cache.bounds.push(TokenBound {
             weight: q.weight,
@@ -537,6 +570,8 @@ impl ChangedEntries {
             best,
             from,
             to,
+            light,
+            light_most,
         });
         cache.tokens.insert(cache.key.as_str().into(), at);
         at
@@ -546,30 +581,31 @@ impl ChangedEntries {
     /// into `found` with the token's name: its weight (no more than the listed initial's
     /// where an initial meets it) times the engine's own similarity, on every changed token
     /// where that can be other than none.
-    fn best_singles(&self, index: &Index, q: &QueryToken, found: &mut Vec<(u32, f32)>) {
+    fn best_singles(&self, index: &Index, q: &QueryToken, found: &mut Vec<(u32, f32, bool)>) {
         let first = q.text.as_bytes().first().map_or(0, |&b| b as usize);
         // Each source is sorted by token: the same listed token in several names is one
         // run, its similarity worked out once.
         let mut visit = |listed: &mut dyn Iterator<Item = &Listed>| {
-            let mut last: Option<((u32, TokenKind), Option<f32>)> = None;
+            let mut last: Option<((u32, TokenKind), Option<(f32, bool)>)> = None;
             for &(id, kind, name) in listed {
                 let value = match last {
                     Some((seen, value)) if seen == (id, kind) => value,
                     _ => {
                         let value = q.similarity_to(id, kind, index).map(|(similarity, how)| {
-                            let weight = if how == MatchKind::Initial {
+                            let initial = how == MatchKind::Initial;
+                            let weight = if initial {
                                 q.weight.min(index.token_weight(id, kind))
                             } else {
                                 q.weight
                             };
-                            weight * similarity
+                            (weight * similarity, initial)
                         });
                         last = Some(((id, kind), value));
                         value
                     }
                 };
-                if let Some(value) = value {
-                    found.push((name, value));
+                if let Some((value, initial)) = value {
+                    found.push((name, value, initial));
                 }
             }
         };

@@ -189,6 +189,41 @@ fn no_changed_entry_scores_above_the_bound() {
 }
 
 #[test]
+fn every_favorite_a_changed_entry_alerts_at_its_threshold_is_selected() {
+    // `reaches` at a threshold leaves out what cannot reach it (names met by initials only,
+    // joins that cannot matter): at the score of each changed entry's hit, it must select.
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let mut checked = 0;
+    for request in queries() {
+        let all = Request {
+            threshold: Some(0),
+            limit: Some(crate::MAX_LIMIT),
+            ..request.clone()
+        };
+        let screening = screen(&index, &all).expect("screened");
+        for hit in screening.hits.iter().filter(|h| ids.contains(&h.entity_id)) {
+            let at = Request {
+                threshold: Some(hit.score),
+                ..request.clone()
+            };
+            assert!(
+                changed.reaches(&index, &at, &mut cache),
+                "{} {:?} {}: not selected at {}",
+                request.name,
+                request.date_of_birth,
+                hit.entity_id,
+                hit.score
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+#[test]
 fn the_bound_is_reached_where_the_listed_name_is_wholly_met() {
     let index = index();
     let ids = changed_ids();
