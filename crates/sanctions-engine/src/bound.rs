@@ -422,7 +422,11 @@ impl ChangedEntries {
         let most: f32 = (0..query.len())
             .map(|i| {
                 let b = bound(i);
-                if joined(i) { b.best.max(b.weight) } else { b.best }
+                if joined(i) {
+                    b.best.max(b.weight)
+                } else {
+                    b.best
+                }
             })
             .sum();
         if most / total < floor {
@@ -430,10 +434,16 @@ impl ChangedEntries {
         }
         // Each token's most per name, added up per name (`acc`, by name; `touched` lists
         // the names met, in the order met).
-        let (mut acc, mut touched) = (std::mem::take(&mut cache.acc), std::mem::take(&mut cache.touched));
+        let (mut acc, mut touched) = (
+            std::mem::take(&mut cache.acc),
+            std::mem::take(&mut cache.touched),
+        );
         acc.resize(self.names.len(), 0.0);
         // Names met only by initials reach `floor` only where the initials' most can.
-        let light_most: f32 = query.iter().map(|&q| cache.bounds[q as usize].light_most).sum();
+        let light_most: f32 = query
+            .iter()
+            .map(|&q| cache.bounds[q as usize].light_most)
+            .sum();
         let all_light = light_most / total >= floor;
         for &q in query {
             let b = cache.bounds[q as usize];
@@ -466,7 +476,9 @@ impl ChangedEntries {
         let own = |n: u32, b: &TokenBound, per_name: &[(u32, f32)]| {
             let find = |from: u32, to: u32| {
                 let list = &per_name[from as usize..to as usize];
-                list.binary_search_by_key(&n, |f| f.0).ok().map(|at| list[at].1)
+                list.binary_search_by_key(&n, |f| f.0)
+                    .ok()
+                    .map(|at| list[at].1)
             };
             find(b.from, b.to).or_else(|| find(b.to, b.light))
         };
@@ -625,15 +637,27 @@ impl ChangedEntries {
                 // letter, and close enough in letters for the similarity it asks for (the
                 // words its look-up reached are above).
                 if q.kind == TokenKind::Word && q.text.len() >= 6 {
-                    let own = q.text.is_ascii().then(|| (letters(&q.text), bigrams(&q.text)));
+                    let own = q
+                        .text
+                        .is_ascii()
+                        .then(|| (letters(&q.text), bigrams(&q.text)));
                     let reached = |id: u32| q.matches.iter().any(|m| m.0 == id);
+                    // Sorted by token: each listed word looked at once, its names after it.
+                    let mut last: Option<(u32, bool)> = None;
                     visit(&mut self.by_first[first].iter().filter(|t| {
+                        if let Some((id, near)) = last
+                            && id == t.0
+                        {
+                            return near;
+                        }
                         let listed = index.vocab[t.0 as usize].text.as_str();
-                        listed.len().abs_diff(q.text.len()) <= 2
+                        let near = listed.len().abs_diff(q.text.len()) <= 2
                             && !reached(t.0)
                             && own.is_none_or(|own| {
                                 within_edits(own, listed, q.text.len(), 1.0 - MIN_SIMILARITY)
-                            })
+                            });
+                        last = Some((t.0, near));
+                        near
                     }));
                 }
                 visit(&mut self.initials.iter());
