@@ -47,9 +47,12 @@ pub(crate) struct IndexedName {
     /// Holds adjacent abjad words the lists may romanise as one (`normalize::abjad_joins`):
     /// only such names are compared with a Latin query word as a compound.
     pub abjad_joins: bool,
+    /// Bit `i` (for `i < 64`): words `i` and `i + 1` are a listed compound given name
+    /// ([`Index::is_compound`]), worked out once here for the scorer's `half_of_compound`.
+    pub compounds: u64,
 }
 
-#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
@@ -92,6 +95,10 @@ pub struct Index {
     /// the candidate stage applies to every name that passes its floor.
     #[serde(skip)]
     pub(crate) entity_meta: Vec<EntityMeta>,
+    /// This index among all built or read by the process (0 for an empty default one): what
+    /// per-thread memories of look-ups in it are keyed by ([`Index::generation`]).
+    #[serde(skip)]
+    generation: u64,
     pub(crate) vocab: Vec<VocabToken>,
     /// The vocabulary's ids by text.
     pub(crate) token_ids: TokenIds,
@@ -239,6 +246,7 @@ impl Index {
             tokens: name_tokens,
             weight: 0.0,
             abjad_joins: (0..tokens.len()).any(|i| !normalize::abjad_joins(tokens, i).is_empty()),
+            compounds: 0,
         });
     }
 
@@ -270,6 +278,7 @@ impl Index {
         self.token_ids = TokenIds::new(self.vocab.iter().map(|t| t.text.as_str()));
         self.count_frequencies(readings);
         self.weigh_names();
+        self.mark_compounds();
         self.derive_arrays();
         self.by_key = self.key_table();
         let (by_skeleton, by_skeleton_abjad) = self.skeleton_tables();
@@ -297,6 +306,57 @@ impl Index {
         for id in 0..self.vocab.len() {
             self.vocab[id].idf = self.weight_for_df(self.vocab[id].df, TokenKind::Word);
         }
+    }
+
+    /// Each name's [`IndexedName::compounds`], once the vocabulary is whole.
+    fn mark_compounds(&mut self) {
+        let marks: Vec<u64> = self
+            .names
+            .par_iter()
+            .map(|name| {
+                let pairs = name.tokens.windows(2).take(64).enumerate();
+                pairs
+                    .filter(|(_, pair)| self.is_compound(pair[0].id, pair[1].id))
+                    .fold(0u64, |marks, (i, _)| marks | 1 << i)
+            })
+            .collect();
+        for (name, marks) in self.names.iter_mut().zip(marks) {
+            name.compounds = marks;
+        }
+    }
+
+    /// Whether listed words `first` and `second`, side by side, are a compound given name:
+    /// both of two syllables or more and the lists also write them as one word (not only as
+    /// a pair's look-up form). The one-syllable words of Korean, Chinese or Burmese names
+    /// (`Kyong Hui`, `Chol Hak`, `Saw Myint`) are written apart and together alike, and one of
+    /// them alone is still the name.
+    pub(crate) fn is_compound(&self, first: u32, second: u32) -> bool {
+        let (a, b) = (
+            &self.vocab[first as usize].text,
+            &self.vocab[second as usize].text,
+        );
+        syllables(a) >= 2
+            && syllables(b) >= 2
+            && self
+                .joined_id(a, b)
+                .is_some_and(|id| !self.vocab[id as usize].pair_only)
+    }
+
+    /// The vocabulary's id of `first` and `second` written as one word, joined on the stack
+    /// when they fit.
+    pub(crate) fn joined_id(&self, first: &str, second: &str) -> Option<u32> {
+        let len = first.len() + second.len();
+        let mut buf = [0u8; 64];
+        if len > buf.len() {
+            return self
+                .token_ids
+                .get(format!("{first}{second}").as_str())
+                .copied();
+        }
+        buf[..first.len()].copy_from_slice(first.as_bytes());
+        buf[first.len()..len].copy_from_slice(second.as_bytes());
+        let joined = std::str::from_utf8(&buf[..len]).ok()?;
+        self.token_ids.get(joined).copied()
     }
 
     /// Each name's weight: the sum of its tokens'.
@@ -398,6 +458,8 @@ impl Index {
 
     /// The per-name and per-entry arrays of the candidate stage, from the names and entries.
     pub(crate) fn derive_arrays(&mut self) {
+        static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        self.generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
         self.entity_meta = self
             .entities
@@ -408,6 +470,12 @@ impl Index {
                 listing_ends: e.listing_ends.as_deref().map(Box::from),
             })
             .collect();
+    }
+
+    /// Which index this is among those of the process: a new number for each index built or
+    /// read (derived arrays are worked out once per index), 0 for an empty default one.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The first listed word (in text order) that begins with `prefix` and that `fits`,
@@ -506,6 +574,17 @@ impl Index {
 /// How many words beginning with one prefix [`Index::word_with_prefix`] looks at: bounds
 /// the work for a short, common prefix.
 const PREFIX_SCAN: usize = 256;
+
+/// The syllables of a word: vowels that follow a consonant, and a vowel it begins with.
+fn syllables(text: &str) -> usize {
+    let is_vowel = |c: u8| matches!(c, b'a' | b'e' | b'i' | b'o' | b'u');
+    let bytes = text.as_bytes();
+    bytes
+        .windows(2)
+        .filter(|w| !is_vowel(w[0]) && is_vowel(w[1]))
+        .count()
+        + usize::from(bytes.first().is_some_and(|&c| is_vowel(c)))
+}
 
 /// Weight of a legal form or a particle: weak evidence.
 const LEGAL_WEIGHT: f32 = 0.5;

@@ -221,6 +221,9 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let mut slots: table::FastMap<u32, usize> =
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
+    // The same name on several lists (one person's entries on six lists often spell it
+    // alike) scores alike: scored once per query ([`score::Shape`]).
+    let mut by_shape: table::FastMap<score::Shape, score::Scored> = table::FastMap::default();
     let mut found = query.candidates(index, accept);
     loop {
         let candidates = Query::pick(index, &mut found, max);
@@ -228,7 +231,10 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
             let name = &index.names[name_id as usize];
-            let scored = score::score(index, &query, name);
+            let scored = match by_shape.entry(score::Shape::of(name)) {
+                Entry::Occupied(known) => known.get().clone(),
+                Entry::Vacant(new) => new.insert(score::score(index, &query, name)).clone(),
+            };
             if rank >= tail_from && percent(scored.score) >= threshold {
                 tail_hit = true;
             }

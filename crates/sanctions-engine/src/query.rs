@@ -13,6 +13,7 @@ use super::similarity::{
     MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
     joined_similarity, phonetic_key, similarity,
 };
+use super::table;
 
 /// One token of the query.
 #[derive(Debug, Clone)]
@@ -201,7 +202,7 @@ impl Query {
                 .touched
                 .iter()
                 .filter_map(|&name| {
-                    let acc = scratch.acc[name as usize];
+                    let acc = scratch.sum(name);
                     if acc < floor {
                         return None;
                     }
@@ -233,21 +234,14 @@ impl Query {
         }
         let best = &mut found[..keep];
         best.sort_unstable_by(order);
-        let mut per_entity: Vec<(u32, u8)> = Vec::new();
+        let mut per_entity: table::FastMap<u32, u8> =
+            table::FastMap::with_capacity_and_hasher(best.len(), Default::default());
         let mut out = Vec::with_capacity(max.min(best.len()));
         for &(_, name) in best.iter() {
             let entity = index.name_meta[name as usize].0;
-            let seen = match per_entity.iter_mut().find(|(e, _)| *e == entity) {
-                Some(slot) => {
-                    slot.1 += 1;
-                    slot.1
-                }
-                None => {
-                    per_entity.push((entity, 1));
-                    1
-                }
-            };
-            if seen <= NAMES_PER_ENTITY {
+            let seen = per_entity.entry(entity).or_insert(0);
+            *seen = seen.saturating_add(1);
+            if *seen <= NAMES_PER_ENTITY {
                 out.push(name);
                 if out.len() == max {
                     break;
@@ -460,6 +454,49 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// every listed word; a Latin one against the listed words written in an abjad); with their
 /// similarity, best first.
 fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
+    if index.generation() == 0 {
+        return resembling_now(index, text, key, abjad);
+    }
+    RESEMBLANCES.with(|memory| {
+        let mut memory = memory.borrow_mut();
+        if memory.index != index.generation() || memory.len() >= RESEMBLANCES_KEPT {
+            memory.index = index.generation();
+            memory
+                .answers
+                .iter_mut()
+                .for_each(|answers| answers.clear());
+        }
+        let answers = &mut memory.answers[usize::from(abjad)];
+        if let Some(found) = answers.get(text) {
+            return found.clone();
+        }
+        let found = resembling_now(index, text, key, abjad);
+        answers.insert(text.to_owned(), found.clone());
+        found
+    })
+}
+
+/// How many words' [`resembling`] answers a thread keeps: a batch's or a watchlist's names
+/// repeat their given names and surnames, and each word's look-up costs more than the rest
+/// of its query token. About 5 MB a thread at most.
+const RESEMBLANCES_KEPT: usize = 16_384;
+
+/// A thread's memory of [`resembling`]'s answers in one index (by its generation), for
+/// Latin and for abjad words (`answers[abjad]`); emptied for another index or when full.
+#[derive(Default)]
+struct Resemblances {
+    index: u64,
+    answers: [table::FastMap<String, Vec<(u32, f32, MatchKind)>>; 2],
+}
+
+impl Resemblances {
+    fn len(&self) -> usize {
+        self.answers.iter().map(|a| a.len()).sum()
+    }
+}
+
+/// The listed words that `text` resembles, best first, worked out.
+fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
     let word = Word::look_up(index, text, key, abjad);
     let mut out: Vec<(u32, f32, MatchKind)> = word
         .ids(index)
@@ -622,19 +659,19 @@ impl<'a> Word<'a> {
 }
 
 /// Per-thread accumulators over all names, reset after each query by visiting only the
-/// names touched.
+/// names touched. Each name's sum and stamp side by side: the postings visit names in no
+/// order of memory, and one cache line then serves both.
 #[derive(Default)]
 struct Scratch {
-    acc: Vec<f32>,
-    stamp: Vec<u32>,
+    /// (sum of evidence, stamp of the last query token that added to it) by name.
+    names: Vec<(f32, u32)>,
     touched: Vec<u32>,
 }
 
 impl Scratch {
     fn prepare(&mut self, names: usize) {
-        if self.acc.len() != names {
-            self.acc = vec![0.0; names];
-            self.stamp = vec![0; names];
+        if self.names.len() != names {
+            self.names = vec![(0.0, 0); names];
             self.touched.clear();
         }
     }
@@ -642,21 +679,24 @@ impl Scratch {
     /// Adds `value` for query token `stamp` unless that token already counted for `name`
     /// (its best match comes first).
     fn add(&mut self, name: u32, stamp: u32, value: f32) {
-        let i = name as usize;
-        if self.stamp[i] == stamp {
+        let slot = &mut self.names[name as usize];
+        if slot.1 == stamp {
             return;
         }
-        if self.stamp[i] == 0 {
+        if slot.1 == 0 {
             self.touched.push(name);
         }
-        self.stamp[i] = stamp;
-        self.acc[i] += value;
+        *slot = (slot.0 + value, stamp);
+    }
+
+    /// The evidence summed for `name`.
+    fn sum(&self, name: u32) -> f32 {
+        self.names[name as usize].0
     }
 
     fn clear(&mut self) {
         for &name in &self.touched {
-            self.acc[name as usize] = 0.0;
-            self.stamp[name as usize] = 0;
+            self.names[name as usize] = (0.0, 0);
         }
         self.touched.clear();
     }
@@ -664,4 +704,5 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
 }

@@ -11,7 +11,7 @@
 //! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
 
 use super::abjad_pairs;
-use super::index::{Index, IndexedName};
+use super::index::{Index, IndexedName, NameToken};
 use super::normalize::TokenKind;
 use super::pair::Pair;
 use super::query::{JOINED_SKELETON, Query};
@@ -32,6 +32,26 @@ pub(crate) struct Scored {
     pub pairs: Vec<Pair>,
     /// The whole-string comparison decided the score (the pairs are then empty).
     pub compact: bool,
+}
+
+/// What of a listed name its score depends on: its tokens (which give its whole string,
+/// weight and compounds), whether it is a weak alias and whether it holds abjad words the
+/// lists may romanise as one. Names of one shape score alike for every query.
+#[derive(PartialEq, Eq, Hash)]
+pub(crate) struct Shape<'a> {
+    tokens: &'a [NameToken],
+    weak: bool,
+    abjad_joins: bool,
+}
+
+impl<'a> Shape<'a> {
+    pub(crate) fn of(name: &'a IndexedName) -> Shape<'a> {
+        Shape {
+            tokens: &name.tokens,
+            weak: name.weak,
+            abjad_joins: name.abjad_joins,
+        }
+    }
 }
 
 /// Scores `name` for `query`.
@@ -228,46 +248,17 @@ fn half_of_compound(index: &Index, name: &IndexedName, pairs: &[Pair], pair: &Pa
             .is_some_and(|t| t.kind == TokenKind::Word)
             && !pairs.iter().any(|p| p.covers_listed(n))
     };
-    let text = |n: usize| index.vocab[name.tokens[n].id as usize].text.as_str();
-    let one_word = |a: usize, b: usize| {
-        joined_id(index, text(a), text(b)).is_some_and(|id| !index.vocab[id as usize].pair_only)
+    // Marked when the index was built (`Index::is_compound`); past the mark's 64 bits, asked.
+    let compound = |a: usize, b: usize| {
+        if a < 64 {
+            name.compounds >> a & 1 == 1
+        } else {
+            index.is_compound(name.tokens[a].id, name.tokens[b].id)
+        }
     };
-    // Names of two syllables or more each: the one-syllable words of Korean, Chinese or
-    // Burmese names (`Kyong Hui`, `Chol Hak`, `Saw Myint`) are written apart and together
-    // alike, and one of them alone is still the name.
-    let syllables = |n: usize| {
-        text(n)
-            .as_bytes()
-            .windows(2)
-            .filter(|w| !is_vowel(w[0]) && is_vowel(w[1]))
-            .count()
-            + usize::from(text(n).as_bytes().first().is_some_and(|&c| is_vowel(c)))
-    };
-    let compound = |a: usize, b: usize| syllables(a) >= 2 && syllables(b) >= 2 && one_word(a, b);
     name.tokens[li].kind == TokenKind::Word
         && ((li > 0 && unmet_word(li - 1) && compound(li - 1, li))
             || (unmet_word(li + 1) && compound(li, li + 1)))
-}
-
-/// The vocabulary's id of `first` and `second` written as one word, joined on the stack when
-/// they fit (no allocation per pair on the hot path).
-fn joined_id(index: &Index, first: &str, second: &str) -> Option<u32> {
-    let len = first.len() + second.len();
-    let mut buf = [0u8; 64];
-    if len > buf.len() {
-        return index
-            .token_ids
-            .get(format!("{first}{second}").as_str())
-            .copied();
-    }
-    buf[..first.len()].copy_from_slice(first.as_bytes());
-    buf[first.len()..len].copy_from_slice(second.as_bytes());
-    let joined = std::str::from_utf8(&buf[..len]).ok()?;
-    index.token_ids.get(joined).copied()
-}
-
-fn is_vowel(c: u8) -> bool {
-    matches!(c, b'a' | b'e' | b'i' | b'o' | b'u')
 }
 
 /// Every pairing worth considering: token with token, and two adjacent tokens written as one

@@ -12,7 +12,7 @@ use super::Index;
 /// The layout of the stored index. Raise it with any change to the types of `index.rs`,
 /// `table.rs` or this file that are stored (or to how the index is built: a file is keyed by
 /// this and the program's version, so an index built by older rules is rebuilt).
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Why bytes are not an index.
 #[derive(Debug, thiserror::Error)]
