@@ -66,12 +66,18 @@ const COMPACT_MIN_LEN: usize = 8;
 const PIECE_MAX: usize = 8;
 /// The shortest piece: a string of 9 letters has two pieces of 4 a letter apart.
 const PIECE_MIN: usize = 4;
+/// The most tokens of a query the bound reads (its joins are bits of a `u64`).
+const MAX_TOKENS: usize = 64;
 /// Room for float rounding between the bound's sums and the scorer's.
 const ROUNDING: f32 = 0.002;
 
 /// A listed token of a changed name: its id, its kind there, and the changed name (an index
 /// into [`ChangedEntries::names`]).
 type Listed = (u32, TokenKind, u32);
+
+/// What a query token adds in a single pair with a listed token, and whether an initial
+/// made the pair.
+type Single = (f32, bool);
 
 /// The tokens and strings of the names of some entries of one index (the changed ones), as
 /// the bound reads them, each with the changed name it belongs to.
@@ -372,7 +378,8 @@ impl ChangedEntries {
             return None;
         }
         let tokens = normalize::tokens(&name, organisation);
-        if tokens.iter().any(|t| t.abjad) {
+        // Joins are tracked as bits of a word: a longer name is always screened again.
+        if tokens.iter().any(|t| t.abjad) || tokens.len() > MAX_TOKENS {
             return None;
         }
         let mut query = std::mem::take(&mut cache.query);
@@ -411,13 +418,13 @@ impl ChangedEntries {
         let joinable = |i: usize| self.joinable(&tokens[i].text, &tokens[i + 1].text);
         let pairs = query.len().saturating_sub(1);
         let mut joins = 0u64;
-        for i in 0..pairs.min(64) {
+        for i in 0..pairs {
             if joinable(i) {
                 joins |= 1 << i;
             }
         }
         let joined = |i: usize| {
-            (i < 64 && joins & (1 << i) != 0) || (i > 0 && i <= 64 && joins & (1 << (i - 1)) != 0)
+            (i < pairs && joins & (1 << i) != 0) || (i > 0 && joins & (1 << (i - 1)) != 0)
         };
         let most: f32 = (0..query.len())
             .map(|i| {
@@ -460,7 +467,7 @@ impl ChangedEntries {
         let mut raised = std::mem::take(&mut cache.met);
         raised.clear();
         let mut joined_text = std::mem::take(&mut cache.joined);
-        for i in (0..pairs.min(64)).filter(|i| joins & (1 << i) != 0) {
+        for i in (0..pairs).filter(|i| joins & (1 << i) != 0) {
             joined_text.clear();
             joined_text.push_str(&tokens[i].text);
             joined_text.push_str(&tokens[i + 1].text);
@@ -598,7 +605,7 @@ impl ChangedEntries {
         // Each source is sorted by token: the same listed token in several names is one
         // run, its similarity worked out once.
         let mut visit = |listed: &mut dyn Iterator<Item = &Listed>| {
-            let mut last: Option<((u32, TokenKind), Option<(f32, bool)>)> = None;
+            let mut last: Option<((u32, TokenKind), Option<Single>)> = None;
             for &(id, kind, name) in listed {
                 let value = match last {
                     Some((seen, value)) if seen == (id, kind) => value,
