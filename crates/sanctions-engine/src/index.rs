@@ -85,7 +85,9 @@ pub(crate) struct VocabToken {
 /// bytes.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Index {
+    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) entities: Vec<IndexedEntity>,
+    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) names: Vec<IndexedName>,
     /// Each name's entry and weight, side by side for the candidate stage, which visits
     /// thousands of names per query and needs nothing else of them.
@@ -99,6 +101,7 @@ pub struct Index {
     /// per-thread memories of look-ups in it are keyed by ([`Index::generation`]).
     #[serde(skip)]
     generation: u64,
+    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) vocab: Vec<VocabToken>,
     /// The vocabulary's ids by text.
     pub(crate) token_ids: TokenIds,
@@ -120,6 +123,7 @@ pub struct Index {
     /// letters or more, not written in an abjad.
     pub(crate) by_folded: HashTable,
     /// Every token id, sorted by the token's text: the words that begin with a prefix.
+    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) by_text: Vec<u32>,
 }
 

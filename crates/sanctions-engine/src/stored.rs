@@ -32,7 +32,7 @@ impl Index {
     /// The index stored in `bytes` by [`Index::to_bytes`], checked: every id it holds is in
     /// range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, StoredError> {
-        let mut index: Index = postcard::from_bytes(bytes)?;
+        let mut index: Index = sized::reading(bytes.len(), || postcard::from_bytes(bytes))?;
         index.check()?;
         index.derive_arrays();
         let texts = index.vocab.iter().map(|t| t.text.as_str());
@@ -82,6 +82,57 @@ impl Index {
             return inconsistent("the text order is not of the vocabulary");
         }
         Ok(())
+    }
+}
+
+/// The index's large arrays (entries, names, vocabulary) read into one allocation each, of
+/// the length the bytes give: serde's own reading allocates at most 1 MiB up front and
+/// doubles from there, which copies each array several times into fresh memory (most of a
+/// cold start's time went to the kernel zeroing pages). The length read is trusted only up
+/// to the size of the bytes being read: no array is allocated larger than the file.
+pub(crate) mod sized {
+    use std::cell::Cell;
+    use std::marker::PhantomData;
+
+    use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
+
+    thread_local! {
+        /// The size of the bytes being read on this thread (0: none, serde's own bound).
+        static READING: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Runs `read` with `bytes` as the bound of the arrays it reads.
+    pub fn reading<T>(bytes: usize, read: impl FnOnce() -> T) -> T {
+        let before = READING.replace(bytes);
+        let read = read();
+        READING.set(before);
+        read
+    }
+
+    pub fn vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        struct Elements<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
+            type Value = Vec<T>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let serde_bound = (1 << 20) / size_of::<T>().max(1);
+                let bound = (READING.get() / size_of::<T>().max(1)).max(serde_bound);
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(bound));
+                while let Some(element) = seq.next_element()? {
+                    out.push(element);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(Elements(PhantomData))
     }
 }
 
