@@ -32,8 +32,10 @@
 //! The work per favorite is small: each distinct token's similarities to the changed names
 //! are worked out once per [`BoundCache`] (a list of (changed name, most it adds), sorted by
 //! name), and a favorite adds up those lists; two adjacent words written as one are compared
-//! only when the changed names hold a word of about their joined length with their first
-//! letter and the favorite could reach the threshold if they met it.
+//! only with the changed words of their first letter and about their joined length, and only
+//! with those their distinct letters and pairs of adjacent letters leave within the edits the
+//! similarity allows (two proofs that it cannot reach its minimum otherwise: [`apart`],
+//! [`bigrams_apart`]); the same filters come before [`QueryToken`]'s `farther`.
 //!
 //! Queries the scorer reads otherwise (two readings of a name in two scripts, a name read
 //! literally, words written in an abjad) and requests whose date of birth or country the
@@ -95,7 +97,7 @@ pub struct ChangedEntries {
     /// The changed tokens that are initials.
     initials: Vec<Listed>,
     /// What two query words written as one can meet: the changed names' words that are no
-    /// legal form, and their adjacent words written as one; by first byte.
+    /// legal form, and their adjacent words written as one; by first byte and length.
     join_targets: Targets,
     /// What one query word can meet as two listed words: adjacent words written as one.
     pair_targets: Targets,
@@ -130,7 +132,7 @@ struct TokenBound {
 }
 
 /// Per-thread memory of the bound's work (each distinct token is looked at once) and its
-/// scratch buffers (no allocation per favorite once warm).
+/// scratch buffers (no allocation of its own per favorite once warm).
 #[derive(Default)]
 pub struct BoundCache {
     /// A token's key ([`token_key`]) -> its index in `bounds`.
