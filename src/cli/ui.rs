@@ -64,6 +64,9 @@ pub fn run(
             // The Lists tab updates and imports through this service, as `lists update` and
             // `lists import` do, on this data folder.
             let service = workflow::local_service(&ctx)?;
+            // The index is read (or built) on its own thread from here on, while the terminal
+            // is set up and the first frame drawn: a name typed at once finds it ready sooner.
+            crate::service::Service::warm_up(&service);
             let tool = ListsTool::new(service.clone(), ctx.data_dir.clone(), &ctx.config);
             settings.lists_tool = Some(tool);
             crate::tui::start_local(service, &ctx.config, settings)?;

@@ -453,7 +453,7 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// across scripts the same consonant skeleton (a query word written in an abjad against
 /// every listed word; a Latin one against the listed words written in an abjad); with their
 /// similarity, best first.
-fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
+fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
     if index.generation() == 0 {
         return resembling_now(index, text, key, abjad);
     }
@@ -486,8 +486,11 @@ const RESEMBLANCES_KEPT: usize = 16_384;
 #[derive(Default)]
 struct Resemblances {
     index: u64,
-    answers: [table::FastMap<String, Vec<(u32, f32, MatchKind)>>; 2],
+    answers: [table::FastMap<String, Resembling>; 2],
 }
+
+/// The listed words a query word resembles: (token id, similarity, how), best first.
+type Resembling = Vec<(u32, f32, MatchKind)>;
 
 impl Resemblances {
     fn len(&self) -> usize {
@@ -496,7 +499,7 @@ impl Resemblances {
 }
 
 /// The listed words that `text` resembles, best first, worked out.
-fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Vec<(u32, f32, MatchKind)> {
+fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
     let word = Word::look_up(index, text, key, abjad);
     let mut out: Vec<(u32, f32, MatchKind)> = word
         .ids(index)
