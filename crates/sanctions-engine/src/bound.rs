@@ -2,30 +2,45 @@
 //! or changed), worked out from its tokens without scoring it: the watchlist's incremental
 //! re-screen screens again only the favorites whose bound reaches the threshold.
 //!
-//! The bound follows the scorer ([`super::score`]) step by step:
+//! The bound is worked out for each changed name on its own, as the engine scores each
+//! listed name on its own and keeps an entry's best: a favorite is selected only when its
+//! bound against one changed name (plus the points its date of birth and country get from
+//! that name's entry) reaches the threshold. It follows the scorer ([`super::score`]) step
+//! by step:
 //!
 //! - A name's score is `query coverage ^ 1 * name coverage ^ 0.4` (at most the query
 //!   coverage, since a coverage is at most 1), or the whole-name comparison's (at most 0.95),
 //!   times 0.95 for a weak alias (at most 1).
-//! - The query coverage is `Σ pairs (covered query weight × similarity) / query total`. Each
-//!   query token is covered by at most one pair, so the numerator is at most `Σ weight(t) ×
-//!   best(t)`, where `best(t)` is the highest similarity of any pair that can cover `t` against
-//!   any changed name: a single pair ([`QueryToken::similarity_to`], the engine's own, on
-//!   every changed token it can be other than `None` for), two query words as one listed word
-//!   or as two listed words with the break elsewhere, one query word as two listed words, a
-//!   Latin word as listed abjad words. The query total counts each token at its weight
-//!   when paired and at its unpaired weight (never more) otherwise, so it is at least
-//!   `Σ unpaired weight(t)`.
+//! - The query coverage against name `N` is `Σ pairs (covered query weight × similarity) /
+//!   query total`. Each query token is covered by at most one pair, so the numerator is at
+//!   most `Σ weight(t) × best_N(t)`, where `best_N(t)` is the highest similarity of any pair
+//!   that can cover `t` against `N`: a single pair ([`QueryToken::similarity_to`], the
+//!   engine's own, on every token of `N` it can be other than `None` for), two query words
+//!   as one listed word or as two listed words with the break elsewhere, one query word as
+//!   two listed words, a Latin word as listed abjad words. The query total counts each token
+//!   at its weight when paired and at its unpaired weight (never more) otherwise, so it is
+//!   at least `Σ unpaired weight(t)`.
 //! - The whole-name comparison counts only strings of 8 letters or more at most a tenth
 //!   apart; with `d ≤ len / 9` edits, one of `d + 1` pieces of the query's string, a letter
 //!   apart, is in the listed string unchanged. The comparison itself
 //!   ([`super::score::compact_similarity`]) is made only with the changed names' strings that
 //!   hold such a piece.
-//! - Date of birth and country add at most [`facts::MAX_POINTS`].
+//! - Date of birth and country add what [`facts::weigh`] gives them against the name's
+//!   entry, exactly as the engine adds them; an entry the request's type filter refuses is
+//!   never a hit.
+//!
+//! The work per favorite is small: each distinct token's similarities to the changed names
+//! are worked out once per [`BoundCache`] (a list of (changed name, most it adds), sorted by
+//! name), and a favorite adds up those lists; two adjacent words written as one are compared
+//! only with the changed words of their first letter and about their joined length, and only
+//! with those their distinct letters and pairs of adjacent letters leave within the edits the
+//! similarity allows (two proofs that it cannot reach its minimum otherwise: [`apart`],
+//! [`bigrams_apart`]); the same filters come before [`QueryToken`]'s `farther`.
 //!
 //! Queries the scorer reads otherwise (two readings of a name in two scripts, a name read
-//! literally, words written in an abjad) are not bounded: [`ChangedEntries::most`] answers
-//! 100 for them, so they are always screened again.
+//! literally, words written in an abjad) and requests whose date of birth or country the
+//! engine refuses are not bounded: [`ChangedEntries::most`] answers 100 for them, so they
+//! are always screened again.
 
 #[cfg(test)]
 mod tests;
@@ -33,7 +48,7 @@ mod tests;
 use std::collections::{HashMap, HashSet};
 
 use super::abjad_pairs;
-use super::facts;
+use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
 use super::lexicon;
@@ -42,7 +57,8 @@ use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::score::compact_similarity;
 use super::script;
-use super::similarity::{MatchKind, joined_similarity};
+use super::similarity::{JOINED_MIN, MIN_SIMILARITY, MatchKind, joined_similarity};
+use super::table::FastMap;
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
 
 /// The shortest string the whole-name comparison reads.
@@ -52,33 +68,45 @@ const COMPACT_MIN_LEN: usize = 8;
 const PIECE_MAX: usize = 8;
 /// The shortest piece: a string of 9 letters has two pieces of 4 a letter apart.
 const PIECE_MIN: usize = 4;
+/// The most tokens of a query the bound reads (its joins are bits of a `u64`).
+const MAX_TOKENS: usize = 64;
 /// Room for float rounding between the bound's sums and the scorer's.
 const ROUNDING: f32 = 0.002;
 
+/// A listed token of a changed name: its id, its kind there, and the changed name (an index
+/// into [`ChangedEntries::names`]).
+type Listed = (u32, TokenKind, u32);
+
+/// What a query token adds in a single pair with a listed token, and whether an initial
+/// made the pair.
+type Single = (f32, bool);
+
 /// The tokens and strings of the names of some entries of one index (the changed ones), as
-/// the bound reads them.
+/// the bound reads them, each with the changed name it belongs to.
 pub struct ChangedEntries {
+    /// The entry (index of `Index::entities`) of each changed name.
+    names: Vec<u32>,
     /// Every listed token of the changed names (and the vocabulary's words that write two
     /// adjacent ones as one), with the kind it has there, sorted by id.
-    tokens: Vec<(u32, TokenKind)>,
+    tokens: Vec<Listed>,
     /// The changed names' tokens by text: a legal form meets only its own spelling.
-    by_text: HashMap<String, Vec<(u32, TokenKind)>>,
+    by_text: HashMap<String, Vec<Listed>>,
     /// The changed names' tokens by their first byte: an initial meets any word it begins,
     /// and a long word a word of about its length with its first letter.
-    by_first: Vec<Vec<(u32, TokenKind)>>,
+    by_first: Vec<Vec<Listed>>,
     /// The changed tokens that are initials.
-    initials: Vec<(u32, TokenKind)>,
+    initials: Vec<Listed>,
     /// What two query words written as one can meet: the changed names' words that are no
-    /// legal form, and their adjacent words written as one; by first byte.
-    join_targets: Vec<Vec<String>>,
+    /// legal form, and their adjacent words written as one; by first byte and length.
+    join_targets: Targets,
     /// What one query word can meet as two listed words: adjacent words written as one.
-    pair_targets: Vec<Vec<String>>,
+    pair_targets: Targets,
     /// Latin spellings the lexicon gives for adjacent listed abjad words written as one.
-    abjad_spellings: HashSet<&'static str>,
+    abjad_spellings: HashMap<&'static str, Vec<u32>>,
     /// The joined skeletons of those words, long enough to count.
-    abjad_skeletons: HashSet<String>,
-    /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more.
-    compacts: Vec<String>,
+    abjad_skeletons: HashMap<String, Vec<u32>>,
+    /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more, with their name.
+    compacts: Vec<(String, u32)>,
     /// Hash of every piece of [`PIECE_MIN`] to [`PIECE_MAX`] bytes of those strings -> the
     /// strings that hold it.
     pieces: HashMap<u64, Vec<u32>>,
@@ -89,18 +117,40 @@ pub struct ChangedEntries {
 struct TokenBound {
     weight: f32,
     unpaired: f32,
-    /// The most this token adds to the query coverage's numerator alone or as one word
-    /// against two listed ones: its weight times the pair's similarity (a word met by an
-    /// initial counts for no more than the initial).
-    matched: f32,
+    /// The most this token adds to the query coverage's numerator against any changed name.
+    best: f32,
+    /// `BoundCache::per_name[from..to]`: the most it adds against each changed name it can
+    /// meet alone or as one word against two listed ones (its weight times the pair's
+    /// similarity; a word met by an initial counts for no more than the initial), by name;
+    /// `[to..light]`: the same for the names it meets only as an initial or by an initial
+    /// (small, and many: added up only where they can matter), by name.
+    from: u32,
+    to: u32,
+    light: u32,
+    /// The most of those.
+    light_most: f32,
 }
 
-/// Per-thread memory of the bound's work: each distinct token and each two words written as
-/// one are looked at once.
+/// Per-thread memory of the bound's work (each distinct token is looked at once) and its
+/// scratch buffers (no allocation of its own per favorite once warm).
 #[derive(Default)]
 pub struct BoundCache {
-    tokens: HashMap<(TokenKind, bool, String, String), TokenBound>,
-    joins: HashMap<String, f32>,
+    /// A token's key ([`token_key`]) -> its index in `bounds`.
+    tokens: FastMap<Box<str>, u32>,
+    bounds: Vec<TokenBound>,
+    per_name: Vec<(u32, f32)>,
+    key: String,
+    joined: String,
+    query: Vec<u32>,
+    /// (changed name, query token, most a join adds).
+    met: Vec<(u32, u32, f32)>,
+    /// The query coverage's numerator per changed name, and the names it is not 0 for.
+    acc: Vec<f32>,
+    touched: Vec<u32>,
+    /// (changed name, most of the name's score).
+    names: Vec<(u32, f32)>,
+    found: Vec<(u32, f32, bool)>,
+    holders: Vec<u32>,
 }
 
 /// The most a whole screening gives, for queries the bound does not read.
@@ -111,38 +161,39 @@ impl ChangedEntries {
     /// removed entries score nothing).
     pub fn new<'a>(index: &Index, entity_ids: impl IntoIterator<Item = &'a str>) -> Self {
         let wanted: HashSet<&str> = entity_ids.into_iter().collect();
-        let names: Vec<&IndexedName> = index
-            .names
-            .iter()
-            .filter(|n| wanted.contains(index.entities[n.entity as usize].entity_id.as_str()))
-            .collect();
         let mut changed = ChangedEntries {
+            names: Vec::new(),
             tokens: Vec::new(),
             by_text: HashMap::new(),
             by_first: vec![Vec::new(); 256],
             initials: Vec::new(),
-            join_targets: vec![Vec::new(); 256],
-            pair_targets: vec![Vec::new(); 256],
-            abjad_spellings: HashSet::new(),
-            abjad_skeletons: HashSet::new(),
+            join_targets: Targets::default(),
+            pair_targets: Targets::default(),
+            abjad_spellings: HashMap::new(),
+            abjad_skeletons: HashMap::new(),
             compacts: Vec::new(),
             pieces: HashMap::new(),
         };
-        for name in names {
-            changed.add_name(index, name);
+        for name in &index.names {
+            if wanted.contains(index.entities[name.entity as usize].entity_id.as_str()) {
+                changed.add_name(index, name);
+            }
         }
-        changed.tokens.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+        let order = |t: &Listed| (t.0, t.1 as u8, t.2);
+        changed.tokens.sort_unstable_by_key(order);
         changed.tokens.dedup();
         for list in changed.by_text.values_mut().chain(&mut changed.by_first) {
-            list.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+            list.sort_unstable_by_key(order);
             list.dedup();
         }
-        changed.initials.sort_unstable_by_key(|t| (t.0, t.1 as u8));
+        changed.initials.sort_unstable_by_key(order);
         changed.initials.dedup();
+        changed.join_targets.finish();
+        changed.pair_targets.finish();
         for list in changed
-            .join_targets
-            .iter_mut()
-            .chain(&mut changed.pair_targets)
+            .abjad_spellings
+            .values_mut()
+            .chain(changed.abjad_skeletons.values_mut())
         {
             list.sort_unstable();
             list.dedup();
@@ -155,13 +206,20 @@ impl ChangedEntries {
 
     /// Whether no entry is changed (no query can reach one).
     pub fn is_empty(&self) -> bool {
-        self.tokens.is_empty()
+        self.names.is_empty()
+    }
+
+    /// How many names the changed entries have.
+    pub fn name_count(&self) -> usize {
+        self.names.len()
     }
 
     fn add_name(&mut self, index: &Index, name: &IndexedName) {
+        let at = self.names.len() as u32;
+        self.names.push(name.entity);
         let text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
         for (li, t) in name.tokens.iter().enumerate() {
-            let token = (t.id, t.kind);
+            let token = (t.id, t.kind, at);
             self.tokens.push(token);
             self.by_text
                 .entry(text(li).to_owned())
@@ -174,55 +232,58 @@ impl ChangedEntries {
                 self.initials.push(token);
             }
             if t.kind != TokenKind::Legal {
-                push_target(&mut self.join_targets, text(li).to_owned());
+                self.join_targets.push(text(li), at);
             }
         }
         for li in 0..name.tokens.len().saturating_sub(1) {
             let joined = format!("{}{}", text(li), text(li + 1));
             if let Some(&id) = index.token_ids.get(joined.as_str()) {
-                self.tokens.push((id, TokenKind::Word));
+                self.tokens.push((id, TokenKind::Word, at));
             }
             let legal = name.tokens[li].kind == TokenKind::Legal
                 || name.tokens[li + 1].kind == TokenKind::Legal;
-            push_target(&mut self.join_targets, joined.clone());
+            self.join_targets.push(&joined, at);
             if !legal {
-                push_target(&mut self.pair_targets, joined);
+                self.pair_targets.push(&joined, at);
             }
         }
         if name.abjad_joins {
-            self.add_abjad_joins(index, name);
+            self.add_abjad_joins(index, name, at);
         }
         if name.compact.len() >= COMPACT_MIN_LEN {
-            let at = self.compacts.len() as u32;
+            let string = self.compacts.len() as u32;
             let bytes = name.compact.as_bytes();
             for start in 0..bytes.len() {
                 for len in PIECE_MIN..=PIECE_MAX {
                     if let Some(piece) = bytes.get(start..start + len) {
                         let holders = self.pieces.entry(hash(piece)).or_default();
-                        if holders.last() != Some(&at) {
-                            holders.push(at);
+                        if holders.last() != Some(&string) {
+                            holders.push(string);
                         }
                     }
                 }
             }
-            self.compacts.push(name.compact.clone());
+            self.compacts.push((name.compact.clone(), at));
         }
     }
 
     /// What a Latin query word can meet in the listed abjad words of `name` written as one
     /// (`abjad_pairs::latin_word_as_listed_abjad_words`).
-    fn add_abjad_joins(&mut self, index: &Index, name: &IndexedName) {
+    fn add_abjad_joins(&mut self, index: &Index, name: &IndexedName, at: u32) {
         let unit = |li: usize| abjad_pairs::listed_join_unit(index, name, li);
         for li in 0..name.tokens.len() {
             for (_, joined) in joins_of(unit, li) {
-                self.abjad_spellings
-                    .extend(lexicon::latin_spellings(&joined).iter().copied());
+                for &spelling in lexicon::latin_spellings(&joined) {
+                    self.abjad_spellings.entry(spelling).or_default().push(at);
+                }
                 let readings = script::joined_skeletons(&joined);
                 if readings
                     .first()
                     .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON)
                 {
-                    self.abjad_skeletons.extend(readings);
+                    for reading in readings {
+                        self.abjad_skeletons.entry(reading).or_default().push(at);
+                    }
                 }
             }
         }
@@ -232,27 +293,71 @@ impl ChangedEntries {
     /// any name of the changed entries, at or above the score [`super::screen`] gives it
     /// for any of them. 100 for a query the bound does not read (see the module's doc).
     pub fn most(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> u8 {
-        if self.is_empty() {
-            return 0;
-        }
-        match self.name_bound(index, request, cache) {
-            Some(name) => {
-                let percent = (name + ROUNDING).min(1.0) * 100.0;
-                (percent.round() as i16 + i16::from(facts::MAX_POINTS)).clamp(0, 100) as u8
-            }
-            None => UNBOUNDED,
-        }
+        self.bound(index, request, 0, cache)
     }
 
     /// Whether `request` can reach its threshold against a changed entry.
     pub fn reaches(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> bool {
         let threshold = request.threshold.unwrap_or(super::DEFAULT_THRESHOLD);
-        self.most(index, request, cache) >= threshold
+        self.bound(index, request, threshold, cache) >= threshold
     }
 
-    /// The most the name of `request` scores against a changed name (0..=1), as
-    /// [`super::screen_one`] reads it; `None` where the bound does not read the query.
-    fn name_bound(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> Option<f32> {
+    /// The most `request` scores against a changed name, facts included, where that reaches
+    /// `threshold`; under `threshold` where no name can reach it.
+    fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
+        if self.is_empty() {
+            return 0;
+        }
+        let Some(facts) = self.name_bounds(index, request, threshold, cache) else {
+            return UNBOUNDED;
+        };
+        // A name bound far enough under the threshold stays under it, facts included.
+        let below = |percent: u8| i16::from(percent) + i16::from(facts::MAX_POINTS);
+        let mut most = 0u8;
+        let mut names = std::mem::take(&mut cache.names);
+        if threshold <= percent(0.0) + facts::MAX_POINTS as u8 {
+            // Every changed name then counts, those the query meets nowhere too.
+            names.extend((0..self.names.len() as u32).map(|n| (n, 0.0)));
+        }
+        for &(n, name) in &names {
+            let percent = percent(name);
+            if below(percent) < i16::from(threshold) {
+                most = most.max(below(percent).clamp(0, 100) as u8);
+                continue;
+            }
+            let entity = self.names[n as usize];
+            let kind = index.entity_meta[entity as usize].kind;
+            if request.kind.is_some_and(|k| !k.accepts(kind)) {
+                continue;
+            }
+            let points = if facts.is_empty() {
+                0
+            } else {
+                facts::weigh(&facts, &index.entities[entity as usize].facts).1
+            };
+            most = most.max((i16::from(percent) + i16::from(points)).clamp(0, 100) as u8);
+            if most >= threshold && threshold > 0 {
+                break;
+            }
+        }
+        names.clear();
+        cache.names = names;
+        most
+    }
+
+    /// The most the name of `request` scores against each changed name it meets (0..=1), as
+    /// [`super::screen_one`] reads it, into `cache.names` (by name, each once), for the names
+    /// where that can reach `threshold` with the most the facts add; with the request's
+    /// facts as the engine reads them. `None` where the bound does not read the
+    /// query or the engine refuses the request.
+    fn name_bounds(
+        &self,
+        index: &Index,
+        request: &Request,
+        threshold: u8,
+        cache: &mut BoundCache,
+    ) -> Option<QueryFacts> {
+        cache.names.clear();
         let name = request.name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
             return None;
@@ -260,7 +365,11 @@ impl ChangedEntries {
         if alternatives::readings(name).len() > 1 {
             return None;
         }
-        let (extracted, _) = facts::extract(name);
+        let mut facts =
+            facts::parse(request.date_of_birth.as_deref(), request.country.as_deref()).ok()?;
+        let (extracted, typed) = facts::extract(name);
+        facts.date_of_birth = facts.date_of_birth.or(typed.date_of_birth);
+        facts.country = facts.country.or(typed.country);
         let name = if extracted.trim().is_empty() {
             name.to_owned()
         } else {
@@ -271,66 +380,176 @@ impl ChangedEntries {
             return None;
         }
         let tokens = normalize::tokens(&name, organisation);
-        if tokens.iter().any(|t| t.abjad) {
+        // Joins are tracked as bits of a word: a longer name is always screened again.
+        if tokens.iter().any(|t| t.abjad) || tokens.len() > MAX_TOKENS {
             return None;
         }
-        let compact = self.compact_bound(&normalize::compact(&tokens));
-        let bounds: Vec<TokenBound> = tokens
-            .iter()
-            .map(|t| self.token_bound(index, t, organisation, cache))
-            .collect();
-        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
-        Some(compact.max(self.coverage_bound(&bounds, &texts, cache)))
+        let mut query = std::mem::take(&mut cache.query);
+        query.clear();
+        query.extend(
+            tokens
+                .iter()
+                .map(|t| self.token_bound(index, t, organisation, cache)),
+        );
+        // The coverage can reach the threshold only when the facts' points leave room.
+        let floor = (f32::from(threshold) - f32::from(facts::MAX_POINTS) - 0.5) / 100.0 - ROUNDING;
+        self.coverage_bounds(&query, &tokens, floor, cache);
+        self.compact_bounds(&normalize::compact(&tokens), floor, cache);
+        cache.query = query;
+        let names = &mut cache.names;
+        names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        names.dedup_by_key(|n| n.0);
+        Some(facts)
     }
 
-    /// The query coverage's most: joins worked out only when the tokens alone leave the
-    /// threshold's range open (they never lower the bound).
-    fn coverage_bound(&self, bounds: &[TokenBound], texts: &[&str], cache: &mut BoundCache) -> f32 {
-        let total: f32 = bounds.iter().map(|b| b.unpaired).sum();
+    /// The query coverage's most against each changed name the query's tokens meet where it
+    /// is at least `floor`, into `cache.names`.
+    fn coverage_bounds(
+        &self,
+        query: &[u32],
+        tokens: &[normalize::Token],
+        floor: f32,
+        cache: &mut BoundCache,
+    ) {
+        let bound = |i: usize| cache.bounds[query[i] as usize];
+        let total: f32 = (0..query.len()).map(|i| bound(i).unpaired).sum();
         if total <= 0.0 {
-            return 0.0;
+            return;
         }
-        let mut matched: Vec<f32> = bounds.iter().map(|b| b.matched).collect();
-        for i in 0..texts.len().saturating_sub(1) {
-            if matched[i] >= bounds[i].weight && matched[i + 1] >= bounds[i + 1].weight {
-                continue;
+        // Joins: only those the changed names can meet, and only when they can matter.
+        let joinable = |i: usize| self.joinable(&tokens[i].text, &tokens[i + 1].text);
+        let pairs = query.len().saturating_sub(1);
+        let mut joins = 0u64;
+        for i in 0..pairs {
+            if joinable(i) {
+                joins |= 1 << i;
             }
-            let joined = format!("{}{}", texts[i], texts[i + 1]);
-            let join = self.join_bound(&joined, cache);
-            matched[i] = matched[i].max(bounds[i].weight * join);
-            matched[i + 1] = matched[i + 1].max(bounds[i + 1].weight * join);
         }
-        (matched.iter().sum::<f32>() / total).min(1.0)
+        let joined = |i: usize| {
+            (i < pairs && joins & (1 << i) != 0) || (i > 0 && joins & (1 << (i - 1)) != 0)
+        };
+        let most: f32 = (0..query.len())
+            .map(|i| {
+                let b = bound(i);
+                if joined(i) {
+                    b.best.max(b.weight)
+                } else {
+                    b.best
+                }
+            })
+            .sum();
+        if most / total < floor {
+            return;
+        }
+        // Each token's most per name, added up per name (`acc`, by name; `touched` lists
+        // the names met, in the order met).
+        let (mut acc, mut touched) = (
+            std::mem::take(&mut cache.acc),
+            std::mem::take(&mut cache.touched),
+        );
+        acc.resize(self.names.len(), 0.0);
+        // Names met only by initials reach `floor` only where the initials' most can.
+        let light_most: f32 = query
+            .iter()
+            .map(|&q| cache.bounds[q as usize].light_most)
+            .sum();
+        let all_light = light_most / total >= floor;
+        for &q in query {
+            let b = cache.bounds[q as usize];
+            let to = if all_light { b.light } else { b.to };
+            for &(n, m) in &cache.per_name[b.from as usize..to as usize] {
+                if acc[n as usize] == 0.0 {
+                    touched.push(n);
+                }
+                acc[n as usize] += m;
+            }
+        }
+        // Joins raise each of their two tokens to the join's similarity times its weight,
+        // where that is more than the token's own most against the name.
+        let mut raised = std::mem::take(&mut cache.met);
+        raised.clear();
+        let mut joined_text = std::mem::take(&mut cache.joined);
+        for i in (0..pairs).filter(|i| joins & (1 << i) != 0) {
+            joined_text.clear();
+            joined_text.push_str(&tokens[i].text);
+            joined_text.push_str(&tokens[i + 1].text);
+            let (first, second) = (bound(i).weight, bound(i + 1).weight);
+            self.join_targets.meeting(&joined_text, |n, s| {
+                raised.push((n, i as u32, first * s));
+                raised.push((n, i as u32 + 1, second * s));
+            });
+        }
+        cache.joined = joined_text;
+        raised.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
+        raised.dedup_by_key(|r| (r.0, r.1));
+        let own = |n: u32, b: &TokenBound, per_name: &[(u32, f32)]| {
+            let find = |from: u32, to: u32| {
+                let list = &per_name[from as usize..to as usize];
+                list.binary_search_by_key(&n, |f| f.0)
+                    .ok()
+                    .map(|at| list[at].1)
+            };
+            find(b.from, b.to).or_else(|| find(b.to, b.light))
+        };
+        for &(n, i, value) in &raised {
+            let b = cache.bounds[query[i as usize] as usize];
+            // Met as an initial only: added below with the other initials when not above.
+            let mine = own(n, &b, &cache.per_name).unwrap_or(0.0);
+            if value > mine {
+                if acc[n as usize] == 0.0 {
+                    touched.push(n);
+                }
+                acc[n as usize] += value - mine;
+            }
+        }
+        cache.met = raised;
+        if !all_light {
+            // The initials of the names met otherwise.
+            for &n in &touched {
+                for &q in query {
+                    let b = cache.bounds[q as usize];
+                    let list = &cache.per_name[b.to as usize..b.light as usize];
+                    if let Ok(at) = list.binary_search_by_key(&n, |f| f.0) {
+                        acc[n as usize] += list[at].1;
+                    }
+                }
+            }
+        }
+        for &n in &touched {
+            let coverage = (acc[n as usize] / total).min(1.0);
+            if coverage >= floor {
+                cache.names.push((n, coverage));
+            }
+            acc[n as usize] = 0.0;
+        }
+        touched.clear();
+        cache.acc = acc;
+        cache.touched = touched;
     }
 
-    /// The most two query words written as one (`joined`) meet a changed word or two
-    /// adjacent changed words written as one.
-    fn join_bound(&self, joined: &str, cache: &mut BoundCache) -> f32 {
-        if let Some(&s) = cache.joins.get(joined) {
-            return s;
-        }
-        let s = best_joined(&self.join_targets, joined);
-        if cache.joins.len() < JOIN_CACHE {
-            cache.joins.insert(joined.to_owned(), s);
-        }
-        s
+    /// Whether two query words written as one can meet a join target: one of about their
+    /// joined length with their first letter.
+    fn joinable(&self, first: &str, second: &str) -> bool {
+        let Some(&byte) = first.as_bytes().first() else {
+            return false;
+        };
+        self.join_targets
+            .near(byte, first.len() + second.len())
+            .next()
+            .is_some()
     }
 
+    /// One query token's bound, worked out once per cache: its index in `cache.bounds`.
     fn token_bound(
         &self,
         index: &Index,
         token: &normalize::Token,
         organisation: bool,
         cache: &mut BoundCache,
-    ) -> TokenBound {
-        let key = (
-            token.kind,
-            organisation,
-            token.text.clone(),
-            token.raw.clone(),
-        );
-        if let Some(&bound) = cache.tokens.get(&key) {
-            return bound;
+    ) -> u32 {
+        token_key(&mut cache.key, token, organisation);
+        if let Some(&at) = cache.tokens.get(cache.key.as_str()) {
+            return at;
         }
         let reading = Reading {
             organisation,
@@ -338,90 +557,157 @@ impl ChangedEntries {
             leading_title: false,
         };
         let q = QueryToken::of(index, token.clone(), reading);
-        let mut best = 0.0f32;
+        let found = &mut cache.found;
+        found.clear();
         if q.kind != TokenKind::Legal {
-            best = best.max(best_joined(&self.pair_targets, &q.text));
+            self.pair_targets.meeting(&q.text, |n, s| {
+                found.push((n, q.weight * s, false));
+            });
         }
         if q.kind == TokenKind::Word && q.written.is_empty() {
-            best = best.max(self.latin_as_abjad(&q.text));
+            self.latin_as_abjad(&q.text, |n, s| found.push((n, q.weight * s, false)));
         }
-        let bound = TokenBound {
+        self.best_singles(index, &q, found);
+        // Each name once, at its most.
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        found.dedup_by_key(|f| f.0);
+        let from = cache.per_name.len() as u32;
+        let kept = |light: bool| found.iter().filter(move |f| f.1 > 0.0 && f.2 == light);
+        cache.per_name.extend(kept(false).map(|f| (f.0, f.1)));
+        let to = cache.per_name.len() as u32;
+        cache.per_name.extend(kept(true).map(|f| (f.0, f.1)));
+        let light = cache.per_name.len() as u32;
+        let most = |range: std::ops::Range<u32>| {
+            cache.per_name[range.start as usize..range.end as usize]
+                .iter()
+                .map(|f| f.1)
+                .fold(0.0, f32::max)
+        };
+        let (best, light_most) = (most(from..light), most(to..light));
+        let at = cache.bounds.len() as u32;
+        cache.bounds.push(TokenBound {
             weight: q.weight,
             unpaired: q.unpaired_weight,
-            matched: (q.weight * best).max(self.best_single(index, &q)),
-        };
-        cache.tokens.insert(key, bound);
-        bound
+            best,
+            from,
+            to,
+            light,
+            light_most,
+        });
+        cache.tokens.insert(cache.key.as_str().into(), at);
+        at
     }
 
-    /// The most `q` adds to the coverage's numerator in a single pair with a changed token:
-    /// its weight (no more than the listed initial's where an initial meets it) times the
-    /// engine's own similarity, on every changed token where that can be other than none.
-    fn best_single(&self, index: &Index, q: &QueryToken) -> f32 {
+    /// What `q` adds to the coverage's numerator in a single pair with each changed token,
+    /// into `found` with the token's name: its weight (no more than the listed initial's
+    /// where an initial meets it) times the engine's own similarity, on every changed token
+    /// where that can be other than none.
+    fn best_singles(&self, index: &Index, q: &QueryToken, found: &mut Vec<(u32, f32, bool)>) {
         let first = q.text.as_bytes().first().map_or(0, |&b| b as usize);
-        let mut candidates: Vec<(u32, TokenKind)> = Vec::new();
+        // Each source is sorted by token: the same listed token in several names is one
+        // run, its similarity worked out once.
+        let mut visit = |listed: &mut dyn Iterator<Item = &Listed>| {
+            let mut last: Option<((u32, TokenKind), Option<Single>)> = None;
+            for &(id, kind, name) in listed {
+                let value = match last {
+                    Some((seen, value)) if seen == (id, kind) => value,
+                    _ => {
+                        let value = q.similarity_to(id, kind, index).map(|(similarity, how)| {
+                            let initial = how == MatchKind::Initial;
+                            let weight = if initial {
+                                q.weight.min(index.token_weight(id, kind))
+                            } else {
+                                q.weight
+                            };
+                            (weight * similarity, initial)
+                        });
+                        last = Some(((id, kind), value));
+                        value
+                    }
+                };
+                if let Some((value, initial)) = value {
+                    found.push((name, value, initial));
+                }
+            }
+        };
         match q.kind {
             TokenKind::Legal => {
                 for text in [&q.text, &q.raw] {
-                    candidates.extend(self.by_text.get(text.as_str()).into_iter().flatten());
+                    visit(&mut self.by_text.get(text.as_str()).into_iter().flatten());
                 }
             }
-            TokenKind::Initial => candidates.extend(&self.by_first[first]),
+            TokenKind::Initial => visit(&mut self.by_first[first].iter()),
             TokenKind::Word | TokenKind::Number | TokenKind::Particle => {
                 for &(id, _, _) in &q.matches {
                     let from = self.tokens.partition_point(|t| t.0 < id);
-                    candidates.extend(self.tokens[from..].iter().take_while(|t| t.0 == id));
+                    visit(&mut self.tokens[from..].iter().take_while(|t| t.0 == id));
                 }
                 // `QueryToken::farther`: long words of about the same length, same first
-                // letter.
+                // letter, and close enough in letters for the similarity it asks for (the
+                // words its look-up reached are above).
                 if q.kind == TokenKind::Word && q.text.len() >= 6 {
-                    candidates.extend(self.by_first[first].iter().filter(|t| {
-                        index.vocab[t.0 as usize].text.len().abs_diff(q.text.len()) <= 2
+                    let own = q
+                        .text
+                        .is_ascii()
+                        .then(|| (letters(&q.text), bigrams(&q.text)));
+                    let reached = |id: u32| q.matches.iter().any(|m| m.0 == id);
+                    // Sorted by token: each listed word looked at once, its names after it.
+                    let mut last: Option<(u32, bool)> = None;
+                    visit(&mut self.by_first[first].iter().filter(|t| {
+                        if let Some((id, near)) = last
+                            && id == t.0
+                        {
+                            return near;
+                        }
+                        let listed = index.vocab[t.0 as usize].text.as_str();
+                        let near = listed.len().abs_diff(q.text.len()) <= 2
+                            && !reached(t.0)
+                            && own.is_none_or(|own| {
+                                within_edits(own, listed, q.text.len(), 1.0 - MIN_SIMILARITY)
+                            });
+                        last = Some((t.0, near));
+                        near
                     }));
                 }
-                candidates.extend(&self.initials);
+                visit(&mut self.initials.iter());
             }
         }
-        candidates
-            .into_iter()
-            .filter_map(|(id, kind)| {
-                let (similarity, how) = q.similarity_to(id, kind, index)?;
-                let weight = if how == MatchKind::Initial {
-                    q.weight.min(index.token_weight(id, kind))
-                } else {
-                    q.weight
-                };
-                Some(weight * similarity)
-            })
-            .fold(0.0, f32::max)
     }
 
-    /// What a Latin word meets as adjacent listed abjad words written as one.
-    fn latin_as_abjad(&self, text: &str) -> f32 {
-        if self.abjad_spellings.contains(text) {
-            lexicon::LEXICON_SIMILARITY
-        } else if !self.abjad_skeletons.is_empty()
-            && self.abjad_skeletons.contains(&script::skeleton(text))
-        {
-            JOINED_SKELETON
-        } else {
-            0.0
+    /// What a Latin word meets as adjacent listed abjad words written as one, by name.
+    fn latin_as_abjad(&self, text: &str, mut found: impl FnMut(u32, f32)) {
+        for &n in self.abjad_spellings.get(text).into_iter().flatten() {
+            found(n, lexicon::LEXICON_SIMILARITY);
+        }
+        if !self.abjad_skeletons.is_empty() {
+            for &n in self
+                .abjad_skeletons
+                .get(&script::skeleton(text))
+                .into_iter()
+                .flatten()
+            {
+                found(n, JOINED_SKELETON);
+            }
         }
     }
 
-    /// The whole-name comparison's most for the query's string `compact`: against the
-    /// changed names' strings that hold one of its pieces (see the module's doc).
-    fn compact_bound(&self, compact: &str) -> f32 {
+    /// The whole-name comparison's most for the query's string `compact`, against the
+    /// changed names' strings that hold one of its pieces (see the module's doc), into
+    /// `cache.names`.
+    fn compact_bounds(&self, compact: &str, floor: f32, cache: &mut BoundCache) {
         let len = compact.len();
         if len < COMPACT_MIN_LEN || self.pieces.is_empty() {
-            return 0.0;
+            return;
         }
+        let names = &mut cache.names;
         if !compact.is_ascii() {
-            return self
-                .compacts
-                .iter()
-                .map(|listed| compact_similarity(compact, listed))
-                .fold(0.0, f32::max);
+            for (listed, n) in &self.compacts {
+                let similarity = compact_similarity(compact, listed);
+                if similarity > 0.0 && similarity >= floor {
+                    names.push((*n, similarity));
+                }
+            }
+            return;
         }
         // At most `len / 9` edits: that many pieces and one more, a byte apart (an edit,
         // a transposition included, then breaks at most one piece).
@@ -429,42 +715,170 @@ impl ChangedEntries {
         let pieces = edits + 1;
         let piece = (len - edits) / pieces;
         let bytes = compact.as_bytes();
-        let mut holders: Vec<u32> = (0..pieces)
-            .filter_map(|i| {
-                let start = i * (piece + 1);
-                bytes.get(start..start + piece.min(PIECE_MAX))
-            })
-            .filter_map(|p| self.pieces.get(&hash(p)))
-            .flatten()
-            .copied()
-            .collect();
+        let holders = &mut cache.holders;
+        holders.clear();
+        holders.extend(
+            (0..pieces)
+                .filter_map(|i| {
+                    let start = i * (piece + 1);
+                    bytes.get(start..start + piece.min(PIECE_MAX))
+                })
+                .filter_map(|p| self.pieces.get(&hash(p)))
+                .flatten()
+                .copied(),
+        );
         holders.sort_unstable();
         holders.dedup();
-        holders
-            .into_iter()
-            .map(|at| compact_similarity(compact, &self.compacts[at as usize]))
-            .fold(0.0, f32::max)
+        for &at in holders.iter() {
+            let (listed, n) = &self.compacts[at as usize];
+            let similarity = compact_similarity(compact, listed);
+            if similarity > 0.0 && similarity >= floor {
+                names.push((*n, similarity));
+            }
+        }
     }
 }
 
-/// At most this many joins are remembered per thread.
-const JOIN_CACHE: usize = 1 << 20;
+/// A query token's key in [`BoundCache::tokens`], into `key`: what its bound depends on.
+fn token_key(key: &mut String, token: &normalize::Token, organisation: bool) {
+    key.clear();
+    key.push(char::from(b'0' + token.kind as u8));
+    key.push(if organisation { '1' } else { '0' });
+    // A word written in another script meets no listed abjad words as a Latin word does.
+    key.push(if token.written.is_empty() { '0' } else { '1' });
+    key.push_str(&token.text);
+    key.push('\u{0}');
+    key.push_str(&token.raw);
+}
 
-fn push_target(targets: &mut [Vec<String>], text: String) {
-    if let Some(&first) = text.as_bytes().first() {
-        targets[first as usize].push(text);
+/// The bound's percent of a name score, as the engine rounds it (with room for rounding).
+fn percent(name: f32) -> u8 {
+    ((name + ROUNDING).min(1.0) * 100.0).round() as u8
+}
+
+/// Strings [`joined_similarity`] compares a query's string with (changed words, adjacent
+/// changed words written as one), by first byte and length: it compares only strings of the
+/// same first letter at most 2 bytes apart in length.
+#[derive(Default)]
+struct Targets {
+    by_start: FastMap<(u8, usize), Bucket>,
+}
+
+/// The targets of one first byte and length, the ASCII ones as parallel arrays (their
+/// letters read in a tight loop).
+#[derive(Default)]
+struct Bucket {
+    /// [`letters`] and [`bigrams`] of each ASCII target.
+    letters: Vec<u64>,
+    bigrams: Vec<u64>,
+    ascii: Vec<(Box<str>, u32)>,
+    /// Targets not in ASCII, always compared.
+    other: Vec<(Box<str>, u32)>,
+}
+
+impl Targets {
+    fn push(&mut self, text: &str, name: u32) {
+        if let Some(&first) = text.as_bytes().first() {
+            let bucket = self.by_start.entry((first, text.len())).or_default();
+            if text.is_ascii() {
+                bucket.ascii.push((text.into(), name));
+            } else {
+                bucket.other.push((text.into(), name));
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        for bucket in self.by_start.values_mut() {
+            for list in [&mut bucket.ascii, &mut bucket.other] {
+                list.sort_unstable();
+                list.dedup();
+            }
+            bucket.letters = bucket.ascii.iter().map(|(t, _)| letters(t)).collect();
+            bucket.bigrams = bucket.ascii.iter().map(|(t, _)| bigrams(t)).collect();
+        }
+    }
+
+    /// The buckets of first byte `first` at most 2 bytes longer or shorter than `len`, with
+    /// their length.
+    fn near(&self, first: u8, len: usize) -> impl Iterator<Item = (usize, &Bucket)> {
+        (len.saturating_sub(2)..=len + 2)
+            .filter_map(move |l| self.by_start.get(&(first, l)).map(|b| (l, b)))
+    }
+
+    /// Every [`joined_similarity`] of `whole` and a target that meets it, with the target's
+    /// name. A target more edits away than [`JOINED_MIN`] leaves (a fifth of the longer's
+    /// length) by its letters or its pairs of adjacent letters ([`apart`], [`bigrams_apart`])
+    /// is not compared.
+    fn meeting(&self, whole: &str, mut found: impl FnMut(u32, f32)) {
+        let Some(&first) = whole.as_bytes().first() else {
+            return;
+        };
+        let mut compare = |(target, name): &(Box<str>, u32)| {
+            if let Some(s) = joined_similarity(whole, target, "") {
+                found(*name, s);
+            }
+        };
+        let ascii = whole.is_ascii();
+        let own = letters(whole);
+        let pairs = bigrams(whole);
+        for (len, bucket) in self.near(first, whole.len()) {
+            bucket.other.iter().for_each(&mut compare);
+            if !ascii {
+                bucket.ascii.iter().for_each(&mut compare);
+                continue;
+            }
+            let allowed = edits_allowed(whole.len().max(len), 1.0 - JOINED_MIN);
+            let near = bucket.letters.iter().zip(&bucket.bigrams);
+            for (at, (&theirs, &their_pairs)) in near.enumerate() {
+                if apart(own, theirs) <= allowed && bigrams_apart(pairs, their_pairs) <= allowed {
+                    compare(&bucket.ascii[at]);
+                }
+            }
+        }
     }
 }
 
-/// The highest [`joined_similarity`] of `whole` and a target (two words already written as
-/// one, or one word).
-fn best_joined(targets: &[Vec<String>], whole: &str) -> f32 {
-    let Some(&first) = whole.as_bytes().first() else {
-        return 0.0;
-    };
-    targets[first as usize]
-        .iter()
-        .filter(|t| t.len().abs_diff(whole.len()) <= 2)
-        .filter_map(|t| joined_similarity(whole, t, ""))
-        .fold(0.0, f32::max)
+/// The most edits `share` of `longest` bytes allows (with room for float rounding).
+fn edits_allowed(longest: usize, share: f32) -> u32 {
+    (share * longest as f32 + ROUNDING) as u32
+}
+
+/// The fewest edits between strings of letters `a` and `b` ([`letters`]): each edit brings
+/// in or takes out at most one distinct letter, so they are at least as many edits apart as
+/// either has letters the other lacks.
+fn apart(a: u64, b: u64) -> u32 {
+    (a & !b).count_ones().max((b & !a).count_ones())
+}
+
+/// The fewest edits between strings of adjacent-letter pairs `a` and `b` ([`bigrams`]): an
+/// edit (a transposition included) breaks at most three pairs of either string, so they are
+/// at least a third as many edits apart as either has pairs the other lacks.
+fn bigrams_apart(a: u64, b: u64) -> u32 {
+    apart(a, b).div_ceil(3)
+}
+
+/// The pairs of adjacent bytes of an ASCII string, each as one of 64 bits (a hash: two pairs
+/// that share a bit only make [`bigrams_apart`] smaller, never larger).
+fn bigrams(text: &str) -> u64 {
+    text.as_bytes().windows(2).fold(0, |bits, w| {
+        let pair = u32::from(w[0]) << 8 | u32::from(w[1]);
+        bits | 1 << (pair.wrapping_mul(0x9E37_79B1) >> 26)
+    })
+}
+
+/// Whether a query word (its [`letters`] and [`bigrams`] `own`, `len` bytes) can be at most
+/// `share` of the longer one's length edits from `listed` ([`apart`], [`bigrams_apart`]; a
+/// word not in ASCII may be).
+fn within_edits(own: (u64, u64), listed: &str, len: usize, share: f32) -> bool {
+    let allowed = edits_allowed(len.max(listed.len()), share);
+    !listed.is_ascii()
+        || (apart(own.0, letters(listed)) <= allowed
+            && bigrams_apart(own.1, bigrams(listed)) <= allowed)
+}
+
+/// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only
+/// make [`Targets::meeting`]'s count of differing letters smaller, never larger).
+fn letters(text: &str) -> u64 {
+    text.bytes().fold(0, |bits, b| bits | 1 << (b & 63))
 }

@@ -294,7 +294,7 @@ fn fold(token: &str, vowels: bool) -> String {
 }
 
 /// The least similarity of a word and two words written as one that makes a pair.
-const JOINED_MIN: f32 = 0.8;
+pub(crate) const JOINED_MIN: f32 = 0.8;
 
 /// Similarity of `whole` with `first` + `second` written as one word, when they are close.
 /// The quick refusal (lengths, first letter), which most of a screening's calls end in, is

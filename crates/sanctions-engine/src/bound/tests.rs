@@ -94,6 +94,12 @@ fn queries() -> Vec<Request> {
         out.push(Request {
             date_of_birth: Some((1960 + i as i32).to_string()),
             country: Some("IR".to_owned()),
+            ..Request::new(name.clone())
+        });
+        // Facts that conflict: the bound takes the entry's points off as the engine does.
+        out.push(Request {
+            date_of_birth: Some((1930 + i as i32).to_string()),
+            country: Some("GB".to_owned()),
             ..Request::new(name)
         });
     }
@@ -183,6 +189,41 @@ fn no_changed_entry_scores_above_the_bound() {
 }
 
 #[test]
+fn every_favorite_a_changed_entry_alerts_at_its_threshold_is_selected() {
+    // `reaches` at a threshold leaves out what cannot reach it (names met by initials only,
+    // joins that cannot matter): at the score of each changed entry's hit, it must select.
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let mut checked = 0;
+    for request in queries() {
+        let all = Request {
+            threshold: Some(0),
+            limit: Some(crate::MAX_LIMIT),
+            ..request.clone()
+        };
+        let screening = screen(&index, &all).expect("screened");
+        for hit in screening.hits.iter().filter(|h| ids.contains(&h.entity_id)) {
+            let at = Request {
+                threshold: Some(hit.score),
+                ..request.clone()
+            };
+            assert!(
+                changed.reaches(&index, &at, &mut cache),
+                "{} {:?} {}: not selected at {}",
+                request.name,
+                request.date_of_birth,
+                hit.entity_id,
+                hit.score
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+#[test]
 fn the_bound_is_reached_where_the_listed_name_is_wholly_met() {
     let index = index();
     let ids = changed_ids();
@@ -221,4 +262,114 @@ fn unchanged_and_unrelated_names_are_left_out() {
         none.most(&index, &Request::new("Pyotr Ivanov"), &mut cache),
         0
     );
+}
+
+#[test]
+fn words_met_in_different_changed_names_do_not_add_up() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let reaches =
+        |name: &str, cache: &mut BoundCache| changed.reaches(&index, &Request::new(name), cache);
+    // Each word is met whole by some changed name, never both by one.
+    assert!(!reaches("Farhad Ivanov", &mut cache));
+    assert!(!reaches("Abdallah Ghorbani", &mut cache));
+    assert!(reaches("Farhad Mohamadi", &mut cache));
+    assert!(reaches("Abdallah Toseeh", &mut cache));
+    assert!(reaches("Mohammadreza Ghorbani", &mut cache));
+}
+
+#[test]
+fn the_facts_count_as_the_entry_gives_them() {
+    let index = index();
+    let ids = changed_ids();
+    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let mut cache = BoundCache::default();
+    let mut most = |request: Request| changed.most(&index, &request, &mut cache);
+    let plain = most(Request::new("Farhad Mohammadi"));
+    // Every changed entry has a date of birth and the nationality IR: both conflict.
+    let conflicting = most(Request {
+        date_of_birth: Some("1900".to_owned()),
+        country: Some("GB".to_owned()),
+        ..Request::new("Farhad Mohammadi")
+    });
+    assert!(plain > 20, "{plain}");
+    assert_eq!(conflicting, plain - 12);
+    // An entry the type filter refuses is never a hit.
+    let bank = |kind| Request {
+        kind: Some(kind),
+        ..Request::new("National Bank of Cuba")
+    };
+    assert!(most(bank(KindFilter::Entity)) >= 95);
+    assert!(most(bank(KindFilter::Individual)) < 50);
+    // A date of birth the engine refuses: the request is not bounded (always screened).
+    let refused = Request {
+        date_of_birth: Some("not a date".to_owned()),
+        ..Request::new("John Smith")
+    };
+    assert_eq!(most(refused), UNBOUNDED);
+}
+
+#[test]
+fn the_letters_filters_drop_no_pair_the_similarities_accept() {
+    // Words and adjacent words written as one, from the listed names, each with a typo, a
+    // letter dropped, two letters swapped and one added: against every other as a target.
+    let mut words: Vec<String> = Vec::new();
+    for (a, b) in LISTED {
+        for name in [a, b] {
+            let w: Vec<String> = name
+                .split([' ', ','])
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            words.extend(w.iter().cloned());
+            words.extend(w.windows(2).map(|p| p.concat()));
+        }
+    }
+    let mut all = words.clone();
+    for w in &words {
+        let at = w.len() / 2;
+        all.push(format!("{}e{}", &w[..at], &w[at + 1..]));
+        all.push(format!("{}{}", &w[..at], &w[at + 1..]));
+        all.push(format!("{}x{}", &w[..at], &w[at..]));
+        let mut swapped = w.clone().into_bytes();
+        swapped.swap(at - 1, at);
+        all.push(String::from_utf8(swapped).expect("ascii"));
+    }
+    let mut targets = Targets::default();
+    for (n, t) in all.iter().enumerate() {
+        targets.push(t, n as u32);
+    }
+    targets.finish();
+    let mut met = 0;
+    for whole in &all {
+        let mut found: Vec<(u32, f32)> = Vec::new();
+        targets.meeting(whole, |n, s| found.push((n, s)));
+        let expected: Vec<(u32, f32)> = all
+            .iter()
+            .enumerate()
+            .filter_map(|(n, t)| joined_similarity(whole, t, "").map(|s| (n as u32, s)))
+            .collect();
+        found.sort_by_key(|f| f.0);
+        assert_eq!(found, expected, "{whole}");
+        met += expected.len();
+    }
+    assert!(met > 2 * all.len(), "{met}");
+    // The same filter before `QueryToken::farther`'s similarity of long words.
+    let mut close = 0;
+    for a in &all {
+        for b in &all {
+            let similar =
+                crate::similarity::edit_similarity(a, b) >= crate::similarity::MIN_SIMILARITY;
+            if similar {
+                close += 1;
+                assert!(
+                    within_edits((letters(a), bigrams(a)), b, a.len(), 1.0 - MIN_SIMILARITY),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+    assert!(close > 2 * all.len(), "{close}");
 }

@@ -255,6 +255,11 @@ impl LocalService {
         let favorites = repo.favorite_names(scope)?;
         let evidence = repo.favorite_evidence()?;
         let total = favorites.len() as u64;
+        tracing::info!(
+            favorites = total,
+            millis = started.elapsed().as_millis() as u64,
+            "watchlist read for the re-screen"
+        );
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
                 let candidates = candidates(loaded, &favorites, &evidence, changed, &previous);
@@ -267,6 +272,7 @@ impl LocalService {
         };
         let now = Timestamp::now();
         let actor = self.actor().to_owned();
+        let screening = Instant::now();
         let outcomes: Vec<Option<Screened>> = selected
             .par_iter()
             .map(|(id, name, kind)| {
@@ -274,6 +280,11 @@ impl LocalService {
                 screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
+        tracing::info!(
+            screened = selected.len(),
+            millis = screening.elapsed().as_millis() as u64,
+            "favorites re-screened"
+        );
         let (updates, alert_ids) = gather(outcomes, &mut changes);
         let run_record = RescreenRun {
             id: 0,
@@ -339,20 +350,31 @@ fn candidates(
             .map(|(id, _)| id.as_str()),
     );
     if !entries.is_empty() {
+        // One cache per thread, each over a contiguous share of the watchlist: a cache per
+        // rayon job (`map_init`) would work out the same distinct tokens again per job.
+        let share = favorites
+            .len()
+            .div_ceil(rayon::current_num_threads().max(1))
+            .max(1);
         let reached: Vec<String> = favorites
-            .par_iter()
-            .map_init(engine::BoundCache::default, |cache, (id, name, kind)| {
-                let request = rescreen_request(evidence, id, name, *kind);
-                entries
-                    .reaches(&loaded.index, &mapping::request(&request), cache)
-                    .then(|| id.clone())
+            .par_chunks(share)
+            .flat_map_iter(|chunk| {
+                let mut cache = engine::BoundCache::default();
+                chunk
+                    .iter()
+                    .filter(|(id, name, kind)| {
+                        let request = rescreen_request(evidence, id, name, *kind);
+                        entries.reaches(&loaded.index, &mapping::request(&request), &mut cache)
+                    })
+                    .map(|(id, _, _)| id.clone())
+                    .collect::<Vec<_>>()
             })
-            .flatten()
             .collect();
         out.extend(reached);
     }
     tracing::info!(
         favorites = favorites.len(),
+        changed_names = entries.name_count(),
         matching_changed = matching,
         selected = out.len(),
         millis = started.elapsed().as_millis() as u64,
