@@ -476,10 +476,11 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
     })
 }
 
-/// How many words' [`resembling`] answers a thread keeps: a batch's or a watchlist's names
-/// repeat their given names and surnames, and each word's look-up costs more than the rest
-/// of its query token. About 5 MB a thread at most.
-const RESEMBLANCES_KEPT: usize = 16_384;
+/// How many words' [`resembling`] answers a thread keeps (emptied when full): a batch's or
+/// a watchlist's names repeat their given names and surnames, and each word's look-up costs
+/// more than the rest of its query token. About 1 MB a thread at most, so that a streamed
+/// import's memory does not grow with the file (`tests/store/watchlist_stream.rs`).
+const RESEMBLANCES_KEPT: usize = 4_096;
 
 /// A thread's memory of [`resembling`]'s answers in one index (by its generation), for
 /// Latin and for abjad words (`answers[abjad]`); emptied for another index or when full.
