@@ -211,52 +211,13 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 .is_none_or(|lists| lists.contains(&e.list))
     };
 
-    // Best name per entity. When the last places of the candidate list still held entries
-    // at or above the threshold, more may lie beyond it: look further (four times as far each
-    // round) until a round's tail finds none or the candidates run out, so that the total
-    // counts every entry that reaches the threshold and the limit can be met.
-    let mut max = CANDIDATES.max(limit.saturating_mul(2));
-    // Room for the first round's entries at once (no growing while scoring).
-    let mut best: Vec<(u32, u32, score::Scored)> = Vec::with_capacity(max);
-    let mut slots: table::FastMap<u32, usize> =
-        table::FastMap::with_capacity_and_hasher(max, Default::default());
-    let mut scored_up_to = 0;
-    // The same name on several lists (one person's entries on six lists often spell it
-    // alike) scores alike: scored once per query ([`score::Shape`]).
-    let mut by_shape: table::FastMap<score::Shape, score::Scored> = table::FastMap::default();
-    let mut found = query.candidates(index, accept);
-    loop {
-        let candidates = Query::pick(index, &mut found, max);
-        let mut tail_hit = false;
-        let tail_from = candidates.len() * 3 / 4;
-        for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
-            let name = &index.names[name_id as usize];
-            let scored = match by_shape.entry(score::Shape::of(name)) {
-                Entry::Occupied(known) => known.get().clone(),
-                Entry::Vacant(new) => new.insert(score::score(index, &query, name)).clone(),
-            };
-            if rank >= tail_from && percent(scored.score) >= threshold {
-                tail_hit = true;
-            }
-            match slots.entry(name.entity) {
-                Entry::Occupied(slot) => {
-                    let slot = &mut best[*slot.get()];
-                    if slot.2.score < scored.score {
-                        *slot = (name.entity, name_id, scored);
-                    }
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(best.len());
-                    best.push((name.entity, name_id, scored));
-                }
-            }
-        }
-        if !tail_hit || candidates.len() < max {
-            break;
-        }
-        scored_up_to = candidates.len();
-        max = max.saturating_mul(4);
-    }
+    let best = best_names(
+        index,
+        &query,
+        query.candidates(index, accept),
+        threshold,
+        limit,
+    );
     // Scores first; the hits (with their explanations and facts, cloned) only for the
     // `limit` reported, while `total` still counts every entry at or above the threshold.
     let mut ranked: Vec<(u8, f32, u32, u32, score::Scored, Vec<Evidence>)> = best
@@ -291,6 +252,64 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
         })
         .collect();
     Ok(Screening { total, hits })
+}
+
+/// The best-scoring name of each entry among the candidates `found`, scored in the order
+/// [`Query::pick`] gives.
+///
+/// When the last places of the candidate list still held entries at or above the
+/// threshold, more may lie beyond it: look further (four times as far each round) until a
+/// round's tail finds none or the candidates run out, so that the total counts every entry
+/// that reaches the threshold and the limit can be met.
+fn best_names(
+    index: &Index,
+    query: &Query,
+    mut found: Vec<(f32, u32)>,
+    threshold: u8,
+    limit: usize,
+) -> Vec<(u32, u32, score::Scored)> {
+    let mut max = CANDIDATES.max(limit.saturating_mul(2));
+    // Room for the first round's entries at once (no growing while scoring).
+    let mut best: Vec<(u32, u32, score::Scored)> = Vec::with_capacity(max);
+    let mut slots: table::FastMap<u32, usize> =
+        table::FastMap::with_capacity_and_hasher(max, Default::default());
+    let mut scored_up_to = 0;
+    // The same name on several lists (one person's entries on six lists often spell it
+    // alike) scores alike: scored once per query ([`score::Shape`]).
+    let mut by_shape: table::FastMap<score::Shape, score::Scored> = table::FastMap::default();
+    loop {
+        let candidates = Query::pick(index, &mut found, max);
+        let mut tail_hit = false;
+        let tail_from = candidates.len() * 3 / 4;
+        for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
+            let name = &index.names[name_id as usize];
+            let scored = match by_shape.entry(score::Shape::of(name)) {
+                Entry::Occupied(known) => known.get().clone(),
+                Entry::Vacant(new) => new.insert(score::score(index, query, name)).clone(),
+            };
+            if rank >= tail_from && percent(scored.score) >= threshold {
+                tail_hit = true;
+            }
+            match slots.entry(name.entity) {
+                Entry::Occupied(slot) => {
+                    let slot = &mut best[*slot.get()];
+                    if slot.2.score < scored.score {
+                        *slot = (name.entity, name_id, scored);
+                    }
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(best.len());
+                    best.push((name.entity, name_id, scored));
+                }
+            }
+        }
+        if !tail_hit || candidates.len() < max {
+            break;
+        }
+        scored_up_to = candidates.len();
+        max = max.saturating_mul(4);
+    }
+    best
 }
 
 fn to_hit(

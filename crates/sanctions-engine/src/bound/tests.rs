@@ -71,6 +71,11 @@ fn changed_ids() -> Vec<String> {
         .collect()
 }
 
+/// The entries of [`changed_ids`] in `index`, as the bound reads them.
+fn changed_entries(index: &Index) -> ChangedEntries {
+    ChangedEntries::new(index, changed_ids().iter().map(String::as_str))
+}
+
 /// Queries made from every listed name: as listed, with a typo, a word dropped, a word
 /// added, the words reordered, initials, two words joined and one split; each plain and
 /// with a date of birth and a country that agree.
@@ -177,8 +182,7 @@ fn changed_hits(index: &Index, changed: &ChangedEntries) -> Vec<(String, u8, u8)
 #[test]
 fn no_changed_entry_scores_above_the_bound() {
     let index = index();
-    let ids = changed_ids();
-    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let changed = changed_entries(&index);
     let hits = changed_hits(&index, &changed);
     assert!(hits.len() > 200, "{}", hits.len());
     let over: Vec<_> = hits
@@ -226,8 +230,7 @@ fn every_favorite_a_changed_entry_alerts_at_its_threshold_is_selected() {
 #[test]
 fn the_bound_is_reached_where_the_listed_name_is_wholly_met() {
     let index = index();
-    let ids = changed_ids();
-    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let changed = changed_entries(&index);
     let hits = changed_hits(&index, &changed);
     // A word added to a listed name: the name is met whole, the query is not, and the
     // score is the query coverage plus the facts' points: the bound exactly.
@@ -246,8 +249,7 @@ fn the_bound_is_reached_where_the_listed_name_is_wholly_met() {
 #[test]
 fn unchanged_and_unrelated_names_are_left_out() {
     let index = index();
-    let ids = changed_ids();
-    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let changed = changed_entries(&index);
     let mut cache = BoundCache::default();
     let reaches =
         |name: &str, cache: &mut BoundCache| changed.reaches(&index, &Request::new(name), cache);
@@ -267,8 +269,7 @@ fn unchanged_and_unrelated_names_are_left_out() {
 #[test]
 fn words_met_in_different_changed_names_do_not_add_up() {
     let index = index();
-    let ids = changed_ids();
-    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let changed = changed_entries(&index);
     let mut cache = BoundCache::default();
     let reaches =
         |name: &str, cache: &mut BoundCache| changed.reaches(&index, &Request::new(name), cache);
@@ -283,8 +284,7 @@ fn words_met_in_different_changed_names_do_not_add_up() {
 #[test]
 fn the_facts_count_as_the_entry_gives_them() {
     let index = index();
-    let ids = changed_ids();
-    let changed = ChangedEntries::new(&index, ids.iter().map(String::as_str));
+    let changed = changed_entries(&index);
     let mut cache = BoundCache::default();
     let mut most = |request: Request| changed.most(&index, &request, &mut cache);
     let plain = most(Request::new("Farhad Mohammadi"));
