@@ -66,6 +66,26 @@ pub fn layout(links: &[(ListCode, PathBuf)]) -> tempfile::TempDir {
     dir
 }
 
+/// The older OFAC SDN edition (2023-12-28) of `../shared/data/editions`.
+pub fn older_ofac_dir() -> PathBuf {
+    shared().join("editions/ofac_sdn/consistent_2023-12-28")
+}
+
+/// Imports the older OFAC SDN edition into `svc` (over the current one, or as the first),
+/// each outcome as the service gives it.
+pub async fn import_older_ofac(svc: &LocalService) -> Vec<sanctions_service::ingest::ListOutcome> {
+    let older = layout(&[(ListCode::OfacSdn, older_ofac_dir())]);
+    let (outcomes, _) = svc
+        .import_lists(
+            older.path().to_path_buf(),
+            vec![ListCode::OfacSdn],
+            permissive(),
+        )
+        .await
+        .unwrap();
+    outcomes
+}
+
 /// Import options that accept the older OFAC edition replacing the newer (a shrink).
 pub fn permissive() -> ImportOptions {
     ImportOptions {

@@ -10,7 +10,21 @@ use sanctions_service::local::RescreenMode;
 use sanctions_service::{LocalService, Service};
 use sanctions_sources as sources;
 
-use crate::{layout, permissive, service, shared};
+use crate::{import_older_ofac, layout, older_ofac_dir, permissive, service, shared};
+
+/// The older OFAC SDN edition's entries, as parsed.
+fn older_edition() -> Vec<Entity> {
+    sources::parse_dir(ListCode::OfacSdn, &older_ofac_dir())
+        .unwrap()
+        .entities
+}
+
+/// The current OFAC SDN edition's entries, as parsed.
+fn current_edition() -> Vec<Entity> {
+    sources::parse_dir(ListCode::OfacSdn, &shared().join("lists/ofac_sdn"))
+        .unwrap()
+        .entities
+}
 
 fn by_id(entities: Vec<Entity>) -> HashMap<String, Entity> {
     entities.into_iter().map(|e| (e.entity_id(), e)).collect()
@@ -19,20 +33,8 @@ fn by_id(entities: Vec<Entity>) -> HashMap<String, Entity> {
 /// Watchlist names from the two editions: entries added, removed and changed between them,
 /// unchanged ones, and names on no list.
 fn watchlist_names() -> Vec<String> {
-    let shared = shared();
-    let old = by_id(
-        sources::parse_dir(
-            ListCode::OfacSdn,
-            &shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-        )
-        .unwrap()
-        .entities,
-    );
-    let new = by_id(
-        sources::parse_dir(ListCode::OfacSdn, &shared.join("lists/ofac_sdn"))
-            .unwrap()
-            .entities,
-    );
+    let old = by_id(older_edition());
+    let new = by_id(current_edition());
     let mut added: Vec<&Entity> = new
         .values()
         .filter(|e| !old.contains_key(&e.entity_id()))
@@ -359,22 +361,11 @@ async fn incremental_and_full_rescreens_give_the_same_alerts() {
 /// entry's date of birth, which adds to the score), and customers of
 /// `scripts/gen_watchlist.py` around them.
 fn resembling_names() -> Vec<FavoriteRequest> {
-    let shared = shared();
-    let old = by_id(
-        sources::parse_dir(
-            ListCode::OfacSdn,
-            &shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-        )
-        .unwrap()
-        .entities,
-    );
-    let mut added: Vec<Entity> =
-        sources::parse_dir(ListCode::OfacSdn, &shared.join("lists/ofac_sdn"))
-            .unwrap()
-            .entities
-            .into_iter()
-            .filter(|e| !old.contains_key(&e.entity_id()))
-            .collect();
+    let old = by_id(older_edition());
+    let mut added: Vec<Entity> = current_edition()
+        .into_iter()
+        .filter(|e| !old.contains_key(&e.entity_id()))
+        .collect();
     added.sort_by_key(|e| e.entity_id());
     let step = (added.len() / 80).max(1);
     let mut out = Vec::new();
@@ -468,20 +459,8 @@ async fn before_update_with(favorites: Vec<FavoriteRequest>) -> (tempfile::TempD
 
 /// A store with the older OFAC SDN edition imported.
 async fn with_older_edition() -> (tempfile::TempDir, LocalService) {
-    let shared = shared();
     let (dir, svc) = service().await;
-    let older = layout(&[(
-        ListCode::OfacSdn,
-        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-    )]);
-    let (outcomes, _) = svc
-        .import_lists(
-            older.path().to_path_buf(),
-            vec![ListCode::OfacSdn],
-            permissive(),
-        )
-        .await
-        .unwrap();
+    let outcomes = import_older_ofac(&svc).await;
     assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
     (dir, svc)
 }

@@ -5,7 +5,7 @@ use sanctions_api::screenings::{Decision, DecisionRequest};
 use sanctions_model::ListCode;
 use sanctions_service::{LocalService, Service};
 
-use crate::{layout, permissive, service, shared};
+use crate::{import_older_ofac, service};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_audit_log_refuses_update_and_delete() {
@@ -47,20 +47,8 @@ async fn the_audit_log_refuses_update_and_delete() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_entry_changed_by_an_import_keeps_its_earlier_version() {
     let (_dir, svc) = service().await;
-    let shared = shared();
     let current_update = svc.list_updates(ListCode::OfacSdn, 1).await.unwrap()[0].update_id;
-    let older = layout(&[(
-        ListCode::OfacSdn,
-        shared.join("editions/ofac_sdn/consistent_2023-12-28"),
-    )]);
-    let (outcomes, _) = svc
-        .import_lists(
-            older.path().to_path_buf(),
-            vec![ListCode::OfacSdn],
-            permissive(),
-        )
-        .await
-        .unwrap();
+    let outcomes = import_older_ofac(&svc).await;
     let sanctions_service::ingest::Outcome::Imported(record) = &outcomes[0].outcome else {
         panic!("{outcomes:?}");
     };

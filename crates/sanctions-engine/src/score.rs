@@ -378,8 +378,6 @@ fn abjad_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mu
 /// One query token as two listed tokens: spelt as the two joined, or, for a word written in
 /// another script, a spelling the lexicon gives for the pair as the index files it joined.
 fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
-    // The listed pair joined, in one buffer for all pairs (no allocation per pair).
-    let mut joined_pair = String::new();
     for li in 0..name.tokens.len().saturating_sub(1) {
         if name.tokens[li..li + 2]
             .iter()
@@ -402,12 +400,7 @@ fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &m
             let found = match joined_similarity(&q.text, first, second) {
                 Some(s) => Some((s, MatchKind::Joined)),
                 None if !q.written.is_empty() => {
-                    let id = *pair_id.get_or_insert_with(|| {
-                        joined_pair.clear();
-                        joined_pair.push_str(first);
-                        joined_pair.push_str(second);
-                        index.token_ids.get(joined_pair.as_str()).copied()
-                    });
+                    let id = *pair_id.get_or_insert_with(|| index.joined_id(first, second));
                     id.and_then(|id| q.similarity_to(id, TokenKind::Word, index))
                         .filter(|(_, how)| *how == MatchKind::Lexicon)
                 }

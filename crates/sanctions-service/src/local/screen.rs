@@ -421,15 +421,20 @@ mod tests {
         dir
     }
 
-    /// A batch's previews answer, row for row, what each row previewed alone answers: the
-    /// same matches, groups and coverage, and the same refusals.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn previews_of_a_batch_answer_as_each_row_alone() {
+    /// A store in a temporary folder with the eight real lists imported, and its file.
+    fn store_of_the_real_lists() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("s.db");
         let mut store = crate::store::Store::open(&db).unwrap();
         crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
-        drop(store);
+        (dir, db)
+    }
+
+    /// A batch's previews answer, row for row, what each row previewed alone answers: the
+    /// same matches, groups and coverage, and the same refusals.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn previews_of_a_batch_answer_as_each_row_alone() {
+        let (_dir, db) = store_of_the_real_lists();
         let service = LocalService::open(&db, "t").unwrap();
         let names = [
             "Vladimir Putin",
@@ -499,11 +504,7 @@ mod tests {
     /// and one that verified the names first (names read back) answer alike.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn grouping_from_the_names_read_back_answers_as_the_records() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("s.db");
-        let mut store = crate::store::Store::open(&db).unwrap();
-        crate::ingest::import_dir(&mut store, &real_lists(), &ListCode::ALL).unwrap();
-        drop(store);
+        let (_dir, db) = store_of_the_real_lists();
         let requests = queries();
         let built = LocalService::open(&db, "t").unwrap();
         let from_build = built.preview_many_local(requests.clone()).await;
