@@ -76,6 +76,20 @@ pub(crate) struct VocabToken {
     pub abjad: bool,
 }
 
+/// The weight of a word held by `df` of `names` names (0 for a word the lists lack, which
+/// weighs as a word of one name): `ln(1 + names / df)`, at least 1.
+pub(crate) fn word_weight(names: usize, df: u32) -> f32 {
+    let n = names.max(1) as f32;
+    (1.0 + n / df.max(1) as f32).ln().max(1.0)
+}
+
+/// The names of some entries and, per token text, (names holding it that are not a split
+/// reading, names holding it): what those entries add to an index's document frequencies.
+pub(crate) struct NameCounts {
+    pub names: usize,
+    pub tokens: FastMap<String, (u32, u32)>,
+}
+
 /// The screening index. Built once, shared read-only, replaced whole after an import.
 ///
 /// It (de)serialises as what it is built from and its tables (`stored`: the persisted
@@ -537,10 +551,43 @@ impl Index {
         match kind {
             TokenKind::Legal | TokenKind::Particle => LEGAL_WEIGHT,
             TokenKind::Initial => INITIAL_WEIGHT,
-            TokenKind::Word | TokenKind::Number => {
-                let n = self.names.len().max(1) as f32;
-                (1.0 + n / df.max(1) as f32).ln().max(1.0)
+            TokenKind::Word | TokenKind::Number => word_weight(self.names.len(), df),
+        }
+    }
+
+    /// Token `id`'s document frequency and the number of names holding it (a listed name's
+    /// split reading included: [`NameCounts`]).
+    pub(crate) fn token_counts(&self, id: usize) -> (u32, u32) {
+        (self.vocab[id].df, self.postings[id].len() as u32)
+    }
+
+    /// What `entries` alone add to the names and to each token's counts, counted as
+    /// [`Index::build`] counts them (their split readings apart).
+    pub(crate) fn name_counts(entries: &[EntityNames]) -> NameCounts {
+        let mut index = Index::default();
+        let mut growing = Growing::default();
+        let mut readings: Vec<bool> = Vec::new();
+        for names in entries.iter().map(normalise_entry) {
+            for (text, weak, tokens, reading) in names {
+                readings.push(reading);
+                index.add_name(&mut growing, 0, text, weak, &tokens);
             }
+        }
+        let tokens = growing
+            .postings
+            .iter()
+            .zip(&index.vocab)
+            .map(|(postings, token)| {
+                let counted = postings
+                    .iter()
+                    .filter(|&&n| !readings.get(n as usize).copied().unwrap_or(false))
+                    .count() as u32;
+                (token.text.clone(), (counted, postings.len() as u32))
+            })
+            .collect();
+        NameCounts {
+            names: index.names.len(),
+            tokens,
         }
     }
 

@@ -12,6 +12,7 @@ mod abd;
 mod abjad_pairs;
 mod alternatives;
 mod bound;
+mod drift;
 mod facts;
 mod index;
 mod joins;
@@ -40,6 +41,7 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 pub use bound::{BoundCache, ChangedEntries};
+pub use drift::WeightDrift;
 pub use index::Index;
 #[doc(hidden)]
 pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;
@@ -146,6 +148,13 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
             .collect::<Result<Vec<_>, _>>()?;
     }
     let floor = screenings.iter().map(|s| s.total).max().unwrap_or(0);
+    // Each reading's nearest miss and lowest hit, the highest and lowest of all: an entry one
+    // reading misses and another reports counts as a miss too, which only widens the margin.
+    let nearest_below = screenings
+        .iter()
+        .filter_map(|s| s.nearest_below)
+        .reduce(f32::max);
+    let lowest_hit = screenings.iter().filter_map(|s| s.lowest_hit).reduce(f32::min);
     let mut hits: Vec<Hit> = Vec::with_capacity(screenings.iter().map(|s| s.hits.len()).sum());
     for hit in screenings.into_iter().flat_map(|s| s.hits) {
         match hits.iter_mut().find(|h| h.entity == hit.entity) {
@@ -162,7 +171,12 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
             .then_with(|| a.entity_id.cmp(&b.entity_id))
     });
     hits.truncate(request.limit.unwrap_or(DEFAULT_LIMIT));
-    Ok(Screening { total, hits })
+    Ok(Screening {
+        total,
+        hits,
+        nearest_below,
+        lowest_hit,
+    })
 }
 
 /// Screens one name, in one script or several, against `index`.
@@ -220,6 +234,7 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     );
     // Scores first; the hits (with their explanations and facts, cloned) only for the
     // `limit` reported, while `total` still counts every entry at or above the threshold.
+    let mut near = Nearness::default();
     let mut ranked: Vec<(u8, f32, u32, u32, score::Scored, Vec<Evidence>)> = best
         .into_iter()
         .filter_map(|(entity, name_id, scored)| {
@@ -229,6 +244,7 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 facts::weigh(&facts, &index.entities[entity as usize].facts)
             };
             let score = (i16::from(percent(scored.score)) + i16::from(points)).clamp(0, 100) as u8;
+            near.add(scored.score * 100.0 + f32::from(points), score >= threshold);
             (score >= threshold).then_some((score, scored.score, entity, name_id, scored, evidence))
         })
         .collect();
@@ -251,7 +267,30 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
             hit
         })
         .collect();
-    Ok(Screening { total, hits })
+    Ok(Screening {
+        total,
+        hits,
+        nearest_below: near.below,
+        lowest_hit: near.lowest,
+    })
+}
+
+/// The highest unrounded final score below the threshold and the lowest at or above it,
+/// among the entries scored ([`Screening::nearest_below`], [`Screening::lowest_hit`]).
+#[derive(Default)]
+struct Nearness {
+    below: Option<f32>,
+    lowest: Option<f32>,
+}
+
+impl Nearness {
+    fn add(&mut self, unrounded: f32, hit: bool) {
+        if hit {
+            self.lowest = Some(self.lowest.map_or(unrounded, |l| l.min(unrounded)));
+        } else {
+            self.below = Some(self.below.map_or(unrounded, |b| b.max(unrounded)));
+        }
+    }
 }
 
 /// The best-scoring name of each entry among the candidates `found`, scored in the order

@@ -65,6 +65,14 @@ pub struct Screening {
     pub total: usize,
     /// The best entries, highest score first, at most the request's limit.
     pub hits: Vec<Hit>,
+    /// How near the closest miss came: the highest final score, unrounded (the name score
+    /// x 100 plus the facts' points), of the entries scored that stayed below the threshold;
+    /// `None` when none was scored. What the watchlist keeps to know which favorites a
+    /// change of the token weights can carry over the threshold (`WeightDrift`).
+    pub nearest_below: Option<f32>,
+    /// The lowest final score, unrounded, of the entries at or above the threshold (all of
+    /// them, reported or not); `None` when none reached it.
+    pub lowest_hit: Option<f32>,
 }
 
 /// One listed entry that matched, through its best name.

@@ -129,6 +129,8 @@ mod tests {
             engine::Screening {
                 total: 7,
                 hits: vec![hit],
+                nearest_below: None,
+                lowest_hit: None,
             },
         );
         assert_eq!(wire.total_matches, 7);

@@ -1,0 +1,318 @@
+//! How far a list update can move any score: every token's weight is the whole index's
+//! (`ln(1 + names / df)`, [`super::index::word_weight`]), so when entries come and go the
+//! score of a query against an entry the update left alone moves too, by a little. The
+//! watchlist's incremental re-screen uses this bound to find, besides the favorites the
+//! changed entries can reach, those whose nearest miss or lowest match the drift can carry
+//! across the threshold.
+//!
+//! # The bound
+//!
+//! Let every weight `w_t` of the old index become `w'_t = r_t * w_t` in the new one, with
+//! `lo <= r_t <= hi` for every token (the words of both vocabularies, a word the lists lack,
+//! and the constant weights of legal forms, particles and initials, whose ratio is 1, so
+//! `lo <= 1 <= hi`). A score is (`score.rs`)
+//!
+//! `s = Q^1 * C^0.4`, with `Q = A_q / B_q` and `C = A_c / B_c`,
+//!
+//! where each `A` and `B` is a sum of weights times coefficients that do not depend on the
+//! weights (the pairs' similarities, 1 for the totals, the compound-half factor). The
+//! alignment itself is chosen by similarity, not weight. So `lo * A <= A' <= hi * A` and the
+//! same for `B`, and each coverage moves by a factor within `[lo / hi, hi / lo]`: with
+//! `rho = hi / lo`, `Q' / Q` and `C' / C` lie in `[1 / rho, rho]` (the cap of a coverage at 1
+//! only brings it closer). The score then moves by a factor within
+//! `[rho^-(1 + 0.4), rho^(1 + 0.4)]`: **`F = rho^1.4`**. The rest keeps the bound: a query
+//! word met by an initial counts `min(qw, lw)`, and a minimum of two weights each scaled
+//! within `[lo, hi]` is too; the best of several alignments and of the whole-string
+//! comparison (whose score does not depend on weights) is a maximum of values each within
+//! the bound; a weak alias's factor is a constant; the facts' points do not depend on the
+//! index. A final score `v = 100 s + points` therefore moves by at most `100 s (F - 1)`,
+//! and since `s <= 1`, by at most **`100 (F - 1)` points** either way (`1 - 1/F <= F - 1`).
+//!
+//! Note that `rho` is the ratio of the largest to the smallest ratio, not the largest ratio
+//! squared: when every weight grows alike (more names, no df changed), scores do not move.
+//!
+//! What this does not bound (the candidate stage and the query's reading): which names the
+//! candidate stage picks among the best 64 (its order and floor use the weights), a query
+//! word the lists lack that weighs as the listed word it most resembles (a new word can
+//! become the most resembling one), and the compound given names the scorer recognises
+//! from the vocabulary (`Index::is_compound`). See docs/scale-out.md.
+
+use super::index::{Index, NameCounts, word_weight};
+use crate::model::EntityNames;
+
+/// The exponents of the two coverages added: `score.rs`'s `QUERY_EXPONENT + NAME_EXPONENT`.
+const EXPONENT: f64 = 1.0 + 0.4;
+/// Room for the f32 arithmetic of the scorer (sums of a few dozen weights, a ratio, a power):
+/// a relative error far below this.
+const RELATIVE_MARGIN: f64 = 1e-4;
+/// Room, in points, for the rounding of an unrounded score kept as f32.
+const POINTS_MARGIN: f64 = 0.01;
+
+/// The range of the ratios of new to old token weights between two indexes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeightDrift {
+    lo: f64,
+    hi: f64,
+}
+
+impl WeightDrift {
+    /// No drift: the same index.
+    pub fn none() -> WeightDrift {
+        WeightDrift { lo: 1.0, hi: 1.0 }
+    }
+
+    /// Unknown drift: every score can move anywhere.
+    pub fn unbounded() -> WeightDrift {
+        WeightDrift {
+            lo: 0.0,
+            hi: f64::INFINITY,
+        }
+    }
+
+    /// The drift from the index that held `before` (the entries an update changed or
+    /// removed, as they were) instead of `after` (the entries it added or changed, as they
+    /// are now) to `new`, which holds `after`.
+    pub fn between(new: &Index, before: &[EntityNames], after: &[EntityNames]) -> WeightDrift {
+        let (b, a) = (Index::name_counts(before), Index::name_counts(after));
+        let names_new = new.name_count();
+        let Some(names_old) = (names_new + b.names).checked_sub(a.names) else {
+            return WeightDrift::unbounded();
+        };
+        let mut drift = WeightDrift::none();
+        // A word neither index holds weighs as a word of one name in both.
+        drift.add(word_weight(names_new, 1), word_weight(names_old, 1));
+        for id in 0..new.vocab.len() {
+            let (df_new, postings_new) = new.token_counts(id);
+            let text = new.vocab[id].text.as_str();
+            let olds = old_dfs(df_new, postings_new, count(&a, text), count(&b, text));
+            if olds.is_empty() {
+                return WeightDrift::unbounded();
+            }
+            for df_old in olds {
+                drift.add(
+                    word_weight(names_new, df_new),
+                    word_weight(names_old, df_old),
+                );
+            }
+        }
+        // Words only the entries as they were held: gone from the new index.
+        for (text, &(counted, postings)) in &b.tokens {
+            if new.token_ids.get(text.as_str()).is_none() {
+                let df_old = if postings == 0 { 0 } else { counted.max(1) };
+                drift.add(word_weight(names_new, 0), word_weight(names_old, df_old));
+            }
+        }
+        drift
+    }
+
+    fn add(&mut self, new: f32, old: f32) {
+        let ratio = f64::from(new) / f64::from(old).max(f64::MIN_POSITIVE);
+        self.lo = self.lo.min(ratio);
+        self.hi = self.hi.max(ratio);
+    }
+
+    /// The factor any name score can move by, either way (see the module's doc), with room
+    /// for rounding.
+    pub fn factor(&self) -> f64 {
+        if self.lo <= 0.0 || !self.hi.is_finite() {
+            return f64::INFINITY;
+        }
+        (self.hi / self.lo).powf(EXPONENT) * (1.0 + RELATIVE_MARGIN)
+    }
+
+    /// The most a final score (0-100 plus the facts' points, unrounded) can move, either way.
+    pub fn points(&self) -> f64 {
+        if self.lo == 1.0 && self.hi == 1.0 {
+            return 0.0;
+        }
+        100.0 * (self.factor() - 1.0) + POINTS_MARGIN
+    }
+}
+
+fn count(counts: &NameCounts, text: &str) -> (u32, u32) {
+    counts.tokens.get(text).copied().unwrap_or((0, 0))
+}
+
+/// The document frequencies a token can have had in the old index, from its new df and
+/// postings and what the entries added `(a)` and removed `(b)` hold of it, as (names not a
+/// split reading, names). The index keeps `df = max(counted, min(postings, 1))`, so a df of
+/// 1 may stand for a counted of 0 or 1: both are tried. Empty when the counts disagree.
+fn old_dfs(df_new: u32, postings_new: u32, a: (u32, u32), b: (u32, u32)) -> Vec<u32> {
+    let counted_new: &[u32] = if df_new >= 2 { &[df_new] } else { &[0, 1] };
+    counted_new
+        .iter()
+        .filter_map(|&counted| {
+            let counted_old = (i64::from(counted) - i64::from(a.0) + i64::from(b.0)).max(-1);
+            let postings_old = i64::from(postings_new) - i64::from(a.1) + i64::from(b.1);
+            if counted_old < 0 || postings_old < 0 {
+                return None;
+            }
+            Some(if postings_old == 0 {
+                0
+            } else {
+                (counted_old as u32).max(1)
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::model::{AliasQuality, EntityFacts, EntityKind, ListCode};
+    use crate::query::Query;
+    use crate::score;
+
+    fn person(id: &str, name: &str) -> EntityNames {
+        EntityNames {
+            entity_id: id.to_owned(),
+            list: ListCode::OfacSdn,
+            kind: EntityKind::Individual,
+            primary_name: name.to_owned(),
+            names: vec![(name.to_owned(), AliasQuality::Strong)],
+            country: None,
+            listing_ends: None,
+            facts: EntityFacts::default(),
+        }
+    }
+
+    fn people(prefix: &str, names: &[&str]) -> Vec<EntityNames> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| person(&format!("{prefix}{i}"), n))
+            .collect()
+    }
+
+    /// Each entry's best name score x 100 for `query`, unrounded.
+    fn scores(index: &Index, query: &str) -> HashMap<String, f32> {
+        let q = Query::new(index, query, false);
+        let mut out: HashMap<String, f32> = HashMap::new();
+        for name in &index.names {
+            let s = score::score(index, &q, name).score * 100.0;
+            let id = index.entities[name.entity as usize].entity_id.clone();
+            let best = out.entry(id).or_insert(0.0);
+            *best = best.max(s);
+        }
+        out
+    }
+
+    const KEPT: &[&str] = &[
+        "Ali Hassan Rahimi",
+        "Omar Hassan",
+        "Lena Park",
+        "Weihua Wu",
+        "Yonghao Du",
+        "Sergei Ivanov",
+        "Hassan Nasrallah",
+        "Park Jin Woo",
+    ];
+    const QUERIES: &[&str] = &[
+        "Ali Hassan",
+        "Hassan Rahimi Ali",
+        "Omar Hasan",
+        "Weihua Du",
+        "Du Yonghao",
+        "Sergei L. Ivanev",
+        "Jin Woo Park",
+        "Lena Parker",
+    ];
+
+    /// The most any kept entry's score moved between the two indexes, over `QUERIES`, and
+    /// the drift worked out between them.
+    fn moved(removed: &[EntityNames], added: &[EntityNames]) -> (f64, WeightDrift, [usize; 2]) {
+        let kept = people("k", KEPT);
+        let filler = filler();
+        let old: Vec<EntityNames> = kept.iter().chain(&filler).chain(removed).cloned().collect();
+        let new: Vec<EntityNames> = kept.iter().chain(&filler).chain(added).cloned().collect();
+        let (old, new_index) = (Index::build(&old), Index::build(&new));
+        let drift = WeightDrift::between(&new_index, removed, added);
+        let mut most = 0.0f64;
+        for query in QUERIES {
+            let (before, after) = (scores(&old, query), scores(&new_index, query));
+            for entry in &kept {
+                let (b, a) = (before[&entry.entity_id], after[&entry.entity_id]);
+                most = most.max(f64::from((a - b).abs()));
+            }
+        }
+        (most, drift, [old.name_count(), new_index.name_count()])
+    }
+
+    /// A word of letters for `n`, pronounceable and unlike any real name.
+    fn word(mut n: usize) -> String {
+        let (consonants, vowels) = (b"bdfgklmnprstvz", b"aeiou");
+        let mut out = String::from("Zu");
+        loop {
+            out.push(consonants[n % consonants.len()] as char);
+            n /= consonants.len();
+            out.push(vowels[n % vowels.len()] as char);
+            n /= vowels.len();
+            if n == 0 {
+                return out;
+            }
+        }
+    }
+
+    /// 3,000 entries of two or three invented words, some words in many names: an index of
+    /// a realistic spread of weights around the names the tests look at.
+    fn filler() -> Vec<EntityNames> {
+        (0..3000)
+            .map(|i| {
+                let name = format!("{} {} {}", word(i % 400), word(1000 + i / 3), word(5000 + i));
+                person(&format!("f{i}"), &name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_same_index_does_not_move() {
+        let index = Index::build(&people("k", KEPT));
+        let drift = WeightDrift::between(&index, &[], &[]);
+        assert_eq!(drift.points(), 0.0);
+        assert!((drift.factor() - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn more_names_move_scores_within_the_bound() {
+        // New words only: no df of a kept word changes, only the number of names.
+        let added = people("a", &["Zyx Qwv", "Plo Mnb", "Ytr Ewq", "Kjh Gfd", "Vcx Zlp"]);
+        let (most, drift, _) = moved(&[], &added);
+        assert!(most > 0.0, "nothing moved");
+        assert!(most <= drift.points(), "moved {most}, bound {}", drift.points());
+        assert!(drift.points() < 5.0, "{}", drift.points());
+    }
+
+    #[test]
+    fn a_word_whose_df_changes_moves_scores_within_the_bound() {
+        // `hassan` goes from 3 names to 12 and `park` from 2 to 1: their weights fall and
+        // rise against every other word's.
+        let added: Vec<EntityNames> = people(
+            "a",
+            &[
+                "Hassan Abadi",
+                "Hassan Bakri",
+                "Hassan Cheikh",
+                "Hassan Daher",
+                "Hassan Eid",
+                "Hassan Fares",
+                "Hassan Ghali",
+                "Hassan Haddad",
+                "Hassan Issa",
+            ],
+        );
+        let removed = people("r", &["Chan Park Ho"]);
+        let (most, drift, [n_old, n_new]) = moved(&removed, &added);
+        assert!(most <= drift.points(), "moved {most}, bound {}", drift.points());
+        // The number of names alone (every df kept) bounds far less than what moved.
+        let mut uniform = WeightDrift::none();
+        uniform.add(word_weight(n_new, 1), word_weight(n_old, 1));
+        uniform.add(word_weight(n_new, 2), word_weight(n_old, 2));
+        assert!(
+            most > uniform.points(),
+            "moved {most}, the uniform bound {}",
+            uniform.points()
+        );
+    }
+}
