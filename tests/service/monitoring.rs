@@ -525,3 +525,61 @@ async fn names_resembling_the_added_entries_alert_alike_incremental_and_full() {
         full_summary.screened
     );
 }
+
+/// Customers of `scripts/gen_watchlist.py` (300,000 and 1,000,000 rows) whose score against
+/// an entry the update did NOT change crosses the threshold when the update changes the
+/// token weights (`ln(1 + names / df)` is the whole index's): a full re-screen after an
+/// incremental run that selected only by the changed entries alerted on the first three
+/// (`Weihua Du` -> `ofac_sdn:30516`, `Du Yonghao` -> `ofac_sdn:41716`, `Sergei L. Ivanev` ->
+/// `au_dfat:2693`, `uk_hmt:15068`) and took a match from the fourth (`ofac_sdn:22609`).
+fn drifting_customers() -> Vec<FavoriteRequest> {
+    [
+        ("Weihua Du", "MY"),
+        ("Du Yonghao", "HK"),
+        ("Sergei L. Ivanev", "KZ"),
+        ("Li Honglin", "TW"),
+    ]
+    .into_iter()
+    .map(|(name, country)| FavoriteRequest {
+        name: name.to_owned(),
+        kind: Some(sanctions_api::screening::KindFilter::Individual),
+        note: None,
+        date_of_birth: None,
+        country: Some(country.to_owned()),
+    })
+    .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_full_rescreen_after_the_incremental_one_changes_nothing() {
+    let mut favorites = drifting_customers();
+    favorites.extend(watchlist_names().into_iter().map(|name| FavoriteRequest {
+        name,
+        kind: None,
+        note: None,
+        date_of_birth: None,
+        country: None,
+    }));
+    let (_dir, svc) = before_update_with(favorites).await;
+    let known = alert_ids(&svc).await;
+    let incremental = import_current(&svc, RescreenMode::Incremental).await;
+    assert_eq!(incremental.mode, "incremental");
+    let raised = alerts_by_name(&svc, &known).await;
+    // The drift is really there: `Weihua Du` alerts on an entry the update left alone.
+    let weihua: BTreeSet<String> = raised
+        .get("Weihua Du")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .cloned()
+        .collect();
+    assert!(weihua.contains("ofac_sdn:30516"), "{raised:?}");
+    let full = svc.rescreen().await.unwrap();
+    assert_eq!(full.mode, "full");
+    assert_eq!(
+        (full.changed, full.alert_ids.len()),
+        (0, 0),
+        "a full re-screen after the incremental run: {full:?}; the incremental run: \
+         {incremental:?}"
+    );
+}

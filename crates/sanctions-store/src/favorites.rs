@@ -43,6 +43,18 @@ pub struct FavoriteInsert {
     pub matches: Vec<(String, u8)>,
 }
 
+/// How near a favorite's last screening came to the threshold: the highest final score,
+/// unrounded, of the entries that stayed below it (`near`) and the lowest of those at or
+/// above it (`low`), each shifted by the cumulative weight drift of the index it was screened
+/// on (the service's `near_drift` markers): `near - drift` and `low + drift`, so that adding
+/// the drift of any later index bounds the score there. The service gives a
+/// value far outside the scores for "none".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Nearness {
+    pub near: f64,
+    pub low: f64,
+}
+
 /// Favorite id to (date of birth, country), for the favorites that have either.
 pub type FavoriteEvidence = HashMap<String, (Option<String>, Option<String>)>;
 
@@ -198,6 +210,39 @@ impl Store {
         )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every favorite's [`Nearness`], by id; a favorite whose values are unknown is absent.
+    pub fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, near_score, low_score FROM favorites
+             WHERE near_score IS NOT NULL AND low_score IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                Nearness {
+                    near: r.get(1)?,
+                    low: r.get(2)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Sets the [`Nearness`] of each favorite named (`None`: unknown), in one transaction;
+    /// a favorite removed meanwhile is skipped.
+    pub fn set_nearness(&mut self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError> {
+        let tx = self.write()?;
+        {
+            let mut set = tx.prepare_cached(
+                "UPDATE favorites SET near_score = ?2, low_score = ?3 WHERE id = ?1",
+            )?;
+            for (id, near) in rows {
+                set.execute(params![id, near.map(|n| n.near), near.map(|n| n.low)])?;
+            }
+        }
+        tx.commit().map_err(StoreError::from)
     }
 
     /// The entries every favorite matches now (favorites matching nothing are absent).

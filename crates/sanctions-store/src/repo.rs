@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
-use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove};
+use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness};
 use super::jobs::JobClaim;
 use super::rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
@@ -136,6 +136,10 @@ pub trait Repository: Send + Sync {
     ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError>;
     /// The date of birth and country of every favorite that has either, by id.
     fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError>;
+    /// Every favorite's [`Nearness`] by id (those whose values are unknown are absent).
+    fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError>;
+    /// Sets each named favorite's [`Nearness`] (`None`: unknown), in one transaction.
+    fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError>;
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError>;
     fn favorite_changes(&self, id: &str) -> Result<Vec<(String, String, String)>, StoreError>;
     fn record_rescreen(
@@ -525,6 +529,12 @@ impl Repository for SqliteRepository {
     }
     fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
         self.reader()?.favorite_evidence()
+    }
+    fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError> {
+        self.reader()?.favorite_nearness()
+    }
+    fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError> {
+        self.writer().set_nearness(rows)
     }
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
         self.reader()?.favorite_matches()

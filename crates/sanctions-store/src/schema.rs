@@ -497,4 +497,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (run_id, seq)
     ) WITHOUT ROWID;
     "#,
+    // 14: how near each favorite's last screening came to the threshold, for the incremental
+    // re-screen (`Nearness`): the highest unrounded score below it and the lowest at or above
+    // it, each shifted by the weight drift of the index it was screened on. NULL: unknown (a
+    // favorite of an earlier version), which the next incremental run re-screens.
+    r#"
+    ALTER TABLE favorites ADD COLUMN near_score REAL;
+    ALTER TABLE favorites ADD COLUMN low_score REAL;
+    "#,
 ];

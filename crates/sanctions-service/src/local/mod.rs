@@ -15,6 +15,7 @@ mod imports;
 pub mod index_file;
 mod jobs;
 mod monitor;
+mod nearness;
 mod rescreen_run;
 mod review;
 mod screen;

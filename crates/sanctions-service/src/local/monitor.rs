@@ -18,7 +18,8 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
-use super::screen::run;
+use super::nearness::{DriftStep, Near, may_cross};
+use super::screen::run_near;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;
@@ -30,7 +31,9 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, ListCode, OutboxEvent, RescreenRun,
     ScreeningOrigin, Severity,
 };
-use crate::store::{Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, WATCHLIST_MARKER};
+use crate::store::{
+    Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER,
+};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
@@ -223,36 +226,37 @@ impl LocalService {
             RescreenMode::Incremental if marker == 0 => RescreenMode::Full,
             other => other,
         };
+        let drift = self.drift_step(&loaded, marker, &changed)?;
         self.rescreen_blocking(
             &loaded,
             "list update",
-            (mode, None),
+            (mode, &drift),
             &changed,
             changes,
-            Some((marker, loaded.latest_update)),
+            (marker, loaded.latest_update),
         )
     }
 
     /// Re-screens the watchlist (all of it, or the candidates of `changed`) and records the
     /// run with `changes` (alerts already decided on) and the markers, in one transaction.
-    /// `marker` moves the monitored-update marker from the value read to the one covered.
+    /// `marker` moves the monitored-update marker from the value read to the one covered;
+    /// `drift` is the new index's weight drift, recorded with it (see [`super::nearness`]).
     /// `None` when another process recorded a run first (nothing of this one is kept).
     fn rescreen_blocking(
         &self,
         loaded: &Loaded,
         reason: &str,
-        (mode, scope): (RescreenMode, Option<&str>),
+        (mode, drift): (RescreenMode, &DriftStep),
         changed: &[(String, ChangeKind)],
         mut changes: Changes,
-        marker: Option<(i64, i64)>,
+        marker: (i64, i64),
     ) -> Result<Option<RescreenSummary>, ServiceError> {
         let started = Instant::now();
         let repo = self.repo();
         // Read before the matches: a run recorded in between moves it, and this one loses.
         let version = repo.marker(WATCHLIST_MARKER)?.unwrap_or(0);
         let previous = repo.favorite_matches()?;
-        // `scope`: one account's watchlist (a manual re-screen), else every account's.
-        let favorites = repo.favorite_names(scope)?;
+        let favorites = repo.favorite_names(None)?;
         let evidence = repo.favorite_evidence()?;
         let total = favorites.len() as u64;
         tracing::info!(
@@ -262,7 +266,9 @@ impl LocalService {
         );
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
-                let candidates = candidates(loaded, &favorites, &evidence, changed, &previous);
+                let nearness = repo.favorite_nearness()?;
+                let inputs = (&evidence, &previous, (&nearness, drift.now));
+                let candidates = candidates(loaded, &favorites, inputs, changed);
                 favorites
                     .into_iter()
                     .filter(|(id, _, _)| candidates.contains(id))
@@ -273,13 +279,15 @@ impl LocalService {
         let now = Timestamp::now();
         let actor = self.actor().to_owned();
         let screening = Instant::now();
-        let outcomes: Vec<Option<Screened>> = selected
+        let outcomes: Vec<(Option<Screened>, Option<Near>)> = selected
             .par_iter()
             .map(|(id, name, kind)| {
                 let request = rescreen_request(&evidence, id, name, *kind);
                 screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
+        let near = stamped(&selected, &outcomes, drift.now);
+        let outcomes = outcomes.into_iter().map(|(screened, _)| screened).collect();
         tracing::info!(
             screened = selected.len(),
             millis = screening.elapsed().as_millis() as u64,
@@ -298,19 +306,24 @@ impl LocalService {
             changed: updates.len() as u64,
             alerts: changes.alerts.len() as u64,
         };
-        let mut markers = vec![MarkerMove {
-            key: WATCHLIST_MARKER,
-            from: version,
-            to: version + 1,
-        }];
-        markers.extend(marker.map(|(from, to)| MarkerMove {
-            key: MARKER,
-            from,
-            to,
-        }));
+        let mut markers = vec![
+            MarkerMove {
+                key: WATCHLIST_MARKER,
+                from: version,
+                to: version + 1,
+            },
+            MarkerMove {
+                key: MARKER,
+                from: marker.0,
+                to: marker.1,
+            },
+        ];
+        markers.extend(drift.markers());
         let Some(run_id) = repo.record_rescreen(&run_record, &updates, &changes, &markers)? else {
             return Ok(None);
         };
+        // After the run: values written alone are true of their index whenever they land.
+        repo.set_nearness(&near)?;
         Ok(Some(RescreenSummary {
             run_id: Some(run_id),
             mode: run_record.mode,
@@ -323,16 +336,25 @@ impl LocalService {
     }
 }
 
+/// What [`candidates`] reads of each favorite besides its name: its date of birth and
+/// country, its matches, and its kept nearness with the new index's cumulative drift.
+type CandidateInputs<'a> = (
+    &'a FavoriteEvidence,
+    &'a HashMap<String, Vec<(String, u8)>>,
+    (&'a HashMap<String, Nearness>, i64),
+);
+
 /// The favorites an update can have changed: those matching a changed or removed entry now,
-/// and those whose re-screen can reach the threshold against an added or changed entry
+/// those whose re-screen can reach the threshold against an added or changed entry
 /// ([`engine::ChangedEntries`]: a bound on the score, worked out from the favorite's tokens,
-/// never under the engine's).
+/// never under the engine's), and those whose nearest miss or lowest match the drift of the
+/// token weights can carry across the threshold, or whose nearness is unknown
+/// ([`super::nearness`]).
 fn candidates(
     loaded: &Loaded,
     favorites: &[(String, String, Option<EntityKind>)],
-    evidence: &FavoriteEvidence,
+    (evidence, previous, (nearness, drift)): CandidateInputs<'_>,
     changed: &[(String, ChangeKind)],
-    previous: &HashMap<String, Vec<(String, u8)>>,
 ) -> HashSet<String> {
     let started = Instant::now();
     let touched: HashSet<&str> = changed.iter().map(|(id, _)| id.as_str()).collect();
@@ -342,6 +364,13 @@ fn candidates(
         .map(|(f, _)| f.clone())
         .collect();
     let matching = out.len();
+    out.extend(
+        favorites
+            .iter()
+            .filter(|(id, _, _)| may_cross(nearness.get(id), drift, engine::DEFAULT_THRESHOLD))
+            .map(|(id, _, _)| id.clone()),
+    );
+    let near = out.len() - matching;
     let entries = engine::ChangedEntries::new(
         &loaded.index,
         changed
@@ -376,6 +405,7 @@ fn candidates(
         favorites = favorites.len(),
         changed_names = entries.name_count(),
         matching_changed = matching,
+        near_threshold = near,
         selected = out.len(),
         millis = started.elapsed().as_millis() as u64,
         "favorites selected for the incremental re-screen"
@@ -465,14 +495,16 @@ pub(crate) fn gather(
     (updates, alert_ids)
 }
 
+/// A favorite re-screened: what changed (`None`: nothing) and how near it came to the
+/// threshold (`None`: the engine refused it).
 pub(super) fn screen_favorite(
     loaded: &Loaded,
     id: &str,
     request: ScreenRequest,
     previous: Option<&Vec<(String, u8)>>,
     actor: &str,
-) -> Result<Option<Screened>, ServiceError> {
-    let (record, result) = match run(
+) -> Result<(Option<Screened>, Option<Near>), ServiceError> {
+    let (record, result, near) = match run_near(
         loaded,
         &request,
         ScreeningOrigin::Watchlist,
@@ -481,9 +513,20 @@ pub(super) fn screen_favorite(
     ) {
         Ok(done) => done,
         // A stored favorite the engine refuses (a rule tightened since) is skipped, not fatal.
-        Err(ServiceError::Validation { .. }) => return Ok(None),
+        Err(ServiceError::Validation { .. }) => return Ok((None, None)),
         Err(e) => return Err(e),
     };
+    Ok((changed(id, &request, record, &result, previous), Some(near)))
+}
+
+/// What a favorite's screening changed against its `previous` matches, if anything.
+fn changed(
+    id: &str,
+    request: &ScreenRequest,
+    record: crate::model::ScreeningRecord,
+    result: &crate::api::screening::ScreenResult,
+    previous: Option<&Vec<(String, u8)>>,
+) -> Option<Screened> {
     let before: BTreeSet<&str> = previous
         .map(|p| p.iter().map(|(e, _)| e.as_str()).collect())
         .unwrap_or_default();
@@ -493,7 +536,7 @@ pub(super) fn screen_favorite(
         .map(|m| m.entity_id.as_str())
         .collect();
     if before == after {
-        return Ok(None);
+        return None;
     }
     let gained: Vec<String> = after.difference(&before).map(|s| (*s).to_owned()).collect();
     let lost: Vec<String> = before.difference(&after).map(|s| (*s).to_owned()).collect();
@@ -546,12 +589,28 @@ pub(super) fn screen_favorite(
         lost,
         screening_id: Some(record.id.clone()),
     };
-    Ok(Some(Screened {
+    Some(Screened {
         update,
         screening: Some(record),
         alert,
-    }))
+    })
 }
+
+/// The kept nearness of each favorite `selected` that the engine screened, stamped with the
+/// index's cumulative drift.
+fn stamped(
+    selected: &[(String, String, Option<EntityKind>)],
+    outcomes: &[(Option<Screened>, Option<Near>)],
+    drift: i64,
+) -> Vec<(String, Option<Nearness>)> {
+    selected
+        .iter()
+        .zip(outcomes)
+        .filter_map(|((id, _, _), (_, near))| near.map(|n| (id.clone(), Some(n.stamped(drift)))))
+        .collect()
+}
+
+
 
 pub(super) fn favorite_event(alert: &Alert, update: &FavoriteUpdate) -> OutboxEvent {
     OutboxEvent {

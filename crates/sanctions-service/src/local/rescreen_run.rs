@@ -18,6 +18,11 @@ use jiff::{SignedDuration, Timestamp};
 use rayon::prelude::*;
 
 use super::monitor::{favorite_rescreen_request, gather, screen_favorite};
+use super::nearness::Near;
+
+/// A chunk screened: the updates of the favorites whose matched set changed, their
+/// screenings, alerts and events, and how near each favorite came.
+type ScreenedChunk = (Vec<crate::store::FavoriteUpdate>, Changes, Vec<(String, Near)>);
 use super::{ENGINE_VERSION, Loaded, LocalService};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;
@@ -228,7 +233,7 @@ impl LocalService {
         for _ in 0..STALE_ATTEMPTS {
             let started = Instant::now();
             let favorites = repo.rescreen_chunk_favorites(chunk)?;
-            let (updates, changes) = self.screen_chunk(loaded, &favorites)?;
+            let (updates, changes, near) = self.screen_chunk(loaded, &favorites)?;
             if lost.load(Ordering::Relaxed) {
                 tracing::warn!(
                     run = chunk.run_id,
@@ -247,6 +252,7 @@ impl LocalService {
             };
             match repo.commit_rescreen_chunk(&done)? {
                 ChunkCommit::Done(recorded) => {
+                    self.keep_nearness(loaded, near)?;
                     tracing::info!(
                         run = chunk.run_id,
                         chunk = chunk.seq,
@@ -281,14 +287,14 @@ impl LocalService {
     }
 
     /// Screens a chunk's favorites on all cores: the updates of those whose matched set
-    /// changed, with their screenings, alerts and events.
+    /// changed, with their screenings, alerts and events, and how near each came.
     fn screen_chunk(
         &self,
         loaded: &Loaded,
         favorites: &[ChunkFavorite],
-    ) -> Result<(Vec<crate::store::FavoriteUpdate>, Changes), ServiceError> {
+    ) -> Result<ScreenedChunk, ServiceError> {
         let actor = self.actor().to_owned();
-        let outcomes: Vec<_> = favorites
+        let outcomes: Vec<(Option<_>, Option<Near>)> = favorites
             .par_iter()
             .map(|f| {
                 let request = favorite_rescreen_request(&f.name, f.kind, &f.dob, &f.country);
@@ -296,9 +302,15 @@ impl LocalService {
                 screen_favorite(loaded, &f.id, request, previous, &actor)
             })
             .collect::<Result<_, _>>()?;
+        let near = favorites
+            .iter()
+            .zip(&outcomes)
+            .filter_map(|(f, (_, near))| near.map(|n| (f.id.clone(), n)))
+            .collect();
+        let outcomes = outcomes.into_iter().map(|(screened, _)| screened).collect();
         let mut changes = Changes::default();
         let (updates, _alert_ids) = gather(outcomes, &mut changes);
-        Ok((updates, changes))
+        Ok((updates, changes, near))
     }
 
     /// The compact record a finished run leaves (its counts summed from its chunks).

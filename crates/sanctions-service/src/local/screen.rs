@@ -27,9 +27,23 @@ pub(crate) fn run(
     actor: &str,
     favorite_id: Option<&str>,
 ) -> Result<(ScreeningRecord, ScreenResult), ServiceError> {
-    let result = engine_screen(&loaded.index, request)?;
+    run_near(loaded, request, origin, actor, favorite_id).map(|(record, result, _)| (record, result))
+}
+
+/// [`run`], with how near the screening came to the threshold (a favorite keeps it).
+pub(crate) fn run_near(
+    loaded: &Loaded,
+    request: &ScreenRequest,
+    origin: ScreeningOrigin,
+    actor: &str,
+    favorite_id: Option<&str>,
+) -> Result<(ScreeningRecord, ScreenResult, super::nearness::Near), ServiceError> {
+    let screening =
+        engine::screen(&loaded.index, &mapping::request(request)).map_err(enrich::engine_error)?;
+    let near = super::nearness::Near::of(&screening);
+    let result = mapping::result(&request.name, screening);
     let record = record_of(loaded, request, &result, origin, actor, favorite_id)?;
-    Ok((record, result))
+    Ok((record, result, near))
 }
 
 /// The record to store of `result`, the answer to `request` on `loaded`.
@@ -336,16 +350,6 @@ fn check_batch(request: &BatchRequest) -> Result<(), ServiceError> {
             if bad.len() > shown.len() { "; ..." } else { "" }
         ),
     ))
-}
-
-/// The engine's answer in wire form.
-pub(crate) fn engine_screen(
-    index: &engine::Index,
-    request: &ScreenRequest,
-) -> Result<ScreenResult, ServiceError> {
-    let screening =
-        engine::screen(index, &mapping::request(request)).map_err(enrich::engine_error)?;
-    Ok(mapping::result(&request.name, screening))
 }
 
 /// One name screened on `loaded` and not stored, its coverage `coverage`.

@@ -8,7 +8,8 @@ use rayon::prelude::*;
 use super::convert::{check_name, entity_kind, page_limit, paged};
 use super::monitor::favorite_evidence_request;
 use super::review::check_id;
-use super::screen::{best_match_message, run};
+use super::nearness::Near;
+use super::screen::{best_match_message, run_near};
 use super::{LocalService, new_id};
 use crate::ServiceError;
 use crate::api::favorites::{
@@ -57,12 +58,16 @@ fn check_favorite(request: &FavoriteRequest) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// A favorite screened at once: the row to insert, its screening (when it matched), its alert.
+/// A favorite screened at once: the row to insert, its screening (when it matched), its
+/// alert, and how near it came to the threshold.
+type Prepared = (FavoriteInsert, Option<ScreeningRecord>, Option<Alert>, Near);
+
+/// A favorite screened at once ([`Prepared`]).
 fn prepare(
     this: &LocalService,
     loaded: &super::Loaded,
     request: &FavoriteRequest,
-) -> Result<(FavoriteInsert, Option<ScreeningRecord>, Option<Alert>), ServiceError> {
+) -> Result<Prepared, ServiceError> {
     let kind = entity_kind(request.kind);
     let name = request.name.trim().to_owned();
     let id = new_id("fav_");
@@ -72,7 +77,7 @@ fn prepare(
         request.date_of_birth.as_deref(),
         request.country.as_deref(),
     );
-    let (record, result) = run(
+    let (record, result, near) = run_near(
         loaded,
         &request_screen,
         ScreeningOrigin::Watchlist,
@@ -125,7 +130,7 @@ fn prepare(
         matches,
     };
     // A no-match screening of a new favorite is recorded on the favorite itself (compact).
-    Ok((insert, matched.then_some(record), alert))
+    Ok((insert, matched.then_some(record), alert, near))
 }
 
 fn alert_event(alert: &Alert) -> OutboxEvent {
@@ -151,7 +156,7 @@ impl LocalService {
         check_favorite(&request)?;
         self.blocking(move |this| {
             let loaded = this.ready()?;
-            let (insert, screening, alert) = prepare(&this, &loaded, &request)?;
+            let (insert, screening, alert, near) = prepare(&this, &loaded, &request)?;
             let mut changes = this.changes();
             changes.screenings.extend(screening);
             if let Some(alert) = alert {
@@ -159,7 +164,11 @@ impl LocalService {
                 changes.alerts.push(alert);
             }
             match this.repo().add_favorite(this.account(), &insert, &changes) {
-                Ok(()) => Ok(insert.favorite),
+                Ok(()) => {
+                    let id = insert.favorite.id.clone();
+                    this.keep_nearness(&loaded, vec![(id, near)])?;
+                    Ok(insert.favorite)
+                }
                 Err(e @ StoreError::Duplicate { .. }) => {
                     Err(ServiceError::validation("name", e.to_string()))
                 }
@@ -230,12 +239,14 @@ impl LocalService {
             let (mut added, mut matched, mut alerts) = (0, 0, 0);
             // Chunks bound the memory of a million-name import; each is one transaction.
             for chunk in import.names.chunks(IMPORT_CHUNK) {
-                let prepared: Vec<(FavoriteInsert, Option<ScreeningRecord>, Option<Alert>)> = chunk
+                let prepared: Vec<Prepared> = chunk
                     .par_iter()
                     .map(|request| prepare(&this, &loaded, request))
                     .collect::<Result<_, _>>()?;
                 let mut items = Vec::with_capacity(prepared.len());
-                for (insert, screening, alert) in prepared {
+                let mut near = Vec::with_capacity(prepared.len());
+                for (insert, screening, alert, n) in prepared {
+                    near.push((insert.favorite.id.clone(), n));
                     let mut changes = this.changes();
                     changes.screenings.extend(screening);
                     if let Some(alert) = alert {
@@ -247,6 +258,8 @@ impl LocalService {
                 let inserted = this.repo().import_favorites(this.account(), &items)?;
                 added += inserted.len();
                 let inserted: std::collections::HashSet<String> = inserted.into_iter().collect();
+                near.retain(|(id, _)| inserted.contains(id));
+                this.keep_nearness(&loaded, near)?;
                 for (insert, changes) in &items {
                     if inserted.contains(&insert.favorite.id) {
                         matched += usize::from(!insert.matches.is_empty());

@@ -65,7 +65,7 @@ const IDENTITIES: &[(&str, &str)] = &[
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 13;
+const SQLITE_VERSION: i64 = 14;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -206,6 +206,9 @@ fn convert(
         (ValueRef::Null, k) if *k == Type::INT8 => Box::new(None::<i64>),
         (ValueRef::Null, k) if *k == Type::BOOL => Box::new(None::<bool>),
         (ValueRef::Null, k) if *k == Type::BYTEA => Box::new(None::<Vec<u8>>),
+        (ValueRef::Null, k) if *k == Type::FLOAT8 => Box::new(None::<f64>),
+        (ValueRef::Real(f), k) if *k == Type::FLOAT8 => Box::new(f),
+        (ValueRef::Integer(i), k) if *k == Type::FLOAT8 => Box::new(i as f64),
         (ValueRef::Null, _) => Box::new(None::<String>),
         (ValueRef::Integer(i), k) if *k == Type::INT8 => Box::new(i),
         (ValueRef::Integer(i), k) if *k == Type::BOOL => Box::new(i != 0),
@@ -348,6 +351,8 @@ fn sqlite_value(row: &Row, i: usize, kind: &Type) -> Result<rusqlite::types::Val
         col::<Option<bool>>(row, i)?.map_or(Value::Null, |b| Value::Integer(i64::from(b)))
     } else if *kind == Type::BYTEA {
         col::<Option<Vec<u8>>>(row, i)?.map_or(Value::Null, Value::Blob)
+    } else if *kind == Type::FLOAT8 {
+        col::<Option<f64>>(row, i)?.map_or(Value::Null, Value::Real)
     } else {
         col::<Option<String>>(row, i)?.map_or(Value::Null, Value::Text)
     })

@@ -180,6 +180,12 @@ impl Repository for PostgresRepository {
     fn favorite_evidence(&self) -> Result<crate::FavoriteEvidence, StoreError> {
         self.read(watchlist::favorite_evidence)
     }
+    fn favorite_nearness(&self) -> Result<HashMap<String, crate::Nearness>, StoreError> {
+        self.read(watchlist::favorite_nearness)
+    }
+    fn set_nearness(&self, rows: &[(String, Option<crate::Nearness>)]) -> Result<(), StoreError> {
+        self.write(|tx| watchlist::set_nearness(tx, rows))
+    }
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError> {
         self.read(watchlist::favorite_matches)
     }

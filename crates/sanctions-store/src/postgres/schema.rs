@@ -375,6 +375,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (run_id, seq)
     );
     "#,
+    // 8: how near each favorite's last screening came to the threshold (SQLite's migration
+    // 14).
+    r#"
+    ALTER TABLE favorites ADD COLUMN near_score DOUBLE PRECISION;
+    ALTER TABLE favorites ADD COLUMN low_score DOUBLE PRECISION;
+    "#,
 ];
 
 /// The schema version of the database (0: none yet).

@@ -614,3 +614,48 @@ pub(super) fn favorite_evidence(
         .map(|r| Ok((col(r, 0)?, (col(r, 1)?, col(r, 2)?))))
         .collect()
 }
+
+/// Every favorite's nearness by id (see `crate::Nearness`); unknown ones are absent.
+pub(super) fn favorite_nearness(
+    c: &mut impl GenericClient,
+) -> Result<HashMap<String, crate::Nearness>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT id, near_score, low_score FROM favorites
+             WHERE near_score IS NOT NULL AND low_score IS NOT NULL",
+            &[],
+        )
+        .map_err(db)?;
+    rows.iter()
+        .map(|r| {
+            let near = crate::Nearness {
+                near: col(r, 1)?,
+                low: col(r, 2)?,
+            };
+            Ok((col(r, 0)?, near))
+        })
+        .collect()
+}
+
+/// Rows of nearness set by one statement each.
+const NEARNESS_BATCH: usize = 10_000;
+
+/// Sets each named favorite's nearness (`None`: unknown), a batch of rows per statement.
+pub(super) fn set_nearness(
+    tx: &mut Transaction<'_>,
+    rows: &[(String, Option<crate::Nearness>)],
+) -> Result<(), StoreError> {
+    for batch in rows.chunks(NEARNESS_BATCH) {
+        let ids: Vec<&str> = batch.iter().map(|(id, _)| id.as_str()).collect();
+        let near: Vec<Option<f64>> = batch.iter().map(|(_, n)| n.map(|n| n.near)).collect();
+        let low: Vec<Option<f64>> = batch.iter().map(|(_, n)| n.map(|n| n.low)).collect();
+        tx.execute(
+            "UPDATE favorites f SET near_score = v.near, low_score = v.low
+             FROM unnest($1::text[], $2::float8[], $3::float8[]) AS v(id, near, low)
+             WHERE f.id = v.id",
+            &[&ids, &near, &low],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}

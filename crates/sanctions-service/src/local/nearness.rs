@@ -1,0 +1,205 @@
+//! How near each favorite's last screening came to the threshold, kept so that the
+//! incremental re-screen also finds the favorites whose score against an entry the update
+//! left alone can cross it: the token weights are the whole index's, so every score moves a
+//! little when entries come and go ([`engine::WeightDrift`] bounds how far).
+//!
+//! Every monitor run records, for the index it ran on (by its newest list update), the
+//! cumulative drift in points: that of the index before plus how far the updates between can
+//! move a score (`near_drift:<update>`, and the largest so far as `near_drift`). A favorite
+//! screened on an index whose drift is known keeps its nearest miss minus that drift and its
+//! lowest match plus it ([`Nearness`]); at a later index of drift `D` its scores are then
+//! within `near + D` and `low - D`, however many runs passed without re-screening it. A
+//! favorite screened on an index not yet monitored keeps the values it had (still true of
+//! their own index); one without values (new, or from an earlier version) is re-screened.
+
+use super::{Loaded, LocalService};
+use crate::ServiceError;
+use crate::engine::{self, WeightDrift};
+use crate::model::{ChangeKind, Entity, EntityNames};
+use crate::store::{MarkerMove, Nearness};
+
+/// The largest cumulative drift recorded, in millionths of a point.
+pub(super) const DRIFT_KEY: &str = "near_drift";
+/// Millionths of a point per point.
+const MICRO: f64 = 1e6;
+/// The drift recorded when it is not known (no index, or the index before unknown): more
+/// than any score's range, so every favorite with values is re-screened.
+const UNKNOWN: i64 = 1_000 * 1_000_000;
+/// Stands for "no entry scored below the threshold" and "no match": beyond any final score
+/// (0-100 plus the facts' points), yet within reach of [`UNKNOWN`].
+const NONE_BELOW: f64 = -200.0;
+const NONE_HIT: f64 = 300.0;
+/// Room for the f64 arithmetic of the shifted values.
+const MARGIN: f64 = 0.001;
+
+/// The drift marker of the index whose newest list update is `update`.
+pub(super) fn drift_key(update: i64) -> String {
+    format!("{DRIFT_KEY}:{update}")
+}
+
+/// How near one screening came to the threshold ([`engine::Screening::nearest_below`],
+/// [`engine::Screening::lowest_hit`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Near {
+    below: Option<f32>,
+    lowest: Option<f32>,
+}
+
+impl Near {
+    pub(crate) fn of(screening: &engine::Screening) -> Near {
+        Near {
+            below: screening.nearest_below,
+            lowest: screening.lowest_hit,
+        }
+    }
+
+    /// The values to keep, screened on an index of cumulative drift `drift` (millionths).
+    pub(super) fn stamped(self, drift: i64) -> Nearness {
+        let d = drift as f64 / MICRO;
+        Nearness {
+            near: self.below.map_or(NONE_BELOW, f64::from) - d,
+            low: self.lowest.map_or(NONE_HIT, f64::from) + d,
+        }
+    }
+}
+
+/// Whether a favorite with these kept values (`None`: unknown) can have crossed `threshold`
+/// either way on an index of cumulative drift `drift` (millionths of a point): its nearest
+/// miss can reach it, or its lowest match fall below it (a score `v` rounds to the threshold
+/// `t` or above when `v >= t - 0.5`).
+pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> bool {
+    let Some(kept) = kept else {
+        return true;
+    };
+    let d = drift as f64 / MICRO;
+    let edge = f64::from(threshold) - 0.5;
+    kept.near + d + MARGIN >= edge || kept.low - d - MARGIN < edge
+}
+
+/// The drift markers a monitor run moves: the run's index's own, and the largest.
+pub(super) struct DriftStep {
+    pub key: String,
+    pub largest: i64,
+    pub now: i64,
+}
+
+impl DriftStep {
+    pub(super) fn markers(&self) -> [MarkerMove<'_>; 2] {
+        [
+            MarkerMove {
+                key: &self.key,
+                from: 0,
+                to: self.now,
+            },
+            MarkerMove {
+                key: DRIFT_KEY,
+                from: self.largest,
+                to: self.largest.max(self.now),
+            },
+        ]
+    }
+}
+
+impl LocalService {
+    /// The cumulative drift of `loaded`'s index, when a monitor run recorded it.
+    pub(super) fn drift_of(&self, loaded: &Loaded) -> Result<Option<i64>, ServiceError> {
+        Ok(self.repo().marker(&drift_key(loaded.latest_update))?)
+    }
+
+    /// Keeps the nearness of favorites screened on `loaded` when its index's drift is known;
+    /// else the values kept stay (true of the index they came from), or unknown for a new
+    /// favorite, which the next incremental run re-screens.
+    pub(super) fn keep_nearness(
+        &self,
+        loaded: &Loaded,
+        near: Vec<(String, Near)>,
+    ) -> Result<(), ServiceError> {
+        if let Some(drift) = self.drift_of(loaded)? {
+            let rows: Vec<_> = near
+                .into_iter()
+                .map(|(id, n)| (id, Some(n.stamped(drift))))
+                .collect();
+            self.repo().set_nearness(&rows)?;
+        }
+        Ok(())
+    }
+
+    /// The cumulative drift of `loaded`'s index, monitored after update `marker`: that of
+    /// `marker`'s index plus how far the entries `changed` between can move a score.
+    pub(super) fn drift_step(
+        &self,
+        loaded: &Loaded,
+        marker: i64,
+        changed: &[(String, ChangeKind)],
+    ) -> Result<DriftStep, ServiceError> {
+        let repo = self.repo();
+        let largest = repo.marker(DRIFT_KEY)?.unwrap_or(0);
+        let base = repo.marker(&drift_key(marker))?;
+        let step = match base {
+            Some(_) if loaded.index.entity_count() > 0 => {
+                let (before, after) = self.versions_around(loaded, marker, changed)?;
+                let drift = WeightDrift::between(&loaded.index, &before, &after);
+                let points = drift.points();
+                tracing::info!(points, factor = drift.factor(), "token weight drift of the update");
+                if points.is_finite() && points * MICRO < UNKNOWN as f64 {
+                    (points * MICRO).ceil() as i64
+                } else {
+                    UNKNOWN
+                }
+            }
+            _ => UNKNOWN,
+        };
+        let now = base.map_or(largest, |b| b.max(0)).saturating_add(step);
+        Ok(DriftStep {
+            key: drift_key(loaded.latest_update),
+            largest,
+            now,
+        })
+    }
+
+    /// The names of the entries `changed` as they stood after update `marker` (before) and
+    /// in `loaded`'s index (after); an entry absent at one of the two counts on one side only.
+    fn versions_around(
+        &self,
+        loaded: &Loaded,
+        marker: i64,
+        changed: &[(String, ChangeKind)],
+    ) -> Result<(Vec<EntityNames>, Vec<EntityNames>), ServiceError> {
+        let repo = self.repo();
+        let mut ids: Vec<&str> = changed.iter().map(|(id, _)| id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        for id in ids {
+            let names = |e: Option<Entity>| e.map(|e| EntityNames::of(&e));
+            before.extend(names(repo.entity_at(id, marker)?));
+            after.extend(names(repo.entity_at(id, loaded.latest_update)?));
+        }
+        Ok((before, after))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_values_cross_only_by_more_than_the_drift() {
+        let near = |below: f32, lowest: Option<f32>| Near {
+            below: Some(below),
+            lowest,
+        };
+        // Screened at drift 2 points: 76.9 below the threshold, no match.
+        let kept = near(76.9, None).stamped(2_000_000);
+        assert!(!may_cross(Some(&kept), 2_000_000, 78));
+        assert!(!may_cross(Some(&kept), 2_500_000, 78));
+        assert!(may_cross(Some(&kept), 2_700_000, 78));
+        // A lowest match of 78.2 falls below 77.5 only by more than 0.7 points.
+        let kept = near(10.0, Some(78.2)).stamped(0);
+        assert!(!may_cross(Some(&kept), 500_000, 78));
+        assert!(may_cross(Some(&kept), 800_000, 78));
+        // Unknown values, and an unknown drift, always.
+        assert!(may_cross(None, 0, 78));
+        assert!(may_cross(Some(&Near::default().stamped(0)), UNKNOWN, 78));
+    }
+}
