@@ -260,7 +260,12 @@ mod tests {
     fn filler() -> Vec<EntityNames> {
         (0..3000)
             .map(|i| {
-                let name = format!("{} {} {}", word(i % 400), word(1000 + i / 3), word(5000 + i));
+                let name = format!(
+                    "{} {} {}",
+                    word(i % 400),
+                    word(1000 + i / 3),
+                    word(5000 + i)
+                );
                 person(&format!("f{i}"), &name)
             })
             .collect()
@@ -277,10 +282,17 @@ mod tests {
     #[test]
     fn more_names_move_scores_within_the_bound() {
         // New words only: no df of a kept word changes, only the number of names.
-        let added = people("a", &["Zyx Qwv", "Plo Mnb", "Ytr Ewq", "Kjh Gfd", "Vcx Zlp"]);
+        let added = people(
+            "a",
+            &["Zyx Qwv", "Plo Mnb", "Ytr Ewq", "Kjh Gfd", "Vcx Zlp"],
+        );
         let (most, drift, _) = moved(&[], &added);
         assert!(most > 0.0, "nothing moved");
-        assert!(most <= drift.points(), "moved {most}, bound {}", drift.points());
+        assert!(
+            most <= drift.points(),
+            "moved {most}, bound {}",
+            drift.points()
+        );
         assert!(drift.points() < 5.0, "{}", drift.points());
     }
 
@@ -304,7 +316,11 @@ mod tests {
         );
         let removed = people("r", &["Chan Park Ho"]);
         let (most, drift, [n_old, n_new]) = moved(&removed, &added);
-        assert!(most <= drift.points(), "moved {most}, bound {}", drift.points());
+        assert!(
+            most <= drift.points(),
+            "moved {most}, bound {}",
+            drift.points()
+        );
         // The number of names alone (every df kept) bounds far less than what moved.
         let mut uniform = WeightDrift::none();
         uniform.add(word_weight(n_new, 1), word_weight(n_old, 1));

@@ -154,7 +154,10 @@ pub fn screen(index: &Index, request: &Request) -> Result<Screening, ScreenError
         .iter()
         .filter_map(|s| s.nearest_below)
         .reduce(f32::max);
-    let lowest_hit = screenings.iter().filter_map(|s| s.lowest_hit).reduce(f32::min);
+    let lowest_hit = screenings
+        .iter()
+        .filter_map(|s| s.lowest_hit)
+        .reduce(f32::min);
     let mut hits: Vec<Hit> = Vec::with_capacity(screenings.iter().map(|s| s.hits.len()).sum());
     for hit in screenings.into_iter().flat_map(|s| s.hits) {
         match hits.iter_mut().find(|h| h.entity == hit.entity) {

@@ -610,8 +610,6 @@ fn stamped(
         .collect()
 }
 
-
-
 pub(super) fn favorite_event(alert: &Alert, update: &FavoriteUpdate) -> OutboxEvent {
     OutboxEvent {
         event_id: new_id("evt_"),

@@ -140,7 +140,11 @@ impl LocalService {
                 let (before, after) = self.versions_around(loaded, marker, changed)?;
                 let drift = WeightDrift::between(&loaded.index, &before, &after);
                 let points = drift.points();
-                tracing::info!(points, factor = drift.factor(), "token weight drift of the update");
+                tracing::info!(
+                    points,
+                    factor = drift.factor(),
+                    "token weight drift of the update"
+                );
                 if points.is_finite() && points * MICRO < UNKNOWN as f64 {
                     (points * MICRO).ceil() as i64
                 } else {

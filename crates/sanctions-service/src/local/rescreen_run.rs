@@ -22,7 +22,11 @@ use super::nearness::Near;
 
 /// A chunk screened: the updates of the favorites whose matched set changed, their
 /// screenings, alerts and events, and how near each favorite came.
-type ScreenedChunk = (Vec<crate::store::FavoriteUpdate>, Changes, Vec<(String, Near)>);
+type ScreenedChunk = (
+    Vec<crate::store::FavoriteUpdate>,
+    Changes,
+    Vec<(String, Near)>,
+);
 use super::{ENGINE_VERSION, Loaded, LocalService};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;

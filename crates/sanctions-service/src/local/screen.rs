@@ -27,7 +27,8 @@ pub(crate) fn run(
     actor: &str,
     favorite_id: Option<&str>,
 ) -> Result<(ScreeningRecord, ScreenResult), ServiceError> {
-    run_near(loaded, request, origin, actor, favorite_id).map(|(record, result, _)| (record, result))
+    run_near(loaded, request, origin, actor, favorite_id)
+        .map(|(record, result, _)| (record, result))
 }
 
 /// [`run`], with how near the screening came to the threshold (a favorite keeps it).

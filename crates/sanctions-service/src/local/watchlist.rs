@@ -7,8 +7,8 @@ use rayon::prelude::*;
 
 use super::convert::{check_name, entity_kind, page_limit, paged};
 use super::monitor::favorite_evidence_request;
-use super::review::check_id;
 use super::nearness::Near;
+use super::review::check_id;
 use super::screen::{best_match_message, run_near};
 use super::{LocalService, new_id};
 use crate::ServiceError;
