@@ -9,6 +9,7 @@ mod common;
 mod conformance;
 mod migrations;
 mod multiproc;
+mod nearness;
 mod no_triggers;
 mod rescreen_chunks;
 mod scale_out;

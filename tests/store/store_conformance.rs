@@ -35,6 +35,7 @@ cases!(
     alerts_and_their_log,
     alerts_change_together_or_not_at_all,
     watchlist_favorites,
+    favorite_nearness_round_trips,
     rescreen_records_once_by_compare_and_set,
     webhooks_deliveries_and_claims,
     an_expired_lease_is_claimed_again,

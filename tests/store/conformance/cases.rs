@@ -12,7 +12,7 @@ use sanctions_sources::ParsedList;
 use sanctions_store::{
     AttemptRecord, BriefFilter, BriefRecord, Changes, DEFAULT_ACCOUNT, DeliveryClaim,
     DeliveryOutcome, DeliveryRecord, FavoriteInsert, FavoriteUpdate, JobClaim, MarkerMove,
-    NewDecision, StoreError, WATCHLIST_MARKER, WebhookRecord,
+    Nearness, NewDecision, StoreError, WATCHLIST_MARKER, WebhookRecord,
 };
 
 use super::Both;
@@ -852,6 +852,35 @@ fn run(at_second: i64) -> RescreenRun {
         changed: 1,
         alerts: 1,
     }
+}
+
+/// A favorite's nearness: unknown when added (and on a row an upgrade gave the columns),
+/// kept as set, unknown again when set so; a favorite removed meanwhile is skipped.
+pub fn favorite_nearness_round_trips(repo: &dyn Both) {
+    for (id, name) in [("fav_n1", "Weihua Du"), ("fav_n2", "Du Yonghao")] {
+        repo.add_favorite(
+            DEFAULT_ACCOUNT,
+            &favorite(id, name, &[]),
+            &Changes::default(),
+        )
+        .unwrap();
+    }
+    assert!(repo.favorite_nearness().unwrap().is_empty());
+    let near = Nearness {
+        near: 77.25 - 1_000.5,
+        low: 300.0 + 1_000.5,
+    };
+    let rows = [
+        ("fav_n1".to_owned(), Some(near)),
+        ("fav_n2".to_owned(), None),
+        ("fav_gone".to_owned(), Some(near)),
+    ];
+    repo.set_nearness(&rows).unwrap();
+    let kept = repo.favorite_nearness().unwrap();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept["fav_n1"], near);
+    repo.set_nearness(&[("fav_n1".to_owned(), None)]).unwrap();
+    assert!(repo.favorite_nearness().unwrap().is_empty());
 }
 
 pub fn rescreen_records_once_by_compare_and_set(repo: &dyn Both) {
