@@ -296,6 +296,18 @@ impl ChangedEntries {
         self.bound(index, request, 0, cache)
     }
 
+    /// [`ChangedEntries::most`] where it is at least `floor`; under `floor` (not the most)
+    /// where no changed name can reach `floor`. Names under `floor` are not worked out.
+    pub fn most_from(
+        &self,
+        index: &Index,
+        request: &Request,
+        floor: u8,
+        cache: &mut BoundCache,
+    ) -> u8 {
+        self.bound_from(index, request, floor, false, cache)
+    }
+
     /// Whether `request` can reach its threshold against a changed entry.
     pub fn reaches(&self, index: &Index, request: &Request, cache: &mut BoundCache) -> bool {
         let threshold = request.threshold.unwrap_or(super::DEFAULT_THRESHOLD);
@@ -305,6 +317,19 @@ impl ChangedEntries {
     /// The most `request` scores against a changed name, facts included, where that reaches
     /// `threshold`; under `threshold` where no name can reach it.
     fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
+        self.bound_from(index, request, threshold, true, cache)
+    }
+
+    /// [`ChangedEntries::bound`], stopping at the first name that reaches `threshold` when
+    /// `stop` (else the most of all).
+    fn bound_from(
+        &self,
+        index: &Index,
+        request: &Request,
+        threshold: u8,
+        stop: bool,
+        cache: &mut BoundCache,
+    ) -> u8 {
         if self.is_empty() {
             return 0;
         }
@@ -336,7 +361,7 @@ impl ChangedEntries {
                 facts::weigh(&facts, &index.entities[entity as usize].facts).1
             };
             most = most.max((i16::from(percent) + i16::from(points)).clamp(0, 100) as u8);
-            if most >= threshold && threshold > 0 {
+            if stop && most >= threshold && threshold > 0 {
                 break;
             }
         }

@@ -5,10 +5,14 @@
 //!
 //! Two ways to the same answer. A full run screens every favorite. An incremental run, used
 //! after list updates when the watchlist is large, screens only the favorites that can have
-//! changed: those matching an entry the updates changed or removed, and those whose score
+//! changed: those matching an entry the updates changed or removed, those whose score
 //! against an added or changed entry can reach the threshold by a bound worked out from the
-//! favorite's tokens (`engine::ChangedEntries`; no index of the watchlist is built). Tests
-//! compare the two on real OFAC editions and on a synthetic update.
+//! favorite's tokens (`engine::ChangedEntries`; no index of the watchlist is built), and
+//! those whose score against an entry the updates left alone can cross the threshold because
+//! the token weights moved: their nearest miss or lowest match, kept from their last
+//! screening, within the weights' drift of it (`super::nearness`, `engine::WeightDrift`), or
+//! unknown. Tests compare the two on real OFAC editions and on a synthetic update, and run a
+//! full re-screen after the incremental one, which must change nothing.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -264,11 +268,13 @@ impl LocalService {
             millis = started.elapsed().as_millis() as u64,
             "watchlist read for the re-screen"
         );
+        let mut raised_near = Vec::new();
         let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
                 let nearness = repo.favorite_nearness()?;
-                let inputs = (&evidence, &previous, (&nearness, drift.now));
-                let candidates = candidates(loaded, &favorites, inputs, changed);
+                let inputs = (&evidence, &previous, (&nearness, drift));
+                let (candidates, raise) = candidates(loaded, &favorites, inputs, changed);
+                raised_near = raise;
                 favorites
                     .into_iter()
                     .filter(|(id, _, _)| candidates.contains(id))
@@ -286,7 +292,8 @@ impl LocalService {
                 screen_favorite(loaded, id, request, previous.get(id), &actor)
             })
             .collect::<Result<_, _>>()?;
-        let near = stamped(&selected, &outcomes, drift.now);
+        let mut near = stamped(&selected, &outcomes, drift.now);
+        near.append(&mut raised_near);
         let outcomes = outcomes.into_iter().map(|(screened, _)| screened).collect();
         tracing::info!(
             screened = selected.len(),
@@ -337,80 +344,152 @@ impl LocalService {
 }
 
 /// What [`candidates`] reads of each favorite besides its name: its date of birth and
-/// country, its matches, and its kept nearness with the new index's cumulative drift.
+/// country, its matches, and its kept nearness with the new index's drift.
 type CandidateInputs<'a> = (
     &'a FavoriteEvidence,
     &'a HashMap<String, Vec<(String, u8)>>,
-    (&'a HashMap<String, Nearness>, i64),
+    (&'a HashMap<String, Nearness>, &'a DriftStep),
 );
 
 /// The favorites an update can have changed: those matching a changed or removed entry now,
 /// those whose re-screen can reach the threshold against an added or changed entry
 /// ([`engine::ChangedEntries`]: a bound on the score, worked out from the favorite's tokens,
-/// never under the engine's), and those whose nearest miss or lowest match the drift of the
-/// token weights can carry across the threshold, or whose nearness is unknown
-/// ([`super::nearness`]).
+/// never under the engine's), and, for the entries the update left alone, whose scores move
+/// with the token weights ([`super::nearness`]): the entries holding a word whose weight
+/// moved apart from the rest count as changed, a favorite reading such a word is selected,
+/// and so is one whose nearest miss or lowest match the rest's drift can carry across the
+/// threshold, or whose nearness is unknown.
 fn candidates(
     loaded: &Loaded,
     favorites: &[(String, String, Option<EntityKind>)],
     (evidence, previous, (nearness, drift)): CandidateInputs<'_>,
     changed: &[(String, ChangeKind)],
-) -> HashSet<String> {
+) -> (HashSet<String>, Vec<(String, Option<Nearness>)>) {
     let started = Instant::now();
-    let touched: HashSet<&str> = changed.iter().map(|(id, _)| id.as_str()).collect();
+    let index = &loaded.index;
+    let moved = drift
+        .weights
+        .as_ref()
+        .map(|w| w.moved_entities(index))
+        .unwrap_or_default();
+    let touched: HashSet<&str> = changed
+        .iter()
+        .map(|(id, _)| id.as_str())
+        .chain(moved.iter().copied())
+        .collect();
     let mut out: HashSet<String> = previous
         .iter()
         .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
         .map(|(f, _)| f.clone())
         .collect();
     let matching = out.len();
-    out.extend(
-        favorites
-            .iter()
-            .filter(|(id, _, _)| may_cross(nearness.get(id), drift, engine::DEFAULT_THRESHOLD))
-            .map(|(id, _, _)| id.clone()),
-    );
-    let near = out.len() - matching;
     let entries = engine::ChangedEntries::new(
-        &loaded.index,
+        index,
         changed
             .iter()
             .filter(|(_, change)| *change != ChangeKind::Removed)
-            .map(|(id, _)| id.as_str()),
+            .map(|(id, _)| id.as_str())
+            .chain(moved.iter().copied()),
     );
-    if !entries.is_empty() {
-        // One cache per thread, each over a contiguous share of the watchlist: a cache per
-        // rayon job (`map_init`) would work out the same distinct tokens again per job.
-        let share = favorites
-            .len()
-            .div_ceil(rayon::current_num_threads().max(1))
-            .max(1);
-        let reached: Vec<String> = favorites
-            .par_chunks(share)
-            .flat_map_iter(|chunk| {
-                let mut cache = engine::BoundCache::default();
-                chunk
-                    .iter()
-                    .filter(|(id, name, kind)| {
-                        let request = rescreen_request(evidence, id, name, *kind);
-                        entries.reaches(&loaded.index, &mapping::request(&request), &mut cache)
-                    })
-                    .map(|(id, _, _)| id.clone())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        out.extend(reached);
+    let selects = |id: &str, request: &engine::Request, cache: &mut engine::BoundCache| {
+        let kept = nearness.get(id);
+        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD)
+            || drift
+                .weights
+                .as_ref()
+                .is_some_and(|w| w.moves_query(index, request))
+        {
+            return Selected::Yes;
+        }
+        match kept {
+            Some(kept) if !entries.is_empty() => {
+                raised(&entries, index, request, *kept, drift, cache)
+            }
+            _ => Selected::No,
+        }
+    };
+    // One cache per thread, each over a contiguous share of the watchlist: a cache per
+    // rayon job (`map_init`) would work out the same distinct tokens again per job.
+    let share = favorites
+        .len()
+        .div_ceil(rayon::current_num_threads().max(1))
+        .max(1);
+    let outcomes: Vec<(String, Selected)> = favorites
+        .par_chunks(share)
+        .flat_map_iter(|chunk| {
+            let mut cache = engine::BoundCache::default();
+            chunk
+                .iter()
+                .map(|(id, name, kind)| {
+                    let request = rescreen_request(evidence, id, name, *kind);
+                    (id, selects(id, &mapping::request(&request), &mut cache))
+                })
+                .filter(|(_, s)| *s != Selected::No)
+                .map(|(id, s)| (id.clone(), s))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut raise = Vec::new();
+    let mut reached = Vec::new();
+    for (id, selected) in outcomes {
+        match selected {
+            // One re-screened anyway keeps what its screening gives.
+            Selected::Raise(near) if !out.contains(&id) => raise.push((id, Some(near))),
+            Selected::Raise(_) => {}
+            _ => reached.push(id),
+        }
     }
+    out.extend(reached);
     tracing::info!(
         favorites = favorites.len(),
         changed_names = entries.name_count(),
+        moved_entries = moved.len(),
         matching_changed = matching,
-        near_threshold = near,
         selected = out.len(),
+        nearest_raised = raise.len(),
         millis = started.elapsed().as_millis() as u64,
         "favorites selected for the incremental re-screen"
     );
-    out
+    (out, raise)
+}
+
+/// What the selection decides for one favorite: re-screen it, leave it, or leave it with its
+/// kept nearest miss raised to what it can now score against a changed entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Selected {
+    Yes,
+    No,
+    Raise(Nearness),
+}
+
+/// For a favorite not otherwise selected: re-screened when it can reach the threshold
+/// against a changed (or moved) entry; else, when what it can score there exceeds its kept
+/// nearest miss, that miss raised to it (a score rounding to `most` is under `most + 0.5`),
+/// so that later runs count from there.
+fn raised(
+    entries: &engine::ChangedEntries,
+    index: &engine::Index,
+    request: &engine::Request,
+    kept: Nearness,
+    drift: &DriftStep,
+    cache: &mut engine::BoundCache,
+) -> Selected {
+    let threshold = engine::DEFAULT_THRESHOLD;
+    let d = drift.now as f64 / 1e6;
+    let now = kept.near + d;
+    // A changed name matters only where it can score above the kept miss.
+    let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
+    let most = entries.most_from(index, request, floor as u8, cache);
+    if most >= threshold {
+        Selected::Yes
+    } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
+        Selected::Raise(Nearness {
+            near: f64::from(most) + 0.5 - d,
+            low: kept.low,
+        })
+    } else {
+        Selected::No
+    }
 }
 
 /// A favorite's re-screen that changed its set of matches.

@@ -25,9 +25,11 @@ const MICRO: f64 = 1e6;
 /// The drift recorded when it is not known (no index, or the index before unknown): more
 /// than any score's range, so every favorite with values is re-screened.
 const UNKNOWN: i64 = 1_000 * 1_000_000;
-/// Stands for "no entry scored below the threshold" and "no match": beyond any final score
-/// (0-100 plus the facts' points), yet within reach of [`UNKNOWN`].
-const NONE_BELOW: f64 = -200.0;
+/// The least nearest miss kept: a miss under it counts as this (a bound, and it keeps the
+/// changed names' bound from working out every name for favorites that meet nothing).
+pub(super) const LEAST_NEAR: f64 = 9.5;
+/// Stands for "no match": beyond any final score (0-100 plus the facts' points), yet within
+/// reach of [`UNKNOWN`].
 const NONE_HIT: f64 = 300.0;
 /// Room for the f64 arithmetic of the shifted values.
 const MARGIN: f64 = 0.001;
@@ -57,7 +59,10 @@ impl Near {
     pub(super) fn stamped(self, drift: i64) -> Nearness {
         let d = drift as f64 / MICRO;
         Nearness {
-            near: self.below.map_or(NONE_BELOW, f64::from) - d,
+            near: self
+                .below
+                .map_or(LEAST_NEAR, |b| f64::from(b).max(LEAST_NEAR))
+                - d,
             low: self.lowest.map_or(NONE_HIT, f64::from) + d,
         }
     }
@@ -76,11 +81,13 @@ pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> b
     kept.near + d + MARGIN >= edge || kept.low - d - MARGIN < edge
 }
 
-/// The drift markers a monitor run moves: the run's index's own, and the largest.
+/// The drift markers a monitor run moves (the run's index's own, and the largest), with
+/// how the weights moved when that is known (`None`: every favorite with values crosses).
 pub(super) struct DriftStep {
     pub key: String,
     pub largest: i64,
     pub now: i64,
+    pub weights: Option<WeightDrift>,
 }
 
 impl DriftStep {
@@ -135,29 +142,30 @@ impl LocalService {
         let repo = self.repo();
         let largest = repo.marker(DRIFT_KEY)?.unwrap_or(0);
         let base = repo.marker(&drift_key(marker))?;
-        let step = match base {
+        let weights = match base {
             Some(_) if loaded.index.entity_count() > 0 => {
+                let started = std::time::Instant::now();
                 let (before, after) = self.versions_around(loaded, marker, changed)?;
                 let drift = WeightDrift::between(&loaded.index, &before, &after);
-                let points = drift.points();
                 tracing::info!(
-                    points,
-                    factor = drift.factor(),
+                    points = drift.points(),
+                    moved_words = drift.moved_count(),
+                    millis = started.elapsed().as_millis() as u64,
                     "token weight drift of the update"
                 );
-                if points.is_finite() && points * MICRO < UNKNOWN as f64 {
-                    (points * MICRO).ceil() as i64
-                } else {
-                    UNKNOWN
-                }
+                Some(drift).filter(|d| d.points() * MICRO < UNKNOWN as f64)
             }
-            _ => UNKNOWN,
+            _ => None,
         };
+        let step = weights
+            .as_ref()
+            .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
         let now = base.map_or(largest, |b| b.max(0)).saturating_add(step);
         Ok(DriftStep {
             key: drift_key(loaded.latest_update),
             largest,
             now,
+            weights,
         })
     }
 
