@@ -22,7 +22,7 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
-use super::nearness::{DriftStep, Near, may_cross};
+use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross};
 use super::screen::run_near;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
@@ -476,7 +476,7 @@ fn raised(
 ) -> Selected {
     let threshold = engine::DEFAULT_THRESHOLD;
     let d = drift.now as f64 / 1e6;
-    let now = kept.near + d;
+    let now = (kept.near + d).max(LEAST_NEAR);
     // A changed name matters only where it can score above the kept miss.
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
     let most = entries.most_from(index, request, floor as u8, cache);

@@ -78,7 +78,7 @@ pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> b
     };
     let d = drift as f64 / MICRO;
     let edge = f64::from(threshold) - 0.5;
-    kept.near + d + MARGIN >= edge || kept.low - d - MARGIN < edge
+    (kept.near + d).max(LEAST_NEAR) + MARGIN >= edge || kept.low - d - MARGIN < edge
 }
 
 /// The drift markers a monitor run moves (the run's index's own, and the largest), with
