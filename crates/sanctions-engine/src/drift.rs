@@ -50,6 +50,11 @@ const EXPONENT: f64 = 1.0 + 0.4;
 /// Room for the f32 arithmetic of the scorer (sums of a few dozen weights, a ratio, a power):
 /// a relative error far below this.
 const RELATIVE_MARGIN: f64 = 1e-4;
+/// The room around the band of the words whose counts did not change, relative (see
+/// [`WeightDrift::between`]): measured on the real OFAC update at 300,000 customers, 1 %
+/// left 9,343 entries and 49,152 customers to work out apart, 3 % 4,412 and 17,238 for 9.3
+/// points of drift, 6 % 1,620 and 9,196 for 18.5 points (docs/scale-out.md).
+const BAND_ROOM: f64 = 0.03;
 /// Room, in points, for the rounding of an unrounded score kept as f32.
 const POINTS_MARGIN: f64 = 0.01;
 
@@ -104,6 +109,9 @@ impl WeightDrift {
     /// removed, as they were) instead of `after` (the entries it added or changed, as they
     /// are now) to `new`, which holds `after`.
     pub fn between(new: &Index, before: &[EntityNames], after: &[EntityNames]) -> WeightDrift {
+        if before.is_empty() && after.is_empty() {
+            return WeightDrift::none();
+        }
         let (b, a) = (Index::name_counts(before), Index::name_counts(after));
         let names_new = new.name_count();
         let Some(names_old) = (names_new + b.names).checked_sub(a.names) else {
@@ -135,6 +143,10 @@ impl WeightDrift {
                 ratios.push((id, each));
             }
         }
+        // Room around the band: a word whose weight moved by a little more than the rest's is
+        // kept in it (the band, and the points, grow by the room; fewer words move apart).
+        drift.lo /= 1.0 + BAND_ROOM;
+        drift.hi *= 1.0 + BAND_ROOM;
         drift.moved = vec![false; new.vocab.len()];
         for (id, each) in ratios {
             drift.moved[id] = each.iter().any(|r| !drift.holds(r.value()));
@@ -406,27 +418,17 @@ mod tests {
             drift.points()
         );
         assert_eq!(apart, 0.0, "no score involves a moved word");
-        assert!(drift.points() < 0.5, "{}", drift.points());
+        // The band of the unchanged words and its room.
+        assert!(drift.points() < 10.0, "{}", drift.points());
     }
 
     #[test]
     fn a_word_whose_df_changes_is_worked_out_apart() {
-        // `hassan` goes from 3 names to 12 and `park` from 2 to 1: their weights fall and
+        // `hassan` goes from 3 names to 43 and `park` from 2 to 1: their weights fall and
         // rise against every other word's, far outside the band of the others.
-        let added: Vec<EntityNames> = people(
-            "a",
-            &[
-                "Hassan Abadi",
-                "Hassan Bakri",
-                "Hassan Cheikh",
-                "Hassan Daher",
-                "Hassan Eid",
-                "Hassan Fares",
-                "Hassan Ghali",
-                "Hassan Haddad",
-                "Hassan Issa",
-            ],
-        );
+        let added: Vec<EntityNames> = (0..40)
+            .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
+            .collect();
         let removed = people("r", &["Chan Park Ho"]);
         let ([bounded, apart], drift) = moved(&removed, &added);
         assert!(
