@@ -75,5 +75,5 @@ echo "== the current OFAC SDN imported, the watchlist monitored"
     "$bin" --data-dir "$work/data" lists import "$shared/lists" 2>&1 | grep -E 'ofac_sdn|watchlist|time:'
 psql -qAt "$pg_url" -c "SELECT 'run: ' || mode || ', ' || screened || ' screened, ' || changed || ' changed, ' || alerts || ' alerts'
     FROM $schema.rescreen_runs ORDER BY id DESC LIMIT 1"
-grep -hE 'token index|favorites selected|re-screen' "$work"/data/*.log 2>/dev/null | tail -5 || true
+grep -hE 'token index|weight drift|favorites selected|re-screen' "$work"/data/*.log 2>/dev/null | tail -6 || true
 echo "== load after: $(uptime)"

@@ -31,11 +31,26 @@
 //! Note that `rho` is the ratio of the largest to the smallest ratio, not the largest ratio
 //! squared: when every weight grows alike (more names, no df changed), scores do not move.
 //!
+//! # Words worked out apart
+//!
+//! Over every word, `rho` is useless: on the real OFAC update (3,830 names in, out or
+//! changed) some word's df goes from a few names to dozens, and `rho^1.4` is about 2 (102
+//! points). So the band `[lo, hi]` is taken over the words whose counts the update did not
+//! change (they move only with the number of names, nearly alike), with 1 in it (the
+//! constant weights, a word of one name) and [`BAND_ROOM`] around it; a word whose ratio
+//! falls outside is *moved*. The bound above holds, with the band's `rho`, for every score
+//! whose listed name holds no moved word and whose query reads none (a query word weighs as
+//! itself, or, lacking in the lists, as the listed word it most resembles). The others are
+//! worked out apart by the caller: the entries holding a moved word count as changed
+//! ([`WeightDrift::moved_entities`]: the bound on the score against them is worked out
+//! from the new weights, and a favorite matching one is re-screened), and a query reading a
+//! moved word is re-screened ([`WeightDrift::moves_query`]).
+//!
 //! What this does not bound (the candidate stage and the query's reading): which names the
 //! candidate stage picks among the best 64 (its order and floor use the weights), a query
-//! word the lists lack that weighs as the listed word it most resembles (a new word can
-//! become the most resembling one), and the compound given names the scorer recognises
-//! from the vocabulary (`Index::is_compound`). See docs/scale-out.md.
+//! word the lists lack whose most resembling listed word was another in the old index (it
+//! is taken as the same), and the compound given names the scorer recognises from the
+//! vocabulary (`Index::is_compound`). See docs/scale-out.md.
 
 use std::collections::HashSet;
 
