@@ -11,11 +11,12 @@ use std::sync::Arc;
 use crate::service::Service;
 use color_eyre::eyre::{Context as _, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 
 use super::connect;
 use super::exit::{self, Exit};
 use super::matches::print_coverage;
-use super::output::{safe, thousands, warn, write_json_line};
+use super::output::{json_line, safe, thousands, warn};
 use super::screen::{check_coverage, service_error, template};
 use super::workflow::runtime;
 use super::{BatchArgs, Context};
@@ -27,16 +28,23 @@ use crate::batch::{self, Batch, BatchItem, InputOptions, Mode, Plan, Screened, m
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     let bytes = read_input(&args.file)?;
     let source = source_name(&args.file);
-    let input = batch::parse_input(&bytes, &input_options(&args))
-        .map_err(|e| exit::data(format!("cannot read the batch {}: {e}", safe(&source))))?;
-    warn_duplicates(&input, json);
     let mode = if args.store || ctx.remote.is_some() {
         Mode::Store
     } else {
         Mode::Preview
     };
-    let svc = open_service(ctx, mode)?;
-    svc.warm_up();
+    // The file is read while the service opens and starts reading its index; a bad file is
+    // still reported first.
+    let (input, svc) = std::thread::scope(|scope| {
+        let parsing = scope.spawn(|| batch::parse_input(&bytes, &input_options(&args)));
+        let svc = open_service(ctx, mode).inspect(|svc| svc.warm_up());
+        (parsing.join(), svc)
+    });
+    let input = input
+        .map_err(|_| exit::data(format!("cannot read the batch {}", safe(&source))))?
+        .map_err(|e| exit::data(format!("cannot read the batch {}: {e}", safe(&source))))?;
+    warn_duplicates(&input, json);
+    let svc = svc?;
     let rt = runtime()?;
     let checked = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
     let template = template(&args.options, &checked);
@@ -141,8 +149,14 @@ fn print(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if json {
-        for line in &screened.lines {
-            write_json_line(&mut out, line)?;
+        // Written in order, made on every core (a line holds a row's matches and coverage).
+        let lines: Vec<String> = screened
+            .lines
+            .par_iter()
+            .map(json_line)
+            .collect::<Result<_>>()?;
+        for line in lines {
+            writeln!(out, "{line}")?;
         }
     } else {
         print_table(&mut out, screened, input, source)?;

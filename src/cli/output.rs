@@ -18,11 +18,10 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     Ok(())
 }
 
-/// Writes `value` as one JSON line (bidi controls escaped).
-pub fn write_json_line<T: Serialize + ?Sized>(out: &mut impl Write, value: &T) -> Result<()> {
-    let text = crate::sanitize::json(serde_json::to_string(value)?);
-    writeln!(out, "{text}")?;
-    Ok(())
+/// One value as a JSON line made safe for a terminal (bidi controls escaped), without its
+/// line break.
+pub fn json_line<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+    Ok(crate::sanitize::json(serde_json::to_string(value)?))
 }
 
 /// Writes text already made safe on standard output.

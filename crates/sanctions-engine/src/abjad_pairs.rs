@@ -20,18 +20,11 @@ pub(super) fn latin_word_as_listed_abjad_words(
     out: &mut Vec<Pair>,
 ) {
     let unit = |li: usize| listed_join_unit(index, name, li);
-    let latin = |q: &&super::query::QueryToken| q.kind == TokenKind::Word && q.written.is_empty();
-    if !name.abjad_joins || !query.tokens.iter().any(|q| latin(&q)) {
+    let words = &query.latin_skeletons;
+    if !name.abjad_joins || words.is_empty() {
         return;
     }
     let before = out.len();
-    let words: Vec<(usize, String)> = query
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, q)| latin(q))
-        .map(|(qi, q)| (qi, script::skeleton(&q.text)))
-        .collect();
     for li in 0..name.tokens.len() {
         for (len, joined) in joins_of(unit, li) {
             let readings = script::joined_skeletons(&joined);
@@ -39,7 +32,7 @@ pub(super) fn latin_word_as_listed_abjad_words(
                 .first()
                 .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON);
             let learned = lexicon::latin_spellings(&joined);
-            for (qi, skeleton) in &words {
+            for (qi, skeleton) in words {
                 let text = query.tokens[*qi].text.as_str();
                 let found = if learned.contains(&text) {
                     Some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon))

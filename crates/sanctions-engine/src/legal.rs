@@ -133,6 +133,9 @@ const FORMS: &[(&str, &[&str])] = &[
 /// A phrase table built once: (token sequence, canonical form), longest sequences first.
 pub struct LegalForms {
     phrases: Vec<(Vec<&'static str>, &'static str)>,
+    /// The length of each phrase's first word: a word more than a letter longer or shorter
+    /// is never that word ([`same_word`]), told without comparing.
+    first_lengths: Vec<usize>,
 }
 
 impl LegalForms {
@@ -146,17 +149,26 @@ impl LegalForms {
             })
             .collect();
         phrases.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
-        LegalForms { phrases }
+        let first_lengths = phrases.iter().map(|(p, _)| p[0].len()).collect();
+        LegalForms {
+            phrases,
+            first_lengths,
+        }
     }
 
     /// The canonical form and length of the longest legal-form phrase starting at `tokens[0]`.
     /// Words of five letters or more may be misspelt by a letter (`Compnay`, `Limitd`).
     pub fn match_at(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
-        self.phrases.iter().find_map(|(phrase, canonical)| {
-            (tokens.len() >= phrase.len()
-                && phrase.iter().zip(tokens).all(|(p, t)| same_word(p, t)))
-            .then_some((*canonical, phrase.len()))
-        })
+        let first = tokens.first()?.len();
+        self.phrases
+            .iter()
+            .zip(&self.first_lengths)
+            .filter(|(_, len)| len.abs_diff(first) <= 1)
+            .find_map(|((phrase, canonical), _)| {
+                (tokens.len() >= phrase.len()
+                    && phrase.iter().zip(tokens).all(|(p, t)| same_word(p, t)))
+                .then_some((*canonical, phrase.len()))
+            })
     }
 }
 

@@ -33,19 +33,18 @@ pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
     let set_aside = |w: &String| normalize::is_title_or_particle(w) || is_legal_form(w);
     // At least one word a surname could be: not an initial, not only a courtesy title.
     let surname = |w: &String| !initial(w) && !normalize::is_honorific(w);
-    if words.is_empty()
-        || !words.iter().all(|w| initial(w) || set_aside(w))
-        || !words.iter().any(surname)
-    {
-        return None;
-    }
-    let comma_form = name.split_once(',').is_some_and(|(before, after)| {
-        !normalize::words(before).is_empty() && !normalize::words(after).is_empty()
-    });
-    if !comma_form && !words.iter().any(initial) {
-        return None;
-    }
-    Some(words.into_iter().map(literal_token).collect())
+    let comma_form = || {
+        name.split_once(',').is_some_and(|(before, after)| {
+            !normalize::words(before).is_empty() && !normalize::words(after).is_empty()
+        })
+    };
+    // Every condition must hold: the cheap ones first (most names have neither an initial
+    // nor a comma, and are told apart without reading any word as a legal form).
+    let literal = !words.is_empty()
+        && (words.iter().any(initial) || comma_form())
+        && words.iter().any(surname)
+        && words.iter().all(|w| initial(w) || set_aside(w));
+    literal.then(|| words.into_iter().map(literal_token).collect())
 }
 
 /// A word alone read as a legal form (`pat`, `ao`, `co`).

@@ -10,7 +10,7 @@ pub use super::joins::{JoinUnit, abjad_joins, joins_of};
 pub use super::token::{Token, TokenKind};
 use std::sync::LazyLock;
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use super::legal::LegalForms;
 use super::script::{self, Script};
@@ -250,7 +250,7 @@ pub fn words(name: &str) -> Vec<String> {
 /// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
 /// begins with the article (`الرحمن`) gives the article as a word of its own.
 fn scripted_words(name: &str) -> Vec<Word> {
-    let chars = super::abd::abd_apart(name.nfkc().collect());
+    let chars = super::abd::abd_apart(nfkc_chars(name));
     let mut words = Vec::new();
     let mut current = Current::default();
     let mut script = Script::Latin;
@@ -321,6 +321,17 @@ fn scripted_words(name: &str) -> Vec<Word> {
     }
     push_word(&mut words, &mut current, &mut script);
     words
+}
+
+/// The characters of `name` in NFKC: as they are where the quick check proves the text
+/// already normalised (all ASCII, and most names), which skips the decomposition and
+/// recomposition that cost more than the rest of the normalisation.
+fn nfkc_chars(name: &str) -> Vec<char> {
+    if name.is_ascii() || is_nfkc_quick(name.chars()) == IsNormalized::Yes {
+        name.chars().collect()
+    } else {
+        name.nfkc().collect()
+    }
 }
 
 /// The word being read: its transliterated letters and the characters they came from.
@@ -595,6 +606,14 @@ mod properties {
 
     proptest! {
         #![proptest_config(config())]
+
+        /// The quick check's shortcut gives NFKC itself, on any text and on names.
+        #[test]
+        fn the_nfkc_shortcut_is_nfkc(text in any::<String>(), name in name()) {
+            for t in [text, name] {
+                prop_assert_eq!(nfkc_chars(&t), t.nfkc().collect::<Vec<char>>());
+            }
+        }
 
         #[test]
         fn normalising_arbitrary_unicode_twice_changes_nothing(text in any::<String>()) {

@@ -102,6 +102,9 @@ pub(crate) struct Query {
     /// with the listed Latin words of their joined skeleton or a spelling the lexicon gives.
     pub abjad_joins: Vec<AbjadJoin>,
     pub compact: String,
+    /// The consonant skeleton of each word written in Latin letters, by token: what a listed
+    /// name's abjad words joined are compared with (`abjad_pairs`), worked out once per query.
+    pub latin_skeletons: Vec<(usize, String)>,
 }
 
 impl Query {
@@ -143,12 +146,19 @@ impl Query {
                     },
                 )
             })
+            .collect::<Vec<QueryToken>>();
+        let latin_skeletons = tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| q.kind == TokenKind::Word && q.written.is_empty())
+            .map(|(qi, q)| (qi, script::skeleton(&q.text)))
             .collect();
         Query {
             tokens,
             joins,
             abjad_joins,
             compact,
+            latin_skeletons,
         }
     }
 

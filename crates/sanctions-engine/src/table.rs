@@ -28,6 +28,29 @@ impl std::hash::Hasher for FnvHasher {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
+
+    // Integers (ids, lengths, an enum's discriminant) in one step each, as FxHash mixes a
+    // word, instead of a multiplication per byte: a name's shape (`score::Shape`, a slice of
+    // id and kind pairs) took eight dependent multiplications per token. Texts keep FNV-1a
+    // (`str` hashes as bytes and one `u8`), so the maps keyed by text, whose order the index
+    // build follows, are unchanged.
+    fn write_u32(&mut self, i: u32) {
+        self.mix(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.mix(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.mix(i as u64);
+    }
+}
+
+impl FnvHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
 }
 
 /// A `HashMap` hashed with [`FnvHasher`].

@@ -12,12 +12,17 @@ static BY_NAME: LazyLock<HashMap<&'static str, &'static str>> =
     LazyLock::new(|| table::NAMES.iter().copied().collect());
 
 fn normalise(text: &str) -> String {
-    let folded: String = text
-        .nfkd()
-        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
-        .flat_map(char::to_lowercase)
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect();
+    let fold = |c: char| if c.is_ascii_alphanumeric() { c } else { ' ' };
+    // ASCII is its own NFKD, without combining marks: most countries skip the decomposition.
+    let folded: String = if text.is_ascii() {
+        text.chars().map(|c| fold(c.to_ascii_lowercase())).collect()
+    } else {
+        text.nfkd()
+            .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+            .flat_map(char::to_lowercase)
+            .map(fold)
+            .collect()
+    };
     folded.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -56,6 +56,11 @@ fn clean(text: &str, keep_newlines: bool) -> Cow<'_, str> {
 /// JSON text (as serde_json writes it) with bidi controls and line separators escaped, so that
 /// printing it cannot reorder or split what a terminal shows. The JSON value is unchanged.
 pub fn json(text: String) -> String {
+    // Each of these characters is written with a first byte of 0xD8 (U+061C) or 0xE2
+    // (U+2000..U+2FFF) in UTF-8: text without either byte has none, told without decoding.
+    if memchr::memchr2(0xD8, 0xE2, text.as_bytes()).is_none() {
+        return text;
+    }
     if !text
         .chars()
         .any(|c| is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}'))
@@ -99,5 +104,23 @@ mod tests {
         );
         let back: String = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, "a\u{202E}b\x1b");
+    }
+
+    #[test]
+    fn json_escapes_every_bidi_control_and_separator_wherever_it_stands() {
+        let padding = "x".repeat(70);
+        for c in [
+            '\u{061C}', '\u{200E}', '\u{202A}', '\u{2066}', '\u{2069}', '\u{2028}', '\u{2029}',
+        ] {
+            for at in [0, 63, 64, 65, 70] {
+                let text = format!("{}{c}{}", &padding[..at], &padding[at..]);
+                let safe = json(serde_json::to_string(&text).unwrap());
+                assert!(!safe.contains(c), "U+{:04X} at {at}: {safe}", c as u32);
+                assert_eq!(serde_json::from_str::<String>(&safe).unwrap(), text);
+            }
+        }
+        // Arabic letters (also written from 0xD8) and other punctuation pass unchanged.
+        let plain = serde_json::to_string("أسامة بن لادن \u{2013} Putin").unwrap();
+        assert_eq!(json(plain.clone()), plain);
     }
 }

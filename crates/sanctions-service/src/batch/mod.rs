@@ -18,6 +18,7 @@ mod table;
 use std::collections::BTreeMap;
 
 use crate::api::screening::{BatchLine, KindFilter};
+use rayon::prelude::*;
 
 pub use run::{
     Mode, Plan, Screened, merged, request_items, request_template, row_request, screen_items,
@@ -143,8 +144,9 @@ pub fn parse_input(bytes: &[u8], options: &InputOptions) -> Result<Batch, BatchE
     if rows.len() > MAX_ROWS {
         return Err(BatchError::TooManyRows);
     }
+    // Each row's check normalises its name: on every core.
     let mut items: Vec<BatchItem> = rows
-        .into_iter()
+        .into_par_iter()
         .map(|row| item(row, options.kind))
         .collect();
     for item in &mut items {

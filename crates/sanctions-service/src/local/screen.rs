@@ -2,6 +2,8 @@
 //! versions, engine version and actor, with its alert and webhook event in the same
 //! transaction.
 
+use std::sync::Arc;
+
 use jiff::Timestamp;
 use rayon::prelude::*;
 
@@ -227,30 +229,30 @@ impl LocalService {
         &self,
         requests: Vec<ScreenRequest>,
     ) -> Vec<Result<ScreeningResponse, ServiceError>> {
-        let checked: Vec<Result<(), ServiceError>> = requests.iter().map(check_request).collect();
-        let refused = checked.clone();
+        let requests = Arc::new(requests);
+        let all = Arc::clone(&requests);
         let answers = self
             .blocking(move |this| {
                 let loaded = this.ready()?;
-                let coverages = Coverages::of(&loaded, &requests);
+                let coverages = Coverages::of(&loaded, &all);
                 let read_back = this.names_at(loaded.latest_update);
                 let names = this.names(read_back.as_deref());
-                Ok(requests
+                // Each row checked beside its screening, on every core.
+                Ok(all
                     .par_iter()
-                    .zip(checked)
-                    .map(|(request, checked)| {
-                        checked?;
+                    .map(|request| {
+                        check_request(request)?;
                         let coverage = coverages.of_request(&loaded, request);
                         preview_on(&names, &loaded, request, coverage)
                     })
                     .collect::<Vec<_>>())
             })
             .await;
-        // No index to screen on: each row fails with why, unless it was refused already.
+        // No index to screen on: each row fails with why, unless it is refused anyway.
         answers.unwrap_or_else(|e| {
-            refused
-                .into_iter()
-                .map(|row| row.and(Err(e.clone())))
+            requests
+                .iter()
+                .map(|row| check_request(row).and(Err(e.clone())))
                 .collect()
         })
     }
