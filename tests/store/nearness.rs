@@ -32,6 +32,16 @@ fn favorite(id: &str, name: &str) -> FavoriteInsert {
     }
 }
 
+/// The one favorite the upgrade tests keep: `fav_up`, `Weihua Du`.
+fn add_the_favorite(repo: &dyn Repository) {
+    repo.add_favorite(
+        DEFAULT_ACCOUNT,
+        &favorite("fav_up", "Weihua Du"),
+        &Changes::default(),
+    )
+    .unwrap();
+}
+
 /// After the upgrade: the favorite is there, its nearness unknown; then it is kept.
 fn upgraded(repo: &dyn Repository) {
     assert_eq!(repo.favorite_count(None).unwrap(), 1);
@@ -50,12 +60,7 @@ fn an_upgraded_sqlite_store_knows_no_nearness() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sanctions.db");
     let repo = SqliteRepository::open(&path).unwrap();
-    repo.add_favorite(
-        DEFAULT_ACCOUNT,
-        &favorite("fav_up", "Weihua Du"),
-        &Changes::default(),
-    )
-    .unwrap();
+    add_the_favorite(&repo);
     drop(repo);
     // Back to version 13: the columns gone, as a store of the previous release has it.
     let db = rusqlite::Connection::open(&path).unwrap();
@@ -79,12 +84,7 @@ fn an_upgraded_sqlite_store_knows_no_nearness() {
 fn an_upgraded_postgres_store_knows_no_nearness() {
     let schema = Schema::create();
     let repo = PostgresRepository::open(&schema.url()).unwrap();
-    repo.add_favorite(
-        DEFAULT_ACCOUNT,
-        &favorite("fav_up", "Weihua Du"),
-        &Changes::default(),
-    )
-    .unwrap();
+    add_the_favorite(&repo);
     drop(repo);
     // Back to version 7: the columns gone, as a store of the previous release has it.
     let name = schema.name();
