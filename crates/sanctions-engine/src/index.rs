@@ -50,7 +50,7 @@ pub(crate) struct IndexedName {
     /// Bit `i` (for `i < 64`): words `i` and `i + 1` are a listed compound given name
     /// ([`Index::is_compound`]), worked out once here for the scorer's `half_of_compound`.
     pub compounds: u64,
-    /// The first name of the index with this name's [`score::Shape`](crate::score::Shape)
+    /// The first name of the index with this name's [`Shape`]
     /// (its own id when it is the first): names of one shape score alike for every query,
     /// so a screening scores each shape once ([`Index::mark_shapes`]).
     pub shape: u32,
@@ -60,6 +60,26 @@ pub(crate) struct IndexedName {
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
+}
+
+/// What of a listed name its score depends on: its tokens (which give its whole string,
+/// weight and compounds), whether it is a weak alias and whether it holds abjad words the
+/// lists may romanise as one. Names of one shape score alike for every query.
+#[derive(PartialEq, Eq, Hash)]
+struct Shape<'a> {
+    tokens: &'a [NameToken],
+    weak: bool,
+    abjad_joins: bool,
+}
+
+impl<'a> Shape<'a> {
+    fn of(name: &'a IndexedName) -> Shape<'a> {
+        Shape {
+            tokens: &name.tokens,
+            weak: name.weak,
+            abjad_joins: name.abjad_joins,
+        }
+    }
 }
 
 /// One distinct token of the lists.
@@ -351,11 +371,11 @@ impl Index {
 
     /// Each name's [`IndexedName::shape`]: the first name of the same shape.
     fn mark_shapes(&mut self) {
-        let mut first: FastMap<crate::score::Shape, u32> =
+        let mut first: FastMap<Shape, u32> =
             FastMap::with_capacity_and_hasher(self.names.len(), Default::default());
         let shapes: Vec<u32> = (0..self.names.len() as u32)
             .map(|id| {
-                let shape = crate::score::Shape::of(&self.names[id as usize]);
+                let shape = Shape::of(&self.names[id as usize]);
                 *first.entry(shape).or_insert(id)
             })
             .collect();

@@ -333,8 +333,7 @@ fn best_names(
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
     // The same name on several lists (one person's entries on six lists often spell it
-    // alike) scores alike: scored once per query ([`score::Shape`], marked as
-    // [`index::IndexedName::shape`]).
+    // alike) scores alike: scored once per query (its shape, [`index::IndexedName::shape`]).
     let mut by_shape: table::FastMap<u32, score::Scored> =
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     loop {

@@ -11,7 +11,7 @@
 //! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
 
 use super::abjad_pairs;
-use super::index::{Index, IndexedName, NameToken};
+use super::index::{Index, IndexedName};
 use super::normalize::TokenKind;
 use super::pair::Pair;
 use super::query::{JOINED_SKELETON, Query};
@@ -32,26 +32,6 @@ pub(crate) struct Scored {
     pub pairs: Vec<Pair>,
     /// The whole-string comparison decided the score (the pairs are then empty).
     pub compact: bool,
-}
-
-/// What of a listed name its score depends on: its tokens (which give its whole string,
-/// weight and compounds), whether it is a weak alias and whether it holds abjad words the
-/// lists may romanise as one. Names of one shape score alike for every query.
-#[derive(PartialEq, Eq, Hash)]
-pub(crate) struct Shape<'a> {
-    tokens: &'a [NameToken],
-    weak: bool,
-    abjad_joins: bool,
-}
-
-impl<'a> Shape<'a> {
-    pub(crate) fn of(name: &'a IndexedName) -> Shape<'a> {
-        Shape {
-            tokens: &name.tokens,
-            weak: name.weak,
-            abjad_joins: name.abjad_joins,
-        }
-    }
 }
 
 /// Scores `name` for `query`.

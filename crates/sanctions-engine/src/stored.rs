@@ -53,11 +53,10 @@ impl Index {
         }
         // A name's shape is the first name of that shape: itself, or an earlier one that is
         // its own.
-        let shape_of = |id: usize, n: &super::index::IndexedName| {
-            let shape = n.shape as usize;
+        let first_of_shape = |id: usize, shape: usize| {
             shape == id || (shape < id && self.names[shape].shape as usize == shape)
         };
-        if !self.names.iter().enumerate().all(|(id, n)| shape_of(id, n)) {
+        if !(self.names.iter().enumerate()).all(|(id, n)| first_of_shape(id, n.shape as usize)) {
             return inconsistent("a name's shape is not a first name of its shape");
         }
         let token_in = |id: u32| (id as usize) < vocab;

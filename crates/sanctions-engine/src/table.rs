@@ -30,7 +30,7 @@ impl std::hash::Hasher for FnvHasher {
     }
 
     // Integers (ids, lengths, an enum's discriminant) in one step each, as FxHash mixes a
-    // word, instead of a multiplication per byte: a name's shape (`score::Shape`, a slice of
+    // word, instead of a multiplication per byte: a name's shape (`index::Shape`, a slice of
     // id and kind pairs) took eight dependent multiplications per token. Texts keep FNV-1a
     // (`str` hashes as bytes and one `u8`), so the maps keyed by text, whose order the index
     // build follows, are unchanged.
