@@ -50,6 +50,10 @@ pub(crate) struct IndexedName {
     /// Bit `i` (for `i < 64`): words `i` and `i + 1` are a listed compound given name
     /// ([`Index::is_compound`]), worked out once here for the scorer's `half_of_compound`.
     pub compounds: u64,
+    /// The first name of the index with this name's [`score::Shape`](crate::score::Shape)
+    /// (its own id when it is the first): names of one shape score alike for every query,
+    /// so a screening scores each shape once ([`Index::mark_shapes`]).
+    pub shape: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -265,6 +269,7 @@ impl Index {
             weight: 0.0,
             abjad_joins: (0..tokens.len()).any(|i| !normalize::abjad_joins(tokens, i).is_empty()),
             compounds: 0,
+            shape: 0,
         });
     }
 
@@ -297,6 +302,7 @@ impl Index {
         self.count_frequencies(readings);
         self.weigh_names();
         self.mark_compounds();
+        self.mark_shapes();
         self.derive_arrays();
         self.by_key = self.key_table();
         let (by_skeleton, by_skeleton_abjad) = self.skeleton_tables();
@@ -340,6 +346,22 @@ impl Index {
             .collect();
         for (name, marks) in self.names.iter_mut().zip(marks) {
             name.compounds = marks;
+        }
+    }
+
+    /// Each name's [`IndexedName::shape`]: the first name of the same shape.
+    fn mark_shapes(&mut self) {
+        let mut first: FastMap<crate::score::Shape, u32> =
+            FastMap::with_capacity_and_hasher(self.names.len(), Default::default());
+        let shapes: Vec<u32> = (0..self.names.len() as u32)
+            .map(|id| {
+                let shape = crate::score::Shape::of(&self.names[id as usize]);
+                *first.entry(shape).or_insert(id)
+            })
+            .collect();
+        drop(first);
+        for (name, shape) in self.names.iter_mut().zip(shapes) {
+            name.shape = shape;
         }
     }
 

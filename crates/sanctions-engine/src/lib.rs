@@ -317,15 +317,15 @@ fn best_names(
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
     // The same name on several lists (one person's entries on six lists often spell it
-    // alike) scores alike: scored once per query ([`score::Shape`]).
-    let mut by_shape: table::FastMap<score::Shape, score::Scored> = table::FastMap::default();
+    // alike) scores alike: scored once per query ([`score::Shape`], marked as [`index::IndexedName::shape`]).
+    let mut by_shape: table::FastMap<u32, score::Scored> = table::FastMap::default();
     loop {
         let candidates = Query::pick(index, &mut found, max);
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
             let name = &index.names[name_id as usize];
-            let scored = match by_shape.entry(score::Shape::of(name)) {
+            let scored = match by_shape.entry(name.shape) {
                 Entry::Occupied(known) => known.get().clone(),
                 Entry::Vacant(new) => new.insert(score::score(index, query, name)).clone(),
             };

@@ -33,6 +33,8 @@ pub(crate) struct QueryToken {
     pub matches: Vec<(u32, f32, MatchKind)>,
     /// The same, by token id, for look-ups while scoring.
     by_id: Vec<(u32, f32, MatchKind)>,
+    /// Some of `matches` are spellings the lexicon learned ([`MatchKind::Lexicon`]).
+    pub learned: bool,
 }
 
 impl QueryToken {
@@ -302,6 +304,7 @@ impl QueryToken {
             && !t.abjad
             && legal::is_form_word(&t.text);
         QueryToken {
+            learned: by_id.iter().any(|m| m.2 == MatchKind::Lexicon),
             by_id,
             weight,
             unpaired_weight: if form_word {

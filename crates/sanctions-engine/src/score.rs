@@ -399,7 +399,8 @@ fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &m
             }
             let found = match joined_similarity(&q.text, first, second) {
                 Some(s) => Some((s, MatchKind::Joined)),
-                None if !q.written.is_empty() => {
+                // Only a learned spelling counts: a token with none has nothing to look up.
+                None if !q.written.is_empty() && q.learned => {
                     let id = *pair_id.get_or_insert_with(|| index.joined_id(first, second));
                     id.and_then(|id| q.similarity_to(id, TokenKind::Word, index))
                         .filter(|(_, how)| *how == MatchKind::Lexicon)

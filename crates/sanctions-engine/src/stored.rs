@@ -12,7 +12,7 @@ use super::Index;
 /// The layout of the stored index. Raise it with any change to the types of `index.rs`,
 /// `table.rs` or this file that are stored (or to how the index is built: a file is keyed by
 /// this and the program's version, so an index built by older rules is rebuilt).
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// Why bytes are not an index.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +50,15 @@ impl Index {
         let entities = self.entities.len();
         if self.names.iter().any(|n| n.entity as usize >= entities) {
             return inconsistent("a name of no entry");
+        }
+        // A name's shape is the first name of that shape: itself, or an earlier one that is
+        // its own.
+        let shape_of = |id: usize, n: &super::index::IndexedName| {
+            let shape = n.shape as usize;
+            shape == id || (shape < id && self.names[shape].shape as usize == shape)
+        };
+        if !self.names.iter().enumerate().all(|(id, n)| shape_of(id, n)) {
+            return inconsistent("a name's shape is not a first name of its shape");
         }
         let token_in = |id: u32| (id as usize) < vocab;
         if !self

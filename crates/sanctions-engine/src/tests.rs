@@ -427,3 +427,40 @@ fn a_surname_that_is_also_a_particle_or_a_title_is_screened_exactly() {
         assert!(!has_something_to_screen(name, true), "{name}");
     }
 }
+
+#[test]
+fn names_of_one_shape_share_the_first_ones_id_and_a_wrong_mark_is_refused() {
+    use EntityKind::Individual;
+    let build = || {
+        Index::build(&[
+            entry("1", Individual, &["KIM, Jong Un"]),
+            entry("2", Individual, &["KIM Jong Un"]),
+            entry("3", Individual, &["KIM, Jong Il"]),
+        ])
+    };
+    let index = build();
+    let texts: Vec<&str> = index.names.iter().map(|n| n.text.as_str()).collect();
+    let id_of = |text: &str| texts.iter().position(|t| *t == text).expect(text);
+    let first = id_of("KIM, Jong Un");
+    assert_eq!(index.names[first].shape as usize, first);
+    // The same name on another entry: one shape, marked with the first's id.
+    let same = &index.names[id_of("KIM Jong Un")];
+    assert_eq!(same.tokens, index.names[first].tokens);
+    assert_eq!(same.shape as usize, first);
+    let other = id_of("KIM, Jong Il");
+    assert_eq!(index.names[other].shape as usize, other);
+    assert!(Index::from_bytes(&index.to_bytes().unwrap()).is_ok());
+
+    // A mark pointing at a later name, or at a name that is not the first of its shape.
+    let mut later = build();
+    later.names[first].shape = other as u32;
+    let mut not_first = build();
+    not_first.names[other].shape = id_of("KIM Jong Un") as u32;
+    for wrong in [later, not_first] {
+        let refused = Index::from_bytes(&wrong.to_bytes().unwrap());
+        assert!(
+            matches!(refused, Err(stored::StoredError::Inconsistent(_))),
+            "{refused:?}"
+        );
+    }
+}
