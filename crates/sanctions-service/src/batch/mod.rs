@@ -306,6 +306,9 @@ mod tests {
         assert!(errors[1].unwrap().contains("alien"));
         assert!(errors[2].unwrap().contains("nothing to screen"));
         assert_eq!(batch.items.len(), 3, "the blank row is skipped");
+        // Only a row whose name passed the check is marked so: the service skips its check.
+        let checked: Vec<bool> = batch.items.iter().map(|i| i.name_checked).collect();
+        assert_eq!(checked, [true, false, false]);
         let narrowed = parse_input(
             b"name,type\nAcme,entity\nBob Jones,individual\n",
             &InputOptions {

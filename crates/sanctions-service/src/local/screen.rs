@@ -483,6 +483,20 @@ mod tests {
             .preview_many_local(requests.clone(), Names::Unchecked)
             .await;
         assert_eq!(together.len(), requests.len());
+        // Rows whose names the caller checked answer the same, their options still checked.
+        let screenable: Vec<ScreenRequest> = requests
+            .iter()
+            .filter(|r| crate::query::screenable(&r.name, r.kind).is_ok())
+            .cloned()
+            .collect();
+        let checked = service
+            .preview_many_local(screenable.clone(), Names::Checked)
+            .await;
+        let unchecked = service
+            .preview_many_local(screenable, Names::Unchecked)
+            .await;
+        assert_eq!(format!("{checked:?}"), format!("{unchecked:?}"));
+        assert!(checked.iter().any(Result::is_err), "the threshold of 101");
         for (request, answer) in requests.into_iter().zip(together) {
             let alone = service.preview_local(request.clone()).await;
             assert_eq!(
