@@ -228,7 +228,7 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 .is_none_or(|lists| lists.contains(&e.list))
     };
 
-    let best = best_names(
+    let (best, by_shape) = best_names(
         index,
         &query,
         query.candidates(index, accept),
@@ -238,18 +238,25 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     // Scores first; the hits (with their explanations and facts, cloned) only for the
     // `limit` reported, while `total` still counts every entry at or above the threshold.
     let mut near = Nearness::default();
-    let mut ranked: Vec<(u8, f32, u32, u32, score::Scored, Vec<Evidence>)> = best
+    let mut ranked: Vec<(u8, f32, u32, u32, Vec<Evidence>)> = best
         .into_iter()
-        .filter_map(|(entity, name_id, scored)| {
-            let (evidence, points) = if facts.is_empty() {
-                (Vec::new(), 0)
-            } else {
-                facts::weigh(&facts, &index.entities[entity as usize].facts)
-            };
-            let score = (i16::from(percent(scored.score)) + i16::from(points)).clamp(0, 100) as u8;
-            near.add(scored.score * 100.0 + f32::from(points), score >= threshold);
-            (score >= threshold).then_some((score, scored.score, entity, name_id, scored, evidence))
-        })
+        .filter_map(
+            |Best {
+                 entity,
+                 name_id,
+                 score: name_score,
+             }| {
+                let (evidence, points) = if facts.is_empty() {
+                    (Vec::new(), 0)
+                } else {
+                    facts::weigh(&facts, &index.entities[entity as usize].facts)
+                };
+                let score =
+                    (i16::from(percent(name_score)) + i16::from(points)).clamp(0, 100) as u8;
+                near.add(name_score * 100.0 + f32::from(points), score >= threshold);
+                (score >= threshold).then_some((score, name_score, entity, name_id, evidence))
+            },
+        )
         .collect();
     // Highest score first; at equal scores the closer name (the finer name score), then the
     // entry id for a stable order.
@@ -263,8 +270,9 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     ranked.truncate(limit);
     let hits: Vec<Hit> = ranked
         .into_iter()
-        .map(|(score, _, entity, name_id, scored, evidence)| {
-            let mut hit = to_hit(index, &query, entity, name_id, &scored, &today);
+        .map(|(score, _, entity, name_id, evidence)| {
+            let scored = &by_shape[&index.names[name_id as usize].shape];
+            let mut hit = to_hit(index, &query, entity, name_id, scored, &today);
             hit.score = score;
             hit.explanation.evidence = evidence;
             hit
@@ -296,8 +304,16 @@ impl Nearness {
     }
 }
 
+/// An entry's best-scoring name among the candidates and its score (its explanation is
+/// kept once per shape, in the map [`best_names`] returns).
+struct Best {
+    entity: u32,
+    name_id: u32,
+    score: f32,
+}
+
 /// The best-scoring name of each entry among the candidates `found`, scored in the order
-/// [`Query::pick`] gives.
+/// [`Query::pick`] gives, with each name shape's scoring.
 ///
 /// When the last places of the candidate list still held entries at or above the
 /// threshold, more may lie beyond it: look further (four times as far each round) until a
@@ -309,39 +325,46 @@ fn best_names(
     mut found: Vec<(f32, u32)>,
     threshold: u8,
     limit: usize,
-) -> Vec<(u32, u32, score::Scored)> {
+) -> (Vec<Best>, table::FastMap<u32, score::Scored>) {
     let mut max = CANDIDATES.max(limit.saturating_mul(2));
     // Room for the first round's entries at once (no growing while scoring).
-    let mut best: Vec<(u32, u32, score::Scored)> = Vec::with_capacity(max);
+    let mut best: Vec<Best> = Vec::with_capacity(max);
     let mut slots: table::FastMap<u32, usize> =
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
     // The same name on several lists (one person's entries on six lists often spell it
-    // alike) scores alike: scored once per query ([`score::Shape`], marked as [`index::IndexedName::shape`]).
-    let mut by_shape: table::FastMap<u32, score::Scored> = table::FastMap::default();
+    // alike) scores alike: scored once per query ([`score::Shape`], marked as
+    // [`index::IndexedName::shape`]).
+    let mut by_shape: table::FastMap<u32, score::Scored> =
+        table::FastMap::with_capacity_and_hasher(max, Default::default());
     loop {
         let candidates = Query::pick(index, &mut found, max);
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
             let name = &index.names[name_id as usize];
-            let scored = match by_shape.entry(name.shape) {
-                Entry::Occupied(known) => known.get().clone(),
-                Entry::Vacant(new) => new.insert(score::score(index, query, name)).clone(),
-            };
-            if rank >= tail_from && percent(scored.score) >= threshold {
+            let score = by_shape
+                .entry(name.shape)
+                .or_insert_with(|| score::score(index, query, name))
+                .score;
+            if rank >= tail_from && percent(score) >= threshold {
                 tail_hit = true;
             }
+            let this = Best {
+                entity: name.entity,
+                name_id,
+                score,
+            };
             match slots.entry(name.entity) {
                 Entry::Occupied(slot) => {
                     let slot = &mut best[*slot.get()];
-                    if slot.2.score < scored.score {
-                        *slot = (name.entity, name_id, scored);
+                    if slot.score < score {
+                        *slot = this;
                     }
                 }
                 Entry::Vacant(slot) => {
                     slot.insert(best.len());
-                    best.push((name.entity, name_id, scored));
+                    best.push(this);
                 }
             }
         }
@@ -351,7 +374,7 @@ fn best_names(
         scored_up_to = candidates.len();
         max = max.saturating_mul(4);
     }
-    best
+    (best, by_shape)
 }
 
 fn to_hit(
