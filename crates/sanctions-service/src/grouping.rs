@@ -32,6 +32,18 @@ fn name_key(name: &str) -> String {
     words.join(" ")
 }
 
+/// The keys of `names` (sorted, without repeats) and of `primary`: each name written the
+/// same way normalised once (an entry's names hold its primary name, and often repeat).
+fn name_keys<'a>(primary: &str, names: impl Iterator<Item = &'a str>) -> (Vec<String>, String) {
+    let written = set(names);
+    let keys: Vec<String> = written.iter().map(|name| name_key(name)).collect();
+    let primary = match written.binary_search(&primary) {
+        Ok(at) => keys[at].clone(),
+        Err(_) => name_key(primary),
+    };
+    (set(keys.into_iter()), primary)
+}
+
 /// `items` sorted, without repeats.
 fn set<T: Ord>(items: impl Iterator<Item = T>) -> Vec<T> {
     let mut all: Vec<T> = items.collect();
@@ -65,11 +77,12 @@ impl Facts {
         birth_dates: &[DateSpec],
         countries: impl Iterator<Item = &'a String>,
     ) -> Facts {
+        let (names, primary) = name_keys(primary, names);
         Facts {
             list,
             individual: kind == EntityKind::Individual,
-            names: set(names.map(name_key)),
-            primary: name_key(primary),
+            names,
+            primary,
             years: set(birth_dates.iter().filter_map(DateSpec::year)),
             countries: set(countries.cloned()),
         }

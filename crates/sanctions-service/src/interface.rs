@@ -90,6 +90,17 @@ pub trait Service: Send + Sync {
             .collect()
             .await
     }
+    /// [`Service::preview_many`] of requests whose names have already passed the one name
+    /// check ([`crate::query::screenable`], with the request's type), as a batch's rows pass
+    /// it when the file is read: a local service does not normalise them a second time to
+    /// check them again (the engine still refuses an empty or too long name). By default,
+    /// [`Service::preview_many`], which checks them.
+    async fn preview_many_checked(
+        &self,
+        requests: Vec<ScreenRequest>,
+    ) -> Vec<Result<ScreeningResponse, ServiceError>> {
+        self.preview_many(requests).await
+    }
     /// `POST /v1/screen/batch`: up to 500 names, each stored; all-or-nothing on bad rows.
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError>;
     /// `GET /v1/screen/{id}`: a stored screening with its decisions.

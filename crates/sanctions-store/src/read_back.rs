@@ -68,7 +68,20 @@ impl StoredNames {
 
     /// The names of `entity_id` as stored (primary name first), or `None` when none was read.
     pub fn names_of(&self, entity_id: &str) -> Option<impl Iterator<Item = &str> + '_> {
-        let at = self.position(entity_id)?;
+        self.names_near(usize::MAX, entity_id)
+    }
+
+    /// [`StoredNames::names_of`], the entry looked for first at `hint` (its position in a
+    /// screening index built from the same names: most often the same), then by its id.
+    pub fn names_near(
+        &self,
+        hint: usize,
+        entity_id: &str,
+    ) -> Option<impl Iterator<Item = &str> + '_> {
+        let at = match self.entries.get(hint) {
+            Some(e) if *e.entity_id == *entity_id => hint,
+            _ => self.position(entity_id)?,
+        };
         let first = match at {
             0 => 0,
             _ => self.entries[at - 1].names_end,
@@ -204,5 +217,19 @@ mod tests {
             assert_eq!(found, expected, "{}", e.entity_id);
         }
         assert!(names.names_of("un:1").is_none());
+    }
+
+    #[test]
+    fn a_position_hint_finds_the_entry_there_else_by_id() {
+        let entries = [
+            entry(ListCode::Eu, "eu:1", &["C"]),
+            entry(ListCode::Un, "un:1", &["A", "B"]),
+        ];
+        let names = stored(&entries);
+        let near = |hint, id| names.names_near(hint, id).map(Iterator::collect::<Vec<_>>);
+        assert_eq!(near(1, "un:1"), Some(vec!["A", "B"]));
+        assert_eq!(near(0, "un:1"), Some(vec!["A", "B"]));
+        assert_eq!(near(7, "eu:1"), Some(vec!["C"]));
+        assert_eq!(near(0, "un:2"), None);
     }
 }

@@ -66,6 +66,9 @@ pub struct BatchItem {
     pub country: Option<String>,
     /// Why this row is not screened.
     pub error: Option<String>,
+    /// Whether `name` passed the one name check ([`check_name`], with `kind`) when the row
+    /// was read, so that the service need not check it again; `false`: the service checks it.
+    pub name_checked: bool,
     /// Every cell of the row as read (see [`Batch::header`]).
     pub cells: Vec<String>,
 }
@@ -196,6 +199,8 @@ fn item(row: RawRow, batch_kind: Option<KindFilter>) -> BatchItem {
         .error
         .or(kind_error)
         .or_else(|| check_name(&name, kind).err());
+    // No earlier error: the name was checked, and passed.
+    let name_checked = error.is_none();
     BatchItem {
         qid,
         line: row.line,
@@ -205,6 +210,7 @@ fn item(row: RawRow, batch_kind: Option<KindFilter>) -> BatchItem {
         date_of_birth: row.date_of_birth,
         country: row.country,
         error,
+        name_checked,
         cells: row.cells,
     }
 }
@@ -300,6 +306,9 @@ mod tests {
         assert!(errors[1].unwrap().contains("alien"));
         assert!(errors[2].unwrap().contains("nothing to screen"));
         assert_eq!(batch.items.len(), 3, "the blank row is skipped");
+        // Only a row whose name passed the check is marked so: the service skips its check.
+        let checked: Vec<bool> = batch.items.iter().map(|i| i.name_checked).collect();
+        assert_eq!(checked, [true, false, false]);
         let narrowed = parse_input(
             b"name,type\nAcme,entity\nBob Jones,individual\n",
             &InputOptions {

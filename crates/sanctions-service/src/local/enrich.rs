@@ -87,8 +87,11 @@ impl Answers {
 }
 
 /// The grouping facts of the entry of `hit`: from its names read back, else its record.
-fn facts_of(names: &Names, hit: &Hit) -> Result<Option<Facts>, ServiceError> {
-    if let Some(all) = names.read_back.and_then(|n| n.names_of(&hit.entity_id)) {
+fn facts_of<'a>(names: &Names<'a>, hit: &Hit) -> Result<Option<Facts>, ServiceError> {
+    // The names read back are in the order the index was built from: the hit's position
+    // is most often the entry's place among them too.
+    let stored = |n: &'a StoredNames| n.names_near(hit.entity as usize, &hit.entity_id);
+    if let Some(all) = names.read_back.and_then(stored) {
         return Ok(Some(Facts::new(
             hit.list,
             hit.kind,

@@ -224,10 +224,12 @@ impl LocalService {
     }
 
     /// Previews of several names, answered in their order: the index made ready once, the
-    /// names screened on every core, the coverage worked out once per kind of row.
+    /// names screened on every core, the coverage worked out once per kind of row. `names`:
+    /// whether the names are still to be checked ([`Names`]).
     pub(crate) async fn preview_many_local(
         &self,
         requests: Vec<ScreenRequest>,
+        names: Names,
     ) -> Vec<Result<ScreeningResponse, ServiceError>> {
         let requests = Arc::new(requests);
         let all = Arc::clone(&requests);
@@ -236,14 +238,14 @@ impl LocalService {
                 let loaded = this.ready()?;
                 let coverages = Coverages::of(&loaded, &all);
                 let read_back = this.names_at(loaded.latest_update);
-                let names = this.names(read_back.as_deref());
+                let stored = this.names(read_back.as_deref());
                 // Each row checked beside its screening, on every core.
                 Ok(all
                     .par_iter()
                     .map(|request| {
-                        check_request(request)?;
+                        names.check(request)?;
                         let coverage = coverages.of_request(&loaded, request);
-                        preview_on(&names, &loaded, request, coverage)
+                        preview_on(&stored, &loaded, request, coverage)
                     })
                     .collect::<Vec<_>>())
             })
@@ -305,6 +307,26 @@ impl LocalService {
             .await?;
         self.commit(changes).await?;
         Ok(response)
+    }
+}
+
+/// Whether the names of the requests of [`LocalService::preview_many_local`] are still to
+/// be checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Names {
+    /// Checked as any request is ([`check_request`]).
+    Unchecked,
+    /// Already checked by the caller ([`crate::query::screenable`], with the request's
+    /// type): only the options are.
+    Checked,
+}
+
+impl Names {
+    fn check(self, request: &ScreenRequest) -> Result<(), ServiceError> {
+        match self {
+            Names::Unchecked => check_request(request),
+            Names::Checked => check_options(request),
+        }
     }
 }
 
@@ -457,8 +479,24 @@ mod tests {
         requests[2].kind = Some(KindFilter::Entity);
         requests[3].lists = Some(vec![ListCode::Un, ListCode::OfacSdn]);
         requests[4].threshold = Some(101);
-        let together = service.preview_many_local(requests.clone()).await;
+        let together = service
+            .preview_many_local(requests.clone(), Names::Unchecked)
+            .await;
         assert_eq!(together.len(), requests.len());
+        // Rows whose names the caller checked answer the same, their options still checked.
+        let screenable: Vec<ScreenRequest> = requests
+            .iter()
+            .filter(|r| crate::query::screenable(&r.name, r.kind).is_ok())
+            .cloned()
+            .collect();
+        let checked = service
+            .preview_many_local(screenable.clone(), Names::Checked)
+            .await;
+        let unchecked = service
+            .preview_many_local(screenable, Names::Unchecked)
+            .await;
+        assert_eq!(format!("{checked:?}"), format!("{unchecked:?}"));
+        assert!(checked.iter().any(Result::is_err), "the threshold of 101");
         for (request, answer) in requests.into_iter().zip(together) {
             let alone = service.preview_local(request.clone()).await;
             assert_eq!(
@@ -469,7 +507,7 @@ mod tests {
             );
         }
         let putin = service
-            .preview_many_local(vec![ScreenRequest::new("Vladimir Putin")])
+            .preview_many_local(vec![ScreenRequest::new("Vladimir Putin")], Names::Unchecked)
             .await;
         let best = putin[0].as_ref().unwrap().result.results.first().unwrap();
         assert!(best.name.to_lowercase().contains("putin"), "{best:?}");
@@ -514,15 +552,21 @@ mod tests {
         let (_dir, db) = store_of_the_real_lists();
         let requests = queries();
         let built = LocalService::open(&db, "t").unwrap();
-        let from_build = built.preview_many_local(requests.clone()).await;
+        let from_build = built
+            .preview_many_local(requests.clone(), Names::Unchecked)
+            .await;
         let from_file = LocalService::open(&db, "t").unwrap();
-        let from_records = from_file.preview_many_local(requests.clone()).await;
+        let from_records = from_file
+            .preview_many_local(requests.clone(), Names::Unchecked)
+            .await;
         let latest = from_file.current().unwrap().latest_update;
         assert!(from_file.names_at(latest).is_none(), "nothing verified yet");
         let verified = LocalService::open(&db, "t").unwrap();
         assert!(verified.damaged_lists().unwrap().is_empty());
         assert!(verified.names_at(latest).is_some());
-        let from_read_back = verified.preview_many_local(requests.clone()).await;
+        let from_read_back = verified
+            .preview_many_local(requests.clone(), Names::Unchecked)
+            .await;
         let grouped = from_build
             .iter()
             .flatten()

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 
 use super::LocalService;
+use super::screen::Names;
 use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
 use crate::api::batch::{BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
@@ -47,7 +48,13 @@ impl Service for LocalService {
         &self,
         requests: Vec<ScreenRequest>,
     ) -> Vec<Result<ScreeningResponse, ServiceError>> {
-        self.preview_many_local(requests).await
+        self.preview_many_local(requests, Names::Unchecked).await
+    }
+    async fn preview_many_checked(
+        &self,
+        requests: Vec<ScreenRequest>,
+    ) -> Vec<Result<ScreeningResponse, ServiceError>> {
+        self.preview_many_local(requests, Names::Checked).await
     }
     async fn screen_batch(&self, request: BatchRequest) -> Result<BatchResponse, ServiceError> {
         self.batch_local(request).await
