@@ -379,7 +379,6 @@ impl Index {
                 *first.entry(shape).or_insert(id)
             })
             .collect();
-        drop(first);
         for (name, shape) in self.names.iter_mut().zip(shapes) {
             name.shape = shape;
         }

@@ -240,23 +240,16 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let mut near = Nearness::default();
     let mut ranked: Vec<(u8, f32, u32, u32, Vec<Evidence>)> = best
         .into_iter()
-        .filter_map(
-            |Best {
-                 entity,
-                 name_id,
-                 score: name_score,
-             }| {
-                let (evidence, points) = if facts.is_empty() {
-                    (Vec::new(), 0)
-                } else {
-                    facts::weigh(&facts, &index.entities[entity as usize].facts)
-                };
-                let score =
-                    (i16::from(percent(name_score)) + i16::from(points)).clamp(0, 100) as u8;
-                near.add(name_score * 100.0 + f32::from(points), score >= threshold);
-                (score >= threshold).then_some((score, name_score, entity, name_id, evidence))
-            },
-        )
+        .filter_map(|best| {
+            let (evidence, points) = if facts.is_empty() {
+                (Vec::new(), 0)
+            } else {
+                facts::weigh(&facts, &index.entities[best.entity as usize].facts)
+            };
+            let score = (i16::from(percent(best.score)) + i16::from(points)).clamp(0, 100) as u8;
+            near.add(best.score * 100.0 + f32::from(points), score >= threshold);
+            (score >= threshold).then_some((score, best.score, best.entity, best.name_id, evidence))
+        })
         .collect();
     // Highest score first; at equal scores the closer name (the finer name score), then the
     // entry id for a stable order.
