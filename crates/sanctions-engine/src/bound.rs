@@ -263,7 +263,7 @@ impl ChangedEntries {
                     }
                 }
             }
-            self.compacts.push((name.compact.clone(), at));
+            self.compacts.push((name.compact.to_string(), at));
         }
     }
 

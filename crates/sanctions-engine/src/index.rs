@@ -7,9 +7,11 @@ use rayon::prelude::*;
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeletons;
 use super::similarity::{folded_key, phonetic_key};
+pub(crate) use super::stored::Entities;
 pub(crate) use super::table::hash;
 use super::table::{FNV_OFFSET, FastMap, HashTable, Postings, TokenIds, fnv_step};
 use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
+use compact_str::CompactString;
 
 /// What a match reports about its entry.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -34,14 +36,17 @@ pub(crate) struct EntityMeta {
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+///
+/// Its texts are [`CompactString`]s (short ones held inline, without an allocation of their
+/// own), so that reading a persisted index allocates little per name (`stored`).
+#[derive(Debug, Clone)]
 pub(crate) struct IndexedName {
     pub entity: u32,
     /// The name as the list publishes it.
-    pub text: String,
+    pub text: CompactString,
     pub weak: bool,
     pub tokens: Vec<NameToken>,
-    pub compact: String,
+    pub compact: CompactString,
     /// Sum of the tokens' weights.
     pub weight: f32,
     /// Holds adjacent abjad words the lists may romanise as one (`normalize::abjad_joins`):
@@ -56,7 +61,7 @@ pub(crate) struct IndexedName {
     pub shape: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
@@ -82,13 +87,13 @@ impl<'a> Shape<'a> {
     }
 }
 
-/// One distinct token of the lists.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+/// One distinct token of the lists (its texts held inline: [`IndexedName`]).
+#[derive(Debug, Clone)]
 pub(crate) struct VocabToken {
-    pub text: String,
-    pub key: String,
+    pub text: CompactString,
+    pub key: CompactString,
     /// Its [`folded_key`]: variants spelt alike, vowels kept.
-    pub folded: String,
+    pub folded: CompactString,
     /// How many names contain it.
     pub df: u32,
     /// Its weight as a word (see [`Index::weight_for_df`]), computed once.
@@ -116,30 +121,23 @@ pub(crate) struct NameCounts {
 
 /// The screening index. Built once, shared read-only, replaced whole after an import.
 ///
-/// It (de)serialises as what it is built from and its tables (`stored`: the persisted
-/// index); what is derived from the rest in a linear pass (the per-name and per-entry
-/// arrays, the texts of the vocabulary's map) is left out and worked out again when read.
-/// The postings and the tables are a few large arrays each, read straight from their
-/// bytes.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+/// It is stored (`stored`: the persisted index) as what it is built from and its tables,
+/// column by column; what is derived from the rest in a linear pass (the per-name arrays)
+/// is left out and worked out again when read.
+#[derive(Debug, Default)]
 pub struct Index {
-    #[serde(deserialize_with = "super::stored::sized::vec")]
-    pub(crate) entities: Vec<IndexedEntity>,
-    #[serde(deserialize_with = "super::stored::sized::vec")]
+    /// The entries, each read from its stored bytes when first reported ([`Entities`]).
+    pub(crate) entities: Entities,
     pub(crate) names: Vec<IndexedName>,
     /// Each name's entry and weight, side by side for the candidate stage, which visits
     /// thousands of names per query and needs nothing else of them.
-    #[serde(skip)]
     pub(crate) name_meta: Vec<(u32, f32)>,
     /// Each entry's kind, list and last day of listing, for the request's filters, which
     /// the candidate stage applies to every name that passes its floor.
-    #[serde(skip)]
     pub(crate) entity_meta: Vec<EntityMeta>,
     /// This index among all built or read by the process (0 for an empty default one): what
     /// per-thread memories of look-ups in it are keyed by ([`Index::generation`]).
-    #[serde(skip)]
     generation: u64,
-    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) vocab: Vec<VocabToken>,
     /// The vocabulary's ids by text.
     pub(crate) token_ids: TokenIds,
@@ -161,7 +159,6 @@ pub struct Index {
     /// letters or more, not written in an abjad.
     pub(crate) by_folded: HashTable,
     /// Every token id, sorted by the token's text: the words that begin with a prefix.
-    #[serde(deserialize_with = "super::stored::sized::vec")]
     pub(crate) by_text: Vec<u32>,
 }
 
@@ -282,9 +279,9 @@ impl Index {
         }
         self.names.push(IndexedName {
             entity,
-            text,
+            text: text.into(),
             weak,
-            compact: normalize::compact(tokens),
+            compact: normalize::compact(tokens).into(),
             tokens: name_tokens,
             weight: 0.0,
             abjad_joins: (0..tokens.len()).any(|i| !normalize::abjad_joins(tokens, i).is_empty()),
@@ -300,9 +297,9 @@ impl Index {
         }
         let id = self.vocab.len() as u32;
         self.vocab.push(VocabToken {
-            text: text.to_owned(),
-            key: phonetic_key(text),
-            folded: folded_key(text),
+            text: text.into(),
+            key: phonetic_key(text).into(),
+            folded: folded_key(text).into(),
             df: 0,
             idf: 0.0,
             pair_only: false,
@@ -520,15 +517,7 @@ impl Index {
         static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
-        self.entity_meta = self
-            .entities
-            .iter()
-            .map(|e| EntityMeta {
-                kind: e.kind,
-                list: e.list,
-                listing_ends: e.listing_ends.as_deref().map(Box::from),
-            })
-            .collect();
+        self.entity_meta = self.entities.meta();
     }
 
     /// Which index this is among those of the process: a new number for each index built or
@@ -567,7 +556,7 @@ impl Index {
         &self,
         keep: impl Fn(ListCode, EntityKind, Option<&str>) -> bool,
     ) -> usize {
-        self.entities
+        self.entity_meta
             .iter()
             .filter(|e| keep(e.list, e.kind, e.listing_ends.as_deref()))
             .count()
@@ -623,7 +612,7 @@ impl Index {
                     .iter()
                     .filter(|&&n| !readings.get(n as usize).copied().unwrap_or(false))
                     .count() as u32;
-                (token.text.clone(), (counted, postings.len() as u32))
+                (token.text.to_string(), (counted, postings.len() as u32))
             })
             .collect();
         NameCounts {

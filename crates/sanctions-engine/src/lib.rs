@@ -382,7 +382,7 @@ fn to_hit(
     if scored.compact {
         explanation.push(TokenPair {
             query: Some(query.compact.clone()),
-            listed: Some(name.compact.clone()),
+            listed: Some(name.compact.to_string()),
             similarity: percent(scored.score),
             kind: MatchKind::Joined,
         });
@@ -439,7 +439,7 @@ fn to_hit(
         list: e.list,
         kind: e.kind,
         primary_name: e.primary_name.clone(),
-        matched_name: name.text.clone(),
+        matched_name: name.text.to_string(),
         country: e.country.clone(),
         score: percent(scored.score),
         explanation: Explanation {

@@ -3,16 +3,31 @@
 //! that do not read as an index or whose ids point outside it, so that no file can make a
 //! screening index out of range.
 //!
-//! The encoding is postcard's (serde, compact, no schema in the file): a change of any stored
-//! type changes [`FORMAT`], which is part of the persisted index's key, so that a file written
-//! by another build is rebuilt, never misread.
+//! The index is stored column by column (`columns`): each text field of the vocabulary and
+//! of the names as one string with where each text ends, each number field as one string of
+//! little-endian integers, so that reading it validates UTF-8 once per column and allocates
+//! almost nothing per element (the texts are [`compact_str::CompactString`]s, held inline
+//! when short); a process starting cold spent most of its loading time in a string, a
+//! vector and an allocation per field per element. The entries are stored each as its own
+//! postcard bytes, checked when read without building them, and built only when first
+//! reported ([`Entities`]). The look-up tables and the postings are arrays of
+//! little-endian integers (`table`). The whole is postcard's (no schema in the file): a
+//! change of any stored type changes [`FORMAT`], which is part of the persisted index's
+//! key, so that a file written by another build is rebuilt, never misread.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use super::Index;
+use super::index::{EntityMeta, IndexedEntity};
+use super::table::{HashTable, Postings, TokenIds};
+
+mod columns;
 
 /// The layout of the stored index. Raise it with any change to the types of `index.rs`,
 /// `table.rs` or this file that are stored (or to how the index is built: a file is keyed by
 /// this and the program's version, so an index built by older rules is rebuilt).
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// Why bytes are not an index.
 #[derive(Debug, thiserror::Error)]
@@ -23,20 +38,60 @@ pub enum StoredError {
     Inconsistent(&'static str),
 }
 
+/// The index as stored: its columns, then its tables as `table` stores them.
+type Stored<'a> = (
+    columns::Columns<'a>,
+    TokenIds,
+    Postings,
+    [HashTable; 5],
+    columns::Bytes<'a>,
+);
+
 impl Index {
     /// The index as bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, StoredError> {
-        Ok(postcard::to_allocvec(self)?)
+        let columns = columns::Columns::of(self)?;
+        let by_text = columns::le_u32(self.by_text.iter().copied());
+        let tables = [
+            &self.by_key,
+            &self.by_skeleton,
+            &self.by_skeleton_abjad,
+            &self.by_deletion,
+            &self.by_folded,
+        ];
+        let stored = (
+            &columns,
+            &self.token_ids,
+            &self.postings,
+            tables,
+            columns::Bytes(Cow::Owned(by_text)),
+        );
+        Ok(postcard::to_allocvec(&stored)?)
     }
 
     /// The index stored in `bytes` by [`Index::to_bytes`], checked: every id it holds is in
     /// range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, StoredError> {
-        let mut index: Index = sized::reading(bytes.len(), || postcard::from_bytes(bytes))?;
+        let (columns, token_ids, postings, tables, by_text): Stored = postcard::from_bytes(bytes)?;
+        let (vocab, texts, ends) = columns.vocab()?;
+        let mut index = Index::default();
+        index.entities = columns.entities()?;
+        index.names = columns.names()?;
+        index.vocab = vocab;
+        index.token_ids = TokenIds::with_arena(token_ids.into_table(), texts, ends);
+        index.postings = postings;
+        [
+            index.by_key,
+            index.by_skeleton,
+            index.by_skeleton_abjad,
+            index.by_deletion,
+            index.by_folded,
+        ] = tables;
+        index.by_text = columns::u32s(&by_text.0).ok_or(StoredError::Inconsistent(
+            "the text order is not whole integers",
+        ))?;
         index.check()?;
         index.derive_arrays();
-        let texts = index.vocab.iter().map(|t| t.text.as_str());
-        index.token_ids.fill_texts(texts);
         Ok(index)
     }
 
@@ -93,54 +148,93 @@ impl Index {
     }
 }
 
-/// The index's large arrays (entries, names, vocabulary) read into one allocation each, of
-/// the length the bytes give: serde's own reading allocates at most 1 MiB up front and
-/// doubles from there, which copies each array several times into fresh memory (most of a
-/// cold start's time went to the kernel zeroing pages). The length read is trusted only up
-/// to the size of the bytes being read: no array is allocated larger than the file.
-pub(crate) mod sized {
-    use std::cell::Cell;
-    use std::marker::PhantomData;
+/// The index's entries. Those of an index read from a file are kept as their stored bytes
+/// (checked to decode when read) and each built when first asked for: a screening reports a
+/// handful, and the request's filters read the [`EntityMeta`] worked out when checking.
+#[derive(Debug, Default)]
+pub(crate) struct Entities {
+    cells: Vec<OnceLock<IndexedEntity>>,
+    meta: Vec<EntityMeta>,
+    /// Each entry's postcard bytes, one after the other (empty for a built index).
+    bytes: Vec<u8>,
+    /// `ends[i]` is where entry `i`'s bytes end in `bytes`.
+    ends: Vec<u32>,
+}
 
-    use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
-
-    thread_local! {
-        /// The size of the bytes being read on this thread (0: none, serde's own bound).
-        static READING: Cell<usize> = const { Cell::new(0) };
+impl Entities {
+    /// Adds a built entry.
+    pub fn push(&mut self, entity: IndexedEntity) {
+        self.meta.push(EntityMeta {
+            kind: entity.kind,
+            list: entity.list,
+            listing_ends: entity.listing_ends.as_deref().map(Box::from),
+        });
+        self.cells.push(OnceLock::from(entity));
     }
 
-    /// Runs `read` with `bytes` as the bound of the arrays it reads.
-    pub fn reading<T>(bytes: usize, read: impl FnOnce() -> T) -> T {
-        let before = READING.replace(bytes);
-        let read = read();
-        READING.set(before);
-        read
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.cells.len()
     }
 
-    pub fn vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-    where
-        D: Deserializer<'de>,
-        T: Deserialize<'de>,
-    {
-        struct Elements<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for Elements<T> {
-            type Value = Vec<T>;
+    /// What the request's filters read of each entry.
+    pub fn meta(&self) -> Vec<EntityMeta> {
+        self.meta.clone()
+    }
 
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a sequence")
-            }
+    /// Every entry, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &IndexedEntity> + '_ {
+        (0..self.len()).map(|i| &self[i])
+    }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-                let serde_bound = (1 << 20) / size_of::<T>().max(1);
-                let bound = (READING.get() / size_of::<T>().max(1)).max(serde_bound);
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(bound));
-                while let Some(element) = seq.next_element()? {
-                    out.push(element);
-                }
-                Ok(out)
-            }
+    /// The entries stored in `bytes`, each ending where `ends` says: each one's bytes must
+    /// read as an entry, wholly.
+    fn read(bytes: &[u8], ends: Vec<u32>) -> Result<Entities, StoredError> {
+        let mut meta = Vec::with_capacity(ends.len());
+        let mut start = 0usize;
+        for &end in &ends {
+            let one = bytes
+                .get(start..end as usize)
+                .ok_or(StoredError::Inconsistent(
+                    "an entry's bytes outside the entries",
+                ))?;
+            meta.push(columns::check_entity(one)?);
+            start = end as usize;
         }
-        d.deserialize_seq(Elements(PhantomData))
+        if start != bytes.len() {
+            return Err(StoredError::Inconsistent("bytes after the last entry"));
+        }
+        Ok(Entities {
+            cells: (0..ends.len()).map(|_| OnceLock::new()).collect(),
+            meta,
+            bytes: bytes.to_vec(),
+            ends,
+        })
+    }
+
+    /// Entry `i` built from its stored bytes (checked when read, so that they decode; were
+    /// they not to, an entry of no name is better than a panic).
+    fn decode(&self, i: usize) -> IndexedEntity {
+        let start = i.checked_sub(1).map_or(0, |b| self.ends[b] as usize);
+        let one = self.bytes.get(start..self.ends[i] as usize);
+        let decoded = one.and_then(|one| postcard::from_bytes(one).ok());
+        decoded.unwrap_or_else(|| IndexedEntity {
+            entity_id: String::new(),
+            list: self.meta[i].list,
+            kind: self.meta[i].kind,
+            primary_name: String::new(),
+            country: None,
+            listing_ends: self.meta[i].listing_ends.as_deref().map(String::from),
+            facts: Default::default(),
+        })
+    }
+}
+
+impl std::ops::Index<usize> for Entities {
+    type Output = IndexedEntity;
+
+    fn index(&self, i: usize) -> &IndexedEntity {
+        self.cells[i].get_or_init(|| self.decode(i))
     }
 }
 

@@ -318,10 +318,16 @@ impl TokenIds {
         self.texts.get(start..end)
     }
 
-    /// The same ids with the texts of the vocabulary, given in id order (after reading the
-    /// table from a file, which holds no texts).
-    pub fn fill_texts<'a>(&mut self, texts: impl Iterator<Item = &'a str>) {
-        *self = TokenIds::with_texts(std::mem::take(&mut self.table), texts);
+    /// `table` with the vocabulary's texts one after the other, `ends[id]` where token
+    /// `id`'s ends (after reading the table from a file, which holds no texts): a text whose
+    /// offsets do not hold is found for no id.
+    pub fn with_arena(table: HashTable, texts: String, ends: Vec<u32>) -> TokenIds {
+        TokenIds { table, texts, ends }
+    }
+
+    /// The table of hashes alone.
+    pub fn into_table(self) -> HashTable {
+        self.table
     }
 
     /// The table of hashes, as stored.
@@ -330,7 +336,7 @@ impl TokenIds {
     }
 }
 
-/// Stored as its table alone: the texts are the vocabulary's ([`TokenIds::fill_texts`]).
+/// Stored as its table alone: the texts are the vocabulary's ([`TokenIds::with_arena`]).
 impl serde::Serialize for TokenIds {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.table.serialize(s)
@@ -474,9 +480,9 @@ mod tests {
         }
         assert!(!ids.contains_key("putn"));
         let bytes = postcard::to_allocvec(&ids).unwrap();
-        let mut read: TokenIds = postcard::from_bytes(&bytes).unwrap();
+        let read: TokenIds = postcard::from_bytes(&bytes).unwrap();
         assert_eq!(read.get("kim"), None, "no texts until they are filled");
-        read.fill_texts(texts.iter().copied());
+        let read = TokenIds::with_arena(read.into_table(), ids.texts.clone(), ids.ends.clone());
         assert_eq!(read.get("kim"), Some(&3));
     }
 }

@@ -1,0 +1,429 @@
+//! The entries, names and vocabulary stored column by column: each text field as one string
+//! and where each text ends, each number field as one string of little-endian integers, and
+//! each entry as its own postcard bytes. Reading checks every offset against its column (a
+//! text must end on a character boundary, a name's tokens must lie in the token column) and
+//! refuses what does not hold.
+
+use std::borrow::Cow;
+
+use compact_str::CompactString;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Entities, StoredError, StoredError::Inconsistent};
+use crate::index::{EntityMeta, Index, IndexedName, NameToken, VocabToken};
+use crate::model::{EntityKind, ListCode};
+use crate::normalize::TokenKind;
+
+/// A string of bytes, stored as one (borrowed from the file's bytes when read).
+pub(crate) struct Bytes<'a>(pub Cow<'a, [u8]>);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Bytes<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bytes<'a>, D::Error> {
+        <&'de [u8]>::deserialize(d).map(|b| Bytes(Cow::Borrowed(b)))
+    }
+}
+
+/// Texts one after the other, and where each ends (little-endian `u32`s).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Texts<'a> {
+    #[serde(borrow)]
+    all: Cow<'a, str>,
+    #[serde(borrow)]
+    ends: Bytes<'a>,
+}
+
+/// The columns of the index's entries, names and vocabulary.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Columns<'a> {
+    /// Each entry's postcard bytes, one after the other, and where each ends.
+    #[serde(borrow)]
+    entities: Bytes<'a>,
+    #[serde(borrow)]
+    entity_ends: Bytes<'a>,
+    #[serde(borrow)]
+    vocab_text: Texts<'a>,
+    #[serde(borrow)]
+    vocab_key: Texts<'a>,
+    #[serde(borrow)]
+    vocab_folded: Texts<'a>,
+    #[serde(borrow)]
+    vocab_df: Bytes<'a>,
+    /// The bits of each `f32`.
+    #[serde(borrow)]
+    vocab_idf: Bytes<'a>,
+    /// One byte per token: [`PAIR_ONLY`], [`ABJAD`].
+    #[serde(borrow)]
+    vocab_flags: Bytes<'a>,
+    #[serde(borrow)]
+    name_entity: Bytes<'a>,
+    #[serde(borrow)]
+    name_text: Texts<'a>,
+    #[serde(borrow)]
+    name_compact: Texts<'a>,
+    /// Every name's token ids and kinds, one name after the other, and where each name's end.
+    #[serde(borrow)]
+    name_token_ids: Bytes<'a>,
+    #[serde(borrow)]
+    name_token_kinds: Bytes<'a>,
+    #[serde(borrow)]
+    name_token_ends: Bytes<'a>,
+    #[serde(borrow)]
+    name_weight: Bytes<'a>,
+    #[serde(borrow)]
+    name_compounds: Bytes<'a>,
+    #[serde(borrow)]
+    name_shape: Bytes<'a>,
+    /// One byte per name: [`WEAK`], [`ABJAD_JOINS`].
+    #[serde(borrow)]
+    name_flags: Bytes<'a>,
+}
+
+const PAIR_ONLY: u8 = 1;
+const ABJAD: u8 = 2;
+const WEAK: u8 = 1;
+const ABJAD_JOINS: u8 = 2;
+
+impl Columns<'_> {
+    /// The columns of `index`.
+    pub fn of(index: &Index) -> Result<Columns<'static>, StoredError> {
+        let (entities, entity_ends) = entity_bytes(index)?;
+        let vocab = &index.vocab;
+        let names = &index.names;
+        let tokens = || names.iter().flat_map(|n| n.tokens.iter());
+        let mut token_ends = Vec::with_capacity(names.len());
+        let mut count = 0usize;
+        for name in names {
+            count += name.tokens.len();
+            token_ends.push(offset(count)?);
+        }
+        let vocab_flags = vocab
+            .iter()
+            .map(|t| flag(t.pair_only, PAIR_ONLY) | flag(t.abjad, ABJAD));
+        let name_flags = names
+            .iter()
+            .map(|n| flag(n.weak, WEAK) | flag(n.abjad_joins, ABJAD_JOINS));
+        Ok(Columns {
+            entities: owned(entities),
+            entity_ends: owned(le_u32(entity_ends)),
+            vocab_text: texts(vocab.iter().map(|t| t.text.as_str()))?,
+            vocab_key: texts(vocab.iter().map(|t| t.key.as_str()))?,
+            vocab_folded: texts(vocab.iter().map(|t| t.folded.as_str()))?,
+            vocab_df: owned(le_u32(vocab.iter().map(|t| t.df))),
+            vocab_idf: owned(le_u32(vocab.iter().map(|t| t.idf.to_bits()))),
+            vocab_flags: owned(vocab_flags.collect()),
+            name_entity: owned(le_u32(names.iter().map(|n| n.entity))),
+            name_text: texts(names.iter().map(|n| n.text.as_str()))?,
+            name_compact: texts(names.iter().map(|n| n.compact.as_str()))?,
+            name_token_ids: owned(le_u32(tokens().map(|t| t.id))),
+            name_token_kinds: owned(tokens().map(|t| t.kind as u8).collect()),
+            name_token_ends: owned(le_u32(token_ends)),
+            name_weight: owned(le_u32(names.iter().map(|n| n.weight.to_bits()))),
+            name_compounds: owned(le_u64(names.iter().map(|n| n.compounds))),
+            name_shape: owned(le_u32(names.iter().map(|n| n.shape))),
+            name_flags: owned(name_flags.collect()),
+        })
+    }
+}
+
+impl Columns<'_> {
+    /// The entries, each checked to read as one.
+    pub fn entities(&self) -> Result<Entities, StoredError> {
+        let ends = u32s(&self.entity_ends.0).ok_or(Inconsistent("entry offsets not whole"))?;
+        Entities::read(&self.entities.0, ends)
+    }
+
+    /// The vocabulary, with its texts one after the other and where each ends (for
+    /// [`crate::table::TokenIds`]).
+    pub fn vocab(&self) -> Result<(Vec<VocabToken>, String, Vec<u32>), StoredError> {
+        let n = self.vocab_flags.0.len();
+        let text = TextColumn::new(&self.vocab_text, n)?;
+        let key = TextColumn::new(&self.vocab_key, n)?;
+        let folded = TextColumn::new(&self.vocab_folded, n)?;
+        let df = column_u32(&self.vocab_df, n)?;
+        let idf = column_u32(&self.vocab_idf, n)?;
+        let mut vocab = Vec::with_capacity(n);
+        for (id, &flags) in self.vocab_flags.0.iter().enumerate() {
+            if flags & !(PAIR_ONLY | ABJAD) != 0 {
+                return Err(Inconsistent("a token's flags are not known"));
+            }
+            vocab.push(VocabToken {
+                text: text.get(id)?,
+                key: key.get(id)?,
+                folded: folded.get(id)?,
+                df: df[id],
+                idf: f32::from_bits(idf[id]),
+                pair_only: flags & PAIR_ONLY != 0,
+                abjad: flags & ABJAD != 0,
+            });
+        }
+        Ok((vocab, text.all.to_owned(), text.ends))
+    }
+
+    /// The names.
+    pub fn names(&self) -> Result<Vec<IndexedName>, StoredError> {
+        let n = self.name_flags.0.len();
+        let text = TextColumn::new(&self.name_text, n)?;
+        let compact = TextColumn::new(&self.name_compact, n)?;
+        let entity = column_u32(&self.name_entity, n)?;
+        let token_ends = column_u32(&self.name_token_ends, n)?;
+        let weight = column_u32(&self.name_weight, n)?;
+        let shape = column_u32(&self.name_shape, n)?;
+        let compounds = u64s(&self.name_compounds.0).filter(|c| c.len() == n);
+        let compounds = compounds.ok_or(Inconsistent("a name column's length differs"))?;
+        let ids = u32s(&self.name_token_ids.0).ok_or(Inconsistent("token ids not whole"))?;
+        let kinds = &self.name_token_kinds.0;
+        let mut names = Vec::with_capacity(n);
+        let mut start = 0usize;
+        for (id, &flags) in self.name_flags.0.iter().enumerate() {
+            if flags & !(WEAK | ABJAD_JOINS) != 0 {
+                return Err(Inconsistent("a name's flags are not known"));
+            }
+            let end = token_ends[id] as usize;
+            let tokens = name_tokens(ids.get(start..end), kinds.get(start..end))?;
+            start = end;
+            names.push(IndexedName {
+                entity: entity[id],
+                text: text.get(id)?,
+                weak: flags & WEAK != 0,
+                tokens,
+                compact: compact.get(id)?,
+                weight: f32::from_bits(weight[id]),
+                abjad_joins: flags & ABJAD_JOINS != 0,
+                compounds: compounds[id],
+                shape: shape[id],
+            });
+        }
+        Ok(names)
+    }
+}
+
+/// A name's tokens of its stored ids and kinds, which must be there and of one length.
+fn name_tokens(ids: Option<&[u32]>, kinds: Option<&[u8]>) -> Result<Vec<NameToken>, StoredError> {
+    let (Some(ids), Some(kinds)) = (ids, kinds) else {
+        return Err(Inconsistent("a name's tokens outside the token columns"));
+    };
+    if ids.len() != kinds.len() {
+        return Err(Inconsistent(
+            "a name's token ids and kinds differ in number",
+        ));
+    }
+    ids.iter()
+        .zip(kinds)
+        .map(|(&id, &kind)| {
+            Ok(NameToken {
+                id,
+                kind: kind_of(kind)?,
+            })
+        })
+        .collect()
+}
+
+/// The kind of token stored as `byte` (`kind as u8`).
+fn kind_of(byte: u8) -> Result<TokenKind, StoredError> {
+    const KINDS: [TokenKind; 5] = [
+        TokenKind::Word,
+        TokenKind::Initial,
+        TokenKind::Legal,
+        TokenKind::Particle,
+        TokenKind::Number,
+    ];
+    let kind = KINDS.get(byte as usize).copied();
+    kind.filter(|k| *k as u8 == byte)
+        .ok_or(Inconsistent("a token of no known kind"))
+}
+
+/// A text column being read: its texts, validated as UTF-8 once, and where each ends.
+struct TextColumn<'c> {
+    all: &'c str,
+    ends: Vec<u32>,
+}
+
+impl<'c> TextColumn<'c> {
+    /// The column of `n` texts.
+    fn new(texts: &'c Texts<'_>, n: usize) -> Result<TextColumn<'c>, StoredError> {
+        Ok(TextColumn {
+            all: &texts.all,
+            ends: column_u32(&texts.ends, n)?,
+        })
+    }
+
+    /// Text `i`: it must lie in the column and begin and end on character boundaries.
+    fn get(&self, i: usize) -> Result<CompactString, StoredError> {
+        let start = i
+            .checked_sub(1)
+            .map_or(Some(0), |b| self.ends.get(b).copied());
+        let end = self.ends.get(i).copied();
+        let text = start
+            .zip(end)
+            .and_then(|(start, end)| self.all.get(start as usize..end as usize));
+        text.map(CompactString::new)
+            .ok_or(Inconsistent("a text's offsets outside its column"))
+    }
+}
+
+/// `n` little-endian `u32`s, exactly.
+fn column_u32(bytes: &Bytes, n: usize) -> Result<Vec<u32>, StoredError> {
+    u32s(&bytes.0)
+        .filter(|v| v.len() == n)
+        .ok_or(Inconsistent("a column's length differs from its table's"))
+}
+
+/// The `u32`s of little-endian `bytes`, if they are whole.
+pub(crate) fn u32s(bytes: &[u8]) -> Option<Vec<u32>> {
+    let chunks = bytes.chunks_exact(4);
+    chunks.remainder().is_empty().then(|| {
+        let each = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        chunks.map(each).collect()
+    })
+}
+
+/// The `u64`s of little-endian `bytes`, if they are whole.
+fn u64s(bytes: &[u8]) -> Option<Vec<u64>> {
+    let chunks = bytes.chunks_exact(8);
+    chunks.remainder().is_empty().then(|| {
+        let each = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or_default());
+        chunks.map(each).collect()
+    })
+}
+
+pub(crate) fn le_u32(values: impl IntoIterator<Item = u32>) -> Vec<u8> {
+    values.into_iter().flat_map(u32::to_le_bytes).collect()
+}
+
+fn le_u64(values: impl IntoIterator<Item = u64>) -> Vec<u8> {
+    values.into_iter().flat_map(u64::to_le_bytes).collect()
+}
+
+fn owned(bytes: Vec<u8>) -> Bytes<'static> {
+    Bytes(Cow::Owned(bytes))
+}
+
+fn flag(set: bool, bit: u8) -> u8 {
+    if set { bit } else { 0 }
+}
+
+/// A length as a stored offset.
+fn offset(len: usize) -> Result<u32, StoredError> {
+    u32::try_from(len).map_err(|_| Inconsistent("a column longer than 4 GiB"))
+}
+
+/// `texts` one after the other, and where each ends.
+fn texts<'t>(texts: impl Iterator<Item = &'t str>) -> Result<Texts<'static>, StoredError> {
+    let mut all = String::new();
+    let mut ends = Vec::new();
+    for text in texts {
+        all.push_str(text);
+        ends.push(offset(all.len())?);
+    }
+    Ok(Texts {
+        all: Cow::Owned(all),
+        ends: owned(le_u32(ends)),
+    })
+}
+
+/// Each entry's postcard bytes, one after the other, and where each ends.
+fn entity_bytes(index: &Index) -> Result<(Vec<u8>, Vec<u32>), StoredError> {
+    let mut bytes = Vec::new();
+    let mut ends = Vec::with_capacity(index.entities.len());
+    for entity in index.entities.iter() {
+        bytes = postcard::to_extend(entity, bytes)?;
+        ends.push(offset(bytes.len())?);
+    }
+    Ok((bytes, ends))
+}
+
+/// What the filters read of the entry stored in `bytes`, which must read as one entry,
+/// wholly: checked without building it (its texts are UTF-8, its dates and lists of the
+/// stored shapes: [`super::facts`]).
+pub(super) fn check_entity(bytes: &[u8]) -> Result<EntityMeta, StoredError> {
+    let (entity, rest): (EntityCheck, &[u8]) = postcard::take_from_bytes(bytes)?;
+    if !rest.is_empty() {
+        return Err(Inconsistent("bytes after an entry"));
+    }
+    Ok(EntityMeta {
+        kind: entity.kind,
+        list: entity.list,
+        listing_ends: entity.listing_ends.map(String::into_boxed_str),
+    })
+}
+
+/// An [`crate::index::IndexedEntity`] as stored, read without keeping its texts.
+#[derive(Deserialize)]
+struct EntityCheck {
+    _entity_id: Str,
+    list: ListCode,
+    kind: EntityKind,
+    _primary_name: Str,
+    _country: Option<Str>,
+    listing_ends: Option<String>,
+    _facts: FactsCheck,
+}
+
+/// The stored facts (`super::facts::Facts`), read without keeping them.
+#[derive(Deserialize)]
+struct FactsCheck {
+    _birth_dates: Each<DateCheck>,
+    _nationalities: Each<Str>,
+    _countries: Each<Str>,
+    _programs: Each<Str>,
+    _listed_on: Option<Str>,
+}
+
+/// A stored date (`super::facts::Date`), read without keeping it.
+#[derive(Deserialize)]
+#[allow(dead_code, reason = "read to check the bytes, never looked at")]
+enum DateCheck {
+    Day(i32, u8, u8),
+    Month(i32, u8),
+    Year(i32),
+    Range(Str, Str),
+    Text(Str),
+}
+
+/// A string read and checked (UTF-8), not kept.
+struct Str;
+
+impl<'de> Deserialize<'de> for Str {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Str;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Str, E> {
+                Ok(Str)
+            }
+        }
+        d.deserialize_str(Visit)
+    }
+}
+
+/// A sequence whose elements are read and checked, not kept.
+struct Each<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Each<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Each<T>, D::Error> {
+        struct Visit<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+            type Value = Each<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Each<T>, A::Error> {
+                while seq.next_element::<T>()?.is_some() {}
+                Ok(Each(std::marker::PhantomData))
+            }
+        }
+        d.deserialize_seq(Visit(std::marker::PhantomData))
+    }
+}
