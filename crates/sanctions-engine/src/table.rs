@@ -90,9 +90,7 @@ impl HashTable {
 
     /// The table of `hashes` and their `ids`, sorted by hash then id, and of equal length.
     fn of_sorted(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
-        // About one bucket per pair: a bucket holds one pair on average.
-        let bits = (usize::BITS - hashes.len().leading_zeros()).clamp(1, MAX_BITS);
-        let shift = 64 - bits;
+        let (bits, shift) = bucket_bits(hashes.len());
         let mut starts = vec![0u32; (1usize << bits) + 1];
         for &h in &hashes {
             starts[(h >> shift) as usize + 1] += 1;
@@ -111,12 +109,13 @@ impl HashTable {
     /// The table of the stored arrays; pairs out of order (a damaged file that kept its
     /// checksum) are sorted, so that look-ups stay correct for what it holds.
     fn of_stored(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
-        let sorted = hashes
-            .windows(2)
-            .zip(ids.windows(2))
-            .all(|(h, id)| (h[0], id[0]) <= (h[1], id[1]));
-        if sorted {
-            return HashTable::of_sorted(hashes, ids);
+        if let Some((starts, shift)) = sorted_starts(&hashes, &ids) {
+            return HashTable {
+                hashes,
+                ids,
+                starts,
+                shift,
+            };
         }
         let mut pairs: Vec<(u64, u32)> = hashes.into_iter().zip(ids).collect();
         pairs.sort_unstable();
@@ -144,6 +143,35 @@ impl HashTable {
     pub fn max_id(&self) -> Option<u32> {
         self.ids.iter().copied().max()
     }
+}
+
+/// The number of top bits that pick a bucket of a table of `pairs` pairs, and the shift
+/// that takes them: about one bucket per pair (a bucket holds one pair on average).
+fn bucket_bits(pairs: usize) -> (u32, u32) {
+    let bits = (usize::BITS - pairs.leading_zeros()).clamp(1, MAX_BITS);
+    (bits, 64 - bits)
+}
+
+/// The bucket offsets (`HashTable::starts`) and shift of `hashes` and their `ids`, worked
+/// out in the pass that checks that the pairs are sorted (by hash, then id), in order,
+/// without a count per bucket: `None` when they are not sorted.
+fn sorted_starts(hashes: &[u64], ids: &[u32]) -> Option<(Vec<u32>, u32)> {
+    let (bits, shift) = bucket_bits(hashes.len());
+    let buckets = 1usize << bits;
+    let mut starts = Vec::with_capacity(buckets + 1);
+    let mut last = (0u64, 0u32);
+    for (i, pair) in hashes.iter().copied().zip(ids.iter().copied()).enumerate() {
+        if pair < last {
+            return None;
+        }
+        last = pair;
+        let bucket = (pair.0 >> shift) as usize;
+        if starts.len() <= bucket {
+            starts.resize(bucket + 1, i as u32);
+        }
+    }
+    starts.resize(buckets + 1, hashes.len() as u32);
+    Some((starts, shift))
 }
 
 /// A [`HashTable`] is stored as its hashes and its ids, each as one string of little-endian
@@ -452,6 +480,19 @@ mod tests {
         let read: HashTable = postcard::from_bytes(&bytes).unwrap();
         for &(h, _) in &pairs {
             assert!(read.get(h).eq(table.get(h)));
+        }
+        assert_eq!(
+            read.starts, table.starts,
+            "the offsets of a sorted table read back"
+        );
+        // Stored out of order: sorted again, so that every id is still found.
+        let (mut hashes, mut ids) = (table.hashes.clone(), table.ids.clone());
+        hashes.swap(3, 900);
+        ids.swap(3, 900);
+        let unsorted = HashTable::of_stored(hashes, ids);
+        assert_eq!(unsorted.starts, table.starts);
+        for &(h, _) in &pairs {
+            assert!(unsorted.get(h).eq(table.get(h)));
         }
     }
 

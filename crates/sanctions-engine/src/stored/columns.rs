@@ -142,9 +142,9 @@ impl Columns<'_> {
     /// [`crate::table::TokenIds`]).
     pub fn vocab(&self) -> Result<(Vec<VocabToken>, String, Vec<u32>), StoredError> {
         let n = self.vocab_flags.0.len();
-        let text = TextColumn::new(&self.vocab_text, n)?;
-        let key = TextColumn::new(&self.vocab_key, n)?;
-        let folded = TextColumn::new(&self.vocab_folded, n)?;
+        let mut text = TextColumn::new(&self.vocab_text, n)?;
+        let mut key = TextColumn::new(&self.vocab_key, n)?;
+        let mut folded = TextColumn::new(&self.vocab_folded, n)?;
         let df = column_u32(&self.vocab_df, n)?;
         let idf = column_u32(&self.vocab_idf, n)?;
         let mut vocab = Vec::with_capacity(n);
@@ -153,9 +153,9 @@ impl Columns<'_> {
                 return Err(Inconsistent("a token's flags are not known"));
             }
             vocab.push(VocabToken {
-                text: text.get(id)?,
-                key: key.get(id)?,
-                folded: folded.get(id)?,
+                text: text.next_text()?,
+                key: key.next_text()?,
+                folded: folded.next_text()?,
                 df: df[id],
                 idf: f32::from_bits(idf[id]),
                 pair_only: flags & PAIR_ONLY != 0,
@@ -168,8 +168,8 @@ impl Columns<'_> {
     /// The names.
     pub fn names(&self) -> Result<Vec<IndexedName>, StoredError> {
         let n = self.name_flags.0.len();
-        let text = TextColumn::new(&self.name_text, n)?;
-        let compact = TextColumn::new(&self.name_compact, n)?;
+        let mut text = TextColumn::new(&self.name_text, n)?;
+        let mut compact = TextColumn::new(&self.name_compact, n)?;
         let entity = column_u32(&self.name_entity, n)?;
         let token_ends = column_u32(&self.name_token_ends, n)?;
         let weight = column_u32(&self.name_weight, n)?;
@@ -189,10 +189,10 @@ impl Columns<'_> {
             start = end;
             names.push(IndexedName {
                 entity: entity[id],
-                text: text.get(id)?,
+                text: text.next_text()?,
                 weak: flags & WEAK != 0,
                 tokens,
-                compact: compact.get(id)?,
+                compact: compact.next_text()?,
                 weight: f32::from_bits(weight[id]),
                 abjad_joins: flags & ABJAD_JOINS != 0,
                 compounds: compounds[id],
@@ -208,20 +208,14 @@ fn name_tokens(ids: Option<&[u32]>, kinds: Option<&[u8]>) -> Result<Vec<NameToke
     let (Some(ids), Some(kinds)) = (ids, kinds) else {
         return Err(Inconsistent("a name's tokens outside the token columns"));
     };
-    if ids.len() != kinds.len() {
-        return Err(Inconsistent(
-            "a name's token ids and kinds differ in number",
-        ));
+    let mut tokens = Vec::with_capacity(ids.len());
+    for (&id, &kind) in ids.iter().zip(kinds) {
+        tokens.push(NameToken {
+            id,
+            kind: kind_of(kind)?,
+        });
     }
-    ids.iter()
-        .zip(kinds)
-        .map(|(&id, &kind)| {
-            Ok(NameToken {
-                id,
-                kind: kind_of(kind)?,
-            })
-        })
-        .collect()
+    Ok(tokens)
 }
 
 /// The kind of token stored as `byte` (`kind as u8`).
@@ -238,10 +232,14 @@ fn kind_of(byte: u8) -> Result<TokenKind, StoredError> {
         .ok_or(Inconsistent("a token of no known kind"))
 }
 
-/// A text column being read: its texts, validated as UTF-8 once, and where each ends.
+/// A text column being read, text after text: its texts (validated as UTF-8 once, as one
+/// string) and where each ends.
 struct TextColumn<'c> {
     all: &'c str,
     ends: Vec<u32>,
+    /// The next text's index, and where it begins.
+    next: usize,
+    start: usize,
 }
 
 impl<'c> TextColumn<'c> {
@@ -250,20 +248,19 @@ impl<'c> TextColumn<'c> {
         Ok(TextColumn {
             all: &texts.all,
             ends: column_u32(&texts.ends, n)?,
+            next: 0,
+            start: 0,
         })
     }
 
-    /// Text `i`: it must lie in the column and begin and end on character boundaries.
-    fn get(&self, i: usize) -> Result<CompactString, StoredError> {
-        let start = i
-            .checked_sub(1)
-            .map_or(Some(0), |b| self.ends.get(b).copied());
-        let end = self.ends.get(i).copied();
-        let text = start
-            .zip(end)
-            .and_then(|(start, end)| self.all.get(start as usize..end as usize));
-        text.map(CompactString::new)
-            .ok_or(Inconsistent("a text's offsets outside its column"))
+    /// The next text: it must lie in the column and begin and end on character boundaries.
+    fn next_text(&mut self) -> Result<CompactString, StoredError> {
+        let end = self.ends.get(self.next).map(|&e| e as usize);
+        let text = end.and_then(|end| self.all.get(self.start..end));
+        let text = text.ok_or(Inconsistent("a text's offsets outside its column"))?;
+        self.next += 1;
+        self.start += text.len();
+        Ok(CompactString::new(text))
     }
 }
 
@@ -425,5 +422,152 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Each<T> {
             }
         }
         d.deserialize_seq(Visit(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AliasQuality, DateSpec, EntityNames};
+
+    fn index() -> Index {
+        let entry = |id: &str, kind, names: &[&str]| EntityNames {
+            entity_id: format!("ofac_sdn:{id}"),
+            list: ListCode::OfacSdn,
+            kind,
+            primary_name: names[0].to_owned(),
+            country: Some("RU".into()),
+            names: names
+                .iter()
+                .map(|n| (n.to_string(), AliasQuality::Weak))
+                .collect(),
+            listing_ends: Some("2030-01-01".into()),
+            facts: crate::model::EntityFacts {
+                birth_dates: vec![DateSpec::Year { year: 1952 }],
+                nationalities: vec!["RU".into()],
+                ..Default::default()
+            },
+        };
+        Index::build(&[
+            entry(
+                "1",
+                EntityKind::Individual,
+                &["PUTIN, Vladimir", "Путин Владимир"],
+            ),
+            entry("2", EntityKind::Entity, &["ALFA-BANK JSC (АО Альфа-Банк)"]),
+        ])
+    }
+
+    #[test]
+    fn reads_back_what_it_wrote() {
+        let index = index();
+        let bytes = index.to_bytes().unwrap();
+        let read = Index::from_bytes(&bytes).unwrap();
+        assert_eq!(read.to_bytes().unwrap(), bytes, "written again the same");
+        assert_eq!(
+            format!("{:?}", read.entities[1]),
+            format!("{:?}", index.entities[1])
+        );
+        assert_eq!(read.entity_meta.len(), 2);
+        assert_eq!(read.names.len(), index.names.len());
+        for (a, b) in read.names.iter().zip(&index.names) {
+            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+        for (a, b) in read.vocab.iter().zip(&index.vocab) {
+            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+        assert_eq!(read.token_ids.get("putin"), index.token_ids.get("putin"));
+    }
+
+    fn refused<T: std::fmt::Debug>(read: Result<T, StoredError>) {
+        assert!(
+            matches!(read, Err(StoredError::Inconsistent(_))),
+            "{read:?}"
+        );
+    }
+
+    #[test]
+    fn a_text_offset_out_of_its_column_or_inside_a_character_is_refused() {
+        let index = index();
+        let mut columns = Columns::of(&index).unwrap();
+        let len = columns.vocab_text.all.len() as u32;
+        let mut ends = u32s(&columns.vocab_text.ends.0).unwrap();
+        *ends.last_mut().unwrap() = len + 1;
+        columns.vocab_text.ends = owned(le_u32(ends));
+        refused(columns.vocab());
+
+        let mut columns = Columns::of(&index).unwrap();
+        let text = columns.name_text.all.to_string();
+        let inside = (1..text.len())
+            .find(|&i| !text.is_char_boundary(i))
+            .unwrap();
+        let mut ends = u32s(&columns.name_text.ends.0).unwrap();
+        ends[0] = inside as u32;
+        columns.name_text.ends = owned(le_u32(ends));
+        refused(columns.names());
+    }
+
+    #[test]
+    fn tokens_outside_their_column_or_of_no_kind_are_refused() {
+        let index = index();
+        let mut columns = Columns::of(&index).unwrap();
+        let mut ends = u32s(&columns.name_token_ends.0).unwrap();
+        *ends.last_mut().unwrap() += 1;
+        columns.name_token_ends = owned(le_u32(ends));
+        refused(columns.names());
+
+        let mut columns = Columns::of(&index).unwrap();
+        columns.name_token_kinds.0.to_mut()[0] = 9;
+        refused(columns.names());
+
+        let mut columns = Columns::of(&index).unwrap();
+        columns.vocab_flags.0.to_mut()[0] = 0x80;
+        refused(columns.vocab());
+
+        let mut columns = Columns::of(&index).unwrap();
+        columns.name_shape.0.to_mut().pop();
+        refused(columns.names());
+    }
+
+    #[test]
+    fn an_entry_cut_short_or_with_bytes_after_it_is_refused() {
+        let index = index();
+        let mut columns = Columns::of(&index).unwrap();
+        let mut ends = u32s(&columns.entity_ends.0).unwrap();
+        ends[0] -= 1;
+        columns.entity_ends = owned(le_u32(ends));
+        assert!(columns.entities().is_err());
+
+        let mut columns = Columns::of(&index).unwrap();
+        columns.entities.0.to_mut().push(0);
+        refused(columns.entities());
+
+        let mut columns = Columns::of(&index).unwrap();
+        let mut ends = u32s(&columns.entity_ends.0).unwrap();
+        ends[0] = u32::MAX;
+        columns.entity_ends = owned(le_u32(ends));
+        refused(columns.entities());
+    }
+
+    /// Any byte changed or any cut is refused or reads as some index, never a panic, and
+    /// every entry of what reads can be built.
+    #[test]
+    fn damaged_bytes_never_panic() {
+        let bytes = index().to_bytes().unwrap();
+        for at in 0..bytes.len() {
+            for damaged in [flip(&bytes, at), bytes[..at].to_vec()] {
+                if let Ok(read) = Index::from_bytes(&damaged) {
+                    for e in 0..read.entities.len() {
+                        let _ = &read.entities[e].facts;
+                    }
+                }
+            }
+        }
+    }
+
+    fn flip(bytes: &[u8], at: usize) -> Vec<u8> {
+        let mut out = bytes.to_vec();
+        out[at] ^= 0x5a;
+        out
     }
 }
