@@ -14,7 +14,7 @@ use crate::model::{AliasQuality, EntityKind, EntityNames, ListCode};
 use compact_str::CompactString;
 
 /// What a match reports about its entry.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone)]
 pub(crate) struct IndexedEntity {
     pub entity_id: String,
     pub list: ListCode,
@@ -23,7 +23,6 @@ pub(crate) struct IndexedEntity {
     pub country: Option<String>,
     /// The last day of the listing, where the list gives one.
     pub listing_ends: Option<String>,
-    #[serde(with = "super::stored::facts")]
     pub facts: crate::model::EntityFacts,
 }
 

@@ -8,21 +8,22 @@
 //! little-endian integers, so that reading it validates UTF-8 once per column and allocates
 //! almost nothing per element (the texts are [`compact_str::CompactString`]s, held inline
 //! when short); a process starting cold spent most of its loading time in a string, a
-//! vector and an allocation per field per element. The entries are stored each as its own
-//! postcard bytes, checked when read without building them, and built only when first
+//! vector and an allocation per field per element. The entries are stored flattened into
+//! texts and numbers, checked when read without building them, and built only when first
 //! reported ([`Entities`]). The look-up tables and the postings are arrays of
 //! little-endian integers (`table`). The whole is postcard's (no schema in the file): a
 //! change of any stored type changes [`FORMAT`], which is part of the persisted index's
 //! key, so that a file written by another build is rebuilt, never misread.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use super::Index;
-use super::index::{EntityMeta, IndexedEntity};
 use super::table::{HashTable, Postings, TokenIds};
 
 mod columns;
+mod entities;
+
+pub(crate) use entities::Entities;
 
 /// The layout of the stored index. Raise it with any change to the types of `index.rs`,
 /// `table.rs` or this file that are stored (or to how the index is built: a file is keyed by
@@ -145,158 +146,5 @@ impl Index {
             return inconsistent("the text order is not of the vocabulary");
         }
         Ok(())
-    }
-}
-
-/// The index's entries. Those of an index read from a file are kept as their stored bytes
-/// (checked to decode when read) and each built when first asked for: a screening reports a
-/// handful, and the request's filters read the [`EntityMeta`] worked out when checking.
-#[derive(Debug, Default)]
-pub(crate) struct Entities {
-    cells: Vec<OnceLock<IndexedEntity>>,
-    meta: Vec<EntityMeta>,
-    /// Each entry's postcard bytes, one after the other (empty for a built index).
-    bytes: Vec<u8>,
-    /// `ends[i]` is where entry `i`'s bytes end in `bytes`.
-    ends: Vec<u32>,
-}
-
-impl Entities {
-    /// Adds a built entry.
-    pub fn push(&mut self, entity: IndexedEntity) {
-        self.meta.push(EntityMeta {
-            kind: entity.kind,
-            list: entity.list,
-            listing_ends: entity.listing_ends.as_deref().map(Box::from),
-        });
-        self.cells.push(OnceLock::from(entity));
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.cells.len()
-    }
-
-    /// What the request's filters read of each entry.
-    pub fn meta(&self) -> Vec<EntityMeta> {
-        self.meta.clone()
-    }
-
-    /// Every entry, in order.
-    pub fn iter(&self) -> impl Iterator<Item = &IndexedEntity> + '_ {
-        (0..self.len()).map(|i| &self[i])
-    }
-
-    /// The entries stored in `bytes`, each ending where `ends` says: each one's bytes must
-    /// read as an entry, wholly.
-    fn read(bytes: &[u8], ends: Vec<u32>) -> Result<Entities, StoredError> {
-        let mut meta = Vec::with_capacity(ends.len());
-        let mut start = 0usize;
-        for &end in &ends {
-            let one = bytes
-                .get(start..end as usize)
-                .ok_or(StoredError::Inconsistent(
-                    "an entry's bytes outside the entries",
-                ))?;
-            meta.push(columns::check_entity(one)?);
-            start = end as usize;
-        }
-        if start != bytes.len() {
-            return Err(StoredError::Inconsistent("bytes after the last entry"));
-        }
-        Ok(Entities {
-            cells: (0..ends.len()).map(|_| OnceLock::new()).collect(),
-            meta,
-            bytes: bytes.to_vec(),
-            ends,
-        })
-    }
-
-    /// Entry `i` built from its stored bytes (checked when read, so that they decode; were
-    /// they not to, an entry of no name is better than a panic).
-    fn decode(&self, i: usize) -> IndexedEntity {
-        let start = i.checked_sub(1).map_or(0, |b| self.ends[b] as usize);
-        let one = self.bytes.get(start..self.ends[i] as usize);
-        let decoded = one.and_then(|one| postcard::from_bytes(one).ok());
-        decoded.unwrap_or_else(|| IndexedEntity {
-            entity_id: String::new(),
-            list: self.meta[i].list,
-            kind: self.meta[i].kind,
-            primary_name: String::new(),
-            country: None,
-            listing_ends: self.meta[i].listing_ends.as_deref().map(String::from),
-            facts: Default::default(),
-        })
-    }
-}
-
-impl std::ops::Index<usize> for Entities {
-    type Output = IndexedEntity;
-
-    fn index(&self, i: usize) -> &IndexedEntity {
-        self.cells[i].get_or_init(|| self.decode(i))
-    }
-}
-
-/// The facts of an entry as stored: the model's dates are tagged by a field
-/// (`"precision"`), which a format without a schema cannot read back, so they are stored
-/// as a plain enum.
-pub(crate) mod facts {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::model::{DateSpec, EntityFacts};
-
-    #[derive(Serialize, Deserialize)]
-    enum Date {
-        Day(i32, u8, u8),
-        Month(i32, u8),
-        Year(i32),
-        Range(String, String),
-        Text(String),
-    }
-
-    #[derive(Serialize, Deserialize)]
-    struct Facts {
-        birth_dates: Vec<Date>,
-        nationalities: Vec<String>,
-        countries: Vec<String>,
-        programs: Vec<String>,
-        listed_on: Option<String>,
-    }
-
-    pub fn serialize<S: Serializer>(facts: &EntityFacts, s: S) -> Result<S::Ok, S::Error> {
-        let dates = facts.birth_dates.iter().map(|d| match d.clone() {
-            DateSpec::Day { year, month, day } => Date::Day(year, month, day),
-            DateSpec::Month { year, month } => Date::Month(year, month),
-            DateSpec::Year { year } => Date::Year(year),
-            DateSpec::Range { from, to } => Date::Range(from, to),
-            DateSpec::Text { text } => Date::Text(text),
-        });
-        Facts {
-            birth_dates: dates.collect(),
-            nationalities: facts.nationalities.clone(),
-            countries: facts.countries.clone(),
-            programs: facts.programs.clone(),
-            listed_on: facts.listed_on.clone(),
-        }
-        .serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EntityFacts, D::Error> {
-        let facts = Facts::deserialize(d)?;
-        let dates = facts.birth_dates.into_iter().map(|d| match d {
-            Date::Day(year, month, day) => DateSpec::Day { year, month, day },
-            Date::Month(year, month) => DateSpec::Month { year, month },
-            Date::Year(year) => DateSpec::Year { year },
-            Date::Range(from, to) => DateSpec::Range { from, to },
-            Date::Text(text) => DateSpec::Text { text },
-        });
-        Ok(EntityFacts {
-            birth_dates: dates.collect(),
-            nationalities: facts.nationalities,
-            countries: facts.countries,
-            programs: facts.programs,
-            listed_on: facts.listed_on,
-        })
     }
 }

@@ -109,13 +109,12 @@ impl HashTable {
     /// The table of the stored arrays; pairs out of order (a damaged file that kept its
     /// checksum) are sorted, so that look-ups stay correct for what it holds.
     fn of_stored(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
-        if let Some((starts, shift)) = sorted_starts(&hashes, &ids) {
-            return HashTable {
-                hashes,
-                ids,
-                starts,
-                shift,
-            };
+        let sorted = hashes
+            .windows(2)
+            .zip(ids.windows(2))
+            .all(|(h, id)| (h[0], id[0]) <= (h[1], id[1]));
+        if sorted {
+            return HashTable::of_sorted(hashes, ids);
         }
         let mut pairs: Vec<(u64, u32)> = hashes.into_iter().zip(ids).collect();
         pairs.sort_unstable();
@@ -150,28 +149,6 @@ impl HashTable {
 fn bucket_bits(pairs: usize) -> (u32, u32) {
     let bits = (usize::BITS - pairs.leading_zeros()).clamp(1, MAX_BITS);
     (bits, 64 - bits)
-}
-
-/// The bucket offsets (`HashTable::starts`) and shift of `hashes` and their `ids`, worked
-/// out in the pass that checks that the pairs are sorted (by hash, then id), in order,
-/// without a count per bucket: `None` when they are not sorted.
-fn sorted_starts(hashes: &[u64], ids: &[u32]) -> Option<(Vec<u32>, u32)> {
-    let (bits, shift) = bucket_bits(hashes.len());
-    let buckets = 1usize << bits;
-    let mut starts = Vec::with_capacity(buckets + 1);
-    let mut last = (0u64, 0u32);
-    for (i, pair) in hashes.iter().copied().zip(ids.iter().copied()).enumerate() {
-        if pair < last {
-            return None;
-        }
-        last = pair;
-        let bucket = (pair.0 >> shift) as usize;
-        if starts.len() <= bucket {
-            starts.resize(bucket + 1, i as u32);
-        }
-    }
-    starts.resize(buckets + 1, hashes.len() as u32);
-    Some((starts, shift))
 }
 
 /// A [`HashTable`] is stored as its hashes and its ids, each as one string of little-endian

@@ -9,9 +9,9 @@ use std::borrow::Cow;
 use compact_str::CompactString;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::entities::Flat;
 use super::{Entities, StoredError, StoredError::Inconsistent};
-use crate::index::{EntityMeta, Index, IndexedName, NameToken, VocabToken};
-use crate::model::{EntityKind, ListCode};
+use crate::index::{Index, IndexedName, NameToken, VocabToken};
 use crate::normalize::TokenKind;
 
 /// A string of bytes, stored as one (borrowed from the file's bytes when read).
@@ -41,11 +41,15 @@ pub(crate) struct Texts<'a> {
 /// The columns of the index's entries, names and vocabulary.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Columns<'a> {
-    /// Each entry's postcard bytes, one after the other, and where each ends.
+    /// The entries' texts and numbers, and where each entry's end ([`Flat`]).
     #[serde(borrow)]
-    entities: Bytes<'a>,
+    entity_texts: Texts<'a>,
     #[serde(borrow)]
-    entity_ends: Bytes<'a>,
+    entity_numbers: Bytes<'a>,
+    #[serde(borrow)]
+    entity_text_ends: Bytes<'a>,
+    #[serde(borrow)]
+    entity_number_ends: Bytes<'a>,
     #[serde(borrow)]
     vocab_text: Texts<'a>,
     #[serde(borrow)]
@@ -92,7 +96,7 @@ const ABJAD_JOINS: u8 = 2;
 impl Columns<'_> {
     /// The columns of `index`.
     pub fn of(index: &Index) -> Result<Columns<'static>, StoredError> {
-        let (entities, entity_ends) = entity_bytes(index)?;
+        let flat = Flat::of(index.entities.iter());
         let vocab = &index.vocab;
         let names = &index.names;
         let tokens = || names.iter().flat_map(|n| n.tokens.iter());
@@ -109,8 +113,13 @@ impl Columns<'_> {
             .iter()
             .map(|n| flag(n.weak, WEAK) | flag(n.abjad_joins, ABJAD_JOINS));
         Ok(Columns {
-            entities: owned(entities),
-            entity_ends: owned(le_u32(entity_ends)),
+            entity_texts: Texts {
+                all: Cow::Owned(flat.texts),
+                ends: owned(le_u32(flat.text_ends)),
+            },
+            entity_numbers: owned(le_u32(flat.numbers)),
+            entity_text_ends: owned(le_u32(flat.entity_texts)),
+            entity_number_ends: owned(le_u32(flat.entity_numbers)),
             vocab_text: texts(vocab.iter().map(|t| t.text.as_str()))?,
             vocab_key: texts(vocab.iter().map(|t| t.key.as_str()))?,
             vocab_folded: texts(vocab.iter().map(|t| t.folded.as_str()))?,
@@ -134,8 +143,14 @@ impl Columns<'_> {
 impl Columns<'_> {
     /// The entries, each checked to read as one.
     pub fn entities(&self) -> Result<Entities, StoredError> {
-        let ends = u32s(&self.entity_ends.0).ok_or(Inconsistent("entry offsets not whole"))?;
-        Entities::read(&self.entities.0, ends)
+        let whole = |b: &Bytes| u32s(&b.0).ok_or(Inconsistent("entry numbers not whole"));
+        Entities::read(Flat {
+            texts: self.entity_texts.all.to_string(),
+            text_ends: whole(&self.entity_texts.ends)?,
+            numbers: whole(&self.entity_numbers)?,
+            entity_texts: whole(&self.entity_text_ends)?,
+            entity_numbers: whole(&self.entity_number_ends)?,
+        })
     }
 
     /// The vocabulary, with its texts one after the other and where each ends (for
@@ -324,111 +339,10 @@ fn texts<'t>(texts: impl Iterator<Item = &'t str>) -> Result<Texts<'static>, Sto
     })
 }
 
-/// Each entry's postcard bytes, one after the other, and where each ends.
-fn entity_bytes(index: &Index) -> Result<(Vec<u8>, Vec<u32>), StoredError> {
-    let mut bytes = Vec::new();
-    let mut ends = Vec::with_capacity(index.entities.len());
-    for entity in index.entities.iter() {
-        bytes = postcard::to_extend(entity, bytes)?;
-        ends.push(offset(bytes.len())?);
-    }
-    Ok((bytes, ends))
-}
-
-/// What the filters read of the entry stored in `bytes`, which must read as one entry,
-/// wholly: checked without building it (its texts are UTF-8, its dates and lists of the
-/// stored shapes: [`super::facts`]).
-pub(super) fn check_entity(bytes: &[u8]) -> Result<EntityMeta, StoredError> {
-    let (entity, rest): (EntityCheck, &[u8]) = postcard::take_from_bytes(bytes)?;
-    if !rest.is_empty() {
-        return Err(Inconsistent("bytes after an entry"));
-    }
-    Ok(EntityMeta {
-        kind: entity.kind,
-        list: entity.list,
-        listing_ends: entity.listing_ends.map(String::into_boxed_str),
-    })
-}
-
-/// An [`crate::index::IndexedEntity`] as stored, read without keeping its texts.
-#[derive(Deserialize)]
-struct EntityCheck {
-    _entity_id: Str,
-    list: ListCode,
-    kind: EntityKind,
-    _primary_name: Str,
-    _country: Option<Str>,
-    listing_ends: Option<String>,
-    _facts: FactsCheck,
-}
-
-/// The stored facts (`super::facts::Facts`), read without keeping them.
-#[derive(Deserialize)]
-struct FactsCheck {
-    _birth_dates: Each<DateCheck>,
-    _nationalities: Each<Str>,
-    _countries: Each<Str>,
-    _programs: Each<Str>,
-    _listed_on: Option<Str>,
-}
-
-/// A stored date (`super::facts::Date`), read without keeping it.
-#[derive(Deserialize)]
-#[allow(dead_code, reason = "read to check the bytes, never looked at")]
-enum DateCheck {
-    Day(i32, u8, u8),
-    Month(i32, u8),
-    Year(i32),
-    Range(Str, Str),
-    Text(Str),
-}
-
-/// A string read and checked (UTF-8), not kept.
-struct Str;
-
-impl<'de> Deserialize<'de> for Str {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
-        struct Visit;
-        impl serde::de::Visitor<'_> for Visit {
-            type Value = Str;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Str, E> {
-                Ok(Str)
-            }
-        }
-        d.deserialize_str(Visit)
-    }
-}
-
-/// A sequence whose elements are read and checked, not kept.
-struct Each<T>(std::marker::PhantomData<T>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Each<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Each<T>, D::Error> {
-        struct Visit<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
-            type Value = Each<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a sequence")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Each<T>, A::Error> {
-                while seq.next_element::<T>()?.is_some() {}
-                Ok(Each(std::marker::PhantomData))
-            }
-        }
-        d.deserialize_seq(Visit(std::marker::PhantomData))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AliasQuality, DateSpec, EntityNames};
+    use crate::model::{AliasQuality, DateSpec, EntityKind, EntityNames, ListCode};
 
     fn index() -> Index {
         let entry = |id: &str, kind, names: &[&str]| EntityNames {
@@ -529,23 +443,36 @@ mod tests {
         refused(columns.names());
     }
 
+    type Field = for<'a> fn(&'a mut Columns<'static>) -> &'a mut Bytes<'static>;
+
     #[test]
-    fn an_entry_cut_short_or_with_bytes_after_it_is_refused() {
+    fn an_entry_whose_numbers_and_texts_disagree_is_refused() {
         let index = index();
-        let mut columns = Columns::of(&index).unwrap();
-        let mut ends = u32s(&columns.entity_ends.0).unwrap();
-        ends[0] -= 1;
-        columns.entity_ends = owned(le_u32(ends));
-        assert!(columns.entities().is_err());
+        let change = |column: Field, at: usize, to| {
+            let mut columns = Columns::of(&index).unwrap();
+            let mut numbers = u32s(&column(&mut columns).0).unwrap();
+            numbers[at] = to;
+            *column(&mut columns) = owned(le_u32(numbers));
+            refused(columns.entities());
+        };
+        let numbers: Field = |c| &mut c.entity_numbers;
+        change(numbers, 0, 8); // a list of no known code
+        change(numbers, 1, 4); // a kind of no known kind
+        change(numbers, 2, 8); // an optional text of no known kind
+        change(numbers, 3, 2); // one nationality more than its texts
+        change(numbers, 7, 5); // a date of no known kind
+        change(|c| &mut c.entity_number_ends, 0, 6); // a number short
+        change(|c| &mut c.entity_text_ends, 0, 1_000); // texts beyond the column
 
         let mut columns = Columns::of(&index).unwrap();
-        columns.entities.0.to_mut().push(0);
-        refused(columns.entities());
-
-        let mut columns = Columns::of(&index).unwrap();
-        let mut ends = u32s(&columns.entity_ends.0).unwrap();
-        ends[0] = u32::MAX;
-        columns.entity_ends = owned(le_u32(ends));
+        let text = columns.entity_texts.all.to_string();
+        let inside = (1..text.len())
+            .find(|&i| !text.is_char_boundary(i))
+            .unwrap();
+        let mut ends = u32s(&columns.entity_texts.ends.0).unwrap();
+        let at = ends.iter().position(|&e| e as usize > inside).unwrap();
+        ends[at] = inside as u32;
+        columns.entity_texts.ends = owned(le_u32(ends));
         refused(columns.entities());
     }
 
