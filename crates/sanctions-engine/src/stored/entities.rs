@@ -26,7 +26,8 @@ const HEAD: usize = 7;
 /// its stored form when first asked for).
 #[derive(Debug, Default)]
 pub(crate) struct Entities {
-    cells: Vec<OnceLock<IndexedEntity>>,
+    /// Boxed, so that the cells of entries not yet built take a word or two each.
+    cells: Vec<OnceLock<Box<IndexedEntity>>>,
     meta: Vec<EntityMeta>,
     /// The stored form of a read index's entries (empty for a built one).
     flat: Flat,
@@ -52,7 +53,7 @@ impl Entities {
             list: entity.list,
             listing_ends: entity.listing_ends.as_deref().map(Box::from),
         });
-        self.cells.push(OnceLock::from(entity));
+        self.cells.push(OnceLock::from(Box::new(entity)));
     }
 
     /// Number of entries.
@@ -98,8 +99,8 @@ impl Entities {
 
     /// Entry `i` built from its stored form (checked when read, so that it builds; were it
     /// not to, an entry of no name is better than a panic).
-    fn build(&self, i: usize) -> IndexedEntity {
-        self.flat.entity(i).unwrap_or_else(|| IndexedEntity {
+    fn build(&self, i: usize) -> Box<IndexedEntity> {
+        let built = self.flat.entity(i).unwrap_or_else(|| IndexedEntity {
             entity_id: String::new(),
             list: self.meta[i].list,
             kind: self.meta[i].kind,
@@ -107,7 +108,8 @@ impl Entities {
             country: None,
             listing_ends: self.meta[i].listing_ends.as_deref().map(String::from),
             facts: EntityFacts::default(),
-        })
+        });
+        Box::new(built)
     }
 }
 
