@@ -757,3 +757,20 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::IdFilter;
+
+    #[test]
+    fn an_id_filter_holds_every_id_it_was_made_of_and_refuses_most_others() {
+        let held: Vec<u32> = (0..40).map(|i| i * 7919 + 3).collect();
+        let filter = IdFilter::of(held.iter().copied());
+        assert!(held.iter().all(|&id| filter.may_hold(id)));
+        let others = (0..10_000u32).filter(|id| !held.contains(id));
+        let passed = others.filter(|&id| filter.may_hold(id)).count();
+        // 40 ids set at most 40 of 256 bits: about a sixth of other ids pass.
+        assert!(passed < 2_500, "{passed} of 10,000 other ids passed");
+        assert!(!IdFilter::default().may_hold(0));
+    }
+}
