@@ -67,11 +67,12 @@ struct ListedJoin {
 /// The most names whose joins a thread keeps; past it, it starts again.
 const KEPT_NAMES: usize = 4096;
 
+/// The joins of the listed names met so far, by name shape, for the index of the
+/// generation kept: they depend on the name alone, and a name is met by many queries.
+type KeptJoins = (u64, FastMap<u32, Rc<[ListedJoin]>>);
+
 thread_local! {
-    /// The joins of the listed names met so far, by name shape, for the index of the
-    /// generation kept: they depend on the name alone, and a name is met by many queries.
-    static JOINS: RefCell<(u64, FastMap<u32, Rc<[ListedJoin]>>)> =
-        RefCell::new((0, FastMap::default()));
+    static JOINS: RefCell<KeptJoins> = RefCell::new((0, FastMap::default()));
 }
 
 /// The joins of `name` ([`ListedJoin`]), worked out once per thread and index.
