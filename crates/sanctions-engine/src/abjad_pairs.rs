@@ -2,11 +2,15 @@
 //! listed words written in an abjad (`Hidayatullah` / `هدايت الله`), and the single pairs of a
 //! particle such a join covers, dropped.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::index::{Index, IndexedName};
 use super::normalize::{JoinUnit, TokenKind, joins_of};
 use super::pair::Pair;
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, Query};
 use super::similarity::MatchKind;
+use super::table::FastMap;
 use super::{lexicon, script};
 
 /// A Latin query word as adjacent listed words written in an abjad that the lists romanise
@@ -19,42 +23,89 @@ pub(super) fn latin_word_as_listed_abjad_words(
     name: &IndexedName,
     out: &mut Vec<Pair>,
 ) {
-    let unit = |li: usize| listed_join_unit(index, name, li);
     let words = &query.latin_skeletons;
     if !name.abjad_joins || words.is_empty() {
         return;
     }
     let before = out.len();
-    for li in 0..name.tokens.len() {
-        for (len, joined) in joins_of(unit, li) {
-            let readings = script::joined_skeletons(&joined);
-            let long = readings
-                .first()
-                .is_some_and(|s| s.len() >= MIN_JOINED_SKELETON);
-            let learned = lexicon::latin_spellings(&joined);
-            for (qi, skeleton) in words {
-                let text = query.tokens[*qi].text.as_str();
-                let found = if learned.contains(&text) {
-                    Some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon))
-                } else if long && readings.contains(skeleton) {
-                    Some((JOINED_SKELETON, MatchKind::Skeleton))
-                } else {
-                    None
-                };
-                if let Some((similarity, how)) = found {
-                    out.push(Pair {
-                        query: *qi,
-                        query_len: 1,
-                        listed: li,
-                        listed_len: len,
-                        similarity,
-                        how,
-                    });
-                }
+    for join in listed_joins(index, name).iter() {
+        for (qi, skeleton) in words {
+            let text = query.tokens[*qi].text.as_str();
+            let found = if join.learned.contains(&text) {
+                Some((lexicon::LEXICON_SIMILARITY, MatchKind::Lexicon))
+            } else if join.long && join.readings.contains(skeleton) {
+                Some((JOINED_SKELETON, MatchKind::Skeleton))
+            } else {
+                None
+            };
+            if let Some((similarity, how)) = found {
+                out.push(Pair {
+                    query: *qi,
+                    query_len: 1,
+                    listed: join.listed,
+                    listed_len: join.len,
+                    similarity,
+                    how,
+                });
             }
         }
     }
     drop_particles_inside_joins(query, name, out, before);
+}
+
+/// Adjacent abjad words of a listed name read as one (`normalize::joins_of`): where, how
+/// many words, the joined skeletons and the Latin spellings the lexicon learned for them.
+struct ListedJoin {
+    listed: usize,
+    len: usize,
+    readings: Vec<String>,
+    /// The first reading is long enough to compare ([`MIN_JOINED_SKELETON`]).
+    long: bool,
+    learned: &'static [&'static str],
+}
+
+/// The most names whose joins a thread keeps; past it, it starts again.
+const KEPT_NAMES: usize = 4096;
+
+/// The joins of the listed names met so far, by name shape, for the index of the
+/// generation kept: they depend on the name alone, and a name is met by many queries.
+type KeptJoins = (u64, FastMap<u32, Rc<[ListedJoin]>>);
+
+thread_local! {
+    static JOINS: RefCell<KeptJoins> = RefCell::new((0, FastMap::default()));
+}
+
+/// The joins of `name` ([`ListedJoin`]), worked out once per thread and index.
+fn listed_joins(index: &Index, name: &IndexedName) -> Rc<[ListedJoin]> {
+    JOINS.with(|kept| {
+        let (generation, names) = &mut *kept.borrow_mut();
+        if *generation != index.generation() || names.len() >= KEPT_NAMES {
+            *generation = index.generation();
+            names.clear();
+        }
+        names
+            .entry(name.shape)
+            .or_insert_with(|| joins_now(index, name))
+            .clone()
+    })
+}
+
+fn joins_now(index: &Index, name: &IndexedName) -> Rc<[ListedJoin]> {
+    let unit = |li: usize| listed_join_unit(index, name, li);
+    let mut out = Vec::new();
+    for li in 0..name.tokens.len() {
+        for (len, joined) in joins_of(unit, li) {
+            let readings = script::joined_skeletons(&joined);
+            out.push(ListedJoin {
+                listed: li,
+                len,
+                long: (readings.first()).is_some_and(|s| s.len() >= MIN_JOINED_SKELETON),
+                readings,
+                learned: lexicon::latin_spellings(&joined),
+            });
+        }
+    }
+    out.into()
 }
 
 /// Drops the single pairs of a particle (the article `ال`, `عبد`) that a join of abjad words

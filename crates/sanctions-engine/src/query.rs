@@ -33,6 +33,9 @@ pub(crate) struct QueryToken {
     pub matches: Vec<(u32, f32, MatchKind)>,
     /// The same, by token id, for look-ups while scoring.
     by_id: Vec<(u32, f32, MatchKind)>,
+    /// Which ids `by_id` may hold ([`IdFilter`]): most listed words a scored name holds are
+    /// not among them, and are told so without a search.
+    filter: IdFilter,
     /// Some of `matches` are spellings the lexicon learned ([`MatchKind::Lexicon`]).
     pub learned: bool,
 }
@@ -67,28 +70,58 @@ impl QueryToken {
                 similarity(&self.text, self.kind, "", &listed.text, kind, "")
             }
             _ => self
-                .by_id
-                .binary_search_by_key(&id, |m| m.0)
-                .ok()
+                .filter
+                .may_hold(id)
+                .then(|| self.by_id.binary_search_by_key(&id, |m| m.0).ok())
+                .flatten()
                 .map(|i| (self.by_id[i].1, self.by_id[i].2))
-                .or_else(|| self.farther(&index.vocab[id as usize].text)),
+                .or_else(|| self.farther(index, id)),
         }
     }
 
     /// Similarity to a listed word the look-up did not reach (two edits of different kinds,
     /// e.g. `consrrucion` / `construction`): long words of about the same length and the same
     /// first letter only, which keeps it cheap.
-    fn farther(&self, listed: &str) -> Option<(f32, MatchKind)> {
-        let (q, l) = (self.text.as_bytes(), listed.as_bytes());
-        if self.kind != TokenKind::Word
-            || q.len() < 6
-            || q.len().abs_diff(l.len()) > 2
-            || q[0] != l[0]
-        {
+    fn farther(&self, index: &Index, id: u32) -> Option<(f32, MatchKind)> {
+        // The query word's own refusals first: they need no look-up of the listed word.
+        let q = self.text.as_bytes();
+        if self.kind != TokenKind::Word || q.len() < 6 {
+            return None;
+        }
+        let listed = index.vocab[id as usize].text.as_str();
+        let l = listed.as_bytes();
+        if q.len().abs_diff(l.len()) > 2 || q[0] != l[0] {
             return None;
         }
         let s = edit_similarity_at_least(&self.text, listed, MIN_SIMILARITY);
         (s >= MIN_SIMILARITY).then_some((s, MatchKind::Fuzzy))
+    }
+}
+
+/// A set of token ids that answers "not held" for certain and "held" maybe: one bit of 256
+/// per id (its hash), so that a query word's look-up while scoring searches its resembling
+/// words only for ids that may be among them.
+#[derive(Debug, Clone, Copy, Default)]
+struct IdFilter([u64; 4]);
+
+impl IdFilter {
+    fn of(ids: impl Iterator<Item = u32>) -> IdFilter {
+        let mut filter = IdFilter::default();
+        for id in ids {
+            let bit = Self::bit(id);
+            filter.0[bit / 64] |= 1 << (bit % 64);
+        }
+        filter
+    }
+
+    fn may_hold(&self, id: u32) -> bool {
+        let bit = Self::bit(id);
+        self.0[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    /// The id's bit: the top byte of a multiplicative hash, so that near ids spread.
+    fn bit(id: u32) -> usize {
+        (id.wrapping_mul(0x9E37_79B1) >> 24) as usize
     }
 }
 
@@ -305,6 +338,7 @@ impl QueryToken {
             && legal::is_form_word(&t.text);
         QueryToken {
             learned: by_id.iter().any(|m| m.2 == MatchKind::Lexicon),
+            filter: IdFilter::of(by_id.iter().map(|m| m.0)),
             by_id,
             weight,
             unpaired_weight: if form_word {
@@ -722,4 +756,21 @@ impl Scratch {
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdFilter;
+
+    #[test]
+    fn an_id_filter_holds_every_id_it_was_made_of_and_refuses_most_others() {
+        let held: Vec<u32> = (0..40).map(|i| i * 7919 + 3).collect();
+        let filter = IdFilter::of(held.iter().copied());
+        assert!(held.iter().all(|&id| filter.may_hold(id)));
+        let others = (0..10_000u32).filter(|id| !held.contains(id));
+        let passed = others.filter(|&id| filter.may_hold(id)).count();
+        // 40 ids set at most 40 of 256 bits: about a sixth of other ids pass.
+        assert!(passed < 2_500, "{passed} of 10,000 other ids passed");
+        assert!(!IdFilter::default().may_hold(0));
+    }
 }

@@ -294,6 +294,27 @@ fn a_latin_compound_meets_abjad_words_written_apart() {
 }
 
 #[test]
+fn the_joins_kept_per_thread_are_the_index_screened_ones() {
+    // The same name ids in two indexes, the abjad compound only in the second: what the
+    // thread kept of the first index's names must not answer for the second's.
+    let plain = Index::build(&[
+        entry("1", EntityKind::Individual, &["هدايت حقاني"]),
+        entry("3", EntityKind::Individual, &["NUR, Ali"]),
+    ]);
+    let (_, before) = top(&plain, "Hidayatullah Haqqani").unwrap_or_default();
+    assert!(before < DEFAULT_THRESHOLD, "{before}");
+    let compound = Index::build(&[
+        entry("1", EntityKind::Individual, &["هدايت الله حقاني"]),
+        entry("3", EntityKind::Individual, &["NUR, Ali"]),
+    ]);
+    let (found, score) = top(&compound, "Hidayatullah Haqqani").unwrap_or_default();
+    assert_eq!(found, "ofac_sdn:1");
+    assert!(score >= DEFAULT_THRESHOLD, "{score}");
+    let (_, again) = top(&plain, "Hidayatullah Haqqani").unwrap_or_default();
+    assert_eq!(again, before);
+}
+
+#[test]
 fn a_name_in_two_scripts_is_screened_as_two_names() {
     let index = index();
     // The Latin name with its Arabic-script form in parentheses, or one after the other:
