@@ -315,7 +315,7 @@ struct Best {
 fn best_names(
     index: &Index,
     query: &Query,
-    mut found: Vec<(f32, u32)>,
+    mut found: Vec<query::Found>,
     threshold: u8,
     limit: usize,
 ) -> (Vec<Best>, table::FastMap<u32, score::Scored>) {

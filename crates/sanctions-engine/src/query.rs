@@ -206,7 +206,7 @@ impl Query {
     /// Every name worth scoring with its evidence, in no order (see [`Query::pick`]).
     /// `accept` filters by the name's entity (type and list filters), so that excluded names
     /// take no places.
-    pub fn candidates(&self, index: &Index, accept: impl Fn(u32) -> bool) -> Vec<(f32, u32)> {
+    pub fn candidates(&self, index: &Index, accept: impl Fn(u32) -> bool) -> Vec<Found> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             scratch.prepare(index.names.len());
@@ -243,7 +243,7 @@ impl Query {
                 }
             }
             let floor = CANDIDATE_FLOOR * self.weight();
-            let found: Vec<(f32, u32)> = scratch
+            let found: Vec<Found> = scratch
                 .touched
                 .iter()
                 .filter_map(|&name| {
@@ -258,7 +258,7 @@ impl Query {
                     // Evidence, discounted for what of the name it leaves unexplained (a
                     // cheap stand-in for the scorer's name coverage).
                     let coverage = acc / weight.max(acc);
-                    Some((acc * (0.6 + 0.4 * coverage), name))
+                    Some(Found::new(acc * (0.6 + 0.4 * coverage), name))
                 })
                 .collect();
             scratch.clear();
@@ -269,20 +269,19 @@ impl Query {
     /// The best `max` of the `found` [`Query::candidates`], best guesses first, at most
     /// [`NAMES_PER_ENTITY`] per entry. `found` is reordered, not changed: the look-up is done
     /// once however many times the screening looks further.
-    pub fn pick(index: &Index, found: &mut [(f32, u32)], max: usize) -> Vec<u32> {
-        let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    pub fn pick(index: &Index, found: &mut [Found], max: usize) -> Vec<u32> {
         // Room for the names an entry holds beyond its cap, so that the cap below still
         // leaves `max` places.
         let keep = max.saturating_mul(2).min(found.len());
         if found.len() > keep {
-            found.select_nth_unstable_by(keep, order);
+            found.select_nth_unstable(keep);
         }
         let best = &mut found[..keep];
-        best.sort_unstable_by(order);
+        best.sort_unstable();
         let mut per_entity: table::FastMap<u32, u8> =
             table::FastMap::with_capacity_and_hasher(best.len(), Default::default());
         let mut out = Vec::with_capacity(max.min(best.len()));
-        for &(_, name) in best.iter() {
+        for name in best.iter().map(|f| f.name()) {
             let entity = index.name_meta[name as usize].0;
             let seen = per_entity.entry(entity).or_insert(0);
             *seen = seen.saturating_add(1);
@@ -294,6 +293,26 @@ impl Query {
             }
         }
         out
+    }
+}
+
+/// A candidate name with its evidence, as one number whose order is the pick's: the
+/// evidence highest first (`f32::total_cmp`), then the name id lowest first. Sorted as
+/// integers, a query's few hundred candidates cost a fraction of a sort by comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Found(u64);
+
+impl Found {
+    pub(crate) fn new(evidence: f32, name: u32) -> Found {
+        // `f32::total_cmp`'s order as an `i32`, then as a `u32`; inverted for highest first.
+        let bits = evidence.to_bits() as i32;
+        let total = bits ^ ((((bits >> 31) as u32) >> 1) as i32);
+        let ascending = (total as u32) ^ 0x8000_0000;
+        Found((u64::from(!ascending) << 32) | u64::from(name))
+    }
+
+    pub(crate) fn name(self) -> u32 {
+        self.0 as u32
     }
 }
 
@@ -760,7 +779,35 @@ thread_local! {
 
 #[cfg(test)]
 mod tests {
-    use super::IdFilter;
+    use super::{Found, IdFilter};
+
+    #[test]
+    fn candidates_sort_by_evidence_highest_first_then_by_name() {
+        let evidence = [
+            0.0,
+            -0.0,
+            1.5,
+            1.5,
+            0.25,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            3.0,
+            -1.0,
+            f32::INFINITY,
+        ];
+        let pairs: Vec<(f32, u32)> = evidence
+            .iter()
+            .zip([7, 3, 9, 2, 5, 1, 8, 4, 6, 0])
+            .map(|(&e, n)| (e, n))
+            .collect();
+        let mut by_comparison = pairs.clone();
+        by_comparison.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut by_key: Vec<Found> = pairs.iter().map(|&(e, n)| Found::new(e, n)).collect();
+        by_key.sort_unstable();
+        let picked: Vec<u32> = by_key.iter().map(|f| f.name()).collect();
+        let compared: Vec<u32> = by_comparison.iter().map(|p| p.1).collect();
+        assert_eq!(picked, compared);
+    }
 
     #[test]
     fn an_id_filter_holds_every_id_it_was_made_of_and_refuses_most_others() {
