@@ -53,13 +53,7 @@ impl Index {
     pub fn to_bytes(&self) -> Result<Vec<u8>, StoredError> {
         let columns = columns::Columns::of(self)?;
         let by_text = columns::le_u32(self.by_text.iter().copied());
-        let tables = [
-            &self.by_key,
-            &self.by_skeleton,
-            &self.by_skeleton_abjad,
-            &self.by_deletion,
-            &self.by_folded,
-        ];
+        let tables = self.look_up_tables();
         let stored = (
             &columns,
             &self.token_ids,
@@ -94,6 +88,18 @@ impl Index {
         index.check()?;
         index.derive_arrays();
         Ok(index)
+    }
+
+    /// The look-up tables by key, skeleton, deletion and folded form, in the order they are
+    /// stored ([`Index::from_bytes`] reads them back in this order).
+    fn look_up_tables(&self) -> [&HashTable; 5] {
+        [
+            &self.by_key,
+            &self.by_skeleton,
+            &self.by_skeleton_abjad,
+            &self.by_deletion,
+            &self.by_folded,
+        ]
     }
 
     /// Every id of the index points inside it.
@@ -131,15 +137,11 @@ impl Index {
         {
             return inconsistent("a posting outside the names");
         }
-        let tables = [
-            &self.by_key,
-            &self.by_skeleton,
-            &self.by_skeleton_abjad,
-            &self.by_deletion,
-            &self.by_folded,
-            self.token_ids.table(),
-        ];
-        if !tables.iter().all(|t| t.max_id().is_none_or(token_in)) {
+        let mut tables = self
+            .look_up_tables()
+            .into_iter()
+            .chain([self.token_ids.table()]);
+        if !tables.all(|t| t.max_id().is_none_or(token_in)) {
             return inconsistent("a look-up table entry outside the vocabulary");
         }
         if self.by_text.len() != vocab || !self.by_text.iter().all(|&id| token_in(id)) {

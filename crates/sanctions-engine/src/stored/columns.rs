@@ -412,9 +412,7 @@ mod tests {
 
         let mut columns = Columns::of(&index).unwrap();
         let text = columns.name_text.all.to_string();
-        let inside = (1..text.len())
-            .find(|&i| !text.is_char_boundary(i))
-            .unwrap();
+        let inside = inside_a_character(&text);
         let mut ends = u32s(&columns.name_text.ends.0).unwrap();
         ends[0] = inside as u32;
         columns.name_text.ends = owned(le_u32(ends));
@@ -445,6 +443,13 @@ mod tests {
 
     type Field = for<'a> fn(&'a mut Columns<'static>) -> &'a mut Bytes<'static>;
 
+    /// The first offset of `text` inside a character (the test index has such texts).
+    fn inside_a_character(text: &str) -> usize {
+        (1..text.len())
+            .find(|&i| !text.is_char_boundary(i))
+            .unwrap()
+    }
+
     #[test]
     fn an_entry_whose_numbers_and_texts_disagree_is_refused() {
         let index = index();
@@ -466,9 +471,7 @@ mod tests {
 
         let mut columns = Columns::of(&index).unwrap();
         let text = columns.entity_texts.all.to_string();
-        let inside = (1..text.len())
-            .find(|&i| !text.is_char_boundary(i))
-            .unwrap();
+        let inside = inside_a_character(&text);
         let mut ends = u32s(&columns.entity_texts.ends.0).unwrap();
         let at = ends.iter().position(|&e| e as usize > inside).unwrap();
         ends[at] = inside as u32;
