@@ -7,9 +7,6 @@
 //! digest turns that silent loss into a list reported unavailable, with how to repair it.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::sync::{Mutex, OnceLock};
-use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use sha2::{Digest, Sha256};
@@ -380,63 +377,6 @@ impl Store {
             problems,
             elapsed_ms: started.elapsed().as_millis() as u64,
         })
-    }
-}
-
-/// The check at open ([`Store::check_at_open`]) of a database opened for writing, run on a
-/// thread of its own with its own read-only connection, so that a process starting up reads
-/// its persisted screening index meanwhile (on two cores the check then costs no wall time);
-/// [`OpenCheck::problem`] waits for it the first time it is asked.
-#[derive(Debug)]
-pub(crate) struct OpenCheck {
-    found: OnceLock<Option<String>>,
-    running: Mutex<Option<JoinHandle<Option<String>>>>,
-}
-
-impl OpenCheck {
-    /// A check already made: `problem` is what it found.
-    pub(crate) fn done(problem: Option<String>) -> OpenCheck {
-        OpenCheck {
-            found: OnceLock::from(problem),
-            running: Mutex::new(None),
-        }
-    }
-
-    /// Starts the check of the database at `path` (already opened and migrated) on a thread.
-    /// A connection that cannot be opened, or a thread that cannot start, is checked here
-    /// and now on `writer` instead.
-    pub(crate) fn start(path: &Path, writer: &Store) -> OpenCheck {
-        let Ok(store) = Store::open_for_check(path) else {
-            return OpenCheck::done(writer.check_at_open());
-        };
-        let spawned = std::thread::Builder::new()
-            .name("store check".into())
-            .spawn(move || store.check_at_open());
-        match spawned {
-            Ok(handle) => OpenCheck {
-                found: OnceLock::new(),
-                running: Mutex::new(Some(handle)),
-            },
-            Err(_) => OpenCheck::done(writer.check_at_open()),
-        }
-    }
-
-    /// What the check found wrong, if anything; waits for it to end the first time.
-    pub(crate) fn problem(&self) -> Option<&str> {
-        self.found
-            .get_or_init(|| {
-                let running = self
-                    .running
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take();
-                running.and_then(|handle| {
-                    handle.join().unwrap_or_else(|_| {
-                        Some("the database's check at open stopped unexpectedly".to_owned())
-                    })
-                })
-            })
-            .as_deref()
     }
 }
 

@@ -140,15 +140,6 @@ impl Store {
 
     /// [`Store::open_read_only`] of a file whose journal files this process may write (or
     /// that has none).
-    /// A read-only connection to the database at `path`, opened and migrated by a writer
-    /// already, for the check at open ([`integrity::OpenCheck`]) beside the writer.
-    fn open_for_check(path: &Path) -> Result<Store, StoreError> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        Ok(Store { conn })
-    }
-
     fn open_read_only_at(path: &Path) -> Result<Store, StoreError> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI

@@ -19,7 +19,6 @@ use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
 use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness};
-use super::integrity::OpenCheck;
 use super::jobs::JobClaim;
 use super::rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
@@ -258,8 +257,8 @@ pub struct SqliteRepository {
     read_only: bool,
     /// A checkpointer thread runs (see [`super::checkpoint`]).
     checkpointer: AtomicBool,
-    /// The check at open, running or made ([`OpenCheck`]).
-    open_check: OpenCheck,
+    /// What the check at open found wrong, if anything.
+    open_problem: Option<String>,
 }
 
 /// Most idle reader connections kept (a server under load reads on many blocking threads at
@@ -296,14 +295,14 @@ impl SqliteRepository {
     /// Opens (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open(path)?;
-        let open_check = OpenCheck::start(path, &writer);
+        let open_problem = writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: false,
             checkpointer: AtomicBool::new(false),
-            open_check,
+            open_problem,
         })
     }
 
@@ -311,16 +310,14 @@ impl SqliteRepository {
     /// folder): nothing is created or migrated, and every write fails with a store error.
     pub fn open_read_only(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open_read_only(path)?;
-        // A write-protected folder's database may be read through a copy or as immutable
-        // (see `Store::open_read_only`): checked on the connection that reads it, now.
-        let open_check = OpenCheck::done(writer.check_at_open());
+        let open_problem = writer.check_at_open();
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
             readers: Mutex::new(Vec::new()),
             read_only: true,
             checkpointer: AtomicBool::new(false),
-            open_check,
+            open_problem,
         })
     }
 
@@ -340,10 +337,9 @@ impl SqliteRepository {
     }
 
     /// What the check at open found wrong with the database, if anything (then nothing
-    /// derived from it earlier, such as a persisted screening index, should be trusted). The
-    /// check runs on a thread of its own from the open: the first call waits for it.
+    /// derived from it earlier, such as a persisted screening index, should be trusted).
     pub fn open_problem(&self) -> Option<&str> {
-        self.open_check.problem()
+        self.open_problem.as_deref()
     }
 
     /// The writer connection, for work that needs the whole store (imports).

@@ -427,20 +427,9 @@ fn persisted(
     path: &Path,
     weak_aliases: bool,
 ) -> Result<Option<Loaded>, ServiceError> {
-    // Read while the check at open runs on its own thread, then trusted only if it passed.
-    let read = read_persisted(repo, path, weak_aliases);
     if repo.open_problem().is_some() {
         return Ok(None);
     }
-    read
-}
-
-/// The persisted index if it is the store's current one (see [`persisted`]).
-fn read_persisted(
-    repo: &dyn Backend,
-    path: &Path,
-    weak_aliases: bool,
-) -> Result<Option<Loaded>, ServiceError> {
     let started = std::time::Instant::now();
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
