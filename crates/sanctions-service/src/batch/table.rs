@@ -96,8 +96,8 @@ fn delimiter_name(d: u8) -> &'static str {
 
 /// The cells of one line split at `delimiter` (quotes respected), as the `csv` crate reads
 /// the line's first record (a leading byte order mark dropped by the parser); the line itself
-/// when it holds none. The parser is made once per thread and delimiter and reset for each line: making one
-/// builds its tables, which cost far more than splitting a customer file's short line.
+/// when it holds none. The parser is made once per thread and delimiter and reset for each
+/// line: making one builds its tables, which cost far more than splitting a short line.
 fn cells(line: &str, delimiter: u8) -> Vec<String> {
     thread_local! {
         static SPLITTER: RefCell<Option<(u8, csv_core::Reader)>> = const { RefCell::new(None) };
@@ -120,7 +120,8 @@ fn cells(line: &str, delimiter: u8) -> Vec<String> {
 fn first_record(reader: &mut csv_core::Reader, text: &str) -> Option<Vec<String>> {
     use csv_core::ReadRecordResult;
     let mut input = text.as_bytes();
-    // A field is never longer than its text, and each field but the first takes a byte.
+    // Room for the most the parser can write: the fields are never longer than the text (quotes
+    // only go), and there are at most one more of them than bytes.
     let mut out = vec![0u8; input.len()];
     let mut ends = vec![0usize; input.len() + 1];
     let (mut written, mut fields) = (0, 0);
