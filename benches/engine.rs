@@ -13,6 +13,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "support/latency.rs"]
+mod latency;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use sanctions_api::coverage::Coverage;
 use sanctions_api::screening::ScreenRequest;
@@ -130,7 +133,11 @@ fn benches(c: &mut Criterion) {
         screened.lines.len() as f64 / secs,
         screened.not_screened()
     );
-    latency_distribution(&rt, &svc, &requests);
+    // Each development query previewed alone, three times.
+    match latency::previews(&rt, &svc, &requests, 3) {
+        Some(figures) => println!("single-name latency through the service over {figures}"),
+        None => eprintln!("no single-name latency: no query was read"),
+    }
 }
 
 /// The development set's queries as a batch of one name per line.
@@ -154,33 +161,6 @@ fn no_coverage() -> Coverage {
         entries_searched: 0,
         complete: true,
     }
-}
-
-/// Median and 99th percentile of single-name screening through the service (each
-/// development query previewed alone, three times), one at a time.
-fn latency_distribution(
-    rt: &tokio::runtime::Runtime,
-    svc: &LocalService,
-    requests: &[ScreenRequest],
-) {
-    let mut times: Vec<Duration> = Vec::with_capacity(requests.len() * 3);
-    for _ in 0..3 {
-        for request in requests {
-            let started = Instant::now();
-            let answer = rt.block_on(svc.preview(request.clone()));
-            times.push(started.elapsed());
-            let _ = black_box(answer);
-        }
-    }
-    times.sort();
-    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
-    println!(
-        "single-name latency through the service over {} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
-        times.len(),
-        at(0.5),
-        at(0.99),
-        at(1.0)
-    );
 }
 
 criterion_group! {

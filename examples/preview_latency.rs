@@ -6,10 +6,12 @@
 //! `cargo run --release --example preview_latency -- DATA_DIR [PASSES]`
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use sanctions_api::screening::ScreenRequest;
-use sanctions_service::{LocalService, Service};
+use sanctions_service::LocalService;
+
+#[path = "../benches/support/latency.rs"]
+mod latency;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -32,24 +34,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
     let svc = LocalService::open(&dir.join("sanctions.db"), "latency")?;
     rt.block_on(svc.prepare_index())?;
-    let mut times = Vec::with_capacity(requests.len() * passes);
-    for _ in 0..passes {
-        for request in &requests {
-            let started = Instant::now();
-            let answer = rt.block_on(svc.preview(request.clone()));
-            times.push(started.elapsed());
-            std::hint::black_box(answer.ok());
-        }
-    }
-    times.sort();
-    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
-    let show = |d: Duration| format!("{:.0} µs", d.as_secs_f64() * 1e6);
-    println!(
-        "{} previews: median {}, p99 {}, max {}",
-        times.len(),
-        show(at(0.5)),
-        show(at(0.99)),
-        show(at(1.0))
-    );
+    let figures = latency::previews(&rt, &svc, &requests, passes)
+        .ok_or("nothing previewed: PASSES must be at least 1")?;
+    println!("{figures}");
     Ok(())
 }

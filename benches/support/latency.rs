@@ -1,0 +1,38 @@
+//! Single-name latency through the service, shared by `benches/engine.rs` and
+//! `examples/preview_latency.rs` (included by path: a bench and an example share no crate).
+
+use std::time::{Duration, Instant};
+
+use sanctions_api::screening::ScreenRequest;
+use sanctions_service::{LocalService, Service};
+
+/// Median, 99th percentile and maximum of previewing each of `requests` alone through `svc`,
+/// one at a time, `passes` times over; `None` when nothing was previewed.
+pub fn previews(
+    rt: &tokio::runtime::Runtime,
+    svc: &LocalService,
+    requests: &[ScreenRequest],
+    passes: usize,
+) -> Option<String> {
+    let mut times: Vec<Duration> = Vec::with_capacity(requests.len() * passes);
+    for _ in 0..passes {
+        for request in requests {
+            let started = Instant::now();
+            let answer = rt.block_on(svc.preview(request.clone()));
+            times.push(started.elapsed());
+            let _ = std::hint::black_box(answer);
+        }
+    }
+    if times.is_empty() {
+        return None;
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
+    Some(format!(
+        "{} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
+        times.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    ))
+}
