@@ -35,6 +35,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     };
     // The file is read while the service opens and starts reading its index; a bad file is
     // still reported first.
+    connect::read_index_ahead(ctx);
     let (input, svc) = std::thread::scope(|scope| {
         let parsing = scope.spawn(|| batch::parse_input(&bytes, &input_options(&args)));
         let svc = open_service(ctx, mode).inspect(|svc| svc.warm_up());

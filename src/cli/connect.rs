@@ -58,6 +58,20 @@ pub struct Connected {
     pub read_only: bool,
 }
 
+/// Starts reading the local data folder's index file on a thread of its own, for a command
+/// about to screen: decoding it then overlaps opening and checking the store
+/// ([`crate::service::local::index_file::Early`]; the service uses it only when it is the
+/// store's own). Nothing for a server or a shared store.
+pub fn read_index_ahead(ctx: &Context) {
+    if ctx.remote.is_some() || ctx.shared_store() {
+        return;
+    }
+    let path = config::database_path(&ctx.data_dir);
+    if path.exists() {
+        crate::service::local::index_file::Early::start(&path);
+    }
+}
+
 /// The service for a command that writes (stores screenings, decisions, favorites...).
 /// Locally a write-protected data folder falls back to a read-only store (`read_only`).
 pub fn service(ctx: &Context) -> Result<Connected> {

@@ -86,6 +86,57 @@ pub fn read(path: &Path, key: &Key) -> Result<Index, IndexFileError> {
     Ok(Index::from_bytes(body)?)
 }
 
+/// The index kept at `path` with the key it was written under, whatever that key is: read
+/// ahead of the store ([`Early`]), to be used only once the key proves to be the store's.
+pub fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
+    let bytes = read_bounded(path)?;
+    let (found, body) = split(&bytes)?;
+    Ok((found, Index::from_bytes(body)?))
+}
+
+/// An index file being read on a thread of its own while the process opens and checks its
+/// store: a command about to screen (`screen`, `batch`, the UI) starts it first
+/// ([`Early::start`]), so that decoding the index, the longest step of a cold start,
+/// overlaps the store's open and its check. The read counts only when it is of the file the
+/// service loads and its key is the store's, asked once the store is open and passed its
+/// check ([`Early::take`]); anything else is read again the usual way.
+pub struct Early {
+    path: PathBuf,
+    reading: std::thread::JoinHandle<Result<(Key, Index), IndexFileError>>,
+}
+
+/// The process's read ahead, if one was started and not yet taken.
+static EARLY: std::sync::Mutex<Option<Early>> = std::sync::Mutex::new(None);
+
+impl Early {
+    /// Starts reading the index file kept beside the database at `db`.
+    pub fn start(db: &Path) {
+        let path = path_for(db);
+        let file = path.clone();
+        let early = Early {
+            path,
+            reading: std::thread::spawn(move || read_with_key(&file)),
+        };
+        *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(early);
+    }
+
+    /// The index read ahead from `path`, when its key is `key` (the read is waited for);
+    /// `None` when none was read from `path` or it is not of `key`.
+    pub(super) fn take(path: &Path, key: &Key) -> Option<Index> {
+        let early = {
+            let mut slot = EARLY.lock().unwrap_or_else(|p| p.into_inner());
+            if slot.as_ref().is_none_or(|e| e.path != path) {
+                return None;
+            }
+            slot.take()?
+        };
+        match early.reading.join() {
+            Ok(Ok((found, index))) if found == *key => Some(index),
+            _ => None,
+        }
+    }
+}
+
 /// The file's bytes, at most [`MAX_FILE_BYTES`].
 fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
     let file = match std::fs::File::open(path) {
@@ -223,5 +274,47 @@ mod tests {
             read(&missing, &key(3)),
             Err(IndexFileError::Missing)
         ));
+    }
+
+    #[test]
+    fn an_empty_or_short_file_is_no_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sanctions.index");
+        for len in [0, 3, MAGIC.len() + 2] {
+            std::fs::write(&path, &MAGIC.repeat(2)[..len]).unwrap();
+            assert!(matches!(
+                read(&path, &key(3)),
+                Err(IndexFileError::NotAnIndex)
+            ));
+        }
+    }
+
+    /// The only test that starts a read ahead (the slot is the process's).
+    #[test]
+    fn a_read_ahead_counts_only_for_its_file_and_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        let path = path_for(&db);
+        write(&path, &index(), &key(3)).unwrap();
+        let bytes = |index: &Index| index.to_bytes().unwrap();
+
+        Early::start(&db);
+        let other = dir.path().join("other.index");
+        assert!(Early::take(&other, &key(3)).is_none(), "another file");
+        let read = Early::take(&path, &key(3)).expect("the read ahead, still there");
+        assert_eq!(bytes(&read), bytes(&index()), "the index as written");
+        assert!(Early::take(&path, &key(3)).is_none(), "taken once");
+
+        Early::start(&db);
+        assert!(Early::take(&path, &key(4)).is_none(), "stale");
+        Early::start(&dir.path().join("none.db"));
+        assert!(Early::take(&path_for(&dir.path().join("none.db")), &key(3)).is_none());
+
+        let mut damaged = std::fs::read(&path).unwrap();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 0x20;
+        std::fs::write(&path, damaged).unwrap();
+        Early::start(&db);
+        assert!(Early::take(&path, &key(3)).is_none(), "damaged");
     }
 }

@@ -435,7 +435,11 @@ fn persisted(
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
     let key = index_file::Key::new(weak_aliases, latest_update, versions.clone());
-    let index = match index_file::read(path, &key) {
+    let read = match index_file::Early::take(path, &key) {
+        Some(index) => Ok(index),
+        None => index_file::read(path, &key),
+    };
+    let index = match read {
         Ok(index) => index,
         Err(index_file::IndexFileError::Missing) => return Ok(None),
         Err(e) => {
