@@ -67,7 +67,8 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     svc.keep_index_until_exit();
     bar.finish_and_clear();
     let kind = args.options.kind.map(Into::into);
-    print(&screened, &input, &source, kind, &checked, json)?;
+    let mut screened = screened;
+    print(&mut screened, &input, &source, kind, &checked, json)?;
     verdict(&screened, &input, args.options.fail_on_match)
 }
 
@@ -140,7 +141,7 @@ fn progress_bar(len: usize, json: bool) -> ProgressBar {
 }
 
 fn print(
-    screened: &Screened,
+    screened: &mut Screened,
     input: &Batch,
     source: &str,
     kind: Option<KindFilter>,
@@ -150,13 +151,7 @@ fn print(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if json {
-        // Written in order, made on every core (a line holds a row's matches and coverage).
-        let lines: Vec<String> = screened
-            .lines
-            .par_iter()
-            .map(json_line)
-            .collect::<Result<_>>()?;
-        for line in lines {
+        for line in json_lines(&mut screened.lines)? {
             writeln!(out, "{line}")?;
         }
     } else {
@@ -170,6 +165,45 @@ fn print(
     }
     out.flush()?;
     Ok(())
+}
+
+/// Each row's JSON line, in order, made on every core. The rows share a few coverages (the
+/// lists checked, one per type screened), which are most of a line's bytes: each is written
+/// once and set into the lines that hold it, where serde writes `"coverage":null` for a line
+/// whose coverage is taken out for the moment (the key cannot occur unescaped in a string,
+/// and only `screening_id` may follow it).
+fn json_lines(lines: &mut [BatchLine]) -> Result<Vec<String>> {
+    let mut shared: Vec<(Coverage, String)> = Vec::new();
+    for coverage in lines.iter().filter_map(|l| l.coverage.as_ref()) {
+        if !shared.iter().any(|(c, _)| c == coverage) {
+            shared.push((coverage.clone(), json_line(coverage)?));
+        }
+    }
+    lines
+        .par_iter_mut()
+        .map(|line| {
+            let Some((_, text)) = shared
+                .iter()
+                .find(|(c, _)| line.coverage.as_ref() == Some(c))
+            else {
+                return json_line(line);
+            };
+            let coverage = line.coverage.take();
+            let bare = json_line(line);
+            line.coverage = coverage;
+            with_coverage(bare?, text)
+        })
+        .collect()
+}
+
+/// A line's JSON written without its coverage, with the coverage's JSON `text` in its place.
+fn with_coverage(mut bare: String, text: &str) -> Result<String> {
+    const KEY: &str = "\"coverage\":";
+    let at = bare
+        .rfind("\"coverage\":null")
+        .ok_or_else(|| color_eyre::eyre::eyre!("a batch line's JSON has no coverage field"))?;
+    bare.replace_range(at + KEY.len()..at + KEY.len() + "null".len(), text);
+    Ok(bare)
 }
 
 fn print_table(
@@ -286,4 +320,49 @@ fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
             .wrap_err_with(|| format!("cannot read {}", path.display()))?;
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coverage(entries: u64) -> Coverage {
+        Coverage {
+            lists: Vec::new(),
+            missing: Vec::new(),
+            stale: Vec::new(),
+            max_age_days: 7,
+            entries_searched: entries,
+            complete: true,
+        }
+    }
+
+    fn line(query: &str, coverage: Option<Coverage>, screening_id: Option<&str>) -> BatchLine {
+        BatchLine {
+            qid: "1".into(),
+            line: Some(2),
+            position: None,
+            query: query.into(),
+            kind: None,
+            total_matches: 0,
+            results: Vec::new(),
+            error: None,
+            coverage,
+            screening_id: screening_id.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_shared_coverage_is_set_into_each_line_as_serde_writes_it() {
+        let mut lines = vec![
+            line("\"coverage\":null", Some(coverage(5)), Some("scr_1")),
+            line("a", Some(coverage(5)), None),
+            line("b", Some(coverage(6)), Some("scr_2")),
+            line("c", None, None),
+            line("d\u{202E}", Some(coverage(5)), None),
+        ];
+        let plain: Vec<String> = lines.iter().map(|l| json_line(l).unwrap()).collect();
+        assert_eq!(json_lines(&mut lines).unwrap(), plain);
+        assert_eq!(lines[1].coverage, Some(coverage(5)), "put back");
+    }
 }
