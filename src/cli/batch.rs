@@ -33,9 +33,9 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     } else {
         Mode::Preview
     };
+    connect::read_index_ahead(ctx);
     // The file is read while the service opens and starts reading its index; a bad file is
     // still reported first.
-    connect::read_index_ahead(ctx);
     let (input, svc) = std::thread::scope(|scope| {
         let parsing = scope.spawn(|| batch::parse_input(&bytes, &input_options(&args)));
         let svc = open_service(ctx, mode).inspect(|svc| svc.warm_up());
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
         mode,
     };
     let bar = progress_bar(input.items.len(), json);
-    let screened = rt
+    let mut screened = rt
         .block_on(batch::screen_items(&svc, &input.items, &plan, &|n| {
             bar.inc(n)
         }))
@@ -67,7 +67,6 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     svc.keep_index_until_exit();
     bar.finish_and_clear();
     let kind = args.options.kind.map(Into::into);
-    let mut screened = screened;
     print(&mut screened, &input, &source, kind, &checked, json)?;
     verdict(&screened, &input, args.options.fail_on_match)
 }

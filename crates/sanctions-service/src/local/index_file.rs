@@ -88,7 +88,7 @@ pub fn read(path: &Path, key: &Key) -> Result<Index, IndexFileError> {
 
 /// The index kept at `path` with the key it was written under, whatever that key is: read
 /// ahead of the store ([`Early`]), to be used only once the key proves to be the store's.
-pub fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
+fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
     let bytes = read_bounded(path)?;
     let (found, body) = split(&bytes)?;
     Ok((found, Index::from_bytes(body)?))
@@ -109,15 +109,17 @@ pub struct Early {
 static EARLY: std::sync::Mutex<Option<Early>> = std::sync::Mutex::new(None);
 
 impl Early {
-    /// Starts reading the index file kept beside the database at `db`.
+    /// Starts reading the index file kept beside the database at `db` (nothing when no
+    /// thread can be started: the index is then read the usual way).
     pub fn start(db: &Path) {
         let path = path_for(db);
         let file = path.clone();
-        let early = Early {
-            path,
-            reading: std::thread::spawn(move || read_with_key(&file)),
-        };
-        *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(early);
+        let reading = std::thread::Builder::new()
+            .name("index-read-ahead".into())
+            .spawn(move || read_with_key(&file));
+        if let Ok(reading) = reading {
+            *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(Early { path, reading });
+        }
     }
 
     /// The index read ahead from `path`, when its key is `key` (the read is waited for);
