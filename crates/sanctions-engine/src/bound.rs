@@ -789,39 +789,65 @@ struct Targets {
     by_start: FastMap<(u8, usize), Bucket>,
 }
 
-/// The targets of one first byte and length, the ASCII ones as parallel arrays (their
-/// letters read in a tight loop).
+/// The targets of one first byte and length: each distinct text once with the names that
+/// hold it (a word such as `mohammad` is in hundreds of changed names, and is compared once),
+/// the ASCII ones' letters as parallel arrays (read in a tight loop).
 #[derive(Default)]
 struct Bucket {
+    /// (text, name) as pushed; emptied by [`Targets::finish`].
+    pushed: Vec<(Box<str>, u32)>,
     /// [`letters`] and [`bigrams`] of each ASCII target.
     letters: Vec<u64>,
     bigrams: Vec<u64>,
-    ascii: Vec<(Box<str>, u32)>,
+    ascii: Vec<Target>,
     /// Targets not in ASCII, always compared.
-    other: Vec<(Box<str>, u32)>,
+    other: Vec<Target>,
+    /// The targets' names, each target's a run, sorted.
+    names: Vec<u32>,
+}
+
+/// A distinct target text and its run of [`Bucket::names`].
+struct Target {
+    text: Box<str>,
+    names: std::ops::Range<usize>,
+}
+
+impl Bucket {
+    /// Groups the pushed (text, name) pairs by text, in text order, each text's names in
+    /// order and once.
+    fn finish(&mut self) {
+        let mut pushed = std::mem::take(&mut self.pushed);
+        pushed.sort_unstable();
+        pushed.dedup();
+        let mut pushed = pushed.into_iter().peekable();
+        while let Some((text, name)) = pushed.next() {
+            let from = self.names.len();
+            self.names.push(name);
+            while let Some((_, next)) = pushed.next_if(|(t, _)| *t == text) {
+                self.names.push(next);
+            }
+            let names = from..self.names.len();
+            if text.is_ascii() {
+                self.letters.push(letters(&text));
+                self.bigrams.push(bigrams(&text));
+                self.ascii.push(Target { text, names });
+            } else {
+                self.other.push(Target { text, names });
+            }
+        }
+    }
 }
 
 impl Targets {
     fn push(&mut self, text: &str, name: u32) {
         if let Some(&first) = text.as_bytes().first() {
             let bucket = self.by_start.entry((first, text.len())).or_default();
-            if text.is_ascii() {
-                bucket.ascii.push((text.into(), name));
-            } else {
-                bucket.other.push((text.into(), name));
-            }
+            bucket.pushed.push((text.into(), name));
         }
     }
 
     fn finish(&mut self) {
-        for bucket in self.by_start.values_mut() {
-            for list in [&mut bucket.ascii, &mut bucket.other] {
-                list.sort_unstable();
-                list.dedup();
-            }
-            bucket.letters = bucket.ascii.iter().map(|(t, _)| letters(t)).collect();
-            bucket.bigrams = bucket.ascii.iter().map(|(t, _)| bigrams(t)).collect();
-        }
+        self.by_start.values_mut().for_each(Bucket::finish);
     }
 
     /// The buckets of first byte `first` at most 2 bytes longer or shorter than `len`, with
@@ -832,22 +858,24 @@ impl Targets {
     }
 
     /// Every [`joined_similarity`] of `whole` and a target that meets it, with the target's
-    /// name. A target more edits away than [`JOINED_MIN`] leaves (a fifth of the longer's
-    /// length) by its letters or its pairs of adjacent letters ([`apart`], [`bigrams_apart`])
-    /// is not compared.
+    /// names (in the order of (text, name)). A target more edits away than [`JOINED_MIN`]
+    /// leaves (a fifth of the longer's length) by its letters or its pairs of adjacent
+    /// letters ([`apart`], [`bigrams_apart`]) is not compared.
     fn meeting(&self, whole: &str, mut found: impl FnMut(u32, f32)) {
         let Some(&first) = whole.as_bytes().first() else {
             return;
-        };
-        let mut compare = |(target, name): &(Box<str>, u32)| {
-            if let Some(s) = joined_similarity(whole, target, "") {
-                found(*name, s);
-            }
         };
         let ascii = whole.is_ascii();
         let own = letters(whole);
         let pairs = bigrams(whole);
         for (len, bucket) in self.near(first, whole.len()) {
+            let mut compare = |target: &Target| {
+                if let Some(s) = joined_similarity(whole, &target.text, "") {
+                    for &name in &bucket.names[target.names.clone()] {
+                        found(name, s);
+                    }
+                }
+            };
             bucket.other.iter().for_each(&mut compare);
             if !ascii {
                 bucket.ascii.iter().for_each(&mut compare);

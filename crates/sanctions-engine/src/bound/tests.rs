@@ -373,3 +373,43 @@ fn the_letters_filters_drop_no_pair_the_similarities_accept() {
     }
     assert!(close > 2 * all.len(), "{close}");
 }
+
+#[test]
+fn a_target_held_by_several_names_is_compared_once_and_meets_each() {
+    // What `meeting` finds is what comparing every (text, name) pushed, in (text, name)
+    // order and each once, finds.
+    let pushed = [
+        ("mohammad", 7),
+        ("mohammad", 3),
+        ("mohammed", 2),
+        ("mohammad", 3),
+        ("muhammad", 5),
+        ("mohammadi", 1),
+        ("mohamad", 9),
+        ("mоhammad", 4), // a Cyrillic о: not ASCII, always compared
+        ("mahmoud", 6),
+    ];
+    let mut targets = Targets::default();
+    for (text, name) in pushed {
+        targets.push(text, name);
+    }
+    targets.finish();
+    for whole in ["mohammad", "muhamad", "mohammadi", "mоhammad"] {
+        let mut found = Vec::new();
+        targets.meeting(whole, |name, s| found.push((name, s)));
+        let mut expected: Vec<(&str, u32)> = pushed.to_vec();
+        expected.sort_by_key(|&(text, name)| (text.is_ascii(), text.len(), text, name));
+        expected.dedup();
+        let expected: Vec<(u32, f32)> = expected
+            .into_iter()
+            .filter(|(text, _)| text.len().abs_diff(whole.len()) <= 2)
+            .filter_map(|(text, name)| Some((name, joined_similarity(whole, text, "")?)))
+            .collect();
+        assert!(!expected.is_empty(), "{whole}");
+        let sorted = |mut v: Vec<(u32, f32)>| {
+            v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            v
+        };
+        assert_eq!(sorted(found), sorted(expected), "{whole}");
+    }
+}
