@@ -55,9 +55,9 @@
 use std::collections::HashSet;
 
 use super::index::{Index, NameCounts, word_weight};
-use super::query::Query;
+use super::query;
 use super::result::{KindFilter, Request};
-use super::{alternatives, facts, literal};
+use super::{alternatives, facts, literal, normalize};
 use crate::model::EntityNames;
 
 /// The exponents of the two coverages added: `score.rs`'s `QUERY_EXPONENT + NAME_EXPONENT`.
@@ -229,17 +229,15 @@ impl WeightDrift {
             extracted
         };
         let organisation = request.kind != Some(KindFilter::Individual);
-        let query =
+        // The tokens as `screen_one` reads them (a name read literally: exact matches only).
+        let (tokens, exact) =
             match literal::reading(&name).filter(|_| !literal::ordinary(&name, organisation)) {
-                Some(tokens) => Query::from_tokens(index, tokens, organisation, true),
-                None => Query::new(index, &name, organisation),
+                Some(tokens) => (tokens, true),
+                None => (normalize::tokens(&name, organisation), false),
             };
-        query.tokens.iter().any(|t| {
-            let source = index
-                .token_ids
-                .get(&t.text)
-                .or(t.matches.first().map(|(id, _, _)| id));
-            source.is_some_and(|&id| self.moved.get(id as usize).copied().unwrap_or(false))
+        tokens.iter().any(|t| {
+            let source = query::weighs_as(index, t, exact);
+            source.is_some_and(|id| self.moved.get(id as usize).copied().unwrap_or(false))
                 || self.gone.contains(&t.text)
         })
     }
@@ -408,6 +406,54 @@ mod tests {
                 person(&format!("f{i}"), &name)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_word_weighs_as_the_query_would_weigh_it() {
+        // `moves_query` reads only each word's source of weight: the same listed token the
+        // whole query takes it from, for listed, misspelt, unknown, literal and abjad words.
+        let entries: Vec<EntityNames> = people("k", KEPT)
+            .into_iter()
+            .chain(filler())
+            .chain([person("v", "Vann Dass")])
+            .collect();
+        let index = Index::build(&entries);
+        let names = QUERIES.iter().chain(KEPT).copied().chain([
+            "Zubabi Zudadu",
+            "Hasan Rahimy",
+            "Unheardof Qwxyz",
+            "DAS, V.",
+            "Al Hassan Trading LLC",
+            "علي حسن",
+            "Omar Hassan 07.10.1952",
+        ]);
+        let mut words = 0;
+        for name in names {
+            for organisation in [false, true] {
+                let (tokens, exact) = match literal::reading(name)
+                    .filter(|_| !literal::ordinary(name, organisation))
+                {
+                    Some(tokens) => (tokens, true),
+                    None => (normalize::tokens(name, organisation), false),
+                };
+                let whole = query::Query::from_tokens(&index, tokens.clone(), organisation, exact);
+                for (t, q) in tokens.iter().zip(&whole.tokens) {
+                    let source = index
+                        .token_ids
+                        .get(&q.text)
+                        .or(q.matches.first().map(|(id, _, _)| id))
+                        .copied();
+                    assert_eq!(
+                        query::weighs_as(&index, t, exact),
+                        source,
+                        "{name}: {}",
+                        t.text
+                    );
+                    words += 1;
+                }
+            }
+        }
+        assert!(words > 60, "{words}");
     }
 
     #[test]

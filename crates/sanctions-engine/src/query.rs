@@ -376,6 +376,22 @@ impl QueryToken {
     }
 }
 
+/// The listed token whose weight query token `t` takes in [`QueryToken::of`] (itself, or
+/// for a word the lists lack the listed word it most resembles), without the rest of the
+/// query: what a list update's weight drift asks of every favorite's words.
+pub(crate) fn weighs_as(index: &Index, t: &normalize::Token, exact: bool) -> Option<u32> {
+    if let Some(&id) = index.token_ids.get(&t.text) {
+        return Some(id);
+    }
+    if t.kind != TokenKind::Word || exact {
+        return None; // its matches are its own spelling, which the lists lack
+    }
+    let key = phonetic_key(&t.text);
+    resembling(index, &t.text, &key, t.abjad)
+        .first()
+        .map(|&(id, _, _)| id)
+}
+
 /// Two adjacent query tokens written as one, with the listed token of that spelling: written
 /// as one word exactly, or a listed word that begins with the first and is close to the two
 /// joined (`Vneshecon Bank` / `Vnesheconombank`: a compound cut short, too far for the typo
