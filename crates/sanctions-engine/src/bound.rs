@@ -151,6 +151,57 @@ pub struct BoundCache {
     names: Vec<(u32, f32)>,
     found: Vec<(u32, f32, bool)>,
     holders: Vec<u32>,
+    joins: JoinsMet,
+}
+
+/// What two adjacent query words written as one meet among the join targets
+/// ([`Targets::meeting`]), remembered per text: a watchlist's given names and surnames come
+/// together again and again, and each look-up reads hundreds of targets. Emptied when it
+/// holds [`JOINS_KEPT`] texts, so that its memory does not grow with the watchlist.
+struct JoinsMet {
+    /// A joined text -> its run of `found`.
+    texts: FastMap<Box<str>, (u32, u32)>,
+    /// (changed name, similarity) as [`Targets::meeting`] gives them, each text's a run.
+    found: Vec<(u32, f32)>,
+    /// How many texts it keeps before it is emptied.
+    kept: usize,
+}
+
+impl Default for JoinsMet {
+    fn default() -> Self {
+        JoinsMet {
+            texts: FastMap::default(),
+            found: Vec::new(),
+            kept: JOINS_KEPT,
+        }
+    }
+}
+
+/// How many joined texts a thread's [`JoinsMet`] keeps (some 10 MB at most).
+const JOINS_KEPT: usize = 1 << 17;
+
+impl JoinsMet {
+    /// What `whole` meets among `changed`'s join targets, in [`Targets::meeting`]'s order.
+    fn meeting(&mut self, changed: &ChangedEntries, whole: &str) -> &[(u32, f32)] {
+        let (from, to) = match self.texts.get(whole) {
+            Some(&run) => run,
+            None => {
+                if self.texts.len() >= self.kept {
+                    self.texts.clear();
+                    self.found.clear();
+                }
+                let from = self.found.len() as u32;
+                let found = &mut self.found;
+                changed
+                    .join_targets
+                    .meeting(whole, |n, s| found.push((n, s)));
+                let run = (from, self.found.len() as u32);
+                self.texts.insert(whole.into(), run);
+                run
+            }
+        };
+        &self.found[from as usize..to as usize]
+    }
 }
 
 /// The most a whole screening gives, for queries the bound does not read.
@@ -499,10 +550,10 @@ impl ChangedEntries {
             joined_text.push_str(&tokens[i].text);
             joined_text.push_str(&tokens[i + 1].text);
             let (first, second) = (bound(i).weight, bound(i + 1).weight);
-            self.join_targets.meeting(&joined_text, |n, s| {
+            for &(n, s) in cache.joins.meeting(self, &joined_text) {
                 raised.push((n, i as u32, first * s));
                 raised.push((n, i as u32 + 1, second * s));
-            });
+            }
         }
         cache.joined = joined_text;
         raised.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));

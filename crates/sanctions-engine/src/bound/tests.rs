@@ -413,3 +413,36 @@ fn a_target_held_by_several_names_is_compared_once_and_meets_each() {
         assert_eq!(sorted(found), sorted(expected), "{whole}");
     }
 }
+
+#[test]
+fn joins_remembered_are_the_joins_met() {
+    // Asked again, and after the memory was emptied for room, the same names and
+    // similarities in the same order as the targets give them.
+    let index = index();
+    let changed = changed_entries(&index);
+    let texts = [
+        "mohammadreza",
+        "abdulrahman",
+        "mohammadreza",
+        "delacruz",
+        "vneshecon",
+        "abdulrahman",
+        "kimjongun",
+        "delacruz",
+    ];
+    let mut joins = JoinsMet {
+        kept: 3,
+        ..JoinsMet::default()
+    };
+    let mut met = 0;
+    for whole in texts {
+        let mut direct = Vec::new();
+        changed
+            .join_targets
+            .meeting(whole, |n, s| direct.push((n, s)));
+        assert_eq!(joins.meeting(&changed, whole), direct.as_slice(), "{whole}");
+        assert!(joins.texts.len() <= 3);
+        met += direct.len();
+    }
+    assert!(met > 4, "{met}");
+}
