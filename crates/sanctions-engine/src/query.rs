@@ -386,10 +386,48 @@ pub(crate) fn weighs_as(index: &Index, t: &normalize::Token, exact: bool) -> Opt
     if t.kind != TokenKind::Word || exact {
         return None; // its matches are its own spelling, which the lists lack
     }
-    let key = phonetic_key(&t.text);
-    resembling(index, &t.text, &key, t.abjad)
-        .first()
-        .map(|&(id, _, _)| id)
+    let most_alike = || {
+        let key = phonetic_key(&t.text);
+        resembling_now(index, &t.text, &key, t.abjad)
+            .first()
+            .map(|&(id, _, _)| id)
+    };
+    if index.generation() == 0 {
+        return most_alike();
+    }
+    MOST_ALIKE.with(|memory| {
+        let mut memory = memory.borrow_mut();
+        if memory.index != index.generation() || memory.len() >= MOST_ALIKE_KEPT {
+            memory.index = index.generation();
+            memory.answers.iter_mut().for_each(|a| a.clear());
+        }
+        let answers = &mut memory.answers[usize::from(t.abjad)];
+        if let Some(&found) = answers.get(t.text.as_str()) {
+            return found;
+        }
+        let found = most_alike();
+        answers.insert(t.text.as_str().into(), found);
+        found
+    })
+}
+
+/// How many words' [`weighs_as`] answers a thread keeps (emptied when full): a watchlist's
+/// words the lists lack, each a look-up of [`resembling`]'s cost, which keeps too few of them
+/// for a watchlist's tens of thousands of distinct words (some 4 MB a thread at most).
+const MOST_ALIKE_KEPT: usize = 1 << 16;
+
+/// A thread's memory of [`weighs_as`]'s answers for words the lists lack, in one index (by
+/// its generation), for Latin and for abjad words (`answers[abjad]`).
+#[derive(Default)]
+struct MostAlike {
+    index: u64,
+    answers: [table::FastMap<Box<str>, Option<u32>>; 2],
+}
+
+impl MostAlike {
+    fn len(&self) -> usize {
+        self.answers.iter().map(|a| a.len()).sum()
+    }
 }
 
 /// Two adjacent query tokens written as one, with the listed token of that spelling: written
@@ -791,6 +829,7 @@ impl Scratch {
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
+    static MOST_ALIKE: RefCell<MostAlike> = RefCell::new(MostAlike::default());
 }
 
 #[cfg(test)]
