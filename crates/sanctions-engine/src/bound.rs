@@ -52,14 +52,14 @@ use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
 use super::lexicon;
-use super::literal;
 use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
+use super::read_name::ReadName;
 use super::score::compact_similarity;
 use super::script;
 use super::similarity::{JOINED_MIN, MIN_SIMILARITY, MatchKind, joined_similarity};
 use super::table::FastMap;
-use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives};
+use super::{KindFilter, Request};
 
 /// The shortest string the whole-name comparison reads.
 const COMPACT_MIN_LEN: usize = 8;
@@ -349,14 +349,17 @@ impl ChangedEntries {
 
     /// [`ChangedEntries::most`] where it is at least `floor`; under `floor` (not the most)
     /// where no changed name can reach `floor`. Names under `floor` are not worked out.
+    /// `read` is `request`'s name read once ([`ReadName::of`]), as other checks of the same
+    /// request read it.
     pub fn most_from(
         &self,
         index: &Index,
         request: &Request,
+        read: &ReadName,
         floor: u8,
         cache: &mut BoundCache,
     ) -> u8 {
-        self.bound_from(index, request, floor, false, cache)
+        self.bound_from(index, (request, read), floor, false, cache)
     }
 
     /// Whether `request` can reach its threshold against a changed entry.
@@ -368,7 +371,8 @@ impl ChangedEntries {
     /// The most `request` scores against a changed name, facts included, where that reaches
     /// `threshold`; under `threshold` where no name can reach it.
     fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
-        self.bound_from(index, request, threshold, true, cache)
+        let read = ReadName::of(request);
+        self.bound_from(index, (request, &read), threshold, true, cache)
     }
 
     /// [`ChangedEntries::bound`], stopping at the first name that reaches `threshold` when
@@ -376,7 +380,7 @@ impl ChangedEntries {
     fn bound_from(
         &self,
         index: &Index,
-        request: &Request,
+        (request, read): (&Request, &ReadName),
         threshold: u8,
         stop: bool,
         cache: &mut BoundCache,
@@ -384,7 +388,7 @@ impl ChangedEntries {
         if self.is_empty() {
             return 0;
         }
-        let Some(facts) = self.name_bounds(index, request, threshold, cache) else {
+        let Some(facts) = self.name_bounds(index, request, read, threshold, cache) else {
             return UNBOUNDED;
         };
         // A name bound far enough under the threshold stays under it, facts included.
@@ -430,32 +434,20 @@ impl ChangedEntries {
         &self,
         index: &Index,
         request: &Request,
+        read: &ReadName,
         threshold: u8,
         cache: &mut BoundCache,
     ) -> Option<QueryFacts> {
         cache.names.clear();
-        let name = request.name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            return None;
-        }
-        if alternatives::readings(name).len() > 1 {
+        if read.refused || read.several || read.literal {
             return None;
         }
         let mut facts =
             facts::parse(request.date_of_birth.as_deref(), request.country.as_deref()).ok()?;
-        let (extracted, typed) = facts::extract(name);
-        facts.date_of_birth = facts.date_of_birth.or(typed.date_of_birth);
-        facts.country = facts.country.or(typed.country);
-        let name = if extracted.trim().is_empty() {
-            name.to_owned()
-        } else {
-            extracted
-        };
+        facts.date_of_birth = facts.date_of_birth.or(read.typed.date_of_birth.clone());
+        facts.country = facts.country.or(read.typed.country);
         let organisation = request.kind != Some(KindFilter::Individual);
-        if literal::reading(&name).is_some() && !literal::ordinary(&name, organisation) {
-            return None;
-        }
-        let tokens = normalize::tokens(&name, organisation);
+        let tokens = &read.tokens;
         // Joins are tracked as bits of a word: a longer name is always screened again.
         if tokens.iter().any(|t| t.abjad) || tokens.len() > MAX_TOKENS {
             return None;
@@ -469,8 +461,8 @@ impl ChangedEntries {
         );
         // The coverage can reach the threshold only when the facts' points leave room.
         let floor = (f32::from(threshold) - f32::from(facts::MAX_POINTS) - 0.5) / 100.0 - ROUNDING;
-        self.coverage_bounds(&query, &tokens, floor, cache);
-        self.compact_bounds(&normalize::compact(&tokens), floor, cache);
+        self.coverage_bounds(&query, tokens, floor, cache);
+        self.compact_bounds(&normalize::compact(tokens), floor, cache);
         cache.query = query;
         let names = &mut cache.names;
         names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));

@@ -56,8 +56,8 @@ use std::collections::HashSet;
 
 use super::index::{Index, NameCounts, word_weight};
 use super::query;
-use super::result::{KindFilter, Request};
-use super::{alternatives, facts, literal, normalize};
+use super::read_name::ReadName;
+use super::result::Request;
 use crate::model::EntityNames;
 
 /// The exponents of the two coverages added: `score.rs`'s `QUERY_EXPONENT + NAME_EXPONENT`.
@@ -218,25 +218,16 @@ impl WeightDrift {
     /// most resembles), or is a word only the old index held: its query coverage is then
     /// not bounded by [`WeightDrift::points`]. Names the engine reads two ways: always.
     pub fn moves_query(&self, index: &Index, request: &Request) -> bool {
-        let name = request.name.trim();
-        if alternatives::readings(name).len() > 1 {
+        self.moves_read(index, &ReadName::of(request))
+    }
+
+    /// [`WeightDrift::moves_query`] of a name read once ([`ReadName`]).
+    pub fn moves_read(&self, index: &Index, read: &ReadName) -> bool {
+        if read.several {
             return true;
         }
-        let (extracted, _) = facts::extract(name);
-        let name = if extracted.trim().is_empty() {
-            name.to_owned()
-        } else {
-            extracted
-        };
-        let organisation = request.kind != Some(KindFilter::Individual);
-        // The tokens as `screen_one` reads them (a name read literally: exact matches only).
-        let (tokens, exact) =
-            match literal::reading(&name).filter(|_| !literal::ordinary(&name, organisation)) {
-                Some(tokens) => (tokens, true),
-                None => (normalize::tokens(&name, organisation), false),
-            };
-        tokens.iter().any(|t| {
-            let source = query::weighs_as(index, t, exact);
+        read.tokens.iter().any(|t| {
+            let source = query::weighs_as(index, t, read.literal);
             source.is_some_and(|id| self.moved.get(id as usize).copied().unwrap_or(false))
                 || self.gone.contains(&t.text)
         })
@@ -295,6 +286,7 @@ mod tests {
     use super::*;
     use crate::model::{AliasQuality, EntityFacts, EntityKind, ListCode};
     use crate::query::Query;
+    use crate::result::KindFilter;
     use crate::score;
 
     fn person(id: &str, name: &str) -> EntityNames {
@@ -429,14 +421,14 @@ mod tests {
         ]);
         let mut words = 0;
         for name in names {
-            for organisation in [false, true] {
-                let (tokens, exact) = match literal::reading(name)
-                    .filter(|_| !literal::ordinary(name, organisation))
-                {
-                    Some(tokens) => (tokens, true),
-                    None => (normalize::tokens(name, organisation), false),
-                };
-                let whole = query::Query::from_tokens(&index, tokens.clone(), organisation, exact);
+            for kind in [Some(KindFilter::Individual), None] {
+                let read = ReadName::of(&Request {
+                    kind,
+                    ..Request::new(name)
+                });
+                let (tokens, exact) = (&read.tokens, read.literal);
+                let organisation = kind.is_none();
+                let whole = Query::from_tokens(&index, tokens.clone(), organisation, exact);
                 for (t, q) in tokens.iter().zip(&whole.tokens) {
                     let source = index
                         .token_ids

@@ -23,6 +23,7 @@ pub mod normalize;
 mod osa;
 mod pair;
 mod query;
+mod read_name;
 mod result;
 mod score;
 pub mod script;
@@ -47,6 +48,7 @@ pub use index::Index;
 pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;
 pub use literal::has_something_to_screen;
 use query::Query;
+pub use read_name::ReadName;
 pub use result::{
     Evidence, Explanation, Fact, Hit, KindFilter, MatchKind, Request, Screening, TokenPair, Verdict,
 };

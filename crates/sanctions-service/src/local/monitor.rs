@@ -393,17 +393,21 @@ fn candidates(
     );
     let selects = |id: &str, request: &engine::Request, cache: &mut engine::BoundCache| {
         let kept = nearness.get(id);
-        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD)
-            || drift
-                .weights
-                .as_ref()
-                .is_some_and(|w| w.moves_query(index, request))
+        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
+            return Selected::Yes;
+        }
+        // The name read once for both checks.
+        let read = engine::ReadName::of(request);
+        if drift
+            .weights
+            .as_ref()
+            .is_some_and(|w| w.moves_read(index, &read))
         {
             return Selected::Yes;
         }
         match kept {
             Some(kept) if !entries.is_empty() => {
-                raised(&entries, index, request, *kept, drift, cache)
+                raised(&entries, index, (request, &read), *kept, drift, cache)
             }
             _ => Selected::No,
         }
@@ -469,7 +473,7 @@ enum Selected {
 fn raised(
     entries: &engine::ChangedEntries,
     index: &engine::Index,
-    request: &engine::Request,
+    (request, read): (&engine::Request, &engine::ReadName),
     kept: Nearness,
     drift: &DriftStep,
     cache: &mut engine::BoundCache,
@@ -479,7 +483,7 @@ fn raised(
     let now = (kept.near + d).max(LEAST_NEAR);
     // A changed name matters only where it can score above the kept miss.
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
-    let most = entries.most_from(index, request, floor as u8, cache);
+    let most = entries.most_from(index, request, read, floor as u8, cache);
     if most >= threshold {
         Selected::Yes
     } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
