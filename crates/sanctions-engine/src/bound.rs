@@ -152,6 +152,21 @@ pub struct BoundCache {
     found: Vec<(u32, f32, bool)>,
     holders: Vec<u32>,
     joins: JoinsMet,
+    /// Whether the initials' lists are read through (`Some(true)`) or looked up per name
+    /// (`Some(false)`) whatever their length: the tests' check that both sum alike.
+    #[cfg(test)]
+    initials_read_through: Option<bool>,
+}
+
+/// Whether [`ChangedEntries::coverage_bounds`] reads a token's list of `len` names met by
+/// initials through, rather than look up each of the `touched` names met otherwise in it.
+fn reads_through(len: usize, touched: usize, _cache: &BoundCache) -> bool {
+    #[cfg(test)]
+    if let Some(forced) = _cache.initials_read_through {
+        return forced;
+    }
+    let look_up = (usize::BITS - len.leading_zeros()) as usize;
+    len <= touched.saturating_mul(look_up)
 }
 
 /// What two adjacent query words written as one meet among the join targets
@@ -572,11 +587,21 @@ impl ChangedEntries {
         }
         cache.met = raised;
         if !all_light {
-            // The initials of the names met otherwise.
-            for &n in &touched {
-                for &q in query {
-                    let b = cache.bounds[q as usize];
-                    let list = &cache.per_name[b.to as usize..b.light as usize];
+            // The initials of the names met otherwise, a token at a time (each name's sum
+            // in query order, as ever): a list read through where that costs less than a
+            // look-up per name met (a name is met when its sum is above 0: every part is).
+            for &q in query {
+                let b = cache.bounds[q as usize];
+                let list = &cache.per_name[b.to as usize..b.light as usize];
+                if reads_through(list.len(), touched.len(), cache) {
+                    for &(n, m) in list {
+                        if acc[n as usize] > 0.0 {
+                            acc[n as usize] += m;
+                        }
+                    }
+                    continue;
+                }
+                for &n in &touched {
                     if let Ok(at) = list.binary_search_by_key(&n, |f| f.0) {
                         acc[n as usize] += list[at].1;
                     }

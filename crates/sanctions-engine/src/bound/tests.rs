@@ -446,3 +446,32 @@ fn joins_remembered_are_the_joins_met() {
     }
     assert!(met > 4, "{met}");
 }
+
+#[test]
+fn initials_read_through_or_looked_up_sum_alike() {
+    // Each name's bound, bit for bit, whichever way the initials' lists are read.
+    let index = index();
+    let changed = changed_entries(&index);
+    let cache = |forced: Option<bool>| BoundCache {
+        initials_read_through: forced,
+        ..BoundCache::default()
+    };
+    let mut caches = [cache(Some(true)), cache(Some(false)), cache(None)];
+    let mut initials = 0;
+    for request in queries() {
+        for threshold in [30, 50, 65, 78, 90] {
+            let read = ReadName::of(&request);
+            let bounds: Vec<Vec<(u32, u32)>> = caches
+                .iter_mut()
+                .map(|cache| {
+                    changed.name_bounds(&index, &request, &read, threshold, cache);
+                    cache.names.iter().map(|&(n, b)| (n, b.to_bits())).collect()
+                })
+                .collect();
+            assert_eq!(bounds[0], bounds[1], "{} at {threshold}", request.name);
+            assert_eq!(bounds[0], bounds[2], "{} at {threshold}", request.name);
+            initials += usize::from(read.tokens.iter().any(|t| t.text.len() == 1));
+        }
+    }
+    assert!(initials > 50, "{initials}");
+}
