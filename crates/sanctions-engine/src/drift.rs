@@ -57,7 +57,6 @@ use std::collections::HashSet;
 use super::index::{Index, NameCounts, word_weight};
 use super::query;
 use super::read_name::ReadName;
-use super::result::Request;
 use crate::model::EntityNames;
 
 /// The exponents of the two coverages added: `score.rs`'s `QUERY_EXPONENT + NAME_EXPONENT`.
@@ -217,12 +216,8 @@ impl WeightDrift {
     /// weighs as a moved word (its own, or, for a word the lists lack, the listed word it
     /// most resembles), or is a word only the old index held: its query coverage is then
     /// not bounded by [`WeightDrift::points`]. Names the engine reads two ways: always.
-    pub fn moves_query(&self, index: &Index, request: &Request) -> bool {
-        self.moves_read(index, &ReadName::of(request))
-    }
-
-    /// [`WeightDrift::moves_query`] of a name read once ([`ReadName`]).
-    pub fn moves_read(&self, index: &Index, read: &ReadName) -> bool {
+    /// `read` is the request's name read once ([`ReadName::of`]).
+    pub fn moves_query(&self, index: &Index, read: &ReadName) -> bool {
         if read.several {
             return true;
         }
@@ -286,7 +281,7 @@ mod tests {
     use super::*;
     use crate::model::{AliasQuality, EntityFacts, EntityKind, ListCode};
     use crate::query::Query;
-    use crate::result::KindFilter;
+    use crate::result::{KindFilter, Request};
     use crate::score;
 
     fn person(id: &str, name: &str) -> EntityNames {
@@ -357,7 +352,7 @@ mod tests {
         let apart: HashSet<&str> = drift.moved_entities(&new_index).into_iter().collect();
         let mut most = [0.0f64; 2];
         for query in QUERIES {
-            let moves = drift.moves_query(&new_index, &Request::new(*query));
+            let moves = drift.moves_query(&new_index, &ReadName::of(&Request::new(*query)));
             let (before, after) = (scores(&old, query), scores(&new_index, query));
             for entry in &kept {
                 let (b, a) = (before[&entry.entity_id], after[&entry.entity_id]);
@@ -498,7 +493,7 @@ mod tests {
         );
         assert!(drift.moved_count() >= 2, "{}", drift.moved_count());
         let index = Index::build(&[people("k", KEPT), filler(), added].concat());
-        assert!(drift.moves_query(&index, &Request::new("Ali Hassan")));
-        assert!(!drift.moves_query(&index, &Request::new("Sergei Ivanov")));
+        assert!(drift.moves_query(&index, &ReadName::of(&Request::new("Ali Hassan"))));
+        assert!(!drift.moves_query(&index, &ReadName::of(&Request::new("Sergei Ivanov"))));
     }
 }

@@ -401,7 +401,7 @@ fn candidates(
         if drift
             .weights
             .as_ref()
-            .is_some_and(|w| w.moves_read(index, &read))
+            .is_some_and(|w| w.moves_query(index, &read))
         {
             return Selected::Yes;
         }
