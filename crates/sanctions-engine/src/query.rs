@@ -392,22 +392,10 @@ pub(crate) fn weighs_as(index: &Index, t: &normalize::Token, exact: bool) -> Opt
             .first()
             .map(|&(id, _, _)| id)
     };
-    if index.generation() == 0 {
-        return most_alike();
-    }
     MOST_ALIKE.with(|memory| {
-        let mut memory = memory.borrow_mut();
-        if memory.index != index.generation() || memory.len() >= MOST_ALIKE_KEPT {
-            memory.index = index.generation();
-            memory.answers.iter_mut().for_each(|a| a.clear());
-        }
-        let answers = &mut memory.answers[usize::from(t.abjad)];
-        if let Some(&found) = answers.get(t.text.as_str()) {
-            return found;
-        }
-        let found = most_alike();
-        answers.insert(t.text.as_str().into(), found);
-        found
+        memory
+            .borrow_mut()
+            .answer(index, (&t.text, t.abjad), MOST_ALIKE_KEPT, most_alike)
     })
 }
 
@@ -415,20 +403,6 @@ pub(crate) fn weighs_as(index: &Index, t: &normalize::Token, exact: bool) -> Opt
 /// words the lists lack, each a look-up of [`resembling`]'s cost, which keeps too few of them
 /// for a watchlist's tens of thousands of distinct words (some 4 MB a thread at most).
 const MOST_ALIKE_KEPT: usize = 1 << 16;
-
-/// A thread's memory of [`weighs_as`]'s answers for words the lists lack, in one index (by
-/// its generation), for Latin and for abjad words (`answers[abjad]`).
-#[derive(Default)]
-struct MostAlike {
-    index: u64,
-    answers: [table::FastMap<Box<str>, Option<u32>>; 2],
-}
-
-impl MostAlike {
-    fn len(&self) -> usize {
-        self.answers.iter().map(|a| a.len()).sum()
-    }
-}
 
 /// Two adjacent query tokens written as one, with the listed token of that spelling: written
 /// as one word exactly, or a listed word that begins with the first and is close to the two
@@ -574,25 +548,12 @@ const CANDIDATE_FLOOR: f32 = 0.3;
 /// every listed word; a Latin one against the listed words written in an abjad); with their
 /// similarity, best first.
 fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
-    if index.generation() == 0 {
-        return resembling_now(index, text, key, abjad);
-    }
     RESEMBLANCES.with(|memory| {
-        let mut memory = memory.borrow_mut();
-        if memory.index != index.generation() || memory.len() >= RESEMBLANCES_KEPT {
-            memory.index = index.generation();
-            memory
-                .answers
-                .iter_mut()
-                .for_each(|answers| answers.clear());
-        }
-        let answers = &mut memory.answers[usize::from(abjad)];
-        if let Some(found) = answers.get(text) {
-            return found.clone();
-        }
-        let found = resembling_now(index, text, key, abjad);
-        answers.insert(text.to_owned(), found.clone());
-        found
+        memory
+            .borrow_mut()
+            .answer(index, (text, abjad), RESEMBLANCES_KEPT, || {
+                resembling_now(index, text, key, abjad)
+            })
     })
 }
 
@@ -602,22 +563,48 @@ fn resembling(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
 /// import's memory does not grow with the file (`tests/store/watchlist_stream.rs`).
 const RESEMBLANCES_KEPT: usize = 4_096;
 
-/// A thread's memory of [`resembling`]'s answers in one index (by its generation), for
-/// Latin and for abjad words (`answers[abjad]`); emptied for another index or when full.
+/// A thread's memory of an answer per word in one index (by its generation), for Latin and
+/// for abjad words (`answers[abjad]`); emptied for another index or when full. An index of
+/// generation 0 (an empty default one) is not remembered.
 #[derive(Default)]
-struct Resemblances {
+struct WordMemory<V> {
     index: u64,
-    answers: [table::FastMap<String, Resembling>; 2],
+    answers: [table::FastMap<Box<str>, V>; 2],
 }
 
-/// The listed words a query word resembles: (token id, similarity, how), best first.
-type Resembling = Vec<(u32, f32, MatchKind)>;
+impl<V: Clone> WordMemory<V> {
+    /// The answer for `(word, abjad)` in `index`: remembered, or worked out by `work` and
+    /// remembered (the memory emptied first when it holds `kept` words).
+    fn answer(
+        &mut self,
+        index: &Index,
+        (word, abjad): (&str, bool),
+        kept: usize,
+        work: impl FnOnce() -> V,
+    ) -> V {
+        if index.generation() == 0 {
+            return work();
+        }
+        if self.index != index.generation() || self.len() >= kept {
+            self.index = index.generation();
+            self.answers.iter_mut().for_each(|answers| answers.clear());
+        }
+        let answers = &mut self.answers[usize::from(abjad)];
+        if let Some(found) = answers.get(word) {
+            return found.clone();
+        }
+        let found = work();
+        answers.insert(word.into(), found.clone());
+        found
+    }
 
-impl Resemblances {
     fn len(&self) -> usize {
         self.answers.iter().map(|a| a.len()).sum()
     }
 }
+
+/// The listed words a query word resembles: (token id, similarity, how), best first.
+type Resembling = Vec<(u32, f32, MatchKind)>;
 
 /// The listed words that `text` resembles, best first, worked out.
 fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
@@ -828,8 +815,8 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-    static RESEMBLANCES: RefCell<Resemblances> = RefCell::new(Resemblances::default());
-    static MOST_ALIKE: RefCell<MostAlike> = RefCell::new(MostAlike::default());
+    static RESEMBLANCES: RefCell<WordMemory<Resembling>> = RefCell::new(WordMemory::default());
+    static MOST_ALIKE: RefCell<WordMemory<Option<u32>>> = RefCell::new(WordMemory::default());
 }
 
 #[cfg(test)]
