@@ -13,7 +13,7 @@ use sanctions_model::{
 };
 use sanctions_store::{
     Changes, ChunkClaim, ChunkCommit, ChunkDone, ChunkLease, ChunkRunStart, DEFAULT_ACCOUNT,
-    EVERY_ACCOUNT, FavoriteInsert, FavoriteUpdate, RescreenChunk, WebhookRecord,
+    EVERY_ACCOUNT, FavoriteInsert, FavoriteUpdate, Nearness, RescreenChunk, WebhookRecord,
 };
 
 fn at(seconds: i64) -> Timestamp {
@@ -194,6 +194,22 @@ fn chunks_claimed_renewed_taken_over_and_finished_once(repo: &dyn Both) {
     };
     assert_eq!(ids(&a).len(), 10);
     assert_eq!(ids(&b).first().map(String::as_str), Some("fav_010"));
+    // Each favorite with the nearness kept for it (unknown until set), so that a re-screen
+    // writes only the values that changed.
+    let near = Nearness {
+        near: 61.25,
+        low: 300.0,
+    };
+    repo.set_nearness(&[("fav_001".to_owned(), Some(near))])
+        .unwrap();
+    let kept: Vec<Option<Nearness>> = repo
+        .rescreen_chunk_favorites(&a)
+        .unwrap()
+        .into_iter()
+        .take(3)
+        .map(|f| f.nearness)
+        .collect();
+    assert_eq!(kept, [None, Some(near), None]);
     assert_eq!(ids(&c).len(), 5);
     assert_eq!(
         repo.claim_rescreen_chunk(&lease(run.id, "d", 2, 62))
@@ -634,12 +650,14 @@ fn a_run_survives_a_killed_process_on_postgres() {
         .map(|_| rescreen_process(data.path(), &url, "1000"))
         .collect();
     let doomed = format!("{}-%", processes[0].id());
-    // Killed while it holds a chunk, once a chunk is done: stopped (SIGSTOP) first, so that
-    // it cannot commit between the look and the kill, and let go again when it held none.
+    // Killed while it holds a chunk (a process holds up to two: the lower is looked at), once
+    // a chunk is done: stopped (SIGSTOP) first, so that it cannot commit between the look and
+    // the kill, and let go again when it held none.
     let holding = |db: &mut postgres::Client| -> Option<i64> {
         db.query_opt(
             "SELECT c.seq FROM rescreen_chunks c WHERE c.holder LIKE $1 AND c.done_at IS NULL
-                 AND EXISTS (SELECT 1 FROM rescreen_chunks d WHERE d.done_at IS NOT NULL)",
+                 AND EXISTS (SELECT 1 FROM rescreen_chunks d WHERE d.done_at IS NOT NULL)
+                 ORDER BY c.seq LIMIT 1",
             &[&doomed],
         )
         .unwrap()

@@ -16,7 +16,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::codec::{parse_ts, parse_ts_opt, ts_text};
 use super::favorites::{apply_updates, bump_watchlist, claim_alerts, insert_run};
 use super::screenings::{Changes, write_changes};
-use super::{FavoriteUpdate, Store, StoreError, WATCHLIST_MARKER};
+use super::{FavoriteUpdate, Nearness, Store, StoreError, WATCHLIST_MARKER};
 use crate::model::{EntityKind, RescreenRun};
 
 /// The scope of a run over every account's watchlist.
@@ -67,7 +67,7 @@ pub enum ChunkClaim {
 }
 
 /// A favorite of a chunk, as a re-screen needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChunkFavorite {
     pub id: String,
     pub name: String,
@@ -76,6 +76,16 @@ pub struct ChunkFavorite {
     pub country: Option<String>,
     /// The entries it matches now: (entity id, score).
     pub matches: Vec<(String, u8)>,
+    /// How near it came when last screened, as kept (`None`: unknown).
+    pub nearness: Option<Nearness>,
+}
+
+/// A favorite's kept [`Nearness`] from its two columns: known only when both are.
+pub(crate) fn kept_nearness(near: Option<f64>, low: Option<f64>) -> Option<Nearness> {
+    Some(Nearness {
+        near: near?,
+        low: low?,
+    })
 }
 
 /// A screened chunk to commit.
@@ -323,9 +333,7 @@ impl Store {
         let bounds = (chunk.after.as_deref(), chunk.last.as_deref());
         let (filter, values) = chunk_filter("f.account_id", "f.id", scope, bounds);
         let range = rusqlite::params_from_iter(values.iter());
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT f.id, f.name, f.kind, f.dob, f.country FROM favorites f {filter} ORDER BY f.id"
-        ))?;
+        let mut stmt = self.conn.prepare_cached(&favorites_query(&filter))?;
         let mut out: Vec<ChunkFavorite> = stmt
             .query_map(range, |r| {
                 Ok(ChunkFavorite {
@@ -338,14 +346,12 @@ impl Store {
                     dob: r.get(3)?,
                     country: r.get(4)?,
                     matches: Vec::new(),
+                    nearness: kept_nearness(r.get(5)?, r.get(6)?),
                 })
             })?
             .collect::<Result<_, _>>()?;
         let (filter, values) = chunk_filter("f.account_id", "m.favorite_id", scope, bounds);
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT m.favorite_id, m.entity_id, m.score FROM favorite_matches m
-             JOIN favorites f ON f.id = m.favorite_id {filter}"
-        ))?;
+        let mut stmt = self.conn.prepare_cached(&matches_query(&filter))?;
         let mut matches: HashMap<String, Vec<(String, u8)>> = HashMap::new();
         let rows = stmt.query_map(rusqlite::params_from_iter(values.iter()), |r| {
             Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
@@ -500,9 +506,7 @@ fn create_run(
     let offset = start.chunk_size.clamp(1, MAX_CHUNK) as i64 - 1;
     let ranges = bounds(|after| {
         let (filter, values) = chunk_filter("account_id", "id", scope, (after, None));
-        let mut next = tx.prepare_cached(&format!(
-            "SELECT id FROM favorites {filter} ORDER BY id LIMIT 1 OFFSET {offset}"
-        ))?;
+        let mut next = tx.prepare_cached(&bound_query(&filter, offset))?;
         Ok(next
             .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))
             .optional()?)
@@ -521,6 +525,29 @@ fn create_run(
         insert.execute(params![id, seq as i64, after, last])?;
     }
     Ok(id)
+}
+
+/// The query of a chunk's favorites in id order (`filter`: [`chunk_filter`] on `f.id`).
+fn favorites_query(filter: &str) -> String {
+    format!(
+        "SELECT f.id, f.name, f.kind, f.dob, f.country, f.near_score, f.low_score
+         FROM favorites f {filter} ORDER BY f.id"
+    )
+}
+
+/// The query of a chunk's favorites' matches (`filter`: [`chunk_filter`] on
+/// `m.favorite_id`).
+fn matches_query(filter: &str) -> String {
+    format!(
+        "SELECT m.favorite_id, m.entity_id, m.score FROM favorite_matches m
+         JOIN favorites f ON f.id = m.favorite_id {filter}"
+    )
+}
+
+/// The query of the last id of the chunk that starts after `filter`'s bound, `offset + 1`
+/// favorites on: read from the index of an account's favorites by id alone.
+fn bound_query(filter: &str, offset: i64) -> String {
+    format!("SELECT id FROM favorites {filter} ORDER BY id LIMIT 1 OFFSET {offset}")
 }
 
 /// The `WHERE` clause of a chunk's favorites naming only the conditions that apply (SQLite
@@ -570,4 +597,60 @@ fn still_current(
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The steps of `sql`'s query plan with `values`.
+    fn plan(store: &Store, sql: &str, values: &[&str]) -> Vec<String> {
+        store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .expect("plan")
+            .query_map(rusqlite::params_from_iter(values.iter()), |r| r.get(3))
+            .expect("plan rows")
+            .collect::<Result<_, _>>()
+            .expect("plan read")
+    }
+
+    /// A run's chunk bounds and a chunk's favorites and matches, for one account or every
+    /// one, are read by a range of an index by id: the bounds from the index alone, and
+    /// never every favorite of the account (which made a run's reads grow with the square of
+    /// the watchlist).
+    #[test]
+    fn chunks_are_read_by_a_range_of_ids() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("s.db")).expect("store");
+        let ranges = [
+            (Some("acct_a"), None, None),
+            (Some("acct_a"), Some("fav_1"), Some("fav_5")),
+            (None, Some("fav_1"), Some("fav_5")),
+        ];
+        for (scope, after, last) in ranges {
+            let (filter, values) = chunk_filter("account_id", "id", scope, (after, None));
+            let bound = plan(&store, &bound_query(&filter, 9), &values);
+            assert!(
+                bound.iter().all(|step| step.contains("COVERING INDEX")),
+                "{scope:?} {after:?}: {bound:?}"
+            );
+            let (filter, values) = chunk_filter("f.account_id", "f.id", scope, (after, last));
+            let (m_filter, m_values) =
+                chunk_filter("f.account_id", "m.favorite_id", scope, (after, last));
+            let reads = [
+                plan(&store, &favorites_query(&filter), &values),
+                plan(&store, &matches_query(&m_filter), &m_values),
+            ];
+            for steps in reads {
+                let ranged = |step: &String| {
+                    !step.contains("TEMP B-TREE")
+                        && (scope.is_none()
+                            || step.contains("favorites_by_account")
+                            || step.contains("PRIMARY KEY"))
+                };
+                assert!(steps.iter().all(ranged), "{scope:?} {after:?}: {steps:?}");
+            }
+        }
+    }
 }

@@ -505,4 +505,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE favorites ADD COLUMN near_score REAL;
     ALTER TABLE favorites ADD COLUMN low_score REAL;
     "#,
+    // 15: an account's favorites in id order, so that a re-screen run's chunk bounds are
+    // read from the index alone (each `LIMIT 1 OFFSET size-1` otherwise looked up every
+    // favorite it skipped in the table).
+    r#"
+    CREATE INDEX IF NOT EXISTS favorites_by_account ON favorites(account_id, id);
+    "#,
 ];

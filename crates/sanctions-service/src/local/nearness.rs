@@ -43,6 +43,21 @@ pub(super) fn drift_key(update: i64) -> String {
     format!("{DRIFT_KEY}:{update}")
 }
 
+/// A favorite's nearness as screened now, with the values the store keeps for it (`None`:
+/// unknown, or not read), which need not be written again when they are the same.
+pub(crate) type NearRow = (String, Near, Option<Nearness>);
+
+/// The values to write of `near`, screened on an index of cumulative drift `drift`: those
+/// that differ from the values kept.
+fn to_write(near: Vec<NearRow>, drift: i64) -> Vec<(String, Option<Nearness>)> {
+    near.into_iter()
+        .filter_map(|(id, n, kept)| {
+            let now = n.stamped(drift);
+            (kept != Some(now)).then_some((id, Some(now)))
+        })
+        .collect()
+}
+
 /// How near one screening came to the threshold ([`engine::Screening::nearest_below`],
 /// [`engine::Screening::lowest_hit`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -119,18 +134,19 @@ impl LocalService {
 
     /// Keeps the nearness of favorites screened on `loaded` when its index's drift is known;
     /// else the values kept stay (true of the index they came from), or unknown for a new
-    /// favorite, which the next incremental run re-screens.
+    /// favorite, which the next incremental run re-screens. Only the values that differ from
+    /// those kept are written: a full re-screen on the index its favorites were last screened
+    /// on writes none.
     pub(super) fn keep_nearness(
         &self,
         loaded: &Loaded,
-        near: Vec<(String, Near)>,
+        near: Vec<NearRow>,
     ) -> Result<(), ServiceError> {
         if let Some(drift) = self.drift_of(loaded)? {
-            let rows: Vec<_> = near
-                .into_iter()
-                .map(|(id, n)| (id, Some(n.stamped(drift))))
-                .collect();
-            self.repo().set_nearness(&rows)?;
+            let rows = to_write(near, drift);
+            if !rows.is_empty() {
+                self.repo().set_nearness(&rows)?;
+            }
         }
         Ok(())
     }
@@ -217,5 +233,43 @@ mod tests {
         // Unknown values, and an unknown drift, always.
         assert!(may_cross(None, 0, 78));
         assert!(may_cross(Some(&Near::default().stamped(0)), UNKNOWN, 78));
+    }
+
+    #[test]
+    fn only_values_that_differ_from_those_kept_are_written() {
+        let near = |below: f32| Near {
+            below: Some(below),
+            lowest: None,
+        };
+        let drift = 1_500_000;
+        let rows = vec![
+            // Screened on the index its values came from: the same values, not written.
+            (
+                "same".to_owned(),
+                near(61.0),
+                Some(near(61.0).stamped(drift)),
+            ),
+            // The same score on an index of another drift: other values.
+            (
+                "drifted".to_owned(),
+                near(61.0),
+                Some(near(61.0).stamped(0)),
+            ),
+            (
+                "closer".to_owned(),
+                near(70.0),
+                Some(near(61.0).stamped(drift)),
+            ),
+            ("unknown".to_owned(), near(61.0), None),
+        ];
+        let written: Vec<(String, Option<Nearness>)> = to_write(rows, drift);
+        assert_eq!(
+            written,
+            vec![
+                ("drifted".to_owned(), Some(near(61.0).stamped(drift))),
+                ("closer".to_owned(), Some(near(70.0).stamped(drift))),
+                ("unknown".to_owned(), Some(near(61.0).stamped(drift))),
+            ]
+        );
     }
 }

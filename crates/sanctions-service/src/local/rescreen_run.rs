@@ -12,21 +12,18 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::thread::ScopedJoinHandle;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 use rayon::prelude::*;
 
 use super::monitor::{favorite_rescreen_request, gather, screen_favorite};
-use super::nearness::Near;
+use super::nearness::{Near, NearRow};
 
 /// A chunk screened: the updates of the favorites whose matched set changed, their
-/// screenings, alerts and events, and how near each favorite came.
-type ScreenedChunk = (
-    Vec<crate::store::FavoriteUpdate>,
-    Changes,
-    Vec<(String, Near)>,
-);
+/// screenings, alerts and events, and how near each favorite came (with the values kept).
+type ScreenedChunk = (Vec<crate::store::FavoriteUpdate>, Changes, Vec<NearRow>);
 use super::{ENGINE_VERSION, Loaded, LocalService};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;
@@ -81,6 +78,21 @@ impl ChunkSettings {
 struct Worked {
     alert_ids: Vec<String>,
     chunks: usize,
+}
+
+/// A chunk worked on a thread of its own: the ids of the alerts it recorded.
+type ChunkWorked = Result<Vec<String>, ServiceError>;
+
+impl Worked {
+    /// Adds a chunk's outcome, joined from its thread.
+    fn add(&mut self, joined: std::thread::Result<ChunkWorked>) -> Result<(), ServiceError> {
+        let ids = joined.map_err(|_| {
+            ServiceError::Internal("a re-screen chunk's thread stopped unexpectedly".to_owned())
+        })??;
+        self.alert_ids.extend(ids);
+        self.chunks += 1;
+        Ok(())
+    }
 }
 
 impl LocalService {
@@ -140,6 +152,10 @@ impl LocalService {
 
     /// Claims and works chunks of `run` until none is left to claim; finishes the run when
     /// every chunk is done. True when the run is finished (by this process or another).
+    ///
+    /// Two chunks are in hand at a time, each on a thread of its own: the next is claimed,
+    /// read and screened while the one before is committed (its writes are the database's
+    /// work, not this process's), so that the cores screen all the time.
     fn work_run(
         &self,
         loaded: &Loaded,
@@ -148,21 +164,31 @@ impl LocalService {
         worked: &mut Worked,
     ) -> Result<bool, ServiceError> {
         let repo = self.repo();
-        loop {
-            let now = Timestamp::now();
-            let lease = ChunkLease {
-                run_id: run.id,
-                owner: self.job_owner(),
-                now,
-                until: later(now, settings.lease),
-            };
-            match repo.claim_rescreen_chunk(&lease)? {
-                ChunkClaim::Claimed(chunk) => {
-                    let ids = self.work_chunk(loaded, &chunk, settings)?;
-                    worked.alert_ids.extend(ids);
-                    worked.chunks += 1;
+        std::thread::scope(|s| {
+            let mut in_hand: Option<ScopedJoinHandle<'_, ChunkWorked>> = None;
+            loop {
+                let now = Timestamp::now();
+                let lease = ChunkLease {
+                    run_id: run.id,
+                    owner: self.job_owner(),
+                    now,
+                    until: later(now, settings.lease),
+                };
+                let claim = repo.claim_rescreen_chunk(&lease)?;
+                if let ChunkClaim::Claimed(chunk) = claim {
+                    let next = s.spawn(move || self.work_chunk(loaded, &chunk, settings));
+                    if let Some(before) = in_hand.replace(next) {
+                        worked.add(before.join())?;
+                    }
+                    continue;
                 }
-                ChunkClaim::AllDone => {
+                // Nothing to claim: the chunk in hand first, then look again (it may have
+                // been the last).
+                if let Some(before) = in_hand.take() {
+                    worked.add(before.join())?;
+                    continue;
+                }
+                if let ChunkClaim::AllDone = claim {
                     let record = self.run_record(loaded, run);
                     if let Some(id) =
                         repo.finish_rescreen_chunks(run.id, &record, Timestamp::now())?
@@ -171,9 +197,9 @@ impl LocalService {
                     }
                     return Ok(true);
                 }
-                ChunkClaim::Held => return Ok(false),
+                return Ok(false);
             }
-        }
+        })
     }
 
     /// Screens one claimed chunk and commits it, renewing its lease on another thread
@@ -237,7 +263,9 @@ impl LocalService {
         for _ in 0..STALE_ATTEMPTS {
             let started = Instant::now();
             let favorites = repo.rescreen_chunk_favorites(chunk)?;
+            let read = started.elapsed();
             let (updates, changes, near) = self.screen_chunk(loaded, &favorites)?;
+            let screened = started.elapsed();
             if lost.load(Ordering::Relaxed) {
                 tracing::warn!(
                     run = chunk.run_id,
@@ -262,6 +290,8 @@ impl LocalService {
                         chunk = chunk.seq,
                         screened = favorites.len(),
                         changed = updates.len(),
+                        read_millis = read.as_millis() as u64,
+                        screen_millis = (screened - read).as_millis() as u64,
                         millis = started.elapsed().as_millis() as u64,
                         "re-screen chunk committed"
                     );
@@ -309,7 +339,7 @@ impl LocalService {
         let near = favorites
             .iter()
             .zip(&outcomes)
-            .filter_map(|(f, (_, near))| near.map(|n| (f.id.clone(), n)))
+            .filter_map(|(f, (_, near))| near.map(|n| (f.id.clone(), n, f.nearness)))
             .collect();
         let outcomes = outcomes.into_iter().map(|(screened, _)| screened).collect();
         let mut changes = Changes::default();

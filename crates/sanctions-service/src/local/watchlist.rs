@@ -166,7 +166,7 @@ impl LocalService {
             match this.repo().add_favorite(this.account(), &insert, &changes) {
                 Ok(()) => {
                     let id = insert.favorite.id.clone();
-                    this.keep_nearness(&loaded, vec![(id, near)])?;
+                    this.keep_nearness(&loaded, vec![(id, near, None)])?;
                     Ok(insert.favorite)
                 }
                 Err(e @ StoreError::Duplicate { .. }) => {
@@ -253,7 +253,7 @@ impl LocalService {
                 let mut items = Vec::with_capacity(prepared.len());
                 let mut near = Vec::with_capacity(prepared.len());
                 for (insert, screening, alert, n) in prepared {
-                    near.push((insert.favorite.id.clone(), n));
+                    near.push((insert.favorite.id.clone(), n, None));
                     let mut changes = this.changes();
                     changes.screenings.extend(screening);
                     if let Some(alert) = alert {
@@ -265,7 +265,7 @@ impl LocalService {
                 let inserted = this.repo().import_favorites(this.account(), &items)?;
                 added += inserted.len();
                 let inserted: std::collections::HashSet<String> = inserted.into_iter().collect();
-                near.retain(|(id, _)| inserted.contains(id));
+                near.retain(|(id, _, _)| inserted.contains(id));
                 this.keep_nearness(&loaded, near)?;
                 for (insert, changes) in &items {
                     if inserted.contains(&insert.favorite.id) {

@@ -159,7 +159,7 @@ pub(super) fn favorites(
     let scope = (chunk.scope != EVERY_ACCOUNT).then_some(chunk.scope.as_str());
     let rows = tx
         .query(
-            "SELECT id, name, kind, dob, country FROM favorites
+            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
              WHERE ($1::text IS NULL OR account_id = $1) AND ($2::text IS NULL OR id > $2)
                  AND ($3::text IS NULL OR id <= $3)
              ORDER BY id",
@@ -176,6 +176,7 @@ pub(super) fn favorites(
             dob: col(r, 3)?,
             country: col(r, 4)?,
             matches: Vec::new(),
+            nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
         });
     }
     let rows = tx
