@@ -125,11 +125,18 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<Favorite>, StoreError> {
         let last_run = self.last_run_at()?;
+        // The page as a range of the index by (account, id): a condition `?1 IS NULL OR ...`
+        // would make SQLite walk the account's favorites from the first.
+        let after_id = if after.is_some() {
+            "AND f.id > ?1"
+        } else {
+            "AND ?1 IS NULL"
+        };
         let sql = format!(
-            "SELECT {COLUMNS} FROM favorites f WHERE f.account_id = ?3 AND (?1 IS NULL OR f.id > ?1)
+            "SELECT {COLUMNS} FROM favorites f WHERE f.account_id = ?3 {after_id}
              ORDER BY f.id LIMIT ?2"
         );
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![after, limit as i64, account], raw_favorite)?;
         let raws: Vec<RawFavorite> = rows.collect::<Result<_, _>>()?;
         raws.into_iter()
