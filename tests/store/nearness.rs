@@ -77,7 +77,7 @@ fn an_upgraded_sqlite_store_knows_no_nearness() {
     let version: i64 = db
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 15, "and on to the latest");
+    assert_eq!(version, 16, "and on to the latest");
 }
 
 #[test]

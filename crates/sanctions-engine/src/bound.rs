@@ -94,6 +94,9 @@ pub struct ChangedEntries {
     /// The changed names' tokens by their first byte: an initial meets any word it begins,
     /// and a long word a word of about its length with its first letter.
     by_first: Vec<Vec<Listed>>,
+    /// Each distinct listed word of `by_first[byte]`, with what [`QueryToken`]'s `farther`
+    /// filters it by, side by side: the filter reads no vocabulary entry.
+    words_by_first: Vec<Vec<WordRun>>,
     /// The changed tokens that are initials.
     initials: Vec<Listed>,
     /// What two query words written as one can meet: the changed names' words that are no
@@ -232,6 +235,7 @@ impl ChangedEntries {
             tokens: Vec::new(),
             by_text: HashMap::new(),
             by_first: vec![Vec::new(); 256],
+            words_by_first: Vec::new(),
             initials: Vec::new(),
             join_targets: Targets::default(),
             pair_targets: Targets::default(),
@@ -252,6 +256,11 @@ impl ChangedEntries {
             list.sort_unstable_by_key(order);
             list.dedup();
         }
+        changed.words_by_first = changed
+            .by_first
+            .iter()
+            .map(|list| WordRun::runs(index, list))
+            .collect();
         changed.initials.sort_unstable_by_key(order);
         changed.initials.dedup();
         changed.join_targets.finish();
@@ -744,23 +753,17 @@ impl ChangedEntries {
                         .is_ascii()
                         .then(|| (letters(&q.text), bigrams(&q.text)));
                     let reached = |id: u32| q.matches.iter().any(|m| m.0 == id);
-                    // Sorted by token: each listed word looked at once, its names after it.
-                    let mut last: Option<(u32, bool)> = None;
-                    visit(&mut self.by_first[first].iter().filter(|t| {
-                        if let Some((id, near)) = last
-                            && id == t.0
-                        {
-                            return near;
-                        }
-                        let listed = index.vocab[t.0 as usize].text.as_str();
-                        let near = listed.len().abs_diff(q.text.len()) <= 2
-                            && !reached(t.0)
+                    // Each listed word looked at once, its names after it.
+                    for run in &self.words_by_first[first] {
+                        let near = (run.len as usize).abs_diff(q.text.len()) <= 2
+                            && !reached(run.id)
                             && own.is_none_or(|own| {
-                                within_edits(own, listed, q.text.len(), 1.0 - MIN_SIMILARITY)
+                                run.within_edits(own, q.text.len(), 1.0 - MIN_SIMILARITY)
                             });
-                        last = Some((t.0, near));
-                        near
-                    }));
+                        if near {
+                            visit(&mut self.by_first[first][run.names.clone()].iter());
+                        }
+                    }
                 }
                 visit(&mut self.initials.iter());
             }
@@ -988,14 +991,47 @@ fn bigrams(text: &str) -> u64 {
     })
 }
 
-/// Whether a query word (its [`letters`] and [`bigrams`] `own`, `len` bytes) can be at most
-/// `share` of the longer one's length edits from `listed` ([`apart`], [`bigrams_apart`]; a
-/// word not in ASCII may be).
-fn within_edits(own: (u64, u64), listed: &str, len: usize, share: f32) -> bool {
-    let allowed = edits_allowed(len.max(listed.len()), share);
-    !listed.is_ascii()
-        || (apart(own.0, letters(listed)) <= allowed
-            && bigrams_apart(own.1, bigrams(listed)) <= allowed)
+/// A distinct listed word of a list sorted by token ([`ChangedEntries::by_first`]): its
+/// length, and for an ASCII word its [`letters`] and [`bigrams`], with its run of the list.
+struct WordRun {
+    id: u32,
+    len: u32,
+    /// `None` for a word not in ASCII.
+    letters: Option<(u64, u64)>,
+    names: std::ops::Range<usize>,
+}
+
+impl WordRun {
+    /// The runs of `list` (sorted by token), in its order.
+    fn runs(index: &Index, list: &[Listed]) -> Vec<WordRun> {
+        let mut runs: Vec<WordRun> = Vec::new();
+        for (at, &(id, _, _)) in list.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if run.id == id => run.names.end = at + 1,
+                _ => runs.push(WordRun::new(id, &index.vocab[id as usize].text, at..at + 1)),
+            }
+        }
+        runs
+    }
+
+    fn new(id: u32, text: &str, names: std::ops::Range<usize>) -> WordRun {
+        WordRun {
+            id,
+            len: text.len() as u32,
+            letters: text.is_ascii().then(|| (letters(text), bigrams(text))),
+            names,
+        }
+    }
+
+    /// Whether a query word (its [`letters`] and [`bigrams`] `own`, `len` bytes) can be at
+    /// most `share` of the longer one's length edits from this word ([`apart`],
+    /// [`bigrams_apart`]; a word not in ASCII may be).
+    fn within_edits(&self, own: (u64, u64), len: usize, share: f32) -> bool {
+        let allowed = edits_allowed(len.max(self.len as usize), share);
+        self.letters.is_none_or(|(theirs, their_pairs)| {
+            apart(own.0, theirs) <= allowed && bigrams_apart(own.1, their_pairs) <= allowed
+        })
+    }
 }
 
 /// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only

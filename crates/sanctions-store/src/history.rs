@@ -6,14 +6,20 @@ use rusqlite::{OptionalExtension, params};
 use super::{Store, StoreError};
 use crate::model::{ChangeKind, Entity, EntityVersion};
 
+/// An entry's changes, oldest first, with their updates' times.
+const HISTORY: &str = "SELECT c.update_id, c.change, u.at FROM entity_changes c
+     JOIN list_updates u ON u.id = c.update_id
+     WHERE c.entity_id = ?1 ORDER BY c.update_id";
+
+/// An entry's last change up to an update.
+const LAST_CHANGE: &str =
+    "SELECT change FROM entity_changes WHERE entity_id = ?1 AND update_id <= ?2
+     ORDER BY update_id DESC LIMIT 1";
+
 impl Store {
     /// The updates that added, changed or removed `entity_id`, oldest first.
     pub fn entity_history(&self, entity_id: &str) -> Result<Vec<EntityVersion>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT c.update_id, c.change, u.at FROM entity_changes c
-             JOIN list_updates u ON u.id = c.update_id
-             WHERE c.entity_id = ?1 ORDER BY c.update_id",
-        )?;
+        let mut stmt = self.conn.prepare(HISTORY)?;
         let rows = stmt.query_map([entity_id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
@@ -40,12 +46,7 @@ impl Store {
     pub fn entity_at(&self, entity_id: &str, update_id: i64) -> Result<Option<Entity>, StoreError> {
         let last: Option<String> = self
             .conn
-            .query_row(
-                "SELECT change FROM entity_changes WHERE entity_id = ?1 AND update_id <= ?2
-                 ORDER BY update_id DESC LIMIT 1",
-                params![entity_id, update_id],
-                |r| r.get(0),
-            )
+            .query_row(LAST_CHANGE, params![entity_id, update_id], |r| r.get(0))
             .optional()?;
         match last.as_deref().and_then(ChangeKind::parse) {
             None | Some(ChangeKind::Removed) => return Ok(None),
@@ -116,5 +117,41 @@ impl Store {
             )
             .optional()?
             .is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan of `sql` with `values`, a line per step.
+    fn plan(store: &Store, sql: &str, values: &[&dyn rusqlite::ToSql]) -> Vec<String> {
+        store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .expect("plan")
+            .query_map(values, |r| r.get(3))
+            .expect("plan rows")
+            .collect::<Result<_, _>>()
+            .expect("plan read")
+    }
+
+    /// An entry's changes are read by the index by entry: a scan of every change of every
+    /// earlier update, per entry, made the weights' drift of an update take seconds.
+    #[test]
+    fn an_entrys_changes_are_read_by_the_entry() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("s.db")).expect("store");
+        let plans = [
+            (HISTORY, plan(&store, HISTORY, &[&"ofac_sdn:1"])),
+            (LAST_CHANGE, plan(&store, LAST_CHANGE, &[&"ofac_sdn:1", &3])),
+        ];
+        for (sql, steps) in plans {
+            let changes = steps.iter().find(|s| s.contains("entity_changes"));
+            assert!(
+                changes.is_some_and(|s| s.contains("entity_changes_by_entity")),
+                "{sql}: {steps:?}"
+            );
+        }
     }
 }

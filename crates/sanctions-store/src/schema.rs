@@ -511,4 +511,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     r#"
     CREATE INDEX IF NOT EXISTS favorites_by_account ON favorites(account_id, id);
     "#,
+    // 16: an entry's changes by entry, as PostgreSQL has them: the record as it stood after
+    // an update (`Store::entity_at`, read for every entry an update changed to work out the
+    // weights' drift) and an entry's history had walked every change of every earlier update.
+    r#"
+    CREATE INDEX IF NOT EXISTS entity_changes_by_entity ON entity_changes(entity_id, update_id);
+    "#,
 ];

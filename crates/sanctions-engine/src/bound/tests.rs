@@ -365,7 +365,11 @@ fn the_letters_filters_drop_no_pair_the_similarities_accept() {
             if similar {
                 close += 1;
                 assert!(
-                    within_edits((letters(a), bigrams(a)), b, a.len(), 1.0 - MIN_SIMILARITY),
+                    WordRun::new(0, b, 0..0).within_edits(
+                        (letters(a), bigrams(a)),
+                        a.len(),
+                        1.0 - MIN_SIMILARITY
+                    ),
                     "{a} {b}"
                 );
             }
@@ -474,4 +478,30 @@ fn initials_read_through_or_looked_up_sum_alike() {
         }
     }
     assert!(initials > 50, "{initials}");
+}
+
+#[test]
+fn each_listed_word_of_a_first_letter_is_one_run_of_its_names() {
+    // The long-word filter reads a run per distinct word: the runs cover each list in
+    // order, one per word, with the word's own length and letters.
+    let index = index();
+    let changed = changed_entries(&index);
+    let mut words = 0;
+    for (list, runs) in changed.by_first.iter().zip(&changed.words_by_first) {
+        let mut next = 0;
+        for run in runs {
+            assert_eq!(run.names.start, next);
+            assert!(run.names.end > run.names.start);
+            assert!(list[run.names.clone()].iter().all(|t| t.0 == run.id));
+            let text = index.vocab[run.id as usize].text.as_str();
+            assert_eq!(run.len as usize, text.len());
+            assert_eq!(run.letters, Some((letters(text), bigrams(text))));
+            next = run.names.end;
+        }
+        assert_eq!(next, list.len());
+        let ids: HashSet<u32> = list.iter().map(|t| t.0).collect();
+        assert_eq!(ids.len(), runs.len());
+        words += runs.len();
+    }
+    assert!(words > 20, "{words}");
 }

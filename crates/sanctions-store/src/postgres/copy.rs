@@ -65,7 +65,7 @@ const IDENTITIES: &[(&str, &str)] = &[
 ];
 
 /// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 15;
+const SQLITE_VERSION: i64 = 16;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]
