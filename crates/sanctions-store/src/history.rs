@@ -124,18 +124,6 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// The plan of `sql` with `values`, a line per step.
-    fn plan(store: &Store, sql: &str, values: &[&dyn rusqlite::ToSql]) -> Vec<String> {
-        store
-            .conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-            .expect("plan")
-            .query_map(values, |r| r.get(3))
-            .expect("plan rows")
-            .collect::<Result<_, _>>()
-            .expect("plan read")
-    }
-
     /// An entry's changes are read by the index by entry: a scan of every change of every
     /// earlier update, per entry, made the weights' drift of an update take seconds.
     #[test]
@@ -143,8 +131,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("s.db")).expect("store");
         let plans = [
-            (HISTORY, plan(&store, HISTORY, &[&"ofac_sdn:1"])),
-            (LAST_CHANGE, plan(&store, LAST_CHANGE, &[&"ofac_sdn:1", &3])),
+            (HISTORY, store.query_plan(HISTORY, ["ofac_sdn:1"])),
+            (
+                LAST_CHANGE,
+                store.query_plan(LAST_CHANGE, params!["ofac_sdn:1", 3]),
+            ),
         ];
         for (sql, steps) in plans {
             let changes = steps.iter().find(|s| s.contains("entity_changes"));

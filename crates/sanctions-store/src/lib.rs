@@ -79,6 +79,21 @@ pub struct Store {
     conn: Connection,
 }
 
+#[cfg(test)]
+impl Store {
+    /// The steps of `sql`'s query plan with `params`, a line each: what the tests of which
+    /// index a query reads look at.
+    pub(crate) fn query_plan(&self, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+        self.conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .expect("plan")
+            .query_map(params, |r| r.get(3))
+            .expect("plan rows")
+            .collect::<Result<_, _>>()
+            .expect("plan read")
+    }
+}
+
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")

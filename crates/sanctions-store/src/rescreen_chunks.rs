@@ -605,14 +605,7 @@ mod tests {
 
     /// The steps of `sql`'s query plan with `values`.
     fn plan(store: &Store, sql: &str, values: &[&str]) -> Vec<String> {
-        store
-            .conn
-            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-            .expect("plan")
-            .query_map(rusqlite::params_from_iter(values.iter()), |r| r.get(3))
-            .expect("plan rows")
-            .collect::<Result<_, _>>()
-            .expect("plan read")
+        store.query_plan(sql, rusqlite::params_from_iter(values.iter()))
     }
 
     /// A run's chunk bounds and a chunk's favorites and matches, for one account or every
