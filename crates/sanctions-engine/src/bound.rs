@@ -45,7 +45,7 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::abjad_pairs;
 use super::facts::{self, QueryFacts};
@@ -90,7 +90,7 @@ pub struct ChangedEntries {
     /// adjacent ones as one), with the kind it has there, sorted by id.
     tokens: Vec<Listed>,
     /// The changed names' tokens by text: a legal form meets only its own spelling.
-    by_text: HashMap<String, Vec<Listed>>,
+    by_text: FastMap<String, Vec<Listed>>,
     /// The changed names' tokens by their first byte: an initial meets any word it begins,
     /// and a long word a word of about its length with its first letter.
     by_first: Vec<Vec<Listed>>,
@@ -105,14 +105,14 @@ pub struct ChangedEntries {
     /// What one query word can meet as two listed words: adjacent words written as one.
     pair_targets: Targets,
     /// Latin spellings the lexicon gives for adjacent listed abjad words written as one.
-    abjad_spellings: HashMap<&'static str, Vec<u32>>,
+    abjad_spellings: FastMap<&'static str, Vec<u32>>,
     /// The joined skeletons of those words, long enough to count.
-    abjad_skeletons: HashMap<String, Vec<u32>>,
+    abjad_skeletons: FastMap<String, Vec<u32>>,
     /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more, with their name.
     compacts: Vec<(String, u32)>,
     /// Hash of every piece of [`PIECE_MIN`] to [`PIECE_MAX`] bytes of those strings -> the
     /// strings that hold it.
-    pieces: HashMap<u64, Vec<u32>>,
+    pieces: FastMap<u64, Vec<u32>>,
 }
 
 /// What the bound keeps of one query token.
@@ -233,16 +233,16 @@ impl ChangedEntries {
         let mut changed = ChangedEntries {
             names: Vec::new(),
             tokens: Vec::new(),
-            by_text: HashMap::new(),
+            by_text: FastMap::default(),
             by_first: vec![Vec::new(); 256],
             words_by_first: Vec::new(),
             initials: Vec::new(),
             join_targets: Targets::default(),
             pair_targets: Targets::default(),
-            abjad_spellings: HashMap::new(),
-            abjad_skeletons: HashMap::new(),
+            abjad_spellings: FastMap::default(),
+            abjad_skeletons: FastMap::default(),
             compacts: Vec::new(),
-            pieces: HashMap::new(),
+            pieces: FastMap::default(),
         };
         for name in &index.names {
             if wanted.contains(index.entities[name.entity as usize].entity_id.as_str()) {

@@ -133,9 +133,13 @@ const FORMS: &[(&str, &[&str])] = &[
 /// A phrase table built once: (token sequence, canonical form), longest sequences first.
 pub struct LegalForms {
     phrases: Vec<(Vec<&'static str>, &'static str)>,
-    /// The length of each phrase's first word: a word more than a letter longer or shorter
-    /// is never that word ([`same_word`]), told without comparing.
-    first_lengths: Vec<usize>,
+    /// The distinct first words of the phrases, and each phrase's first word among them.
+    firsts: Vec<&'static str>,
+    phrase_first: Vec<usize>,
+    /// By a word's length: the first words ([`LegalForms::firsts`]) of five letters or more
+    /// within a letter of it, the only ones [`same_word`] can accept spelt otherwise (empty
+    /// past the longest first word).
+    misspelt_near: Vec<Vec<usize>>,
 }
 
 impl LegalForms {
@@ -149,26 +153,69 @@ impl LegalForms {
             })
             .collect();
         phrases.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
-        let first_lengths = phrases.iter().map(|(p, _)| p[0].len()).collect();
+        let mut firsts: Vec<&'static str> = phrases.iter().map(|(p, _)| p[0]).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let phrase_first = phrases
+            .iter()
+            .map(|(p, _)| firsts.binary_search(&p[0]).unwrap_or_default())
+            .collect();
+        let longest = firsts.iter().map(|f| f.len()).max().unwrap_or(0);
+        let misspelt_near = (0..=longest + 1)
+            .map(|len| {
+                (0..firsts.len())
+                    .filter(|&f| firsts[f].len() >= 5 && firsts[f].len().abs_diff(len) <= 1)
+                    .collect()
+            })
+            .collect();
         LegalForms {
             phrases,
-            first_lengths,
+            firsts,
+            phrase_first,
+            misspelt_near,
         }
     }
 
     /// The canonical form and length of the longest legal-form phrase starting at `tokens[0]`.
     /// Words of five letters or more may be misspelt by a letter (`Compnay`, `Limitd`).
     pub fn match_at(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
-        let first = tokens.first()?.len();
+        let first = tokens.first()?;
+        // The first words the word can be (most often none): itself, or one misspelt.
+        let itself = self.firsts.binary_search(&first.as_str()).ok();
+        let misspelt = self.misspelt_near.get(first.len()).into_iter().flatten();
+        let met: Vec<usize> = itself
+            .into_iter()
+            .chain(
+                misspelt
+                    .copied()
+                    .filter(|&f| Some(f) != itself && same_word(self.firsts[f], first)),
+            )
+            .collect();
+        if met.is_empty() {
+            return None;
+        }
         self.phrases
             .iter()
-            .zip(&self.first_lengths)
-            .filter(|(_, len)| len.abs_diff(first) <= 1)
+            .zip(&self.phrase_first)
+            .filter(|(_, f)| met.contains(f))
             .find_map(|((phrase, canonical), _)| {
                 (tokens.len() >= phrase.len()
-                    && phrase.iter().zip(tokens).all(|(p, t)| same_word(p, t)))
+                    && phrase[1..]
+                        .iter()
+                        .zip(&tokens[1..])
+                        .all(|(p, t)| same_word(p, t)))
                 .then_some((*canonical, phrase.len()))
             })
+    }
+
+    /// [`LegalForms::match_at`] by comparing every phrase: what it must give.
+    #[cfg(test)]
+    fn match_at_every_phrase(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
+        self.phrases.iter().find_map(|(phrase, canonical)| {
+            (tokens.len() >= phrase.len()
+                && phrase.iter().zip(tokens).all(|(p, t)| same_word(p, t)))
+            .then_some((*canonical, phrase.len()))
+        })
     }
 }
 
@@ -234,6 +281,60 @@ impl Default for LegalForms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every spelling's words, each misspelt a few ways, run together as phrases of one to
+    /// four words: what the phrase table is asked.
+    fn words_near_the_forms() -> Vec<String> {
+        let mut words: Vec<String> = FORMS
+            .iter()
+            .flat_map(|(_, spellings)| spellings.iter().flat_map(|s| s.split(' ')))
+            .map(str::to_owned)
+            .collect();
+        let mut near = Vec::new();
+        for w in &words {
+            near.push(format!("{w}x"));
+            near.push(format!("x{w}"));
+            near.push(w[1..].to_owned());
+            near.push(w[..w.len() - 1].to_owned());
+            let mut swapped = w.clone().into_bytes();
+            if swapped.len() > 3 {
+                swapped.swap(1, 2);
+            }
+            near.push(String::from_utf8(swapped).unwrap_or_default());
+        }
+        words.extend(near);
+        words.extend(["", "bank", "vladimir", "ivanov", "de", "s", "a"].map(str::to_owned));
+        words
+    }
+
+    #[test]
+    fn phrases_found_by_their_first_words_are_the_phrases_compared_one_by_one() {
+        let forms = LegalForms::new();
+        let words = words_near_the_forms();
+        let mut found = 0;
+        for (i, first) in words.iter().enumerate() {
+            for len in 1..=4 {
+                let tokens: Vec<String> = std::iter::once(first.clone())
+                    .chain((1..len).map(|k| words[(i * 7 + k * 13) % words.len()].clone()))
+                    .collect();
+                let fast = forms.match_at(&tokens);
+                assert_eq!(fast, forms.match_at_every_phrase(&tokens), "{tokens:?}");
+                found += usize::from(fast.is_some());
+            }
+        }
+        // Whole spellings too, so that phrases of several words are met.
+        for (_, spellings) in FORMS {
+            for spelling in *spellings {
+                let tokens: Vec<String> = spelling.split(' ').map(str::to_owned).collect();
+                assert_eq!(
+                    forms.match_at(&tokens),
+                    forms.match_at_every_phrase(&tokens)
+                );
+                assert!(forms.match_at(&tokens).is_some(), "{spelling}");
+            }
+        }
+        assert!(found > 500, "{found} found");
+    }
 
     fn toks(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()

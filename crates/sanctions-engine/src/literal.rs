@@ -49,6 +49,14 @@ pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
 
 /// A word alone read as a legal form (`pat`, `ao`, `co`).
 fn is_legal_form(word: &str) -> bool {
+    if normalize::is_normal_word(word) {
+        return normalize::is_legal_form_alone(word);
+    }
+    is_legal_form_normalised(word)
+}
+
+/// [`is_legal_form`] of any text: its normalisation is one legal form.
+fn is_legal_form_normalised(word: &str) -> bool {
     matches!(normalize::tokens(word, true).as_slice(), [t] if t.kind == TokenKind::Legal)
 }
 
@@ -70,6 +78,63 @@ fn literal_token(word: String) -> Token {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_normal_word_is_a_legal_form_as_its_normalisation_says() {
+        let words = [
+            "llc",
+            "ooo",
+            "pat",
+            "ao",
+            "co",
+            "ltd",
+            "limited",
+            "limitd",
+            "limitedd",
+            "company",
+            "compnay",
+            "gmbh",
+            "sa",
+            "plc",
+            "inc",
+            "corp",
+            "bhd",
+            "berhad",
+            "oao",
+            "zao",
+            "pao",
+            "fzco",
+            "ab",
+            "oy",
+            "nv",
+            "bv",
+            "ag",
+            "kg",
+            "as",
+            "vladimir",
+            "bank",
+            "de",
+            "das",
+            "2",
+            "mr",
+            "president",
+        ];
+        for word in words {
+            assert_eq!(
+                is_legal_form(word),
+                is_legal_form_normalised(word),
+                "{word}"
+            );
+        }
+        assert!(words.iter().filter(|w| is_legal_form(w)).count() > 15);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_normal_word_is_a_legal_form_as_its_normalisation_says(word in "[a-z0-9]{1,9}") {
+            proptest::prop_assert_eq!(is_legal_form(&word), is_legal_form_normalised(&word));
+        }
+    }
 
     fn texts(name: &str) -> Option<Vec<String>> {
         reading(name).map(|t| t.into_iter().map(|t| t.text).collect())

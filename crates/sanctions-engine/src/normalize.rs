@@ -209,6 +209,23 @@ pub fn is_title_or_particle(word: &str) -> bool {
     HONORIFICS.contains(&word) || titles::is_head(word) || PARTICLES.contains(&word)
 }
 
+/// Whether `word` is in the form [`words`] gives a word written in Latin letters: lower-case
+/// ASCII letters and digits, nothing else.
+pub(crate) fn is_normal_word(word: &str) -> bool {
+    !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Whether a normal word ([`is_normal_word`]) alone is a legal form (`llc`, `pat`, `limited`):
+/// what [`tokens`] of the word for an organisation gives, one legal-form token, without the
+/// rest of the normalisation (a normal word is its only word, and one word is never dropped
+/// as a title or an honorific).
+pub(crate) fn is_legal_form_alone(word: &str) -> bool {
+    LEGAL_FORMS.match_at(&[word.to_owned()]).is_some()
+}
+
 /// True for a courtesy title or honorific (`mr`, `dr`, `sheikh`): never a surname.
 pub(crate) fn is_honorific(word: &str) -> bool {
     HONORIFICS.contains(&word)
@@ -250,6 +267,42 @@ pub fn words(name: &str) -> Vec<String> {
 /// letter) and folded towards the lists' spellings ([`script::fold`]). An Arabic word that
 /// begins with the article (`الرحمن`) gives the article as a word of its own.
 fn scripted_words(name: &str) -> Vec<Word> {
+    if name.is_ascii() {
+        return ascii_words(name);
+    }
+    unicode_words(name)
+}
+
+/// [`scripted_words`] of an ASCII name (most names, every name a list writes in Latin
+/// letters): runs of letters and digits, lower-cased, apostrophes dropped; every other byte
+/// ends a word. What [`unicode_words`] gives such a name, without its decoding into
+/// characters, its checks for other scripts and a written form per word.
+fn ascii_words(name: &str) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut text = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() {
+            text.push(char::from(b.to_ascii_lowercase()));
+        } else if !matches!(b, b'\'' | b'`') && !text.is_empty() {
+            words.push(latin_word(std::mem::take(&mut text)));
+        }
+    }
+    if !text.is_empty() {
+        words.push(latin_word(text));
+    }
+    words
+}
+
+fn latin_word(text: String) -> Word {
+    Word {
+        text,
+        script: Script::Latin,
+        written: String::new(),
+    }
+}
+
+/// [`scripted_words`] of any text.
+fn unicode_words(name: &str) -> Vec<Word> {
     let chars = super::abd::abd_apart(nfkc_chars(name));
     let mut words = Vec::new();
     let mut current = Current::default();
@@ -606,6 +659,25 @@ mod properties {
 
     proptest! {
         #![proptest_config(config())]
+
+        /// An ASCII name's words read byte by byte are those read character by character.
+        #[test]
+        fn ascii_words_are_the_words_read_by_character(
+            text in "[ -~\t\n]{0,40}",
+            name in name().prop_filter("ascii", |n| n.is_ascii()),
+        ) {
+            for t in [text, name] {
+                let fast: Vec<(String, Script, String)> = ascii_words(&t)
+                    .into_iter()
+                    .map(|w| (w.text, w.script, w.written))
+                    .collect();
+                let slow: Vec<(String, Script, String)> = unicode_words(&t)
+                    .into_iter()
+                    .map(|w| (w.text, w.script, w.written))
+                    .collect();
+                prop_assert_eq!(fast, slow, "{:?}", t);
+            }
+        }
 
         /// The quick check's shortcut gives NFKC itself, on any text and on names.
         #[test]

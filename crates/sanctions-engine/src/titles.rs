@@ -8,6 +8,9 @@
 //! remain (a name of one word and a title is likelier an organisation's name), and only a
 //! run with a head: modifiers alone (`State`, `National`, `Foreign`) are never dropped.
 
+use crate::normalize::is_normal_word;
+use crate::table::FnvHasher;
+
 /// Titles, positions and generational suffixes: the head of an office (`minister`), in the
 /// languages of the lists as the normaliser spells them (lower case, diacritics removed,
 /// other scripts transliterated: `министр` is `ministr`).
@@ -129,37 +132,80 @@ pub(crate) fn is_head(word: &str) -> bool {
 }
 
 /// A word of an office's name: a head, a modifier, a nationality or a country (`Minister of
-/// Foreign Affairs of Russia`).
+/// Foreign Affairs of Russia`). A normalised word (lower-case letters and digits: every word
+/// [`name_span`] is given) is looked up in [`OFFICE_WORDS`]; any other text is read as
+/// [`is_office_word_read`] reads it.
 fn is_office_word(word: &str) -> bool {
+    if is_normal_word(word) {
+        // What `to_iso2` reads as it is.
+        return OFFICE_WORDS.contains(word);
+    }
+    is_office_word_read(word)
+}
+
+/// [`is_office_word`] worked out: a head, a modifier, a demonym, a country's name.
+fn is_office_word_read(word: &str) -> bool {
     is_head(word)
         || MODIFIERS.contains(&word)
         || is_demonym(word)
         || (word.len() >= 4 && crate::model::to_iso2(word).is_some())
 }
 
+/// Every normalised word [`is_office_word_read`] accepts, worked out once: the heads, the
+/// modifiers, the demonyms not formed from a country's name, and every country's name of
+/// four letters or more with and without a demonym's ending ([`DEMONYM_ENDINGS`]). A
+/// normalised word is a country's name for [`crate::model::to_iso2`] exactly when it is one
+/// of [`crate::model::country_names`]. Two look-ups a name instead of up to five
+/// normalisations and look-ups a word (a tenth of a name's normalisation).
+static OFFICE_WORDS: std::sync::LazyLock<FastSet> = std::sync::LazyLock::new(|| {
+    let countries: Vec<&str> = crate::model::country_names()
+        .filter(|c| c.len() >= 4 && is_normal_word(c))
+        .collect();
+    let demonyms: Vec<String> = countries
+        .iter()
+        .flat_map(|country| DEMONYM_ENDINGS.map(|end| format!("{country}{end}")))
+        .collect();
+    HEADS
+        .iter()
+        .chain(MODIFIERS)
+        .chain(OTHER_DEMONYMS)
+        .chain(&countries)
+        .map(|w| (*w).to_owned())
+        .chain(demonyms)
+        .collect()
+});
+
+type FastSet = std::collections::HashSet<String, std::hash::BuildHasherDefault<FnvHasher>>;
+
+/// The endings a nationality adjective adds to its country's name (`russian`, `iranian`,
+/// `iraqi`).
+const DEMONYM_ENDINGS: [&str; 4] = ["n", "an", "ian", "i"];
+
+/// Nationality adjectives not formed from a country's name with one of [`DEMONYM_ENDINGS`].
+const OTHER_DEMONYMS: &[&str] = &[
+    "chinese",
+    "lebanese",
+    "sudanese",
+    "japanese",
+    "vietnamese",
+    "burmese",
+    "ukrainian",
+    "afghan",
+    "saudi",
+    "emirati",
+    "somali",
+    "british",
+    "french",
+    "turkish",
+    "belarusian",
+];
+
 /// A nationality adjective (`russian`, `iranian`, `iraqi`, `chinese`): a country's name with
 /// a demonym's ending, or one of the few formed otherwise.
 fn is_demonym(word: &str) -> bool {
-    const OTHERS: &[&str] = &[
-        "chinese",
-        "lebanese",
-        "sudanese",
-        "japanese",
-        "vietnamese",
-        "burmese",
-        "ukrainian",
-        "afghan",
-        "saudi",
-        "emirati",
-        "somali",
-        "british",
-        "french",
-        "turkish",
-        "belarusian",
-    ];
-    OTHERS.contains(&word)
+    OTHER_DEMONYMS.contains(&word)
         || (word.len() >= 5
-            && ["n", "an", "ian", "i"].iter().any(|end| {
+            && DEMONYM_ENDINGS.iter().any(|end| {
                 word.strip_suffix(end)
                     .is_some_and(|stem| stem.len() >= 4 && crate::model::to_iso2(stem).is_some())
             }))
@@ -199,6 +245,49 @@ fn leading_office<'a>(words: impl Iterator<Item = &'a str>, n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Words near the office words: each with a letter more, a letter less, another ending.
+    fn near_office_words() -> Vec<String> {
+        let mut words: Vec<String> = OFFICE_WORDS.iter().cloned().collect();
+        words.extend(crate::model::country_names().map(str::to_owned));
+        let mut near = Vec::new();
+        for word in &words {
+            near.push(format!("{word}s"));
+            near.push(format!("{word}i"));
+            near.push(format!("x{word}"));
+            near.push(word[1..].to_owned());
+            near.push(word[..word.len() - 1].to_owned());
+            near.push(word.to_uppercase());
+            near.push(format!("{word} "));
+        }
+        words.extend(near);
+        words.extend(
+            [
+                "", "a", "ii", "usa", "iraq", "iraqi", "russia", "russian", "iranian",
+            ]
+            .map(str::to_owned),
+        );
+        words
+    }
+
+    #[test]
+    fn office_words_looked_up_are_the_office_words_read() {
+        let words = near_office_words();
+        assert!(words.len() > 5_000, "{} words", words.len());
+        let mut office = 0;
+        for word in &words {
+            assert_eq!(is_office_word(word), is_office_word_read(word), "{word:?}");
+            office += usize::from(is_office_word(word));
+        }
+        assert!(office > 1_000, "{office} office words");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_word_looked_up_is_the_office_word_read(word in "[a-z0-9]{0,12}|\\PC{0,8}") {
+            proptest::prop_assert_eq!(is_office_word(&word), is_office_word_read(&word));
+        }
+    }
 
     fn left(name: &str) -> String {
         let words: Vec<&str> = name.split(' ').collect();

@@ -47,6 +47,13 @@ pub fn to_iso2(text: &str) -> Option<&'static str> {
         })
 }
 
+/// Every name [`to_iso2`] reads whole, as its table holds it (`russia`, `russian
+/// federation`, `irn`): a text that is one of these, lower case, is read without the
+/// normalisation [`to_iso2`] gives any other text.
+pub fn country_names() -> impl Iterator<Item = &'static str> {
+    table::NAMES.iter().map(|(name, _)| *name)
+}
+
 /// The English short name of an alpha-2 code (`RU` -> `Russian Federation`).
 pub fn country_name(iso2: &str) -> Option<&'static str> {
     let wanted = iso2.trim().to_ascii_uppercase();

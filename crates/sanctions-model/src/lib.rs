@@ -19,7 +19,7 @@ mod screening;
 mod update;
 mod watch;
 
-pub use country::{country_name, iso2_codes, to_iso2};
+pub use country::{country_name, country_names, iso2_codes, to_iso2};
 pub use entity::{
     Address, Alias, AliasQuality, DATE_OF_BIRTH_YEARS, DateSpec, Entity, EntityKind, IdDocument,
     NameParts, listing_ended, today_utc,
