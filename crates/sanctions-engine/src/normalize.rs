@@ -7,6 +7,7 @@
 //! `van`, ...) marked as such.
 
 pub use super::joins::{JoinUnit, abjad_joins, joins_of};
+pub(crate) use super::token::is_normal_word;
 pub use super::token::{Token, TokenKind};
 use std::sync::LazyLock;
 
@@ -207,15 +208,6 @@ fn drop_abjad_titles(words: Vec<Word>) -> Vec<Word> {
 /// a name made of these alone has nothing to screen.
 pub fn is_title_or_particle(word: &str) -> bool {
     HONORIFICS.contains(&word) || titles::is_head(word) || PARTICLES.contains(&word)
-}
-
-/// Whether `word` is in the form [`words`] gives a word written in Latin letters: lower-case
-/// ASCII letters and digits, nothing else.
-pub(crate) fn is_normal_word(word: &str) -> bool {
-    !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// Whether a normal word ([`is_normal_word`]) alone is a legal form (`llc`, `pat`, `limited`):

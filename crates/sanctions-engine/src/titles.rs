@@ -8,8 +8,8 @@
 //! remain (a name of one word and a title is likelier an organisation's name), and only a
 //! run with a head: modifiers alone (`State`, `National`, `Foreign`) are never dropped.
 
-use crate::normalize::is_normal_word;
 use crate::table::FnvHasher;
+use crate::token::is_normal_word;
 
 /// Titles, positions and generational suffixes: the head of an office (`minister`), in the
 /// languages of the lists as the normaliser spells them (lower case, diacritics removed,
@@ -156,7 +156,7 @@ fn is_office_word_read(word: &str) -> bool {
 /// four letters or more with and without a demonym's ending ([`DEMONYM_ENDINGS`]). A
 /// normalised word is a country's name for [`crate::model::to_iso2`] exactly when it is one
 /// of [`crate::model::country_names`]. Two look-ups a name instead of up to five
-/// normalisations and look-ups a word (a tenth of a name's normalisation).
+/// normalisations and look-ups a word (a quarter of a name's normalisation).
 static OFFICE_WORDS: std::sync::LazyLock<FastSet> = std::sync::LazyLock::new(|| {
     let countries: Vec<&str> = crate::model::country_names()
         .filter(|c| c.len() >= 4 && is_normal_word(c))

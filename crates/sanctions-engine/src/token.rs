@@ -30,3 +30,12 @@ pub struct Token {
     /// shows. Empty for Latin words, whose `text` reads as typed.
     pub written: String,
 }
+
+/// Whether `word` is in the form normalisation gives a word written in Latin letters (a
+/// token's `text`): lower-case ASCII letters and digits, nothing else.
+pub(crate) fn is_normal_word(word: &str) -> bool {
+    !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
