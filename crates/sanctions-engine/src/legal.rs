@@ -178,10 +178,10 @@ impl LegalForms {
 
     /// The canonical form and length of the longest legal-form phrase starting at `tokens[0]`.
     /// Words of five letters or more may be misspelt by a letter (`Compnay`, `Limitd`).
-    pub fn match_at(&self, tokens: &[String]) -> Option<(&'static str, usize)> {
-        let first = tokens.first()?;
+    pub fn match_at(&self, tokens: &[impl AsRef<str>]) -> Option<(&'static str, usize)> {
+        let first = tokens.first()?.as_ref();
         // The first words the word can be (most often none): itself, or one misspelt.
-        let itself = self.firsts.binary_search(&first.as_str()).ok();
+        let itself = self.firsts.binary_search(&first).ok();
         let misspelt = self.misspelt_near.get(first.len()).into_iter().flatten();
         let met: Vec<usize> = itself
             .into_iter()
@@ -203,7 +203,7 @@ impl LegalForms {
                     && phrase[1..]
                         .iter()
                         .zip(&tokens[1..])
-                        .all(|(p, t)| same_word(p, t)))
+                        .all(|(p, t)| same_word(p, t.as_ref())))
                 .then_some((*canonical, phrase.len()))
             })
     }

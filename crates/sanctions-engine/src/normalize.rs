@@ -215,7 +215,7 @@ pub fn is_title_or_particle(word: &str) -> bool {
 /// rest of the normalisation (a normal word is its only word, and one word is never dropped
 /// as a title or an honorific).
 pub(crate) fn is_legal_form_alone(word: &str) -> bool {
-    LEGAL_FORMS.match_at(&[word.to_owned()]).is_some()
+    LEGAL_FORMS.match_at(&[word]).is_some()
 }
 
 /// True for a courtesy title or honorific (`mr`, `dr`, `sheikh`): never a surname.
