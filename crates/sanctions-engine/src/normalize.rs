@@ -275,7 +275,7 @@ fn ascii_words(name: &str) -> Vec<Word> {
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() {
             text.push(char::from(b.to_ascii_lowercase()));
-        } else if !matches!(b, b'\'' | b'`') && !text.is_empty() {
+        } else if !is_apostrophe(char::from(b)) && !text.is_empty() {
             words.push(latin_word(std::mem::take(&mut text)));
         }
     }

@@ -57,6 +57,9 @@ impl FnvHasher {
 pub(crate) type FastMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 
+/// A `HashSet` hashed with [`FnvHasher`].
+pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FnvHasher>>;
+
 /// Sorted `(hash, token id)` pairs, kept as a hash array and an id array side by side, with
 /// a bucket index over the hashes' top bits; stored as its two arrays alone (the bucket
 /// index is worked out again when read).

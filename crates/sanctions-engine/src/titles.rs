@@ -8,7 +8,7 @@
 //! remain (a name of one word and a title is likelier an organisation's name), and only a
 //! run with a head: modifiers alone (`State`, `National`, `Foreign`) are never dropped.
 
-use crate::table::FnvHasher;
+use crate::table::FastSet;
 use crate::token::is_normal_word;
 
 /// Titles, positions and generational suffixes: the head of an office (`minister`), in the
@@ -157,7 +157,7 @@ fn is_office_word_read(word: &str) -> bool {
 /// normalised word is a country's name for [`crate::model::to_iso2`] exactly when it is one
 /// of [`crate::model::country_names`]. Two look-ups a name instead of up to five
 /// normalisations and look-ups a word (a quarter of a name's normalisation).
-static OFFICE_WORDS: std::sync::LazyLock<FastSet> = std::sync::LazyLock::new(|| {
+static OFFICE_WORDS: std::sync::LazyLock<FastSet<String>> = std::sync::LazyLock::new(|| {
     let countries: Vec<&str> = crate::model::country_names()
         .filter(|c| c.len() >= 4 && is_normal_word(c))
         .collect();
@@ -174,8 +174,6 @@ static OFFICE_WORDS: std::sync::LazyLock<FastSet> = std::sync::LazyLock::new(|| 
         .chain(demonyms)
         .collect()
 });
-
-type FastSet = std::collections::HashSet<String, std::hash::BuildHasherDefault<FnvHasher>>;
 
 /// The endings a nationality adjective adds to its country's name (`russian`, `iranian`,
 /// `iraqi`).
