@@ -46,6 +46,7 @@
 mod tests;
 
 use std::collections::HashSet;
+use std::sync::{Arc, RwLock};
 
 use super::abjad_pairs;
 use super::facts::{self, QueryFacts};
@@ -138,6 +139,9 @@ struct TokenBound {
 /// scratch buffers (no allocation of its own per favorite once warm).
 #[derive(Default)]
 pub struct BoundCache {
+    /// The token bounds every thread of one selection has worked out ([`SharedBounds`]):
+    /// a token this cache meets first is copied from there when another thread has it.
+    shared: Option<Arc<SharedBounds>>,
     /// A token's key ([`token_key`]) -> its index in `bounds`.
     tokens: FastMap<Box<str>, u32>,
     bounds: Vec<TokenBound>,
@@ -159,6 +163,92 @@ pub struct BoundCache {
     /// (`Some(false)`) whatever their length: the tests' check that both sum alike.
     #[cfg(test)]
     initials_read_through: Option<bool>,
+}
+
+impl BoundCache {
+    /// A cache that shares its token bounds with the other threads' caches over `shared`
+    /// (the same [`ChangedEntries`] and index for all of them).
+    pub fn sharing(shared: Arc<SharedBounds>) -> BoundCache {
+        BoundCache {
+            shared: Some(shared),
+            ..BoundCache::default()
+        }
+    }
+
+    /// Keeps `bound` with its lists of names (`singles`, then `lights`) under the current
+    /// key: its index in `bounds`.
+    fn keep(&mut self, bound: SharedBound<'_>) -> u32 {
+        let from = self.per_name.len() as u32;
+        self.per_name.extend_from_slice(bound.singles);
+        let to = self.per_name.len() as u32;
+        self.per_name.extend_from_slice(bound.lights);
+        let at = self.bounds.len() as u32;
+        self.bounds.push(TokenBound {
+            from,
+            to,
+            light: self.per_name.len() as u32,
+            ..bound.bound
+        });
+        self.tokens.insert(self.key.as_str().into(), at);
+        at
+    }
+
+    /// The bound at `at` with its lists, as [`BoundCache::keep`] takes it.
+    fn kept(&self, at: u32) -> SharedBound<'_> {
+        let bound = self.bounds[at as usize];
+        let list = |from: u32, to: u32| &self.per_name[from as usize..to as usize];
+        SharedBound {
+            bound,
+            singles: list(bound.from, bound.to),
+            lights: list(bound.to, bound.light),
+        }
+    }
+}
+
+/// The token bounds of one selection's threads, each worked out by the first thread that
+/// meets its token and copied by the others ([`BoundCache::sharing`]): a watchlist's
+/// common words are in every thread's share, and a token's bound costs a search of the
+/// changed names (some 100,000 instructions) where a copy costs its lists.
+#[derive(Default)]
+pub struct SharedBounds {
+    /// A token's key -> its bound and its lists of names (singles, then lights, split at
+    /// the `u32`).
+    tokens: RwLock<FastMap<Box<str>, SharedEntry>>,
+}
+
+/// A bound as one cache kept it (its `from`, `to` and `light` are that cache's: a copy
+/// sets its own), where its singles end in its lists, and its lists.
+type SharedEntry = (TokenBound, u32, Box<[(u32, f32)]>);
+
+/// A token's bound with its lists of names, borrowed.
+struct SharedBound<'a> {
+    bound: TokenBound,
+    singles: &'a [(u32, f32)],
+    lights: &'a [(u32, f32)],
+}
+
+impl SharedBounds {
+    /// Copies the bound of `cache.key` into `cache` when a thread has worked it out: its
+    /// index in `cache.bounds`.
+    fn copy_into(&self, cache: &mut BoundCache) -> Option<u32> {
+        let tokens = self.tokens.read().unwrap_or_else(|e| e.into_inner());
+        let (bound, split, lists) = tokens.get(cache.key.as_str())?;
+        let (singles, lights) = lists.split_at(*split as usize);
+        Some(cache.keep(SharedBound {
+            bound: *bound,
+            singles,
+            lights,
+        }))
+    }
+
+    /// Offers the bound `cache` just worked out at `at` to the other threads.
+    fn offer(&self, cache: &BoundCache, at: u32) {
+        let kept = cache.kept(at);
+        let lists: Box<[(u32, f32)]> = kept.singles.iter().chain(kept.lights).copied().collect();
+        let entry = (kept.bound, kept.singles.len() as u32, lists);
+        let mut tokens = self.tokens.write().unwrap_or_else(|e| e.into_inner());
+        tokens.entry(cache.key.as_str().into()).or_insert(entry);
+    }
 }
 
 /// Whether [`ChangedEntries::coverage_bounds`] reads a token's list of `len` names met by
@@ -653,6 +743,26 @@ impl ChangedEntries {
         if let Some(&at) = cache.tokens.get(cache.key.as_str()) {
             return at;
         }
+        let shared = cache.shared.clone();
+        if let Some(at) = shared.as_ref().and_then(|s| s.copy_into(cache)) {
+            return at;
+        }
+        let at = self.token_bound_now(index, token, organisation, cache);
+        if let Some(shared) = shared {
+            shared.offer(cache, at);
+        }
+        at
+    }
+
+    /// [`ChangedEntries::token_bound`] of a token no cache holds: worked out, kept under
+    /// `cache.key`.
+    fn token_bound_now(
+        &self,
+        index: &Index,
+        token: &normalize::Token,
+        organisation: bool,
+        cache: &mut BoundCache,
+    ) -> u32 {
         let reading = Reading {
             organisation,
             exact: false,

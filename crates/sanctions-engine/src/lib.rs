@@ -41,7 +41,7 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-pub use bound::{BoundCache, ChangedEntries};
+pub use bound::{BoundCache, ChangedEntries, SharedBounds};
 pub use drift::WeightDrift;
 pub use index::Index;
 #[doc(hidden)]

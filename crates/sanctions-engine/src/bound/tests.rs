@@ -505,3 +505,43 @@ fn each_listed_word_of_a_first_letter_is_one_run_of_its_names() {
     }
     assert!(words > 20, "{words}");
 }
+
+#[test]
+fn bounds_copied_from_another_cache_are_the_bounds_worked_out() {
+    // One cache works each token's bound out and offers it; another, sharing with it,
+    // copies it: every name's bound bit for bit as a cache of its own works it out.
+    let index = index();
+    let changed = changed_entries(&index);
+    let shared = Arc::new(SharedBounds::default());
+    let mut caches = [
+        BoundCache::default(),
+        BoundCache::sharing(shared.clone()),
+        BoundCache::sharing(shared.clone()),
+    ];
+    for request in queries() {
+        for threshold in [30, 65, 78, 90] {
+            let read = ReadName::of(&request);
+            let bounds: Vec<Vec<(u32, u32)>> = caches
+                .iter_mut()
+                .map(|cache| {
+                    changed.name_bounds(&index, &request, &read, threshold, cache);
+                    cache.names.iter().map(|&(n, b)| (n, b.to_bits())).collect()
+                })
+                .collect();
+            assert_eq!(bounds[0], bounds[1], "{} at {threshold}", request.name);
+            assert_eq!(bounds[0], bounds[2], "{} at {threshold}", request.name);
+        }
+    }
+    // The second sharing cache met only tokens the first had offered.
+    let offered = shared.tokens.read().expect("bounds").len();
+    assert_eq!(offered, caches[1].bounds.len());
+    assert_eq!(caches[2].bounds.len(), offered);
+    assert!(offered > 100, "{offered}");
+    for (at, copied) in caches[2].bounds.iter().enumerate() {
+        let (own, theirs) = (caches[1].kept(at as u32), caches[2].kept(at as u32));
+        assert_eq!(own.singles, theirs.singles);
+        assert_eq!(own.lights, theirs.lights);
+        assert_eq!(copied.best.to_bits(), own.bound.best.to_bits());
+        assert_eq!(copied.light_most.to_bits(), own.bound.light_most.to_bits());
+    }
+}

@@ -412,16 +412,18 @@ fn candidates(
             _ => Selected::No,
         }
     };
-    // One cache per thread, each over a contiguous share of the watchlist: a cache per
-    // rayon job (`map_init`) would work out the same distinct tokens again per job.
+    // One cache per thread, each over a contiguous share of the watchlist (a cache per
+    // rayon job, `map_init`, would start cold per job), the token bounds shared: each
+    // distinct token's bound is worked out by one thread only.
     let share = favorites
         .len()
         .div_ceil(rayon::current_num_threads().max(1))
         .max(1);
+    let shared = std::sync::Arc::new(engine::SharedBounds::default());
     let outcomes: Vec<(String, Selected)> = favorites
         .par_chunks(share)
         .flat_map_iter(|chunk| {
-            let mut cache = engine::BoundCache::default();
+            let mut cache = engine::BoundCache::sharing(shared.clone());
             chunk
                 .iter()
                 .map(|(id, name, kind)| {
