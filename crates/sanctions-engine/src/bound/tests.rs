@@ -545,3 +545,55 @@ fn bounds_copied_from_another_cache_are_the_bounds_worked_out() {
         assert_eq!(copied.light_most.to_bits(), own.bound.light_most.to_bits());
     }
 }
+
+#[test]
+fn targets_past_a_buckets_first_64_are_met_as_one_by_one() {
+    // 300 targets of one first letter and length (the filter reads them 64 at a time),
+    // each asked for with a letter changed: met as comparing every target meets them.
+    let target = |i: usize| -> String {
+        let letter = |k: usize| char::from(b'a' + ((i * 7 + k * 13 + i / (k + 1)) % 26) as u8);
+        std::iter::once('m').chain((0..9).map(letter)).collect()
+    };
+    let all: Vec<String> = (0..300).map(target).collect();
+    let mut targets = Targets::default();
+    for (n, t) in all.iter().enumerate() {
+        targets.push(t, n as u32);
+    }
+    targets.finish();
+    let mut late = 0;
+    for t in &all {
+        let whole = format!("{}e{}", &t[..5], &t[6..]);
+        let mut found: Vec<(u32, f32)> = Vec::new();
+        targets.meeting(&whole, |n, s| found.push((n, s)));
+        found.sort_by_key(|f| f.0);
+        let expected: Vec<(u32, f32)> = all
+            .iter()
+            .enumerate()
+            .filter_map(|(n, t)| joined_similarity(&whole, t, "").map(|s| (n as u32, s)))
+            .collect();
+        assert_eq!(found, expected, "{whole}");
+        late += expected.iter().filter(|f| f.0 >= 64).count();
+    }
+    assert!(late > 200, "{late}");
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_near_mask_is_the_filters_target_by_target(
+        own in proptest::prelude::any::<(u64, u64)>(),
+        targets in proptest::collection::vec(proptest::prelude::any::<(u64, u64)>(), 0..=64),
+        allowed in 0u32..8,
+    ) {
+        // Targets near `own` made more likely: a few of its bits flipped.
+        let targets: Vec<(u64, u64)> = targets
+            .iter()
+            .map(|&(a, b)| (own.0 ^ (a & a >> 7 & a >> 13), own.1 ^ (b & b >> 5 & b >> 11)))
+            .collect();
+        let (letters, bigrams): (Vec<u64>, Vec<u64>) = targets.iter().copied().unzip();
+        let expected = targets.iter().enumerate().fold(0u64, |near, (at, &(l, b))| {
+            let within = apart(own.0, l) <= allowed && bigrams_apart(own.1, b) <= allowed;
+            near | u64::from(within) << at
+        });
+        proptest::prop_assert_eq!(near_mask(own, &letters, &bigrams, allowed), expected);
+    }
+}
