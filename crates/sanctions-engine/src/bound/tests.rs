@@ -451,6 +451,23 @@ fn joins_remembered_are_the_joins_met() {
     assert!(met > 4, "{met}");
 }
 
+/// Each cache's bound of every name `request` meets at `threshold`, bit for bit.
+fn bounds_bits(
+    changed: &ChangedEntries,
+    index: &Index,
+    (request, read): (&Request, &ReadName),
+    threshold: u8,
+    caches: &mut [BoundCache],
+) -> Vec<Vec<(u32, u32)>> {
+    caches
+        .iter_mut()
+        .map(|cache| {
+            changed.name_bounds(index, request, read, threshold, cache);
+            cache.names.iter().map(|&(n, b)| (n, b.to_bits())).collect()
+        })
+        .collect()
+}
+
 #[test]
 fn initials_read_through_or_looked_up_sum_alike() {
     // Each name's bound, bit for bit, whichever way the initials' lists are read.
@@ -465,13 +482,7 @@ fn initials_read_through_or_looked_up_sum_alike() {
     for request in queries() {
         for threshold in [30, 50, 65, 78, 90] {
             let read = ReadName::of(&request);
-            let bounds: Vec<Vec<(u32, u32)>> = caches
-                .iter_mut()
-                .map(|cache| {
-                    changed.name_bounds(&index, &request, &read, threshold, cache);
-                    cache.names.iter().map(|&(n, b)| (n, b.to_bits())).collect()
-                })
-                .collect();
+            let bounds = bounds_bits(&changed, &index, (&request, &read), threshold, &mut caches);
             assert_eq!(bounds[0], bounds[1], "{} at {threshold}", request.name);
             assert_eq!(bounds[0], bounds[2], "{} at {threshold}", request.name);
             initials += usize::from(read.tokens.iter().any(|t| t.text.len() == 1));
@@ -521,13 +532,7 @@ fn bounds_copied_from_another_cache_are_the_bounds_worked_out() {
     for request in queries() {
         for threshold in [30, 65, 78, 90] {
             let read = ReadName::of(&request);
-            let bounds: Vec<Vec<(u32, u32)>> = caches
-                .iter_mut()
-                .map(|cache| {
-                    changed.name_bounds(&index, &request, &read, threshold, cache);
-                    cache.names.iter().map(|&(n, b)| (n, b.to_bits())).collect()
-                })
-                .collect();
+            let bounds = bounds_bits(&changed, &index, (&request, &read), threshold, &mut caches);
             assert_eq!(bounds[0], bounds[1], "{} at {threshold}", request.name);
             assert_eq!(bounds[0], bounds[2], "{} at {threshold}", request.name);
         }
