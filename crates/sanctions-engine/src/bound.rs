@@ -182,13 +182,19 @@ impl BoundCache {
         self.per_name.extend_from_slice(bound.singles);
         let to = self.per_name.len() as u32;
         self.per_name.extend_from_slice(bound.lights);
-        let at = self.bounds.len() as u32;
-        self.bounds.push(TokenBound {
+        self.push_bound(TokenBound {
             from,
             to,
             light: self.per_name.len() as u32,
             ..bound.bound
-        });
+        })
+    }
+
+    /// Keeps `bound`, whose lists `per_name` holds, under the current key: its index in
+    /// `bounds`.
+    fn push_bound(&mut self, bound: TokenBound) -> u32 {
+        let at = self.bounds.len() as u32;
+        self.bounds.push(bound);
         self.tokens.insert(self.key.as_str().into(), at);
         at
     }
@@ -796,8 +802,7 @@ impl ChangedEntries {
                 .fold(0.0, f32::max)
         };
         let (best, light_most) = (most(from..light), most(to..light));
-        let at = cache.bounds.len() as u32;
-        cache.bounds.push(TokenBound {
+        cache.push_bound(TokenBound {
             weight: q.weight,
             unpaired: q.unpaired_weight,
             best,
@@ -805,9 +810,7 @@ impl ChangedEntries {
             to,
             light,
             light_most,
-        });
-        cache.tokens.insert(cache.key.as_str().into(), at);
-        at
+        })
     }
 
     /// What `q` adds to the coverage's numerator in a single pair with each changed token,
