@@ -1092,11 +1092,18 @@ fn edits_allowed(longest: usize, share: f32) -> u32 {
 fn near_mask(own: (u64, u64), letters: &[u64], bigrams: &[u64], allowed: u32) -> u64 {
     let mut near = 0u64;
     for (at, (&theirs, &their_pairs)) in letters.iter().zip(bigrams).take(64).enumerate() {
-        if apart(own.0, theirs) <= allowed && bigrams_apart(own.1, their_pairs) <= allowed {
+        if within(own, (theirs, their_pairs), allowed) {
             near |= 1 << at;
         }
     }
     near
+}
+
+/// Whether strings of [`letters`] and [`bigrams`] `own` and `theirs` can be `allowed` edits
+/// apart ([`apart`], [`bigrams_apart`]).
+#[inline]
+fn within(own: (u64, u64), theirs: (u64, u64), allowed: u32) -> bool {
+    apart(own.0, theirs.0) <= allowed && bigrams_apart(own.1, theirs.1) <= allowed
 }
 
 /// The fewest edits between strings of letters `a` and `b` ([`letters`]): each edit brings
@@ -1161,9 +1168,8 @@ impl WordRun {
     /// [`bigrams_apart`]; a word not in ASCII may be).
     fn within_edits(&self, own: (u64, u64), len: usize, share: f32) -> bool {
         let allowed = edits_allowed(len.max(self.len as usize), share);
-        self.letters.is_none_or(|(theirs, their_pairs)| {
-            apart(own.0, theirs) <= allowed && bigrams_apart(own.1, their_pairs) <= allowed
-        })
+        self.letters
+            .is_none_or(|theirs| within(own, theirs, allowed))
     }
 }
 
