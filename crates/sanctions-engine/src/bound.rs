@@ -52,6 +52,7 @@ use super::abjad_pairs;
 use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
+use super::letters::{bigrams, letters, within};
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
@@ -1099,38 +1100,6 @@ fn near_mask(own: (u64, u64), letters: &[u64], bigrams: &[u64], allowed: u32) ->
     near
 }
 
-/// Whether strings of [`letters`] and [`bigrams`] `own` and `theirs` can be `allowed` edits
-/// apart ([`apart`], [`bigrams_apart`]).
-#[inline]
-fn within(own: (u64, u64), theirs: (u64, u64), allowed: u32) -> bool {
-    apart(own.0, theirs.0) <= allowed && bigrams_apart(own.1, theirs.1) <= allowed
-}
-
-/// The fewest edits between strings of letters `a` and `b` ([`letters`]): each edit brings
-/// in or takes out at most one distinct letter, so they are at least as many edits apart as
-/// either has letters the other lacks.
-#[inline]
-fn apart(a: u64, b: u64) -> u32 {
-    (a & !b).count_ones().max((b & !a).count_ones())
-}
-
-/// The fewest edits between strings of adjacent-letter pairs `a` and `b` ([`bigrams`]): an
-/// edit (a transposition included) breaks at most three pairs of either string, so they are
-/// at least a third as many edits apart as either has pairs the other lacks.
-#[inline]
-fn bigrams_apart(a: u64, b: u64) -> u32 {
-    apart(a, b).div_ceil(3)
-}
-
-/// The pairs of adjacent bytes of an ASCII string, each as one of 64 bits (a hash: two pairs
-/// that share a bit only make [`bigrams_apart`] smaller, never larger).
-fn bigrams(text: &str) -> u64 {
-    text.as_bytes().windows(2).fold(0, |bits, w| {
-        let pair = u32::from(w[0]) << 8 | u32::from(w[1]);
-        bits | 1 << (pair.wrapping_mul(0x9E37_79B1) >> 26)
-    })
-}
-
 /// A distinct listed word of a list sorted by token ([`ChangedEntries::by_first`]): its
 /// length, and for an ASCII word its [`letters`] and [`bigrams`], with its run of the list.
 struct WordRun {
@@ -1171,10 +1140,4 @@ impl WordRun {
         self.letters
             .is_none_or(|theirs| within(own, theirs, allowed))
     }
-}
-
-/// The letters of an ASCII string as bits (`byte % 64`; two bytes that share a bit only
-/// make [`Targets::meeting`]'s count of differing letters smaller, never larger).
-fn letters(text: &str) -> u64 {
-    text.bytes().fold(0, |bits, b| bits | 1 << (b & 63))
 }

@@ -2,6 +2,7 @@
 //! "S.A. de C.V.", ...), recognised in a token stream and folded to one canonical token each,
 //! so that respelt forms meet and the engine can count them as weak evidence.
 
+use super::letters;
 use super::similarity::edit_similarity_at_least;
 
 /// Each entry: the canonical token and the token sequences (already normalised: lower-case
@@ -260,6 +261,10 @@ pub fn is_form_word(word: &str) -> bool {
     })
 }
 
+/// Whether `word` is the legal form's word `form` or, for a word of five letters or more, a
+/// typo of it (at least [`TYPO_MIN`] alike); the typo's distance worked out only for words
+/// the letters allow that close ([`letters::words_within`]: most words asked are names,
+/// `joseph` against `limited`).
 fn same_word(form: &str, word: &str) -> bool {
     if form == word {
         return true;
@@ -269,7 +274,17 @@ fn same_word(form: &str, word: &str) -> bool {
         && form.as_bytes()[..2]
             .iter()
             .any(|b| word.as_bytes()[..2].contains(b))
-        && edit_similarity_at_least(form, word, 0.8) >= 0.8
+        && letters::words_within(form, word, typo_edits(form.len().max(word.len())))
+        && edit_similarity_at_least(form, word, TYPO_MIN) >= TYPO_MIN
+}
+
+/// How alike a typo of a legal form's word is at least.
+const TYPO_MIN: f32 = 0.8;
+
+/// The most edits a typo of a word of `longest` letters can hold ([`TYPO_MIN`]), with room
+/// for float rounding: a bound, never under what the similarity accepts.
+fn typo_edits(longest: usize) -> u32 {
+    ((1.0 - TYPO_MIN) * longest as f32 + 0.5) as u32
 }
 
 impl Default for LegalForms {
@@ -305,6 +320,89 @@ mod tests {
         words.extend(near);
         words.extend(["", "bank", "vladimir", "ivanov", "de", "s", "a"].map(str::to_owned));
         words
+    }
+
+    /// [`same_word`] with every typo's distance worked out: what it must give.
+    fn same_word_compared(form: &str, word: &str) -> bool {
+        form == word
+            || (form.len() >= 5
+                && form.len().abs_diff(word.len()) <= 1
+                && form.as_bytes()[..2]
+                    .iter()
+                    .any(|b| word.as_bytes()[..2].contains(b))
+                && edit_similarity_at_least(form, word, 0.8) >= 0.8)
+    }
+
+    /// Every word of every spelling, against its typos (a letter added, dropped, swapped or
+    /// changed, two such) and against other words: what the letters refuse, the distance
+    /// refuses too.
+    #[test]
+    fn typos_told_by_their_letters_are_the_typos_compared() {
+        let forms: Vec<&str> = FORMS
+            .iter()
+            .flat_map(|(_, spellings)| spellings.iter().flat_map(|s| s.split(' ')))
+            .collect();
+        let mut words = words_near_the_forms();
+        for w in words.clone() {
+            if w.len() > 2 {
+                let mut changed = w.clone().into_bytes();
+                changed[w.len() / 2] = b'q';
+                words.push(String::from_utf8(changed.clone()).unwrap_or_default());
+                changed[1] = b'z';
+                words.push(String::from_utf8(changed).unwrap_or_default());
+                words.push(format!("{}{}", &w[..w.len() / 2], &w[w.len() / 2 + 1..]));
+            }
+        }
+        words.extend(
+            [
+                "joseph",
+                "limitd",
+                "compnay",
+                "aktsionernoe",
+                "ltd.",
+                "gmbh",
+            ]
+            .map(str::to_owned),
+        );
+        let mut typos = 0;
+        for form in &forms {
+            for word in &words {
+                let expected = same_word_compared(form, word);
+                assert_eq!(same_word(form, word), expected, "{form} / {word}");
+                typos += usize::from(expected && form != word);
+            }
+        }
+        assert!(
+            typos > 100,
+            "only {typos} typos met: the test would not see a wrong refusal"
+        );
+    }
+
+    /// `word` with one edit at `at` (a letter added, dropped, changed or swapped with the next).
+    fn edited(word: &str, at: usize, kind: u8, letter: u8) -> String {
+        let mut bytes = word.as_bytes().to_vec();
+        let at = at % (bytes.len() + 1);
+        match kind {
+            0 => bytes.insert(at, letter),
+            1 if at < bytes.len() => drop(bytes.remove(at)),
+            2 if at < bytes.len() => bytes[at] = letter,
+            _ if at + 1 < bytes.len() => bytes.swap(at, at + 1),
+            _ => {}
+        }
+        String::from_utf8(bytes).unwrap_or_default()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_word_is_a_typo_by_its_letters_as_compared(
+            form in "[a-h]{5,14}",
+            edits in proptest::collection::vec((0usize..16, 0u8..4, b'a'..=b'h'), 0..4),
+        ) {
+            let word = edits
+                .iter()
+                .fold(form.clone(), |w, &(at, kind, letter)| edited(&w, at, kind, letter));
+            proptest::prop_assert_eq!(same_word(&form, &word), same_word_compared(&form, &word));
+        }
     }
 
     #[test]

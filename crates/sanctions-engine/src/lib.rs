@@ -17,6 +17,7 @@ mod facts;
 mod index;
 mod joins;
 mod legal;
+mod letters;
 mod lexicon;
 mod literal;
 pub mod normalize;

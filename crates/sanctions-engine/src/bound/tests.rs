@@ -3,6 +3,7 @@
 //! leaving out a fuzzy word, a join, an initial or the facts' points fails here).
 
 use super::*;
+use crate::letters::{apart, bigrams_apart};
 use crate::model::{AliasQuality, DateSpec, EntityFacts, EntityKind, EntityNames, ListCode};
 use crate::{Index, Request, screen};
 
