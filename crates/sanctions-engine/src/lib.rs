@@ -215,10 +215,8 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let organisation = request.kind != Some(KindFilter::Individual);
     // A name of particles, titles or legal forms that looks like a person's (`DAS, V.`):
     // its words as they are, exact matches only.
-    let query = match literal::reading(&name).filter(|_| !literal::ordinary(&name, organisation)) {
-        Some(tokens) => Query::from_tokens(index, tokens, organisation, true),
-        None => Query::new(index, &name, organisation),
-    };
+    let (tokens, literal) = literal::read(&name, organisation);
+    let query = Query::from_tokens(index, tokens, organisation, literal);
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
         let e = &index.entity_meta[entity as usize];

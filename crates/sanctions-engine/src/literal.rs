@@ -24,15 +24,31 @@ pub(crate) fn ordinary(name: &str, organisation: bool) -> bool {
             .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
 }
 
+/// The tokens the engine screens `name` by (`organisation`: it may be an organisation's), and
+/// whether they are read literally ([`reading`]): its words read once for both. What
+/// [`super::screen_one`] screens and the incremental re-screen's bound reads
+/// (`ReadName::of`).
+pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
+    let words = normalize::NameWords::of(name);
+    match reading_of(name, &words).filter(|_| !ordinary(name, organisation)) {
+        Some(tokens) => (tokens, true),
+        None => (words.tokens(name, organisation), false),
+    }
+}
+
 /// The tokens of a name made only of particles, titles, legal forms and initials that looks
 /// like a person's name, each word kept as written (particles spelt one way, `ben` = `bin`,
 /// as the index files them), single letters as initials; `None` for any other name.
 pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
-    let words = normalize::words(name);
-    let initial = |w: &String| w.len() == 1 && w.bytes().all(|b| b.is_ascii_alphabetic());
-    let set_aside = |w: &String| normalize::is_title_or_particle(w) || is_legal_form(w);
+    reading_of(name, &normalize::NameWords::of(name))
+}
+
+/// [`reading`] of `name`, whose words are `words`.
+fn reading_of(name: &str, words: &normalize::NameWords) -> Option<Vec<Token>> {
+    let initial = |w: &str| w.len() == 1 && w.bytes().all(|b| b.is_ascii_alphabetic());
+    let set_aside = |w: &str| normalize::is_title_or_particle(w) || is_legal_form(w);
     // At least one word a surname could be: not an initial, not only a courtesy title.
-    let surname = |w: &String| !initial(w) && !normalize::is_honorific(w);
+    let surname = |w: &str| !initial(w) && !normalize::is_honorific(w);
     let comma_form = || {
         name.split_once(',').is_some_and(|(before, after)| {
             !normalize::words(before).is_empty() && !normalize::words(after).is_empty()
@@ -40,11 +56,12 @@ pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
     };
     // Every condition must hold: the cheap ones first (most names have neither an initial
     // nor a comma, and are told apart without reading any word as a legal form).
+    let mut texts = words.texts();
     let literal = !words.is_empty()
-        && (words.iter().any(initial) || comma_form())
-        && words.iter().any(surname)
-        && words.iter().all(|w| initial(w) || set_aside(w));
-    literal.then(|| words.into_iter().map(literal_token).collect())
+        && (texts.clone().any(initial) || comma_form())
+        && texts.clone().any(surname)
+        && texts.all(|w| initial(w) || set_aside(w));
+    literal.then(|| words.texts().map(|w| literal_token(w.to_owned())).collect())
 }
 
 /// A word alone read as a legal form (`pat`, `ao`, `co`).

@@ -70,23 +70,49 @@ static LEGAL_FORMS: LazyLock<LegalForms> = LazyLock::new(LegalForms::new);
 /// Normalises a name into tokens. `organisation` enables legal-form recognition (off for
 /// names known to be people's, so that a surname such as "Ao" stays a name).
 pub fn tokens(name: &str, organisation: bool) -> Vec<Token> {
+    NameWords::of(name).tokens(name, organisation)
+}
+
+/// A name's words as [`words`] reads them, kept to be turned into its [`tokens`]: read once
+/// where both are needed (a name that may be read literally, `literal::read`).
+pub(crate) struct NameWords(Vec<Word>);
+
+impl NameWords {
+    pub(crate) fn of(name: &str) -> NameWords {
+        NameWords(scripted_words(name))
+    }
+
+    /// The words, lower-case ASCII ([`words`]).
+    pub(crate) fn texts(&self) -> impl Iterator<Item = &str> + Clone {
+        self.0.iter().map(|w| w.text.as_str())
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// [`tokens`] of `name`, these its words.
+    pub(crate) fn tokens(self, name: &str, organisation: bool) -> Vec<Token> {
+        tokens_of(name, self.0, organisation)
+    }
+}
+
+/// [`tokens`] of `name`, whose words are `words`.
+fn tokens_of(name: &str, words: Vec<Word>, organisation: bool) -> Vec<Token> {
     let mut scripts = Vec::new();
     let mut written = Vec::new();
     // `KING, Pat`: the word before the comma is a surname, never a title.
     let surname_first = name
         .split_once(',')
         .is_some_and(|(before, _)| before.split_whitespace().count() == 1);
-    let words: Vec<String> = drop_titles(
-        drop_honorifics(drop_abjad_titles(scripted_words(name))),
-        surname_first,
-    )
-    .into_iter()
-    .map(|w| {
-        scripts.push(w.script);
-        written.push(w.written);
-        w.text
-    })
-    .collect();
+    let words: Vec<String> = drop_titles(drop_honorifics(drop_abjad_titles(words)), surname_first)
+        .into_iter()
+        .map(|w| {
+            scripts.push(w.script);
+            written.push(w.written);
+            w.text
+        })
+        .collect();
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {

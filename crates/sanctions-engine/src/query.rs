@@ -143,7 +143,9 @@ pub(crate) struct Query {
 }
 
 impl Query {
-    /// Normalises `name` and finds, for each of its tokens, the listed tokens it resembles.
+    /// Normalises `name` and finds, for each of its tokens, the listed tokens it resembles
+    /// (the engine reads a name through `literal::read`, which may read it literally).
+    #[cfg(test)]
     pub fn new(index: &Index, name: &str, organisation: bool) -> Query {
         Query::from_tokens(
             index,

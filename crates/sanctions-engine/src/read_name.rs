@@ -4,7 +4,7 @@
 //! can score against the changed entries ([`super::ChangedEntries::most_from`]).
 
 use super::facts::{self, QueryFacts};
-use super::normalize::{self, Token};
+use super::normalize::Token;
 use super::{KindFilter, MAX_NAME_CHARS, Request, alternatives, literal};
 
 /// A request's name as the engine reads it.
@@ -44,13 +44,7 @@ impl ReadName {
         };
         let organisation = request.kind != Some(KindFilter::Individual);
         read.typed = typed;
-        match literal::reading(&name).filter(|_| !literal::ordinary(&name, organisation)) {
-            Some(tokens) => {
-                read.literal = true;
-                read.tokens = tokens;
-            }
-            None => read.tokens = normalize::tokens(&name, organisation),
-        }
+        (read.tokens, read.literal) = literal::read(&name, organisation);
         read
     }
 }
