@@ -52,7 +52,7 @@ use super::abjad_pairs;
 use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
-use super::letters::{bigrams, letters, within};
+use super::letters::{bigrams, edits_allowed, letters, within};
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
@@ -1077,11 +1077,6 @@ impl Targets {
             }
         }
     }
-}
-
-/// The most edits `share` of `longest` bytes allows (with room for float rounding).
-fn edits_allowed(longest: usize, share: f32) -> u32 {
-    (share * longest as f32 + ROUNDING) as u32
 }
 
 /// Which of (at most 64) targets, by their [`letters`] and [`bigrams`], can be `allowed`

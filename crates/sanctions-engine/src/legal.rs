@@ -274,18 +274,16 @@ fn same_word(form: &str, word: &str) -> bool {
         && form.as_bytes()[..2]
             .iter()
             .any(|b| word.as_bytes()[..2].contains(b))
-        && letters::words_within(form, word, typo_edits(form.len().max(word.len())))
+        && letters::words_within(
+            form,
+            word,
+            letters::edits_allowed(form.len().max(word.len()), 1.0 - TYPO_MIN),
+        )
         && edit_similarity_at_least(form, word, TYPO_MIN) >= TYPO_MIN
 }
 
 /// How alike a typo of a legal form's word is at least.
 const TYPO_MIN: f32 = 0.8;
-
-/// The most edits a typo of a word of `longest` letters can hold ([`TYPO_MIN`]), with room
-/// for float rounding: a bound, never under what the similarity accepts.
-fn typo_edits(longest: usize) -> u32 {
-    ((1.0 - TYPO_MIN) * longest as f32 + 0.5) as u32
-}
 
 impl Default for LegalForms {
     fn default() -> Self {

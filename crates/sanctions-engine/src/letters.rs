@@ -47,3 +47,9 @@ pub(crate) fn bigrams(text: &str) -> u64 {
 pub(crate) fn words_within(a: &str, b: &str, allowed: u32) -> bool {
     !(a.is_ascii() && b.is_ascii()) || apart(letters(a), letters(b)) <= allowed
 }
+
+/// The most edits `share` of `longest` bytes allows (with room for float rounding: a
+/// similarity of `1 - edits / longest` at least `1 - share` holds no more).
+pub(crate) fn edits_allowed(longest: usize, share: f32) -> u32 {
+    (share * longest as f32 + 0.002) as u32
+}
