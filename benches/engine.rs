@@ -135,8 +135,8 @@ fn benches(c: &mut Criterion) {
     );
     // Each development query previewed alone, three times.
     match latency::previews(&rt, &svc, &requests, 3) {
-        Some(figures) => println!("single-name latency through the service over {figures}"),
-        None => eprintln!("no single-name latency: no query was read"),
+        Ok(figures) => println!("single-name latency through the service over {figures}"),
+        Err(e) => eprintln!("no single-name latency: {e}"),
     }
 }
 

@@ -7,28 +7,39 @@ use sanctions_api::screening::ScreenRequest;
 use sanctions_service::{LocalService, Service};
 
 /// Median, 99th percentile and maximum of previewing each of `requests` alone through `svc`,
-/// one at a time, `passes` times over; `None` when nothing was previewed.
+/// one at a time, `passes` times over. An error when nothing was previewed or any preview
+/// failed: a refusal is answered faster than a screening, and its time is not a figure.
 pub fn previews(
     rt: &tokio::runtime::Runtime,
     svc: &LocalService,
     requests: &[ScreenRequest],
     passes: usize,
-) -> Option<String> {
+) -> Result<String, String> {
     let mut times: Vec<Duration> = Vec::with_capacity(requests.len() * passes);
+    let mut failed = Vec::new();
     for _ in 0..passes {
         for request in requests {
             let started = Instant::now();
             let answer = rt.block_on(svc.preview(request.clone()));
             times.push(started.elapsed());
-            let _ = std::hint::black_box(answer);
+            if let Err(e) = std::hint::black_box(answer) {
+                failed.push(format!("{:?}: {e}", request.name));
+            }
         }
     }
+    if let Some(first) = failed.first() {
+        return Err(format!(
+            "{} of {} previews failed, the first {first}",
+            failed.len(),
+            times.len()
+        ));
+    }
     if times.is_empty() {
-        return None;
+        return Err("nothing previewed: no query, or no pass".to_owned());
     }
     times.sort();
     let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize];
-    Some(format!(
+    Ok(format!(
         "{} screenings: median {:.0?}, p99 {:.0?}, max {:.0?}",
         times.len(),
         at(0.5),

@@ -12,14 +12,21 @@ use super::normalize::{self, Token, TokenKind};
 /// person's ([`reading`]).
 /// `organisation`: the name may be an organisation's (legal forms are read as such).
 pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
-    ordinary(name, organisation) || reading(name).is_some()
+    // Its words read once for both questions; the cheap one first.
+    let words = normalize::NameWords::of(name);
+    reading(name, &words).is_some() || ordinary_of(name, words, organisation)
 }
 
 /// Whether the usual normalisation of `name` keeps a word or a number to search on.
 pub(crate) fn ordinary(name: &str, organisation: bool) -> bool {
-    let words = normalize::words(name);
-    !words.iter().all(|w| normalize::is_title_or_particle(w))
-        && normalize::tokens(name, organisation)
+    ordinary_of(name, normalize::NameWords::of(name), organisation)
+}
+
+/// [`ordinary`] of `name`, whose words are `words`.
+fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> bool {
+    !words.texts().all(normalize::is_title_or_particle)
+        && words
+            .tokens(name, organisation)
             .iter()
             .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
 }
@@ -30,7 +37,7 @@ pub(crate) fn ordinary(name: &str, organisation: bool) -> bool {
 /// (`ReadName::of`).
 pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
     let words = normalize::NameWords::of(name);
-    match reading_of(name, &words).filter(|_| !ordinary(name, organisation)) {
+    match reading(name, &words).filter(|_| !ordinary(name, organisation)) {
         Some(tokens) => (tokens, true),
         None => (words.tokens(name, organisation), false),
     }
@@ -39,12 +46,8 @@ pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
 /// The tokens of a name made only of particles, titles, legal forms and initials that looks
 /// like a person's name, each word kept as written (particles spelt one way, `ben` = `bin`,
 /// as the index files them), single letters as initials; `None` for any other name.
-pub(crate) fn reading(name: &str) -> Option<Vec<Token>> {
-    reading_of(name, &normalize::NameWords::of(name))
-}
-
-/// [`reading`] of `name`, whose words are `words`.
-fn reading_of(name: &str, words: &normalize::NameWords) -> Option<Vec<Token>> {
+/// `words`: the name's words ([`normalize::NameWords`]).
+fn reading(name: &str, words: &normalize::NameWords) -> Option<Vec<Token>> {
     let initial = |w: &str| w.len() == 1 && w.bytes().all(|b| b.is_ascii_alphabetic());
     let set_aside = |w: &str| normalize::is_title_or_particle(w) || is_legal_form(w);
     // At least one word a surname could be: not an initial, not only a courtesy title.
@@ -154,7 +157,8 @@ mod tests {
     }
 
     fn texts(name: &str) -> Option<Vec<String>> {
-        reading(name).map(|t| t.into_iter().map(|t| t.text).collect())
+        reading(name, &normalize::NameWords::of(name))
+            .map(|t| t.into_iter().map(|t| t.text).collect())
     }
 
     #[test]
