@@ -17,18 +17,18 @@ pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
     reading(name, &words).is_some() || ordinary_of(name, words, organisation)
 }
 
-/// Whether the usual normalisation of `name` keeps a word or a number to search on.
-pub(crate) fn ordinary(name: &str, organisation: bool) -> bool {
-    ordinary_of(name, normalize::NameWords::of(name), organisation)
-}
-
-/// [`ordinary`] of `name`, whose words are `words`.
+/// Whether the usual normalisation of `name`, whose words are `words`, keeps a word or a
+/// number to search on.
 fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> bool {
     !words.texts().all(normalize::is_title_or_particle)
-        && words
-            .tokens(name, organisation)
-            .iter()
-            .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
+        && searches(&words.tokens(name, organisation))
+}
+
+/// Whether `tokens` hold a word or a number to search on.
+fn searches(tokens: &[Token]) -> bool {
+    tokens
+        .iter()
+        .any(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
 }
 
 /// The tokens the engine screens `name` by (`organisation`: it may be an organisation's), and
@@ -37,9 +37,14 @@ fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> b
 /// (`ReadName::of`).
 pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
     let words = normalize::NameWords::of(name);
-    match reading(name, &words).filter(|_| !ordinary(name, organisation)) {
-        Some(tokens) => (tokens, true),
-        None => (words.tokens(name, organisation), false),
+    let literal = reading(name, &words);
+    // Read literally only when the usual reading leaves nothing ([`ordinary_of`], told from
+    // the same words and tokens); asked only of the few names that may be read so.
+    let set_aside = literal.is_some() && words.texts().all(normalize::is_title_or_particle);
+    let tokens = words.tokens(name, organisation);
+    match literal {
+        Some(literal) if set_aside || !searches(&tokens) => (literal, true),
+        _ => (tokens, false),
     }
 }
 
@@ -153,6 +158,33 @@ mod tests {
         #[test]
         fn any_normal_word_is_a_legal_form_as_its_normalisation_says(word in "[a-z0-9]{1,9}") {
             proptest::prop_assert_eq!(is_legal_form(&word), is_legal_form_normalised(&word));
+        }
+
+        /// `read` decides from one reading of the words what the two questions, each asked
+        /// from the name alone, decide: read literally when it may be and the usual reading
+        /// leaves nothing to search on.
+        #[test]
+        fn a_name_is_read_as_its_two_questions_say(
+            words in proptest::collection::vec(
+                "(das|van|del|bin|al|mr|dr|pat|co|llc|ltd|ao|v|d|k|king|smith|7|\\.)", 1..5),
+            comma in proptest::option::of(0usize..4),
+            organisation in proptest::bool::ANY,
+        ) {
+            let mut name = String::new();
+            for (i, word) in words.iter().enumerate() {
+                if i > 0 {
+                    name.push_str(if comma == Some(i) { ", " } else { " " });
+                }
+                name.push_str(word);
+            }
+            let asked = |n: &str| normalize::NameWords::of(n);
+            let literal = reading(&name, &asked(&name))
+                .filter(|_| !ordinary_of(&name, asked(&name), organisation));
+            let expected = match literal {
+                Some(tokens) => (tokens, true),
+                None => (normalize::tokens(&name, organisation), false),
+            };
+            proptest::prop_assert_eq!(read(&name, organisation), expected, "{:?}", name);
         }
     }
 
