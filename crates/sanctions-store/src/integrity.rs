@@ -162,8 +162,9 @@ pub(crate) fn read_names(
     Ok(())
 }
 
-/// The entries by id, and every name by entry id and position: both in the order of their
-/// table's key, read side by side by [`read_all_names`].
+/// The entries by id (with their lists, from the index `entities_by_id_list` alone), and
+/// every name by entry id and position: both in the order of their table's key, read side
+/// by side by [`read_all_names`].
 const ENTRIES_BY_ID_SQL: &str = "SELECT entity_id, list_code FROM entities ORDER BY entity_id";
 const NAMES_BY_ID_SQL: &str = "SELECT entity_id, name FROM names ORDER BY entity_id, position";
 
@@ -468,6 +469,27 @@ pub(crate) mod tests {
         assert_eq!(back.names.entity_count(), 4);
         let un2: Vec<&str> = back.names.names_of("un:2").unwrap().collect();
         assert_eq!(un2, ["A", "B"]);
+    }
+
+    /// The verification every process runs before its first screening reads each entry's
+    /// list from an index alone (no look-up of the entry's row, which holds its whole record)
+    /// and every name in the table's own order (no sort).
+    #[test]
+    fn every_name_is_read_back_without_a_look_up_or_a_sort() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.db")).unwrap();
+        let entries = store.query_plan(ENTRIES_BY_ID_SQL, []);
+        assert!(
+            entries
+                .iter()
+                .all(|step| step.contains("COVERING INDEX entities_by_id_list")),
+            "{entries:?}"
+        );
+        let names = store.query_plan(NAMES_BY_ID_SQL, []);
+        assert!(
+            names.iter().all(|step| !step.contains("TEMP B-TREE")),
+            "{names:?}"
+        );
     }
 
     #[test]
