@@ -64,8 +64,8 @@ const IDENTITIES: &[(&str, &str)] = &[
     ("webhook_attempts", "id"),
 ];
 
-/// The SQLite schema version a copy reads (the one this program writes).
-const SQLITE_VERSION: i64 = 16;
+/// The SQLite schema version a copy reads (the one this program writes: its last migration).
+const SQLITE_VERSION: i64 = crate::schema::MIGRATIONS.len() as i64;
 
 /// What a copy moved: each table with its row count (equal on both sides).
 #[derive(Debug, Clone, PartialEq, Eq)]
