@@ -26,6 +26,9 @@ use crate::batch::{self, Batch, BatchItem, InputOptions, Mode, Plan, Screened, m
 
 /// Screens every name of a file.
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
+    // The index first: its read is the longest step of the start, and names piped in on
+    // standard input may take a while to arrive.
+    connect::read_index_ahead(ctx);
     let bytes = read_input(&args.file)?;
     let source = source_name(&args.file);
     let mode = if args.store || ctx.remote.is_some() {
@@ -33,9 +36,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     } else {
         Mode::Preview
     };
-    connect::read_index_ahead(ctx);
-    // The file is read while the service opens and starts reading its index; a bad file is
-    // still reported first.
+    // The file is parsed while the service opens; a bad file is still reported first.
     let (input, svc) = std::thread::scope(|scope| {
         let parsing = scope.spawn(|| batch::parse_input(&bytes, &input_options(&args)));
         let svc = open_service(ctx, mode).inspect(|svc| svc.warm_up());

@@ -59,6 +59,56 @@ fn log_counts(data: &Path) -> (usize, usize) {
     )
 }
 
+/// A batch whose names come through a pipe reads its index while they arrive: the index is
+/// read ahead before the input ends, not after it.
+#[test]
+fn a_piped_batch_reads_its_index_while_the_names_arrive() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let data = tempfile::tempdir().unwrap();
+    import(data.path(), &["un"]);
+    let log = data.path().join("sanctions.log");
+    let read_ahead = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("index file read ahead read=true")
+    };
+    assert!(!read_ahead(), "no read ahead at import");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanctions"))
+        .arg("--data-dir")
+        .arg(data.path())
+        .args(["batch", "-", "--lines", "--json", "--allow-partial"])
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"AL-QAIDA\n").unwrap();
+    stdin.flush().unwrap();
+    // The input is still open: the index must be read all the same.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !read_ahead() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the index was not read ahead while the input was open"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    stdin.write_all(b"Usama bin Ladin\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("\"total_matches\":"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn an_import_writes_a_private_index_that_the_next_process_reads() {
     let data = tempfile::tempdir().unwrap();

@@ -116,7 +116,11 @@ impl Early {
         let file = path.clone();
         let reading = std::thread::Builder::new()
             .name("index-read-ahead".into())
-            .spawn(move || read_with_key(&file));
+            .spawn(move || {
+                let read = read_with_key(&file);
+                tracing::debug!(read = read.is_ok(), "index file read ahead");
+                read
+            });
         if let Ok(reading) = reading {
             *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(Early { path, reading });
         }
