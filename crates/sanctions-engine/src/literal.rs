@@ -20,8 +20,13 @@ pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
 /// Whether the usual normalisation of `name`, whose words are `words`, keeps a word or a
 /// number to search on.
 fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> bool {
-    !words.texts().all(normalize::is_title_or_particle)
-        && searches(&words.tokens(name, organisation))
+    !titles_and_particles_only(&words) && searches(&words.tokens(name, organisation))
+}
+
+/// Whether every one of `words` is a title or a particle (the usual reading sets them all
+/// aside).
+fn titles_and_particles_only(words: &normalize::NameWords) -> bool {
+    words.texts().all(normalize::is_title_or_particle)
 }
 
 /// Whether `tokens` hold a word or a number to search on.
@@ -40,7 +45,7 @@ pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
     let literal = reading(name, &words);
     // Read literally only when the usual reading leaves nothing ([`ordinary_of`], told from
     // the same words and tokens); asked only of the few names that may be read so.
-    let set_aside = literal.is_some() && words.texts().all(normalize::is_title_or_particle);
+    let set_aside = literal.is_some() && titles_and_particles_only(&words);
     let tokens = words.tokens(name, organisation);
     match literal {
         Some(literal) if set_aside || !searches(&tokens) => (literal, true),
