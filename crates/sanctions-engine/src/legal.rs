@@ -250,15 +250,31 @@ pub fn is_form_word(word: &str) -> bool {
     if FORM_WORDS.binary_search_by(|(w, _)| (*w).cmp(word)).is_ok() {
         return true;
     }
-    let folded = folded_key(word);
     // A typo (one edit of a word of five letters or more), or a typo on top of a variant
-    // (`Cmpani`); not merely alike (`Bernard` is not `Berhad`).
-    FORM_WORDS.iter().any(|(form, form_folded)| {
-        form.as_bytes()[0] == word.as_bytes()[0]
-            && form.len().abs_diff(word.len()) <= 2
+    // (`Cmpani`); not merely alike (`Bernard` is not `Berhad`). Only the forms' words of the
+    // same first letter (a run of the sorted words) and of about the same length are
+    // compared, and the word's folded key is worked out once one of them is.
+    let mut folded: Option<String> = None;
+    same_first_letter(word).iter().any(|(form, form_folded)| {
+        form.len().abs_diff(word.len()) <= 2
             && ((word.len() >= 5 && osa_distance(form, word) <= 1)
-                || folded_similarity(word, &folded, form, form_folded).is_some())
+                || folded_similarity(
+                    word,
+                    folded.get_or_insert_with(|| folded_key(word)),
+                    form,
+                    form_folded,
+                )
+                .is_some())
     })
+}
+
+/// The run of [`FORM_WORDS`] (sorted) that begin with the first letter of `word` (not
+/// empty).
+fn same_first_letter(word: &str) -> &'static [(&'static str, String)] {
+    let first = word.as_bytes()[0];
+    let from = FORM_WORDS.partition_point(|(w, _)| w.as_bytes()[0] < first);
+    let run = FORM_WORDS[from..].partition_point(|(w, _)| w.as_bytes()[0] == first);
+    &FORM_WORDS[from..from + run]
 }
 
 /// Whether `word` is the legal form's word `form` or, for a word of five letters or more, a
@@ -401,6 +417,11 @@ mod tests {
                 .fold(form.clone(), |w, &(at, kind, letter)| edited(&w, at, kind, letter));
             proptest::prop_assert_eq!(same_word(&form, &word), same_word_compared(&form, &word));
         }
+
+        #[test]
+        fn any_word_is_a_form_word_as_by_every_form_word(word in "[a-z]{1,14}") {
+            proptest::prop_assert_eq!(is_form_word(&word), is_form_word_scanned(&word));
+        }
     }
 
     #[test]
@@ -474,5 +495,48 @@ mod tests {
         for w in ["bernard", "sapfir", "bank", "ali"] {
             assert!(!is_form_word(w), "{w}");
         }
+    }
+
+    /// [`is_form_word`] comparing every form word, as it was before the run of the same
+    /// first letter: what it must give.
+    fn is_form_word_scanned(word: &str) -> bool {
+        use crate::similarity::{folded_key, folded_similarity, osa_distance};
+        if word.len() < 4 {
+            return false;
+        }
+        let folded = folded_key(word);
+        FORM_WORDS.iter().any(|(form, form_folded)| {
+            form == &word
+                || (form.as_bytes()[0] == word.as_bytes()[0]
+                    && form.len().abs_diff(word.len()) <= 2
+                    && ((word.len() >= 5 && osa_distance(form, word) <= 1)
+                        || folded_similarity(word, &folded, form, form_folded).is_some()))
+        })
+    }
+
+    /// The forms' words, their typos (one and two edits) and other words: the words compared
+    /// by their first letter's run are told as by every form word.
+    #[test]
+    fn form_words_found_in_their_first_letters_run_are_those_found_by_all() {
+        let mut words = words_near_the_forms();
+        for w in words.clone() {
+            for at in 0..w.len() + 1 {
+                for kind in 0..4 {
+                    words.push(edited(&w, at, kind, b'e'));
+                    words.push(edited(&edited(&w, at, kind, b'k'), at + 2, 2, b'i'));
+                }
+            }
+        }
+        words.extend(["aaaa", "zzzzzz", "joseph", "compnay", "cmpani"].map(str::to_owned));
+        let mut found = 0;
+        for word in &words {
+            let expected = is_form_word_scanned(word);
+            assert_eq!(is_form_word(word), expected, "{word}");
+            found += usize::from(expected);
+        }
+        assert!(
+            found > 1_000,
+            "only {found} form words met: the test would not see a wrong refusal"
+        );
     }
 }
