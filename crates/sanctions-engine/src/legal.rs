@@ -310,6 +310,7 @@ impl Default for LegalForms {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::letters::edited;
 
     /// Every spelling's words, each misspelt a few ways, run together as phrases of one to
     /// four words: what the phrase table is asked.
@@ -390,20 +391,6 @@ mod tests {
             typos > 100,
             "only {typos} typos met: the test would not see a wrong refusal"
         );
-    }
-
-    /// `word` with one edit at `at` (a letter added, dropped, changed or swapped with the next).
-    fn edited(word: &str, at: usize, kind: u8, letter: u8) -> String {
-        let mut bytes = word.as_bytes().to_vec();
-        let at = at % (bytes.len() + 1);
-        match kind {
-            0 => bytes.insert(at, letter),
-            1 if at < bytes.len() => drop(bytes.remove(at)),
-            2 if at < bytes.len() => bytes[at] = letter,
-            _ if at + 1 < bytes.len() => bytes.swap(at, at + 1),
-            _ => {}
-        }
-        String::from_utf8(bytes).unwrap_or_default()
     }
 
     proptest::proptest! {

@@ -53,3 +53,19 @@ pub(crate) fn words_within(a: &str, b: &str, allowed: u32) -> bool {
 pub(crate) fn edits_allowed(longest: usize, share: f32) -> u32 {
     (share * longest as f32 + 0.002) as u32
 }
+
+/// `word` with one edit at `at` (a letter added, dropped, changed or swapped with the next):
+/// the typos the tests of the letters' filters compare with the distances.
+#[cfg(test)]
+pub(crate) fn edited(word: &str, at: usize, kind: u8, letter: u8) -> String {
+    let mut bytes = word.as_bytes().to_vec();
+    let at = at % (bytes.len() + 1);
+    match kind {
+        0 => bytes.insert(at, letter),
+        1 if at < bytes.len() => drop(bytes.remove(at)),
+        2 if at < bytes.len() => bytes[at] = letter,
+        _ if at + 1 < bytes.len() => bytes.swap(at, at + 1),
+        _ => {}
+    }
+    String::from_utf8(bytes).unwrap_or_default()
+}

@@ -12,6 +12,7 @@
 
 use super::abjad_pairs;
 use super::index::{Index, IndexedName};
+use super::letters;
 use super::normalize::TokenKind;
 use super::pair::Pair;
 use super::query::{JOINED_SKELETON, Query};
@@ -505,7 +506,16 @@ pub(crate) fn compact_similarity(query: &str, listed: &str) -> f32 {
     // At least 0.9 alike: at most a tenth of the longer string edited, so the distance is
     // computed only up to that bound (the same result where it matters, far less work).
     let longest = query.len().max(listed.len());
-    let s = edit_similarity_within(query, listed, longest / 10);
+    let edits = longest / 10;
+    // Most names of about the same length are not alike at all: more edits apart by their
+    // letters than the tenth allowed, they are refused without the distance (of 20 to 40
+    // letters). Names further apart in length are refused by the distance's own check.
+    if query.len().abs_diff(listed.len()) <= edits
+        && !letters::words_within(query, listed, edits as u32)
+    {
+        return 0.0;
+    }
+    let s = edit_similarity_within(query, listed, edits);
     if s >= 0.9 {
         s.min(COMPACT_CAP) - 0.05
     } else {
@@ -615,5 +625,86 @@ mod tests {
         let initial = scores(NAMES, "V. V. Putin", "PUTIN, Vladimir Vladimirovich");
         assert!((0.85..1.0).contains(&typo), "{typo}");
         assert!((0.8..1.0).contains(&initial), "{initial}");
+    }
+
+    /// [`compact_similarity`] with every distance worked out: what it must give.
+    fn compact_similarity_compared(query: &str, listed: &str) -> f32 {
+        if query.len() < 8 || listed.len() < 8 {
+            return 0.0;
+        }
+        if query == listed {
+            return COMPACT_CAP;
+        }
+        let longest = query.len().max(listed.len());
+        let s = edit_similarity_within(query, listed, longest / 10);
+        if s >= 0.9 {
+            s.min(COMPACT_CAP) - 0.05
+        } else {
+            0.0
+        }
+    }
+
+    /// `text` with `edits` applied in turn ([`letters::edited`]).
+    fn edited(text: &str, edits: &[(usize, u8, u8)]) -> String {
+        edits
+            .iter()
+            .fold(text.to_owned(), |t, &(at, kind, letter)| {
+                letters::edited(&t, at, kind, letter)
+            })
+    }
+
+    /// Whole names refused by their letters are refused by the distance: listed names
+    /// written as one against their typos (up to four edits) and against each other.
+    #[test]
+    fn whole_names_refused_by_their_letters_are_refused_by_the_distance() {
+        let names = [
+            "vladimirvladimirovichputin",
+            "bancanacionaldecuba",
+            "usamabinmuhammadbinladin",
+            "kimjongun",
+            "limitedliabilitycompanyarcticlng2",
+            "aleksandrgrigoryevichlukashenko",
+        ];
+        let mut met = 0;
+        for listed in names {
+            let mut queries: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            for at in 0..listed.len() {
+                for kind in 0..4 {
+                    queries.push(edited(listed, &[(at, kind, b'e')]));
+                    queries.push(edited(listed, &[(at, kind, b'q'), (at + 7, 2, b'z')]));
+                    queries.push(edited(
+                        listed,
+                        &[(at, kind, b'o'), (at + 3, 0, b'a'), (at + 9, 1, 0)],
+                    ));
+                }
+            }
+            for query in &queries {
+                let expected = compact_similarity_compared(query, listed);
+                assert_eq!(
+                    compact_similarity(query, listed),
+                    expected,
+                    "{query} / {listed}"
+                );
+                met += usize::from(expected > 0.0);
+            }
+        }
+        assert!(
+            met > 200,
+            "only {met} names met: the test would not see a wrong refusal"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_whole_name_is_refused_by_its_letters_as_by_the_distance(
+            listed in "[a-h]{8,40}",
+            edits in proptest::collection::vec((0usize..41, 0u8..4, b'a'..=b'i'), 0..6),
+        ) {
+            let query = edited(&listed, &edits);
+            proptest::prop_assert_eq!(
+                compact_similarity(&query, &listed),
+                compact_similarity_compared(&query, &listed)
+            );
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! transliteration (`mohammed`/`muhammad`, `yevgeny`/`evgeniy`, `ivanoff`/`ivanov`), or an
 //! initial of the other.
 
+use super::letters;
 use super::osa::osa_bounded;
 pub use super::osa::osa_distance;
 pub use super::result::MatchKind;
@@ -308,9 +309,24 @@ pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Optio
     joined_similarity_near(whole, first, second)
 }
 
-/// [`joined_similarity`] past its quick refusal.
+/// [`joined_similarity`] past its quick refusal: refused by the letters when they are more
+/// edits apart than the least similarity allows (most of the words compared so are not
+/// alike at all), else compared.
 #[inline(never)]
 fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32> {
+    let len = first.len() + second.len();
+    if whole.is_ascii() && first.is_ascii() && second.is_ascii() {
+        let allowed = letters::edits_allowed(whole.len().max(len), 1.0 - JOINED_MIN);
+        let joined = letters::letters(first) | letters::letters(second);
+        if letters::apart(letters::letters(whole), joined) > allowed {
+            return None;
+        }
+    }
+    joined_similarity_compared(whole, first, second)
+}
+
+/// [`joined_similarity`] worked out by the edit distance.
+fn joined_similarity_compared(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
     if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
         return Some(1.0);
@@ -333,6 +349,7 @@ fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::letters::edited;
 
     fn sim(a: &str, b: &str) -> f32 {
         let kind = |t: &str| {
@@ -491,5 +508,63 @@ mod tests {
         assert_eq!(sim("vladimir", "v"), INITIAL_SIMILARITY);
         assert_eq!(sim("v", "putin"), 0.0);
         assert_eq!(sim("v", "v"), 1.0);
+    }
+
+    /// Joins told apart by their letters are those the edit distance tells apart: two words
+    /// joined against their own joined spelling with up to four edits, and against other
+    /// words of the same start.
+    #[test]
+    fn joins_refused_by_their_letters_are_refused_by_the_distance() {
+        let pairs = [
+            ("al", "qaida"),
+            ("kim", "jongun"),
+            ("abdul", "rahman"),
+            ("vnesh", "econombank"),
+            ("mohammad", "reza"),
+            ("bin", "laden"),
+        ];
+        let mut met = 0;
+        for (first, second) in pairs {
+            let joined = format!("{first}{second}");
+            let mut wholes = vec![joined.clone(), format!("{first}x"), "aaaaaaa".to_owned()];
+            for at in 0..joined.len() + 1 {
+                for kind in 0..4 {
+                    let once = edited(&joined, at, kind, b'e');
+                    wholes.push(edited(&once, at + 3, (kind + 1) % 4, b'q'));
+                    wholes.push(edited(&edited(&once, at + 5, 2, b'z'), at + 1, 0, b'o'));
+                    wholes.push(once);
+                }
+            }
+            for whole in &wholes {
+                let expected = joined_similarity_compared(whole, first, second);
+                assert_eq!(
+                    joined_similarity_near(whole, first, second),
+                    expected,
+                    "{whole} / {first} {second}"
+                );
+                met += usize::from(expected.is_some());
+            }
+        }
+        assert!(
+            met > 100,
+            "only {met} joins met: the test would not see a wrong refusal"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_join_is_refused_by_its_letters_as_by_the_distance(
+            first in "[a-f]{1,8}",
+            second in "[a-f]{1,8}",
+            edits in proptest::collection::vec((0usize..17, 0u8..4, b'a'..=b'g'), 0..4),
+        ) {
+            let whole = edits.iter().fold(format!("{first}{second}"), |w, &(at, kind, letter)| {
+                edited(&w, at, kind, letter)
+            });
+            proptest::prop_assert_eq!(
+                joined_similarity_near(&whole, &first, &second),
+                joined_similarity_compared(&whole, &first, &second)
+            );
+        }
     }
 }
