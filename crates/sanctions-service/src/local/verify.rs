@@ -34,7 +34,12 @@ impl LocalService {
         {
             return Ok(v.damage.clone());
         }
+        let started = std::time::Instant::now();
         let read = repo.read_back_names()?;
+        tracing::debug!(
+            ms = started.elapsed().as_millis() as u64,
+            "every list's names read back and verified"
+        );
         self.remember(read.update_id, &read.damage, read.names);
         Ok(read.damage)
     }
