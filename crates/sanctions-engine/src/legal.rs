@@ -268,8 +268,8 @@ pub fn is_form_word(word: &str) -> bool {
     })
 }
 
-/// The run of [`FORM_WORDS`] (sorted) that begin with the first letter of `word` (not
-/// empty).
+/// The run of [`FORM_WORDS`] (sorted) that begin with the first letter of `word`, which is
+/// not empty (the run is when no form word begins so).
 fn same_first_letter(word: &str) -> &'static [(&'static str, String)] {
     let first = word.as_bytes()[0];
     let from = FORM_WORDS.partition_point(|(w, _)| w.as_bytes()[0] < first);
