@@ -196,14 +196,16 @@ fn json_lines(lines: &mut [BatchLine]) -> Result<Vec<String>> {
         .collect()
 }
 
-/// A line's JSON written without its coverage, with the coverage's JSON `text` in its place.
-fn with_coverage(mut bare: String, text: &str) -> Result<String> {
+/// A line's JSON written without its coverage, with the coverage's JSON `text` in its place:
+/// the three parts copied into one string (`String::replace_range` moves a replacement longer
+/// than what it replaces in byte by byte, and a coverage is over a kilobyte).
+fn with_coverage(bare: String, text: &str) -> Result<String> {
     const KEY: &str = "\"coverage\":";
     let at = bare
         .rfind("\"coverage\":null")
-        .ok_or_else(|| color_eyre::eyre::eyre!("a batch line's JSON has no coverage field"))?;
-    bare.replace_range(at + KEY.len()..at + KEY.len() + "null".len(), text);
-    Ok(bare)
+        .ok_or_else(|| color_eyre::eyre::eyre!("a batch line's JSON has no coverage field"))?
+        + KEY.len();
+    Ok([&bare[..at], text, &bare[at + "null".len()..]].concat())
 }
 
 fn print_table(
