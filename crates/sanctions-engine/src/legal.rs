@@ -399,9 +399,7 @@ mod tests {
             form in "[a-h]{5,14}",
             edits in proptest::collection::vec((0usize..16, 0u8..4, b'a'..=b'h'), 0..4),
         ) {
-            let word = edits
-                .iter()
-                .fold(form.clone(), |w, &(at, kind, letter)| edited(&w, at, kind, letter));
+            let word = crate::letters::with_edits(&form, &edits);
             proptest::prop_assert_eq!(same_word(&form, &word), same_word_compared(&form, &word));
         }
 

@@ -69,3 +69,13 @@ pub(crate) fn edited(word: &str, at: usize, kind: u8, letter: u8) -> String {
     }
     String::from_utf8(bytes).unwrap_or_default()
 }
+
+/// `word` with `edits` (place, kind, letter) applied in turn ([`edited`]).
+#[cfg(test)]
+pub(crate) fn with_edits(word: &str, edits: &[(usize, u8, u8)]) -> String {
+    edits
+        .iter()
+        .fold(word.to_owned(), |w, &(at, kind, letter)| {
+            edited(&w, at, kind, letter)
+        })
+}

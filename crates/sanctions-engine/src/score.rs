@@ -644,15 +644,6 @@ mod tests {
         }
     }
 
-    /// `text` with `edits` applied in turn ([`letters::edited`]).
-    fn edited(text: &str, edits: &[(usize, u8, u8)]) -> String {
-        edits
-            .iter()
-            .fold(text.to_owned(), |t, &(at, kind, letter)| {
-                letters::edited(&t, at, kind, letter)
-            })
-    }
-
     /// Whole names refused by their letters are refused by the distance: listed names
     /// written as one against their typos (up to four edits) and against each other.
     #[test]
@@ -670,9 +661,12 @@ mod tests {
             let mut queries: Vec<String> = names.iter().map(|n| n.to_string()).collect();
             for at in 0..listed.len() {
                 for kind in 0..4 {
-                    queries.push(edited(listed, &[(at, kind, b'e')]));
-                    queries.push(edited(listed, &[(at, kind, b'q'), (at + 7, 2, b'z')]));
-                    queries.push(edited(
+                    queries.push(letters::with_edits(listed, &[(at, kind, b'e')]));
+                    queries.push(letters::with_edits(
+                        listed,
+                        &[(at, kind, b'q'), (at + 7, 2, b'z')],
+                    ));
+                    queries.push(letters::with_edits(
                         listed,
                         &[(at, kind, b'o'), (at + 3, 0, b'a'), (at + 9, 1, 0)],
                     ));
@@ -700,7 +694,7 @@ mod tests {
             listed in "[a-h]{8,40}",
             edits in proptest::collection::vec((0usize..41, 0u8..4, b'a'..=b'i'), 0..6),
         ) {
-            let query = edited(&listed, &edits);
+            let query = letters::with_edits(&listed, &edits);
             proptest::prop_assert_eq!(
                 compact_similarity(&query, &listed),
                 compact_similarity_compared(&query, &listed)

@@ -558,9 +558,7 @@ mod tests {
             second in "[a-f]{1,8}",
             edits in proptest::collection::vec((0usize..17, 0u8..4, b'a'..=b'g'), 0..4),
         ) {
-            let whole = edits.iter().fold(format!("{first}{second}"), |w, &(at, kind, letter)| {
-                edited(&w, at, kind, letter)
-            });
+            let whole = crate::letters::with_edits(&format!("{first}{second}"), &edits);
             proptest::prop_assert_eq!(
                 joined_similarity_near(&whole, &first, &second),
                 joined_similarity_compared(&whole, &first, &second)

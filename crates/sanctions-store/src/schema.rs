@@ -518,7 +518,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     CREATE INDEX IF NOT EXISTS entity_changes_by_entity ON entity_changes(entity_id, update_id);
     "#,
     // 17: every entry's list by its id from an index alone, for the name verification every
-    // process runs before its first screening (`read_back::read_all_names`): by the table's
+    // process runs before its first screening (`integrity::read_all_names`): by the table's
     // own id index, each entry's list was a look-up of its row (about 16 ms of a cold
     // `screen`'s 100 with the eight lists).
     r#"
