@@ -114,9 +114,10 @@ async fn one_call_starts_feeds_webhooks_and_monitoring_and_one_stops_them() {
     // The steady feed is read at once; the flaky one is reported, retried after 1 s and then
     // 2 s, and read on its third try.
     let started = Instant::now();
-    wait_for("both feeds' briefs", async || {
+    // A feed's report is kept after its briefs are stored: both are waited for.
+    wait_for("both feeds' briefs and reports", async || {
         let page = svc.briefs(BriefQuery::default()).await.unwrap();
-        page.items.len() == 2
+        page.items.len() == 2 && svc.feed_reports().iter().all(|r| r.error.is_none())
     })
     .await;
     assert!(started.elapsed() < Duration::from_secs(10));
