@@ -22,7 +22,7 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
-use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross};
+use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross, restamped};
 use super::screen::run_near;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
@@ -393,24 +393,22 @@ fn candidates(
     );
     let selects = |id: &str, request: &engine::Request, cache: &mut engine::BoundCache| {
         let kept = nearness.get(id);
-        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
+        // Across the threshold before this update's drift: the name need not be read.
+        if may_cross(kept, drift.before, engine::DEFAULT_THRESHOLD) {
             return Selected::Yes;
         }
         // The name read once for both checks.
         let read = engine::ReadName::of(request);
-        if drift
-            .weights
-            .as_ref()
-            .is_some_and(|w| w.moves_query(index, &read))
-        {
+        let Some(moved) = drift.now_for(index, &read) else {
+            return Selected::Yes;
+        };
+        if may_cross(kept, moved, engine::DEFAULT_THRESHOLD) {
             return Selected::Yes;
         }
-        match kept {
-            Some(kept) if !entries.is_empty() => {
-                raised(&entries, index, (request, &read), *kept, drift, cache)
-            }
-            _ => Selected::No,
-        }
+        kept.map_or(Selected::Yes, |kept| {
+            let drifts = (moved, drift.now);
+            raised(&entries, index, (request, &read), *kept, drifts, cache)
+        })
     };
     // One cache per thread, each over a contiguous share of the watchlist (a cache per
     // rayon job, `map_init`, would start cold per job), the token bounds shared: each
@@ -471,31 +469,36 @@ enum Selected {
 /// For a favorite not otherwise selected: re-screened when it can reach the threshold
 /// against a changed (or moved) entry; else, when what it can score there exceeds its kept
 /// nearest miss, that miss raised to it (a score rounding to `most` is under `most + 0.5`),
-/// so that later runs count from there.
+/// so that later runs count from there. `moved` is the drift its kept values can have moved
+/// by ([`DriftStep::now_for`]), `stamp` the index's cumulative drift. Where `moved` is the
+/// larger (a word of the favorite moved more than the band), its kept values are stamped
+/// again as they can be now: later runs count this update at the band's points only.
 fn raised(
     entries: &engine::ChangedEntries,
     index: &engine::Index,
     (request, read): (&engine::Request, &engine::ReadName),
     kept: Nearness,
-    drift: &DriftStep,
+    (moved, stamp): (i64, i64),
     cache: &mut engine::BoundCache,
 ) -> Selected {
     let threshold = engine::DEFAULT_THRESHOLD;
-    let d = drift.now as f64 / 1e6;
-    let now = (kept.near + d).max(LEAST_NEAR);
+    let now = (kept.near + moved as f64 / 1e6).max(LEAST_NEAR);
     // A changed name matters only where it can score above the kept miss.
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
-    let most = entries.most_from(index, request, read, floor as u8, cache);
-    if most >= threshold {
-        Selected::Yes
-    } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
-        Selected::Raise(Nearness {
-            near: f64::from(most) + 0.5 - d,
-            low: kept.low,
-        })
+    let most = if entries.is_empty() {
+        0
     } else {
-        Selected::No
+        entries.most_from(index, request, read, floor as u8, cache)
+    };
+    if most >= threshold {
+        return Selected::Yes;
     }
+    let raise = f64::from(most) + 0.5 > now && f64::from(most) >= floor;
+    if !raise && moved <= stamp {
+        return Selected::No;
+    }
+    let near = if raise { f64::from(most) + 0.5 } else { now };
+    Selected::Raise(restamped(kept, near, (moved, stamp)))
 }
 
 /// A favorite's re-screen that changed its set of matches.

@@ -100,16 +100,44 @@ pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> b
     (kept.near + d).max(LEAST_NEAR) + MARGIN >= edge || kept.low - d - MARGIN < edge
 }
 
+/// The values to keep of a favorite a run of cumulative drift `stamp` left alone, whose
+/// nearest miss is at most `near` now and whose kept values can have moved by `moved`
+/// ([`DriftStep::now_for`], more than `stamp` when a word of the favorite moved more than
+/// the band): stamped with `stamp`, its lowest match lowered by the difference.
+pub(super) fn restamped(kept: Nearness, near: f64, (moved, stamp): (i64, i64)) -> Nearness {
+    Nearness {
+        near: near - stamp as f64 / MICRO,
+        low: kept.low - (moved.saturating_sub(stamp) as f64 / MICRO).max(0.0),
+    }
+}
+
 /// The drift markers a monitor run moves (the run's index's own, and the largest), with
 /// how the weights moved when that is known (`None`: every favorite with values crosses).
 pub(super) struct DriftStep {
     pub key: String,
     pub largest: i64,
     pub now: i64,
+    /// The cumulative drift of the index monitored before (`now` when the weights are not
+    /// known): `now` less this update's points.
+    pub before: i64,
     pub weights: Option<WeightDrift>,
 }
 
 impl DriftStep {
+    /// The cumulative drift to count for a favorite whose name reads as `read`: that of the
+    /// index monitored before plus what this update can move its own scores against the
+    /// entries it left alone ([`WeightDrift::query_points`]); `None` when that is not
+    /// bounded (the favorite is screened again). A kept value is stamped with the drift of
+    /// an index monitored before, so it counts the earlier updates at their band's points
+    /// and this one at the favorite's.
+    pub(super) fn now_for(&self, index: &engine::Index, read: &engine::ReadName) -> Option<i64> {
+        let Some(weights) = &self.weights else {
+            return Some(self.now);
+        };
+        let points = weights.query_points(index, read)? * MICRO;
+        (points < UNKNOWN as f64).then(|| self.before.saturating_add(points.ceil() as i64))
+    }
+
     pub(super) fn markers(&self) -> [MarkerMove<'_>; 2] {
         [
             MarkerMove {
@@ -180,11 +208,13 @@ impl LocalService {
         let step = weights
             .as_ref()
             .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
-        let now = base.map_or(largest, |b| b.max(0)).saturating_add(step);
+        let from = base.map_or(largest, |b| b.max(0));
+        let now = from.saturating_add(step);
         Ok(DriftStep {
             key: drift_key(loaded.latest_update),
             largest,
             now,
+            before: if weights.is_some() { from } else { now },
             weights,
         })
     }
@@ -233,6 +263,29 @@ mod tests {
         // Unknown values, and an unknown drift, always.
         assert!(may_cross(None, 0, 78));
         assert!(may_cross(Some(&Near::default().stamped(0)), UNKNOWN, 78));
+    }
+
+    #[test]
+    fn values_stamped_again_count_a_favorites_own_drift_at_later_runs() {
+        // Screened at drift 2 points: a miss of 70, a lowest match of 90.
+        let kept = Near {
+            below: Some(70.0),
+            lowest: Some(90.0),
+        }
+        .stamped(2_000_000);
+        // An update of 3 points of band (drift 5) moved a word of the favorite: its scores
+        // can have moved by 6 points (drift 2 + 6 = 8 for it), to a miss of 76 at most.
+        let (moved, stamp) = (8_000_000, 5_000_000);
+        assert!(!may_cross(Some(&kept), moved, 78));
+        let again = restamped(kept, kept.near + 8.0, (moved, stamp));
+        // One more point at a later run (drift 6): a miss of 77, a match of 83 at worst.
+        assert!(!may_cross(Some(&again), 6_000_000, 78));
+        assert!(may_cross(Some(&again), 6_600_000, 78));
+        assert!((again.near + 6.0 - 77.0).abs() < 1e-9 && (again.low - 6.0 - 83.0).abs() < 1e-9);
+        // Kept as they were, the values would count the update at its band's 3 points only.
+        assert!(!may_cross(Some(&kept), 6_600_000, 78));
+        // A favorite whose words moved less than the band keeps its lowest match as it was.
+        assert_eq!(restamped(kept, 75.0, (4_000_000, stamp)).low, kept.low);
     }
 
     #[test]
