@@ -43,9 +43,8 @@
 //! itself, or, lacking in the lists, as the listed word it most resembles). The others are
 //! worked out apart by the caller: the entries holding a moved word count as changed
 //! ([`WeightDrift::moved_entities`]: the bound on the score against them is worked out
-//! from the new weights, and a favorite matching one is re-screened). A query reading a
-//! moved word ([`WeightDrift::moves_query`]) has its scores against the other entries
-//! bounded by its own words' ratios ([`WeightDrift::query_points`]), or is re-screened.
+//! from the new weights, and a favorite matching one is re-screened), and a query reading a
+//! moved word is re-screened ([`WeightDrift::moves_query`]).
 //!
 //! # One query's points
 //!
@@ -282,10 +281,9 @@ impl WeightDrift {
     }
 
     /// How far this update can move the scores of one query against the entries whose
-    /// names hold no moved word (those are worked out apart): `None` when that is not
-    /// bounded and the query must be screened again. At most the band's points for a query
-    /// that reads no moved word, fewer where its own words moved less than the band; more
-    /// for one that reads a moved word, by how far that word moved.
+    /// names hold no moved word (those are worked out apart): at most the band's points,
+    /// fewer where the query's own words moved less than the band; `None` when the query
+    /// reads a moved word ([`WeightDrift::moves_query`]) and must be screened again.
     ///
     /// Of a score's two coverages (`Q^1 * C^0.4`, see the module's doc) only the name
     /// coverage weighs the listed name's words, which can be any entry's: against an entry
@@ -296,54 +294,42 @@ impl WeightDrift {
     /// initial at the least of their weights, the initial's whichever side it is on (no
     /// word weighs less: [`super::index::LEAST_WORD_WEIGHT`]), or a legal form's or a
     /// particle's. So it moves by at most `rho_q`, the ratio of the most to the least of its
-    /// words' ratios with 1. Kept to the band's points (or screened again when a word
-    /// moved): a word the old index may have weighed as another (new to the lists, or only
-    /// the old index held it), and queries read two ways or in an abjad.
+    /// words' ratios with 1. Kept to the band's points: a query reading a word the old index
+    /// may have weighed as another (new to the lists, or only the old index held it), or in
+    /// an abjad.
+    ///
+    /// A query reading a moved word is not bounded by how far that word moved: a word whose
+    /// count changed that much is in many of the update's names, which can push a listed name
+    /// the query met out of the best the engine scores (seen at 10,000,000 customers).
     pub fn query_points(&self, index: &Index, read: &ReadName) -> Option<f64> {
         let band = self.points();
-        if !band.is_finite() {
+        if !band.is_finite() || self.moves_query(index, read) {
             return None;
         }
         if band == 0.0 || self.ratios.len() != index.vocab.len() {
-            return (!self.moves_query(index, read)).then_some(band);
-        }
-        if read.several {
-            return None;
+            return Some(band);
         }
         let (mut lo, mut hi) = (1.0f64, 1.0f64);
-        let (mut moved, mut band_only) = (false, false);
         for t in &read.tokens {
-            if self.gone.contains(&t.text) {
-                return None;
+            if t.abjad || self.left.contains(&t.text) {
+                return Some(band);
             }
-            band_only |= t.abjad || self.left.contains(&t.text);
             if !matches!(t.kind, TokenKind::Word | TokenKind::Number) {
                 continue; // legal forms, particles and initials weigh alike in both indexes
             }
-            let (low, high) = match query::weighs_as(index, t, read.literal) {
-                Some(id) => {
-                    let id = id as usize;
-                    moved |= self.moved[id];
-                    match self.ratios[id] {
-                        Some(ratio) => ratio,
-                        None if self.moved[id] => return None,
-                        None => {
-                            band_only = true;
-                            continue;
-                        }
-                    }
-                }
-                None => (self.unlisted, self.unlisted),
+            let ratio = match query::weighs_as(index, t, read.literal) {
+                Some(id) => self.ratios[id as usize],
+                None => Some((self.unlisted, self.unlisted)),
+            };
+            let Some((low, high)) = ratio else {
+                return Some(band);
             };
             lo = lo.min(low);
             hi = hi.max(high);
         }
-        if band_only {
-            return (!moved).then_some(band);
-        }
         let factor = (hi / lo) * (self.hi / self.lo).powf(EXPONENT - 1.0);
         let points = 100.0 * (factor * (1.0 + RELATIVE_MARGIN) - 1.0) + POINTS_MARGIN;
-        Some(if moved { points } else { points.min(band) })
+        Some(points.min(band))
     }
 
     /// The most a final score (0-100 plus the facts' points, unrounded) that involves no
@@ -653,14 +639,19 @@ mod tests {
         let queries: Vec<&str> = QUERIES.iter().chain(MORE_QUERIES).copied().collect();
         for (removed, added) in updates {
             let band = drift_points(&removed, &added);
-            // (scores bounded, of them of queries reading a moved word, of the others those
-            // under half the band's points), and the most a bounded score moved.
-            let (mut counts, mut most) = ([0usize; 3], 0.0f64);
+            // (scores bounded, of them those under half the band's points), and the most a
+            // bounded score moved.
+            let (mut counts, mut most) = ([0usize; 2], 0.0f64);
             let drift = each_move(
                 &removed,
                 &added,
                 &queries,
                 |moved, (moves, apart), points| {
+                    assert_eq!(
+                        points.is_none(),
+                        moves,
+                        "a query reading a moved word is unbounded"
+                    );
                     let Some(points) = points.filter(|_| !apart) else {
                         return;
                     };
@@ -669,27 +660,18 @@ mod tests {
                         "moved {moved}, the query's points {points}"
                     );
                     counts[0] += 1;
-                    counts[1] += usize::from(moves);
-                    counts[2] += usize::from(!moves && points < band / 2.0);
+                    counts[1] += usize::from(points < band / 2.0);
                     most = most.max(moved);
                 },
             );
-            let [scores, reading_moved, tighter] = counts;
-            assert!(tighter > (scores - reading_moved) / 2, "{counts:?}");
-            if reading_moved == 0 {
-                // 136 scores, none reading a moved word.
-                assert!(
-                    scores > 100 && most > 0.0,
-                    "{counts:?}, the most moved {most}"
-                );
-            } else {
-                // `hassan` and `park` moved: 27 of 48 scores read one (the others are worked
-                // out apart), one moved by more than the band, within its query's points.
-                assert!(
-                    reading_moved >= 20 && most > band,
-                    "{counts:?}, {most} > {band}"
-                );
-            }
+            let [scores, tighter] = counts;
+            // 136 and 21 scores (the second update moves `hassan` and `park`: the queries
+            // reading one are screened again, the entries holding one worked out apart).
+            assert!(
+                scores >= 20 && most > 0.0,
+                "{counts:?}, the most moved {most}"
+            );
+            assert!(tighter > scores / 2, "{counts:?}");
             // An initial weighs alike in both indexes, met by a word or not.
             let index = Index::build(&[people("k", KEPT), filler(), added.clone()].concat());
             let initials = ReadName::of(&Request::new("Sergei L. Ivanev"));

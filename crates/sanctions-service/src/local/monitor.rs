@@ -22,7 +22,7 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
-use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross, restamped};
+use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross, may_cross_by};
 use super::screen::run_near;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
@@ -402,13 +402,15 @@ fn candidates(
         let Some(moved) = drift.now_for(index, &read) else {
             return Selected::Yes;
         };
-        if may_cross(kept, moved, engine::DEFAULT_THRESHOLD) {
+        if may_cross_by(kept, (moved, drift.now), engine::DEFAULT_THRESHOLD) {
             return Selected::Yes;
         }
-        kept.map_or(Selected::Yes, |kept| {
-            let drifts = (moved, drift.now);
-            raised(&entries, index, (request, &read), *kept, drifts, cache)
-        })
+        match kept {
+            Some(kept) if !entries.is_empty() => {
+                raised(&entries, index, (request, &read), *kept, drift, cache)
+            }
+            _ => Selected::No,
+        }
     };
     // One cache per thread, each over a contiguous share of the watchlist (a cache per
     // rayon job, `map_init`, would start cold per job), the token bounds shared: each
@@ -469,36 +471,32 @@ enum Selected {
 /// For a favorite not otherwise selected: re-screened when it can reach the threshold
 /// against a changed (or moved) entry; else, when what it can score there exceeds its kept
 /// nearest miss, that miss raised to it (a score rounding to `most` is under `most + 0.5`),
-/// so that later runs count from there. `moved` is the drift its kept values can have moved
-/// by ([`DriftStep::now_for`]), `stamp` the index's cumulative drift. Where `moved` is the
-/// larger (a word of the favorite moved more than the band), its kept values are stamped
-/// again as they can be now: later runs count this update at the band's points only.
+/// so that later runs count from there.
 fn raised(
     entries: &engine::ChangedEntries,
     index: &engine::Index,
     (request, read): (&engine::Request, &engine::ReadName),
     kept: Nearness,
-    (moved, stamp): (i64, i64),
+    drift: &DriftStep,
     cache: &mut engine::BoundCache,
 ) -> Selected {
     let threshold = engine::DEFAULT_THRESHOLD;
-    let now = (kept.near + moved as f64 / 1e6).max(LEAST_NEAR);
-    // A changed name matters only where it can score above the kept miss.
+    let d = drift.now as f64 / 1e6;
+    // The kept miss as later runs count it (at the band's drift): a changed name matters
+    // only where it can score above it.
+    let now = (kept.near + d).max(LEAST_NEAR);
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
-    let most = if entries.is_empty() {
-        0
-    } else {
-        entries.most_from(index, request, read, floor as u8, cache)
-    };
+    let most = entries.most_from(index, request, read, floor as u8, cache);
     if most >= threshold {
-        return Selected::Yes;
+        Selected::Yes
+    } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
+        Selected::Raise(Nearness {
+            near: f64::from(most) + 0.5 - d,
+            low: kept.low,
+        })
+    } else {
+        Selected::No
     }
-    let raise = f64::from(most) + 0.5 > now && f64::from(most) >= floor;
-    if !raise && moved <= stamp {
-        return Selected::No;
-    }
-    let near = if raise { f64::from(most) + 0.5 } else { now };
-    Selected::Raise(restamped(kept, near, (moved, stamp)))
 }
 
 /// A favorite's re-screen that changed its set of matches.
