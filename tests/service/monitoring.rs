@@ -581,8 +581,8 @@ async fn a_full_rescreen_after_the_incremental_one_changes_nothing() {
 }
 
 /// Two list updates in a row, each monitored incrementally: the current OFAC SDN, then the
-/// UN list's first import. Each run counts every favorite's own drift for its update, and
-/// the second the band's for the first: a full re-screen after both changes nothing.
+/// UN list's first import. The second run counts the kept values from the drift of both (the
+/// first's recorded): a full re-screen after both changes nothing.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_full_rescreen_after_two_incremental_runs_changes_nothing() {
     let mut favorites = resembling_names();

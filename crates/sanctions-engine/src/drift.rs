@@ -46,14 +46,6 @@
 //! from the new weights, and a favorite matching one is re-screened), and a query reading a
 //! moved word is re-screened ([`WeightDrift::moves_query`]).
 //!
-//! # One query's points
-//!
-//! Only the name coverage weighs the listed name's words; the query coverage weighs the
-//! query's own. So against an entry holding no moved word, one query's score moves by at
-//! most `rho_q * rho^0.4`, with `rho_q` the ratio of the most to the least ratio of its own
-//! words (and 1): on the real OFAC update about 2-4 points for most customers' names,
-//! against the band's 9.3 ([`WeightDrift::query_points`] says which queries keep the band's).
-//!
 //! What this does not bound (the candidate stage and the query's reading): which names the
 //! candidate stage picks among the best 64 (its order and floor use the weights), a query
 //! word the lists lack whose most resembling listed word was another in the old index (it
@@ -66,7 +58,6 @@ use super::index::{Index, NameCounts, word_weight};
 use super::query;
 use super::read_name::ReadName;
 use crate::model::EntityNames;
-use crate::normalize::TokenKind;
 
 /// The exponents of the two coverages added: `score.rs`'s `QUERY_EXPONENT + NAME_EXPONENT`.
 const EXPONENT: f64 = 1.0 + 0.4;
@@ -87,23 +78,13 @@ const POINTS_MARGIN: f64 = 0.01;
 /// words whose ratio falls outside that band (`moved`: by id in the new index; `gone`: words
 /// only the old index held). A score that involves no moved word, on the query's side or on
 /// the listed name's, moves by at most [`WeightDrift::points`]; the others are worked out
-/// apart ([`WeightDrift::moved_entities`], [`WeightDrift::moves_query`]). Each word's own
-/// ratios are kept too, for the tighter bound of one query ([`WeightDrift::query_points`]).
+/// apart ([`WeightDrift::moved_entities`], [`WeightDrift::moves_query`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WeightDrift {
     lo: f64,
     hi: f64,
     moved: Vec<bool>,
     gone: HashSet<String>,
-    /// By id in the new index: the least and the most ratio of the word's weight (two when
-    /// its old df is not known for sure); `None` when the word may be new to the lists (a
-    /// query then weighed it as another word, or as a word of one name).
-    ratios: Vec<Option<(f64, f64)>>,
-    /// The ratio of a word neither index holds.
-    unlisted: f64,
-    /// Words only the old index held whose ratio stays in the band (not `gone`): a query
-    /// reading one weighs it otherwise than the new index says.
-    left: HashSet<String>,
 }
 
 /// One word's weights in the new and the old index.
@@ -116,15 +97,6 @@ impl Ratio {
     fn value(&self) -> f64 {
         f64::from(self.new) / f64::from(self.old).max(f64::MIN_POSITIVE)
     }
-
-    /// The least and the most of `each`'s values.
-    fn range(each: &[Ratio]) -> (f64, f64) {
-        let values = each.iter().map(Ratio::value);
-        (
-            values.clone().fold(f64::INFINITY, f64::min),
-            values.fold(0.0, f64::max),
-        )
-    }
 }
 
 impl WeightDrift {
@@ -135,9 +107,6 @@ impl WeightDrift {
             hi: 1.0,
             moved: Vec::new(),
             gone: HashSet::new(),
-            ratios: Vec::new(),
-            unlisted: 1.0,
-            left: HashSet::new(),
         }
     }
 
@@ -165,12 +134,6 @@ impl WeightDrift {
         let mut drift = WeightDrift::none();
         // A word neither index holds weighs as a word of one name in both.
         drift.widen(word_weight(names_new, 1), word_weight(names_old, 1));
-        drift.unlisted = Ratio {
-            new: word_weight(names_new, 1),
-            old: word_weight(names_old, 1),
-        }
-        .value();
-        drift.ratios = Vec::with_capacity(new.vocab.len());
         // Every word's ratios, those of the words whose counts did not change first: the band.
         let mut ratios: Vec<(usize, Vec<Ratio>)> = Vec::new();
         for id in 0..new.vocab.len() {
@@ -182,16 +145,12 @@ impl WeightDrift {
                 return WeightDrift::unbounded();
             }
             let each: Vec<Ratio> = olds
-                .iter()
-                .copied()
+                .into_iter()
                 .map(|df_old| Ratio {
                     new: word_weight(names_new, df_new),
                     old: word_weight(names_old, df_old),
                 })
                 .collect();
-            drift
-                .ratios
-                .push((!olds.contains(&0)).then(|| Ratio::range(&each)));
             if added == (0, 0) && removed == (0, 0) {
                 each.iter().for_each(|r| drift.widen(r.new, r.old));
             } else {
@@ -214,9 +173,7 @@ impl WeightDrift {
                     new: word_weight(names_new, 0),
                     old: word_weight(names_old, df_old),
                 };
-                if drift.holds(ratio.value()) {
-                    drift.left.insert(text.clone());
-                } else {
+                if !drift.holds(ratio.value()) {
                     drift.gone.insert(text.clone());
                 }
             }
@@ -278,58 +235,6 @@ impl WeightDrift {
             return f64::INFINITY;
         }
         (self.hi / self.lo).powf(EXPONENT) * (1.0 + RELATIVE_MARGIN)
-    }
-
-    /// How far this update can move the scores of one query against the entries whose
-    /// names hold no moved word (those are worked out apart): at most the band's points,
-    /// fewer where the query's own words moved less than the band; `None` when the query
-    /// reads a moved word ([`WeightDrift::moves_query`]) and must be screened again.
-    ///
-    /// Of a score's two coverages (`Q^1 * C^0.4`, see the module's doc) only the name
-    /// coverage weighs the listed name's words, which can be any entry's: against an entry
-    /// of no moved word it moves within the band, by `rho^0.4`. The query coverage weighs
-    /// the query's tokens: each word as the listed word it weighs as
-    /// ([`query::weighs_as`]), or as a word of one name when it weighs as none; legal forms,
-    /// particles and initials at constant weights (ratio 1); and a pair of a word and an
-    /// initial at the least of their weights, the initial's whichever side it is on (no
-    /// word weighs less: [`super::index::LEAST_WORD_WEIGHT`]), or a legal form's or a
-    /// particle's. So it moves by at most `rho_q`, the ratio of the most to the least of its
-    /// words' ratios with 1. Kept to the band's points: a query reading a word the old index
-    /// may have weighed as another (new to the lists, or only the old index held it), or in
-    /// an abjad.
-    ///
-    /// A query reading a moved word is not bounded by how far that word moved: a word whose
-    /// count changed that much is in many of the update's names, which can push a listed name
-    /// the query met out of the best the engine scores (seen at 10,000,000 customers).
-    pub fn query_points(&self, index: &Index, read: &ReadName) -> Option<f64> {
-        let band = self.points();
-        if !band.is_finite() || self.moves_query(index, read) {
-            return None;
-        }
-        if band == 0.0 || self.ratios.len() != index.vocab.len() {
-            return Some(band);
-        }
-        let (mut lo, mut hi) = (1.0f64, 1.0f64);
-        for t in &read.tokens {
-            if t.abjad || self.left.contains(&t.text) {
-                return Some(band);
-            }
-            if !matches!(t.kind, TokenKind::Word | TokenKind::Number) {
-                continue; // legal forms, particles and initials weigh alike in both indexes
-            }
-            let ratio = match query::weighs_as(index, t, read.literal) {
-                Some(id) => self.ratios[id as usize],
-                None => Some((self.unlisted, self.unlisted)),
-            };
-            let Some((low, high)) = ratio else {
-                return Some(band);
-            };
-            lo = lo.min(low);
-            hi = hi.max(high);
-        }
-        let factor = (hi / lo) * (self.hi / self.lo).powf(EXPONENT - 1.0);
-        let points = 100.0 * (factor * (1.0 + RELATIVE_MARGIN) - 1.0) + POINTS_MARGIN;
-        Some(points.min(band))
     }
 
     /// The most a final score (0-100 plus the facts' points, unrounded) that involves no
@@ -438,24 +343,6 @@ mod tests {
     /// score moved where no moved word is involved (bounded), the most where one is, and the
     /// drift worked out between them.
     fn moved(removed: &[EntityNames], added: &[EntityNames]) -> ([f64; 2], WeightDrift) {
-        let mut most = [0.0f64; 2];
-        let drift = each_move(removed, added, QUERIES, |moved, (moves, apart), _| {
-            let slot = &mut most[usize::from(moves || apart)];
-            *slot = slot.max(moved);
-        });
-        (most, drift)
-    }
-
-    /// Every score of `queries` against the kept entries, before and after the update:
-    /// `seen(moved, (moves, apart), query's points)` with how far it moved, whether the query
-    /// reads a moved word and the entry holds one, and the query's own points
-    /// ([`WeightDrift::query_points`]).
-    fn each_move(
-        removed: &[EntityNames],
-        added: &[EntityNames],
-        queries: &[&str],
-        mut seen: impl FnMut(f64, (bool, bool), Option<f64>),
-    ) -> WeightDrift {
         let kept = people("k", KEPT);
         let filler = filler();
         let old: Vec<EntityNames> = kept.iter().chain(&filler).chain(removed).cloned().collect();
@@ -463,18 +350,18 @@ mod tests {
         let (old, new_index) = (Index::build(&old), Index::build(&new));
         let drift = WeightDrift::between(&new_index, removed, added);
         let apart: HashSet<&str> = drift.moved_entities(&new_index).into_iter().collect();
-        for query in queries {
-            let read = ReadName::of(&Request::new(*query));
-            let moves = drift.moves_query(&new_index, &read);
-            let points = drift.query_points(&new_index, &read);
+        let mut most = [0.0f64; 2];
+        for query in QUERIES {
+            let moves = drift.moves_query(&new_index, &ReadName::of(&Request::new(*query)));
             let (before, after) = (scores(&old, query), scores(&new_index, query));
             for entry in &kept {
                 let (b, a) = (before[&entry.entity_id], after[&entry.entity_id]);
-                let apart = apart.contains(entry.entity_id.as_str());
-                seen(f64::from((a - b).abs()), (moves, apart), points);
+                let bounded = !moves && !apart.contains(entry.entity_id.as_str());
+                let slot = &mut most[usize::from(!bounded)];
+                *slot = slot.max(f64::from((a - b).abs()));
             }
         }
-        drift
+        (most, drift)
     }
 
     /// A word of letters for `n`, pronounceable and unlike any real name.
@@ -608,80 +495,5 @@ mod tests {
         let index = Index::build(&[people("k", KEPT), filler(), added].concat());
         assert!(drift.moves_query(&index, &ReadName::of(&Request::new("Ali Hassan"))));
         assert!(!drift.moves_query(&index, &ReadName::of(&Request::new("Sergei Ivanov"))));
-    }
-
-    /// The queries of [`QUERIES`] and more: particles, a legal form, a word the lists lack,
-    /// a literal reading, initials.
-    const MORE_QUERIES: &[&str] = &[
-        "Hassan bin Omar",
-        "Omar Hassan Trading LLC",
-        "Weihua Qwxyzzy",
-        "DAS, V.",
-        "L. Park",
-        "Zubabi Zudadu Zufafe",
-        "Sergei Hassan Ivanov",
-        "Weihua Hassan Wu",
-        "Hassan Yonghao Du",
-    ];
-
-    #[test]
-    fn a_querys_scores_move_within_its_own_points() {
-        let hassan: Vec<EntityNames> = (0..40)
-            .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
-            .collect();
-        let updates = [
-            (
-                vec![],
-                people("a", &["Zyx Qwv", "Plo Mnb", "Ytr Ewq", "Kjh Gfd"]),
-            ),
-            (people("r", &["Chan Park Ho"]), hassan),
-        ];
-        let queries: Vec<&str> = QUERIES.iter().chain(MORE_QUERIES).copied().collect();
-        for (removed, added) in updates {
-            let band = drift_points(&removed, &added);
-            // (scores bounded, of them those under half the band's points), and the most a
-            // bounded score moved.
-            let (mut counts, mut most) = ([0usize; 2], 0.0f64);
-            let drift = each_move(
-                &removed,
-                &added,
-                &queries,
-                |moved, (moves, apart), points| {
-                    assert_eq!(
-                        points.is_none(),
-                        moves,
-                        "a query reading a moved word is unbounded"
-                    );
-                    let Some(points) = points.filter(|_| !apart) else {
-                        return;
-                    };
-                    assert!(
-                        moved <= points,
-                        "moved {moved}, the query's points {points}"
-                    );
-                    counts[0] += 1;
-                    counts[1] += usize::from(points < band / 2.0);
-                    most = most.max(moved);
-                },
-            );
-            let [scores, tighter] = counts;
-            // 136 and 21 scores (the second update moves `hassan` and `park`: the queries
-            // reading one are screened again, the entries holding one worked out apart).
-            assert!(
-                scores >= 20 && most > 0.0,
-                "{counts:?}, the most moved {most}"
-            );
-            assert!(tighter > scores / 2, "{counts:?}");
-            // An initial weighs alike in both indexes, met by a word or not.
-            let index = Index::build(&[people("k", KEPT), filler(), added.clone()].concat());
-            let initials = ReadName::of(&Request::new("Sergei L. Ivanev"));
-            let points = drift.query_points(&index, &initials).unwrap();
-            assert!(points < drift.points() / 2.0, "{points}");
-        }
-    }
-
-    fn drift_points(removed: &[EntityNames], added: &[EntityNames]) -> f64 {
-        let new: Vec<EntityNames> = [people("k", KEPT), filler(), added.to_vec()].concat();
-        WeightDrift::between(&Index::build(&new), removed, added).points()
     }
 }

@@ -105,16 +105,11 @@ pub(crate) struct VocabToken {
 }
 
 /// The weight of a word held by `df` of `names` names (0 for a word the lists lack, which
-/// weighs as a word of one name): `ln(1 + names / df)`, at least [`LEAST_WORD_WEIGHT`].
+/// weighs as a word of one name): `ln(1 + names / df)`, at least 1.
 pub(crate) fn word_weight(names: usize, df: u32) -> f32 {
     let n = names.max(1) as f32;
-    (1.0 + n / df.max(1) as f32).ln().max(LEAST_WORD_WEIGHT)
+    (1.0 + n / df.max(1) as f32).ln().max(1.0)
 }
-
-/// The least weight of a word: no less than an initial's, so that a word and an initial
-/// paired count the initial's weight in any index (the token weights' drift relies on it).
-pub(crate) const LEAST_WORD_WEIGHT: f32 = 1.0;
-const _: () = assert!(INITIAL_WEIGHT <= LEAST_WORD_WEIGHT);
 
 /// The names of some entries and, per token text, (names holding it that are not a split
 /// reading, names holding it): what those entries add to an index's document frequencies.

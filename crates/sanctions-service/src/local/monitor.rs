@@ -22,7 +22,7 @@ use jiff::Timestamp;
 use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
-use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross, may_cross_by};
+use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross};
 use super::screen::run_near;
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
@@ -393,16 +393,16 @@ fn candidates(
     );
     let selects = |id: &str, request: &engine::Request, cache: &mut engine::BoundCache| {
         let kept = nearness.get(id);
-        // Across the threshold before this update's drift: the name need not be read.
-        if may_cross(kept, drift.before, engine::DEFAULT_THRESHOLD) {
+        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
             return Selected::Yes;
         }
         // The name read once for both checks.
         let read = engine::ReadName::of(request);
-        let Some(moved) = drift.now_for(index, &read) else {
-            return Selected::Yes;
-        };
-        if may_cross_by(kept, (moved, drift.now), engine::DEFAULT_THRESHOLD) {
+        if drift
+            .weights
+            .as_ref()
+            .is_some_and(|w| w.moves_query(index, &read))
+        {
             return Selected::Yes;
         }
         match kept {
@@ -482,9 +482,8 @@ fn raised(
 ) -> Selected {
     let threshold = engine::DEFAULT_THRESHOLD;
     let d = drift.now as f64 / 1e6;
-    // The kept miss as later runs count it (at the band's drift): a changed name matters
-    // only where it can score above it.
     let now = (kept.near + d).max(LEAST_NEAR);
+    // A changed name matters only where it can score above the kept miss.
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
     let most = entries.most_from(index, request, read, floor as u8, cache);
     if most >= threshold {

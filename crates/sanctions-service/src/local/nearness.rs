@@ -92,22 +92,12 @@ impl Near {
 /// miss can reach it, or its lowest match fall below it (a score `v` rounds to the threshold
 /// `t` or above when `v >= t - 0.5`).
 pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> bool {
-    may_cross_by(kept, (drift, drift), threshold)
-}
-
-/// [`may_cross`] with the nearest miss counted at cumulative drift `near` and the lowest
-/// match at `low`.
-pub(super) fn may_cross_by(
-    kept: Option<&Nearness>,
-    (near, low): (i64, i64),
-    threshold: u8,
-) -> bool {
     let Some(kept) = kept else {
         return true;
     };
+    let d = drift as f64 / MICRO;
     let edge = f64::from(threshold) - 0.5;
-    (kept.near + near as f64 / MICRO).max(LEAST_NEAR) + MARGIN >= edge
-        || kept.low - low as f64 / MICRO - MARGIN < edge
+    (kept.near + d).max(LEAST_NEAR) + MARGIN >= edge || kept.low - d - MARGIN < edge
 }
 
 /// The drift markers a monitor run moves (the run's index's own, and the largest), with
@@ -116,37 +106,10 @@ pub(super) struct DriftStep {
     pub key: String,
     pub largest: i64,
     pub now: i64,
-    /// The cumulative drift of the index monitored before (`now` when the weights are not
-    /// known): `now` less this update's points.
-    pub before: i64,
     pub weights: Option<WeightDrift>,
 }
 
 impl DriftStep {
-    /// The cumulative drift to count for the nearest miss of a favorite whose name reads as
-    /// `read`: that of the index monitored before plus what this update can move its own
-    /// scores against the entries it left alone ([`WeightDrift::query_points`]), at most
-    /// `now`; `None` when it reads a moved word (the favorite is screened again). A kept
-    /// value is stamped with the drift of an index monitored before, so it counts the
-    /// earlier updates at their band's points and this one at the favorite's.
-    ///
-    /// A lowest match still counts `now`: besides the weights, the update's names can push
-    /// a listed name the favorite matched out of the best the engine scores (seen at
-    /// 10,000,000 customers: a match at 84 lost to new names sharing its most common word,
-    /// whose own points were under 3), and the band's room is what re-screens such
-    /// favorites, as before.
-    pub(super) fn now_for(&self, index: &engine::Index, read: &engine::ReadName) -> Option<i64> {
-        let Some(weights) = &self.weights else {
-            return Some(self.now);
-        };
-        let points = weights.query_points(index, read)? * MICRO;
-        Some(
-            self.before
-                .saturating_add(points.ceil() as i64)
-                .min(self.now),
-        )
-    }
-
     pub(super) fn markers(&self) -> [MarkerMove<'_>; 2] {
         [
             MarkerMove {
@@ -217,13 +180,11 @@ impl LocalService {
         let step = weights
             .as_ref()
             .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
-        let from = base.map_or(largest, |b| b.max(0));
-        let now = from.saturating_add(step);
+        let now = base.map_or(largest, |b| b.max(0)).saturating_add(step);
         Ok(DriftStep {
             key: drift_key(loaded.latest_update),
             largest,
             now,
-            before: if weights.is_some() { from } else { now },
             weights,
         })
     }
@@ -269,11 +230,6 @@ mod tests {
         let kept = near(10.0, Some(78.2)).stamped(0);
         assert!(!may_cross(Some(&kept), 500_000, 78));
         assert!(may_cross(Some(&kept), 800_000, 78));
-        // The nearest miss and the lowest match counted at drifts of their own.
-        let kept = near(76.9, Some(80.0)).stamped(0);
-        assert!(!may_cross_by(Some(&kept), (500_000, 2_000_000), 78));
-        assert!(may_cross_by(Some(&kept), (700_000, 0), 78));
-        assert!(may_cross_by(Some(&kept), (0, 2_600_000), 78));
         // Unknown values, and an unknown drift, always.
         assert!(may_cross(None, 0, 78));
         assert!(may_cross(Some(&Near::default().stamped(0)), UNKNOWN, 78));
