@@ -122,17 +122,24 @@ async fn import_current(
     svc: &LocalService,
     mode: RescreenMode,
 ) -> sanctions_api::favorites::RescreenSummary {
-    let shared = shared();
-    let current = layout(&[(ListCode::OfacSdn, shared.join("lists/ofac_sdn"))]);
-    let outcomes = {
-        sanctions_service::ingest::import_dir_with(
-            &mut *svc.repository().list_sink(),
-            current.path(),
-            &[ListCode::OfacSdn],
-            &permissive(),
-        )
-        .unwrap()
-    };
+    import_current_list(svc, ListCode::OfacSdn, mode).await
+}
+
+/// The current edition of `list` imported (`../shared/data/lists`), then the watchlist
+/// monitored in `mode`.
+async fn import_current_list(
+    svc: &LocalService,
+    list: ListCode,
+    mode: RescreenMode,
+) -> sanctions_api::favorites::RescreenSummary {
+    let current = layout(&[(list, shared().join("lists").join(list.code()))]);
+    let outcomes = sanctions_service::ingest::import_dir_with(
+        &mut *svc.repository().list_sink(),
+        current.path(),
+        &[list],
+        &permissive(),
+    )
+    .unwrap();
     assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
     svc.monitor_with(mode).await.unwrap()
 }
@@ -589,16 +596,7 @@ async fn a_full_rescreen_after_two_incremental_runs_changes_nothing() {
     favorites.extend(drifting_customers());
     let (_dir, svc) = before_update_with(favorites).await;
     let first = import_current(&svc, RescreenMode::Incremental).await;
-    let un = layout(&[(ListCode::Un, shared().join("lists/un"))]);
-    let outcomes = sanctions_service::ingest::import_dir_with(
-        &mut *svc.repository().list_sink(),
-        un.path(),
-        &[ListCode::Un],
-        &permissive(),
-    )
-    .unwrap();
-    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
-    let second = svc.monitor_with(RescreenMode::Incremental).await.unwrap();
+    let second = import_current_list(&svc, ListCode::Un, RescreenMode::Incremental).await;
     assert_eq!(
         (first.mode.as_str(), second.mode.as_str()),
         ("incremental", "incremental")
