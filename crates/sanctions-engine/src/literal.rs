@@ -12,15 +12,29 @@ use super::normalize::{self, Token, TokenKind};
 /// person's ([`reading`]).
 /// `organisation`: the name may be an organisation's (legal forms are read as such).
 pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
-    // Its words read once for both questions; the cheap one first.
-    let words = normalize::NameWords::of(name);
-    reading(name, &words).is_some() || ordinary_of(name, words, organisation)
+    let (read, something) = read_and_judge(name, organisation, true);
+    // The engine reads the same name next when it is screened (`read`): kept for it.
+    LAST_READ.with(|last| {
+        *last.borrow_mut() = Some(LastRead {
+            name: name.to_owned(),
+            organisation,
+            read,
+        });
+    });
+    something
 }
 
-/// Whether the usual normalisation of `name`, whose words are `words`, keeps a word or a
-/// number to search on.
-fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> bool {
-    !titles_and_particles_only(&words) && searches(&words.tokens(name, organisation))
+/// A thread's last name read by [`has_something_to_screen`], kept for the [`read`] that
+/// most often follows it on the same thread (a screening checks its name, then screens it):
+/// taken by the first [`read`] of the same name and type, so it is read once for both.
+struct LastRead {
+    name: String,
+    organisation: bool,
+    read: (Vec<Token>, bool),
+}
+
+thread_local! {
+    static LAST_READ: std::cell::RefCell<Option<LastRead>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Whether every one of `words` is a title or a particle (the usual reading sets them all
@@ -41,16 +55,37 @@ fn searches(tokens: &[Token]) -> bool {
 /// [`super::screen_one`] screens and the incremental re-screen's bound reads
 /// (`ReadName::of`).
 pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
+    let kept = LAST_READ.with(|last| {
+        let mut last = last.borrow_mut();
+        last.as_ref()
+            .is_some_and(|l| l.name == name && l.organisation == organisation)
+            .then(|| last.take())
+            .flatten()
+    });
+    match kept {
+        Some(kept) => kept.read,
+        None => read_and_judge(name, organisation, false).0,
+    }
+}
+
+/// [`read`] of `name`, and, when `judge`, whether it gives anything to screen
+/// ([`has_something_to_screen`]; else that answer means nothing): its words read once for
+/// both. Something is a word or a number to search on once titles, legal forms, particles
+/// and punctuation are set aside, or else the literal reading; a name is read literally only
+/// when the usual reading leaves nothing.
+fn read_and_judge(name: &str, organisation: bool, judge: bool) -> ((Vec<Token>, bool), bool) {
     let words = normalize::NameWords::of(name);
     let literal = reading(name, &words);
-    // Read literally only when the usual reading leaves nothing ([`ordinary_of`], told from
-    // the same words and tokens); asked only of the few names that may be read so.
-    let set_aside = literal.is_some() && titles_and_particles_only(&words);
+    // Asked only where an answer needs it: most names are not judged and not literal.
+    let titles_only = (judge || literal.is_some()) && titles_and_particles_only(&words);
     let tokens = words.tokens(name, organisation);
-    match literal {
-        Some(literal) if set_aside || !searches(&tokens) => (literal, true),
+    let searched = searches(&tokens);
+    let something = literal.is_some() || (searched && !titles_only);
+    let read = match literal {
+        Some(literal) if !searched || titles_only => (literal, true),
         _ => (tokens, false),
-    }
+    };
+    (read, something)
 }
 
 /// The tokens of a name made only of particles, titles, legal forms and initials that looks
@@ -183,14 +218,31 @@ mod tests {
                 name.push_str(word);
             }
             let asked = |n: &str| normalize::NameWords::of(n);
-            let literal = reading(&name, &asked(&name))
-                .filter(|_| !ordinary_of(&name, asked(&name), organisation));
-            let expected = match literal {
+            let literal = reading(&name, &asked(&name));
+            let ordinary = ordinary_of(&name, asked(&name), organisation);
+            let something = literal.is_some() || ordinary;
+            let expected = match literal.filter(|_| !ordinary) {
                 Some(tokens) => (tokens, true),
                 None => (normalize::tokens(&name, organisation), false),
             };
+            proptest::prop_assert_eq!(read(&name, organisation), expected.clone(), "{:?}", name);
+            // Checked first, the name is read once for both: the same answers, and the
+            // reading kept for one type is not given to the other.
+            proptest::prop_assert_eq!(has_something_to_screen(&name, !organisation), {
+                let other = ordinary_of(&name, asked(&name), !organisation);
+                reading(&name, &asked(&name)).is_some() || other
+            });
+            proptest::prop_assert_eq!(read(&name, organisation), expected.clone(), "{:?}", name);
+            proptest::prop_assert_eq!(has_something_to_screen(&name, organisation), something);
+            proptest::prop_assert_eq!(read(&name, organisation), expected.clone(), "{:?}", name);
             proptest::prop_assert_eq!(read(&name, organisation), expected, "{:?}", name);
         }
+    }
+
+    /// Whether the usual normalisation of `name`, whose words are `words`, keeps a word or a
+    /// number to search on: the question asked from the name alone.
+    fn ordinary_of(name: &str, words: normalize::NameWords, organisation: bool) -> bool {
+        !titles_and_particles_only(&words) && searches(&words.tokens(name, organisation))
     }
 
     fn texts(name: &str) -> Option<Vec<String>> {
