@@ -200,7 +200,7 @@ fn print_human(report: &CheckReport) -> Result<()> {
     Ok(())
 }
 
-/// The full check after an import or update: `code` when the database is sound, else a
+/// The check after an import or update (the whole file's structure, the list tables in full): `code` when the database is sound, else a
 /// warning saying how to repair it and exit 3.
 pub fn after_import(damage: Option<&str>, code: Exit, json: bool) -> Exit {
     let Some(problems) = damage else {

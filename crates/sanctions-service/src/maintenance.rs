@@ -1,5 +1,5 @@
 //! The data folder's database as a whole: imports and updates of the lists (`lists import`,
-//! `lists update`, each followed by the full integrity check) under the data folder's write
+//! `lists update`, each followed by the integrity check of what it wrote) under the data folder's write
 //! lock ([`lock_data_dir`]), and `store check`. The faces name a database by its path; the
 //! store stays behind this module. [`LocalService::refresh_lists`](crate::LocalService::refresh_lists)
 //! runs an import or update as the CLI and the UI both do: lock, import, check, then the
@@ -221,9 +221,19 @@ pub async fn update_lists(
     Ok(Imported { outcomes, damage })
 }
 
-/// The full integrity check's problems, joined, or `None` when the database is sound.
+/// The problems of the check after an import ([`Store::integrity_after_import`]), joined,
+/// or `None` when the database is sound.
 fn integrity_problems(store: &Store) -> Option<String> {
-    match store.integrity(true) {
+    let report = store.integrity_after_import();
+    if let Ok(report) = &report {
+        tracing::info!(
+            check = report.check,
+            millis = report.elapsed_ms,
+            problems = report.problems.len(),
+            "database checked after the import"
+        );
+    }
+    match report {
         Ok(report) if report.ok() => None,
         Ok(report) => Some(report.problems.join("; ")),
         Err(e) => Some(e.to_string()),

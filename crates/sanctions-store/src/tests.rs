@@ -659,3 +659,113 @@ fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
     repo.fan_out(now).unwrap();
     assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 3));
 }
+
+/// Every row of every table outside [`integrity::LIST_TABLES`] (SQLite's own aside), as
+/// text, table by table.
+fn rows_outside_the_list_tables(store: &Store) -> Vec<(String, Vec<String>)> {
+    let conn = &store.conn;
+    let mut tables = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .unwrap();
+    let names: Vec<String> = tables
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .filter(|t: &String| !integrity::LIST_TABLES.contains(&t.as_str()))
+        .collect();
+    names
+        .into_iter()
+        .map(|table| {
+            let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+            let columns = stmt.column_count();
+            let mut rows: Vec<String> = stmt
+                .query_map([], |r| {
+                    (0..columns)
+                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .unwrap()
+                .map(|row| format!("{:?}", row.unwrap()))
+                .collect();
+            rows.sort();
+            (table, rows)
+        })
+        .collect()
+}
+
+/// The check after an import fully checks the tables an import writes
+/// (`Store::integrity_after_import`): an import, an update that adds, changes and removes,
+/// and a failed import leave every other table as it was.
+#[test]
+fn a_list_import_writes_only_the_list_tables() {
+    let (_dir, mut store) = temp_store();
+    let favorite = FavoriteInsert {
+        favorite: Favorite {
+            id: "fav_1".into(),
+            name: "Ana".into(),
+            kind: None,
+            note: None,
+            dob: None,
+            country: None,
+            created_at: jiff::Timestamp::now(),
+            last_screened_at: None,
+            last_match_count: 0,
+            last_screening_id: None,
+            matched_entity_ids: vec![],
+        },
+        norm: "ana|".into(),
+        matches: vec![],
+    };
+    store
+        .add_favorite(DEFAULT_ACCOUNT, &favorite, &Default::default())
+        .unwrap();
+    // A webhook that wants the update's event, so that the outbox is written too.
+    let now = jiff::Timestamp::now();
+    let hook = webhooks::WebhookRecord {
+        id: "wh_lists".into(),
+        url: "https://example.com/hook".into(),
+        events: vec!["list.updated".into()],
+        description: None,
+        secret: "whsec_x".into(),
+        active: true,
+        disabled_reason: None,
+        created_at: now,
+        updated_at: now,
+    };
+    store.insert_webhook(DEFAULT_ACCOUNT, &hook).unwrap();
+    let before = rows_outside_the_list_tables(&store);
+    assert!(
+        before
+            .iter()
+            .any(|(t, rows)| t == "favorites" && rows.len() == 1)
+    );
+    store
+        .replace_list(
+            &parsed(vec![entity("1", "A"), entity("2", "B")]),
+            "import test",
+        )
+        .unwrap();
+    let update = store
+        .replace_list(
+            &parsed(vec![entity("2", "B2"), entity("3", "C")]),
+            "import test",
+        )
+        .unwrap();
+    assert_eq!((update.added, update.removed, update.changed), (1, 1, 1));
+    store
+        .record_failed_import(ListCode::Un, "import test", &[], "a damaged file")
+        .unwrap();
+    assert_eq!(rows_outside_the_list_tables(&store), before);
+    let written = |table: &str| -> i64 {
+        store
+            .conn
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    // Each list table named was written (the set is not wider than the import's).
+    for table in integrity::LIST_TABLES {
+        assert!(written(table) > 0, "{table} was not written by the import");
+    }
+    let report = store.integrity_after_import().unwrap();
+    assert!(report.ok(), "{:?}", report.problems);
+}
