@@ -766,6 +766,46 @@ fn a_list_import_writes_only_the_list_tables() {
     for table in integrity::LIST_TABLES {
         assert!(written(table) > 0, "{table} was not written by the import");
     }
-    let report = store.integrity_after_import().unwrap();
-    assert!(report.ok(), "{:?}", report.problems);
+    for full_up_to in [i64::MAX, 0] {
+        let report = store.check_after_import(full_up_to).unwrap();
+        assert!(report.ok(), "{:?}", report.problems);
+    }
+}
+
+/// Both ways of the check after an import (the whole file in full while it is small, else
+/// the quick check and the list tables in full) report a damaged page of the names.
+#[test]
+fn the_check_after_an_import_reports_a_damaged_page_either_way() {
+    use std::io::{Seek, SeekFrom, Write};
+    let (dir, mut store) = temp_store();
+    let entities = (0..20).map(|i| entity(&i.to_string(), &format!("Name {i}")));
+    store
+        .replace_list(&parsed(entities.collect()), "import test")
+        .unwrap();
+    let (root, page_size): (u64, u64) = store
+        .conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size()) FROM sqlite_master WHERE name = 'names'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    drop(store);
+    let path = dir.path().join("s.db");
+    let bytes = std::fs::read(&path).unwrap();
+    let at = ((root - 1) * page_size) as usize;
+    // All the names fit on the root page, a leaf (the table is WITHOUT ROWID: a leaf of an
+    // index b-tree, 0x0a): halve its cell count.
+    assert_eq!(bytes[at], 0x0a, "the names' root page is not a leaf");
+    let cells = u16::from_be_bytes([bytes[at + 3], bytes[at + 4]]);
+    assert!(cells > 10, "{cells}");
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.seek(SeekFrom::Start(at as u64 + 3)).unwrap();
+    file.write_all(&(cells / 2).to_be_bytes()).unwrap();
+    drop(file);
+    let store = Store::open(&path).unwrap();
+    for full_up_to in [i64::MAX, 0] {
+        let report = store.check_after_import(full_up_to).unwrap();
+        assert!(!report.ok(), "{full_up_to}: {report:?}");
+    }
 }
