@@ -545,17 +545,7 @@ fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
     let repo = SqliteRepository::open(&dir.path().join("f.db")).unwrap();
     let other = repo.ensure_account("other", None).unwrap();
     let now = jiff::Timestamp::now();
-    let hook = |id: &str| webhooks::WebhookRecord {
-        id: id.into(),
-        url: "https://example.com/hook".into(),
-        events: vec!["screening.match".into(), "alert.created".into()],
-        description: None,
-        secret: "whsec_x".into(),
-        active: true,
-        disabled_reason: None,
-        created_at: now,
-        updated_at: now,
-    };
+    let hook = |id: &str| active_webhook(id, &["screening.match", "alert.created"]);
     repo.insert_webhook(DEFAULT_ACCOUNT, &hook("wh_mine"))
         .unwrap();
     repo.insert_webhook(&other.id, &hook("wh_theirs")).unwrap();
@@ -660,6 +650,22 @@ fn events_go_to_their_accounts_webhooks_and_list_alerts_to_every_account() {
     assert_eq!((due(&repo, "wh_mine"), due(&repo, "wh_theirs")), (3, 3));
 }
 
+/// An active webhook `id` that wants `events`.
+fn active_webhook(id: &str, events: &[&str]) -> webhooks::WebhookRecord {
+    let now = jiff::Timestamp::now();
+    webhooks::WebhookRecord {
+        id: id.into(),
+        url: "https://example.com/hook".into(),
+        events: events.iter().map(|e| (*e).to_owned()).collect(),
+        description: None,
+        secret: "whsec_x".into(),
+        active: true,
+        disabled_reason: None,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
 /// Every row of every table outside [`integrity::LIST_TABLES`] (SQLite's own aside), as
 /// text, table by table.
 fn rows_outside_the_list_tables(store: &Store) -> Vec<(String, Vec<String>)> {
@@ -720,18 +726,7 @@ fn a_list_import_writes_only_the_list_tables() {
         .add_favorite(DEFAULT_ACCOUNT, &favorite, &Default::default())
         .unwrap();
     // A webhook that wants the update's event, so that the outbox is written too.
-    let now = jiff::Timestamp::now();
-    let hook = webhooks::WebhookRecord {
-        id: "wh_lists".into(),
-        url: "https://example.com/hook".into(),
-        events: vec!["list.updated".into()],
-        description: None,
-        secret: "whsec_x".into(),
-        active: true,
-        disabled_reason: None,
-        created_at: now,
-        updated_at: now,
-    };
+    let hook = active_webhook("wh_lists", &["list.updated"]);
     store.insert_webhook(DEFAULT_ACCOUNT, &hook).unwrap();
     let before = rows_outside_the_list_tables(&store);
     assert!(
