@@ -1,6 +1,6 @@
 //! The data folder's database as a whole: imports and updates of the lists (`lists import`,
-//! `lists update`, each followed by the integrity check of what it wrote) under the data folder's write
-//! lock ([`lock_data_dir`]), and `store check`. The faces name a database by its path; the
+//! `lists update`, each followed by the integrity check of what it wrote) under the data
+//! folder's write lock ([`lock_data_dir`]), and `store check`. The faces name a database by its path; the
 //! store stays behind this module. [`LocalService::refresh_lists`](crate::LocalService::refresh_lists)
 //! runs an import or update as the CLI and the UI both do: lock, import, check, then the
 //! watchlist re-screen, reporting each [`Progress`] step.

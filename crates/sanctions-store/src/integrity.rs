@@ -69,7 +69,7 @@ pub const MAX_PROBLEMS: usize = 100;
 
 /// Up to this size of the database file the check after an import is the whole file's full
 /// `integrity_check` ([`Store::integrity_after_import`]): with the eight lists alone (51 MB)
-/// it takes 0.14-0.17 s, where the quick check and the list tables' full check take
+/// it takes 0.13-0.17 s, where the quick check and the list tables' full check take
 /// 0.21-0.24 s, since the list tables are then most of the file.
 pub const FULL_CHECK_UP_TO: i64 = 128 * 1024 * 1024;
 

@@ -151,11 +151,12 @@ impl LocalService {
 
     /// `lists import` and `lists update` as every face runs them: the data folder's write
     /// lock (`Progress::Waiting` while another import holds it), the import or update of
-    /// its database with the check that follows it (`Store::integrity_after_import`), then, still under the lock, the
-    /// screening index of the new lists (kept for the processes that screen next) and the
-    /// watchlist re-screen (`list.updated` alerts). Each step is reported to `progress` as
-    /// it starts. On a shared store (PostgreSQL) an import or an update goes through the
-    /// store's own per-list lock instead ([`LocalService::update_shared_lists`]).
+    /// its database with the check that follows it (`Store::integrity_after_import`), then,
+    /// still under the lock, the screening index of the new lists (kept for the processes
+    /// that screen next) and the watchlist re-screen (`list.updated` alerts). Each step is
+    /// reported to `progress` as it starts. On a shared store (PostgreSQL) an import or an
+    /// update goes through the store's own per-list lock instead
+    /// ([`LocalService::update_shared_lists`]).
     pub async fn refresh_lists(
         &self,
         job: ListsJob,
