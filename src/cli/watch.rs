@@ -238,16 +238,14 @@ impl Default for Tally {
 }
 
 impl Tally {
-    fn refuse(&mut self, item: &batch::BatchItem) -> String {
+    /// Counts a row refused at `place` (`line 4`) for `why`: the message naming both.
+    fn refuse(&mut self, place: String, why: &str) -> String {
         self.refused += 1;
+        let reason = format!("{place}: {why}");
         if self.places.len() < PLACES_NAMED {
-            self.places.push(item.place());
+            self.places.push(place);
         }
-        format!(
-            "{}: {}",
-            item.place(),
-            item.error.as_deref().unwrap_or_default()
-        )
+        reason
     }
 
     fn add(&mut self, done: crate::api::favorites::ImportSummary) {
@@ -288,18 +286,15 @@ fn import_file(
     let mut names = Vec::with_capacity(IMPORT_CALL);
     for item in watchlist_rows(file)? {
         let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
-        if item.error.is_some() {
-            let reason = tally.refuse(&item);
-            super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
-            continue;
+        let place = item.place();
+        match item.favorite() {
+            Ok(request) => names.push(request),
+            Err(why) => {
+                let reason = tally.refuse(place, &why);
+                super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
+                continue;
+            }
         }
-        names.push(FavoriteRequest {
-            name: item.name,
-            kind: item.kind,
-            note: None,
-            date_of_birth: None,
-            country: None,
-        });
         if names.len() == IMPORT_CALL {
             let chunk = std::mem::replace(&mut names, Vec::with_capacity(IMPORT_CALL));
             tally.add(rt.block_on(svc.import_favorites(FavoriteImport { names: chunk }))?);
@@ -323,8 +318,9 @@ fn check_strict(file: &std::path::Path, file_name: &str) -> Result<()> {
     let mut shown = Vec::new();
     for item in watchlist_rows(file)? {
         let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
-        if item.error.is_some() {
-            let reason = tally.refuse(&item);
+        let place = item.place();
+        if let Err(why) = item.favorite() {
+            let reason = tally.refuse(place, &why);
             if shown.len() < PLACES_NAMED {
                 shown.push(reason);
             }

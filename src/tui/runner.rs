@@ -244,32 +244,30 @@ async fn import_favorites(
     service: &dyn Service,
     path: &std::path::Path,
 ) -> Result<crate::api::favorites::ImportSummary, String> {
-    let batch = read_batch(path).await?;
-    let names = batch
-        .request
-        .names
-        .into_iter()
-        .map(|n| match n {
-            BatchName::Name(name) => crate::api::favorites::FavoriteRequest {
-                name,
-                kind: None,
-                note: None,
-                date_of_birth: None,
-                country: None,
-            },
-            BatchName::Typed { name, kind } => crate::api::favorites::FavoriteRequest {
-                name,
-                kind,
-                note: None,
-                date_of_birth: None,
-                country: None,
-            },
-        })
-        .collect();
+    let (batch, shown) = read_input(path).await?;
+    let names = favorites_of(batch, &shown)?;
     service
         .import_favorites(crate::api::favorites::FavoriteImport { names })
         .await
         .map_err(|e| e.to_string())
+}
+
+/// The names a watchlist import adds, each with its date of birth and country; all or
+/// nothing, as a batch is read: the first row refused is named (a date of birth or country
+/// that cannot be read too, since each is weighed in every re-screen).
+fn favorites_of(
+    batch: crate::batch::Batch,
+    shown: &str,
+) -> Result<Vec<crate::api::favorites::FavoriteRequest>, String> {
+    batch
+        .items
+        .into_iter()
+        .map(|item| {
+            let place = item.place();
+            item.favorite()
+                .map_err(|why| format!("{shown} {place}: {why}"))
+        })
+        .collect()
 }
 
 async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, String> {
@@ -290,8 +288,9 @@ async fn write_new(path: &std::path::Path, contents: &str) -> Result<String, Str
     Ok(shown)
 }
 
-async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loaded, String> {
-    let shown = path.display();
+/// A batch file read whole (at most [`MAX_FILE`] bytes), with its path as shown.
+async fn read_input(path: &std::path::Path) -> Result<(crate::batch::Batch, String), String> {
+    let shown = path.display().to_string();
     let meta = tokio::fs::metadata(path)
         .await
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
@@ -306,6 +305,11 @@ async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loade
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let batch = crate::batch::parse_input(&bytes, &crate::batch::InputOptions::default())
         .map_err(|e| format!("{shown}: {e}"))?;
+    Ok((batch, shown))
+}
+
+async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loaded, String> {
+    let (batch, shown) = read_input(path).await?;
     // All or nothing, like the service: a bad row is named rather than skipped.
     if let Some(bad) = batch.first_refused() {
         let line = bad.line.map_or(String::new(), |l| format!(" line {l}"));
@@ -333,4 +337,47 @@ async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loade
         roles: batch.roles,
         cells,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::favorites_of;
+    use crate::batch::{InputOptions, parse_input};
+
+    /// A row's name, date of birth and country as imported.
+    type Kept = (String, Option<String>, Option<String>);
+
+    fn read(text: &str) -> Result<Vec<Kept>, String> {
+        let batch = parse_input(text.as_bytes(), &InputOptions::default()).unwrap();
+        let names = favorites_of(batch, "customers.csv")?;
+        Ok(names
+            .into_iter()
+            .map(|f| (f.name, f.date_of_birth, f.country))
+            .collect())
+    }
+
+    #[test]
+    fn an_imported_rows_date_of_birth_and_country_are_kept() {
+        let names = read("name,dob,country\nVladimir Putin,1952-10-07,RU\nAnn Other,,\n");
+        assert_eq!(
+            names.unwrap(),
+            [
+                (
+                    "Vladimir Putin".to_owned(),
+                    Some("1952-10-07".to_owned()),
+                    Some("RU".to_owned())
+                ),
+                ("Ann Other".to_owned(), None, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_row_whose_date_of_birth_cannot_be_read_is_named() {
+        let refused = read("name,dob\nAnn Other,1970\nBo Other,31/31/1990\n").unwrap_err();
+        assert!(
+            refused.starts_with("customers.csv line 3: date of birth"),
+            "{refused}"
+        );
+    }
 }

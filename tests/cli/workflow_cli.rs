@@ -358,6 +358,84 @@ fn a_watchlist_import_keeps_the_good_rows_and_names_each_refused_one() {
     assert!(names.contains(&"Pat D. King"), "{names:?}");
 }
 
+/// A customer file's `dob` and `country` columns are kept with each name and weighed in its
+/// screenings, as `watchlist add --dob --country` and `batch` weigh them (they were dropped:
+/// every re-screen then lacked the evidence); a row whose date of birth or country cannot be
+/// read is refused with its line and why, the others imported.
+#[test]
+fn a_watchlist_import_keeps_each_rows_date_of_birth_and_country() {
+    let data = imported();
+    let d = data.path();
+    let file = d.join("customers.csv");
+    std::fs::write(
+        &file,
+        "customer_id,name,dob,country\n\
+         C1,Vladimir Putin,07.10.1952,Russia\n\
+         C2,Zyxwv Unlisted,31/31/1990,FR\n\
+         C3,Qwerty Unlisted,,Atlantis\n\
+         C4,Sergey Lavrov,1970,\n",
+    )
+    .unwrap();
+    let out = sanctions(
+        d,
+        &["watchlist", "import", file.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let warnings = stderr(&out);
+    assert!(
+        warnings.contains("line 3: date of birth must be YYYY, YYYY-MM or YYYY-MM-DD"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("line 4: unknown country") && warnings.contains("Atlantis"),
+        "{warnings}"
+    );
+    let list = json(&sanctions(d, &["watchlist", "list", "--json"]));
+    let kept: Vec<(&str, &str, &str)> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let text = |key: &str| f[key].as_str().unwrap_or("-");
+            (text("name"), text("date_of_birth"), text("country"))
+        })
+        .collect();
+    assert_eq!(kept.len(), 2, "{list}");
+    assert!(
+        kept.contains(&("Vladimir Putin", "1952-10-07", "RU")),
+        "{kept:?}"
+    );
+    assert!(kept.contains(&("Sergey Lavrov", "1970", "-")), "{kept:?}");
+    // Weighed as `screen` weighs them: the score of the name with its evidence, not without.
+    let score = |args: &[&str]| {
+        let mut all = vec!["screen", "Sergey Lavrov", "--json"];
+        all.extend(args);
+        json(&sanctions(d, &all))["results"][0]["score"].clone()
+    };
+    let (screened, bare) = (score(&["--dob", "1970"]), score(&[]));
+    assert_ne!(screened, bare, "a date of birth 20 years off weighs");
+    let alerts = json(&sanctions(
+        d,
+        &["alerts", "--kind", "favorite.match", "--json"],
+    ));
+    let lavrov = alerts["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap_or("").contains("Lavrov"))
+        .unwrap_or_else(|| panic!("an alert for Lavrov: {alerts}"));
+    let screening = json(&sanctions(
+        d,
+        &[
+            "screenings",
+            "show",
+            lavrov["screening_id"].as_str().unwrap(),
+            "--json",
+        ],
+    ));
+    assert_eq!(screening["results"][0]["score"], screened, "{screening}");
+}
+
 /// The real binary run as the OS user `user` (the reviewer a local decision is recorded as),
 /// with the configuration file `config`.
 fn as_user(data: &Path, user: &str, config: &Path, args: &[&str]) -> Output {

@@ -452,3 +452,48 @@ async fn screening_with_no_lists_says_how_to_get_them() {
     assert_eq!(err.status(), 503);
     assert!(err.to_string().contains("lists import"), "{err}");
 }
+
+/// A watchlist import whose rows hold a date of birth or a country the engine cannot read is
+/// refused whole, naming each such row, before any name is added (the date is weighed in
+/// every re-screen, so it is checked when it is kept, as `add_favorite` checks it).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_favorite_import_with_unreadable_evidence_adds_nothing() {
+    use sanctions_api::favorites::{FavoriteImport, FavoriteRequest};
+    let (_dir, svc) = service().await;
+    let favorite = |name: &str, dob: Option<&str>, country: Option<&str>| FavoriteRequest {
+        name: name.to_owned(),
+        kind: None,
+        note: None,
+        date_of_birth: dob.map(str::to_owned),
+        country: country.map(str::to_owned),
+    };
+    let names = vec![
+        favorite("Ann Other", Some("1970-01-02"), Some("FR")),
+        favorite("Bo Other", Some("31/31/1990"), None),
+        favorite("Cy Other", None, Some("Atlantis")),
+    ];
+    let err = svc
+        .import_favorites(FavoriteImport { names })
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), 422, "{err}");
+    let message = err.to_string();
+    for named in [
+        "row 2: ",
+        "31/31/1990",
+        "row 3: ",
+        "Atlantis",
+        "nothing was imported",
+    ] {
+        assert!(message.contains(named), "{named}: {message}");
+    }
+    assert_eq!(svc.favorites(None, None).await.unwrap().total, 0);
+    let kept = svc
+        .add_favorite(favorite("Ann Other", Some("02.01.1970"), Some("France")))
+        .await
+        .unwrap();
+    assert_eq!(
+        (kept.dob.as_deref(), kept.country.as_deref()),
+        (Some("1970-01-02"), Some("FR"))
+    );
+}

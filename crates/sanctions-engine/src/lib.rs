@@ -114,6 +114,12 @@ impl Screener {
     }
 }
 
+/// Whether a request's date of birth and country are ones [`screen`] reads (blank is none):
+/// for callers that keep them to screen with later (a watchlist's names), refused up front.
+pub fn check_facts(date_of_birth: Option<&str>, country: Option<&str>) -> Result<(), ScreenError> {
+    facts::parse(date_of_birth, country).map(|_| ())
+}
+
 /// Screens one name against `index`. A name that holds a part in parentheses written in
 /// another script than the rest (`Ibrahim Hassan Tali Asiri (إبراهيم حسن طالع عسيري)`) is two
 /// alternative names of one person, and a name with a word written in Arabic script that the

@@ -17,6 +17,7 @@ mod table;
 
 use std::collections::BTreeMap;
 
+use crate::api::favorites::FavoriteRequest;
 use crate::api::screening::{BatchLine, KindFilter};
 use rayon::prelude::*;
 
@@ -74,6 +75,24 @@ pub struct BatchItem {
 }
 
 impl BatchItem {
+    /// The name a watchlist import adds for this row: its name, type, date of birth and
+    /// country (the evidence every re-screen weighs, as `batch` weighs it); else why the row
+    /// is refused (its own error, or a date of birth or country the engine cannot read).
+    pub fn favorite(self) -> Result<FavoriteRequest, String> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        crate::engine::check_facts(self.date_of_birth.as_deref(), self.country.as_deref())
+            .map_err(|e| e.to_string())?;
+        Ok(FavoriteRequest {
+            name: self.name,
+            kind: self.kind,
+            note: None,
+            date_of_birth: self.date_of_birth,
+            country: self.country,
+        })
+    }
+
     /// `line 4` or `element 4`, for messages.
     pub fn place(&self) -> String {
         match (self.line, self.position) {

@@ -45,6 +45,9 @@ pub(crate) fn norm_key(name: &str, kind: Option<EntityKind>) -> String {
 
 fn check_favorite(request: &FavoriteRequest) -> Result<(), ServiceError> {
     check_name("name", &request.name, request.kind)?;
+    // Kept to weigh in every re-screen: refused here, not when one of them runs.
+    crate::engine::check_facts(request.date_of_birth.as_deref(), request.country.as_deref())
+        .map_err(super::enrich::engine_error)?;
     if request
         .note
         .as_ref()
