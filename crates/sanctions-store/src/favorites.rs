@@ -55,8 +55,17 @@ pub struct Nearness {
     pub low: f64,
 }
 
-/// Favorite id to (date of birth, country), for the favorites that have either.
-pub type FavoriteEvidence = HashMap<String, (Option<String>, Option<String>)>;
+/// A favorite as a re-screen reads it: its id, name and type, its date of birth and country
+/// (the evidence each of its screenings weighs), and its kept [`Nearness`] (`None`: unknown).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchedName {
+    pub id: String,
+    pub name: String,
+    pub kind: Option<EntityKind>,
+    pub dob: Option<String>,
+    pub country: Option<String>,
+    pub nearness: Option<Nearness>,
+}
 
 const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
     f.last_match_count, f.last_screening_id, f.dob, f.country";
@@ -186,36 +195,26 @@ impl Store {
         Ok(n as u64)
     }
 
-    /// Every favorite's id, name and type, of `account` (`None`: of every account), for
-    /// re-screening.
-    #[allow(clippy::type_complexity)]
-    pub fn favorite_names(
-        &self,
-        account: Option<&str>,
-    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+    /// Every favorite of `account` (`None`: of every account) as a re-screen reads it
+    /// ([`WatchedName`]), by id, in one read of the table.
+    pub fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, name, kind FROM favorites WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id",
+            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
+             WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map([account], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-            ))
+            Ok(WatchedName {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                kind: r
+                    .get::<_, Option<String>>(2)?
+                    .as_deref()
+                    .and_then(EntityKind::parse),
+                dob: r.get(3)?,
+                country: r.get(4)?,
+                nearness: crate::rescreen_chunks::kept_nearness(r.get(5)?, r.get(6)?),
+            })
         })?;
-        rows.map(|row| {
-            let (id, name, kind) = row?;
-            Ok((id, name, kind.as_deref().and_then(EntityKind::parse)))
-        })
-        .collect()
-    }
-
-    /// The date of birth and country of every favorite that has either, by id.
-    pub fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
-        )?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

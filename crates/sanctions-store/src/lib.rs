@@ -46,7 +46,7 @@ use rusqlite::{Connection, OpenFlags};
 pub use briefs::{BriefFilter, BriefRecord};
 pub use error::{BoxError, StoreError};
 pub use favorites::{
-    FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER,
+    FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER, WatchedName,
 };
 pub use integrity::{IntegrityReport, NameDamage, NameDigest};
 pub use jobs::JobClaim;

@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
-use super::favorites::{FavoriteEvidence, FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness};
+use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness, WatchedName};
 use super::jobs::JobClaim;
 use super::rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
@@ -29,7 +29,7 @@ use super::webhooks::{AttemptRecord, DeliveryClaim, DeliveryRecord, DueDelivery,
 use super::{EntityChange, ListSummary, Store, StoreError};
 use crate::model::ParsedList;
 use crate::model::{
-    Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
+    Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityNames,
     EntityVersion, Favorite, ListCode, ListVersions, RescreenRun, ReviewStatus, ScreeningFilter,
     ScreeningRecord, UpdateRecord,
 };
@@ -129,13 +129,8 @@ pub trait Repository: Send + Sync {
     fn remove_favorite(&self, account: &str, id: &str) -> Result<Favorite, StoreError>;
     /// Favorites of `account`, or of every account (`None`: the monitor).
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError>;
-    #[allow(clippy::type_complexity)]
-    fn favorite_names(
-        &self,
-        account: Option<&str>,
-    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError>;
-    /// The date of birth and country of every favorite that has either, by id.
-    fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError>;
+    /// Every favorite of `account` (`None`: of every account) as a re-screen reads it, by id.
+    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError>;
     /// Every favorite's [`Nearness`] by id (those whose values are unknown are absent).
     fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError>;
     /// Sets each named favorite's [`Nearness`] (`None`: unknown), in one transaction.
@@ -521,14 +516,8 @@ impl Repository for SqliteRepository {
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
         self.reader()?.favorite_count(account)
     }
-    fn favorite_names(
-        &self,
-        account: Option<&str>,
-    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
         self.reader()?.favorite_names(account)
-    }
-    fn favorite_evidence(&self) -> Result<FavoriteEvidence, StoreError> {
-        self.reader()?.favorite_evidence()
     }
     fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError> {
         self.reader()?.favorite_nearness()

@@ -774,14 +774,12 @@ pub fn watchlist_favorites(repo: &dyn Both) {
     assert_eq!(repo.favorite_count(Some(&acme.id)).unwrap(), 3);
     assert_eq!(repo.favorite_count(None).unwrap(), 4);
     let names = repo.favorite_names(Some(&acme.id)).unwrap();
+    let bob = &names[1];
     assert_eq!(
-        names[1],
-        (
-            "fav_03".to_owned(),
-            "Bob".to_owned(),
-            Some(EntityKind::Individual)
-        )
+        (bob.id.as_str(), bob.name.as_str(), bob.kind),
+        ("fav_03", "Bob", Some(EntityKind::Individual))
     );
+    assert_eq!((&bob.dob, &bob.country), (&None, &None));
     assert_eq!(repo.favorite_names(None).unwrap().len(), 4);
     let matches = repo.favorite_matches().unwrap();
     assert_eq!(matches["fav_06"], [("un:2".to_owned(), 85)]);
@@ -798,7 +796,7 @@ pub fn watchlist_favorites(repo: &dyn Both) {
 }
 
 /// A favorite's date of birth and country come back as stored, added one by one or imported,
-/// and in the evidence a re-screen reads (favorites without either are absent from it).
+/// and with the names a re-screen reads.
 fn favorite_evidence_round_trips(repo: &dyn Both, account: &str) {
     let mut dana = favorite("fav_07", "Dana", &[]);
     dana.favorite.dob = Some("1952-10-07".into());
@@ -812,13 +810,14 @@ fn favorite_evidence_round_trips(repo: &dyn Both, account: &str) {
     let read = repo.favorite(account, "fav_07").unwrap().unwrap();
     assert_eq!(read.dob.as_deref(), Some("1952-10-07"));
     assert_eq!(read.country.as_deref(), Some("RU"));
-    let evidence = repo.favorite_evidence().unwrap();
-    assert_eq!(
-        evidence["fav_07"],
-        (Some("1952-10-07".to_owned()), Some("RU".to_owned()))
-    );
-    assert_eq!(evidence["fav_08"], (Some("1961".to_owned()), None));
-    assert!(!evidence.contains_key("fav_03"));
+    let names = repo.favorite_names(Some(account)).unwrap();
+    let evidence = |id: &str| {
+        let f = names.iter().find(|f| f.id == id).unwrap();
+        (f.dob.as_deref(), f.country.as_deref())
+    };
+    assert_eq!(evidence("fav_07"), (Some("1952-10-07"), Some("RU")));
+    assert_eq!(evidence("fav_08"), (Some("1961"), None));
+    assert_eq!(evidence("fav_03"), (None, None));
     assert_eq!(repo.favorite(account, "fav_03").unwrap().unwrap().dob, None);
     repo.remove_favorite(account, "fav_07").unwrap();
     repo.remove_favorite(account, "fav_08").unwrap();

@@ -35,9 +35,7 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, ListCode, OutboxEvent, RescreenRun,
     ScreeningOrigin, Severity,
 };
-use crate::store::{
-    Changes, FavoriteEvidence, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER,
-};
+use crate::store::{Changes, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER, WatchedName};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
@@ -261,7 +259,6 @@ impl LocalService {
         let version = repo.marker(WATCHLIST_MARKER)?.unwrap_or(0);
         let previous = repo.favorite_matches()?;
         let favorites = repo.favorite_names(None)?;
-        let evidence = repo.favorite_evidence()?;
         let total = favorites.len() as u64;
         tracing::info!(
             favorites = total,
@@ -269,15 +266,14 @@ impl LocalService {
             "watchlist read for the re-screen"
         );
         let mut raised_near = Vec::new();
-        let selected: Vec<(String, String, Option<EntityKind>)> = match mode {
+        let selected: Vec<WatchedName> = match mode {
             RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
-                let nearness = repo.favorite_nearness()?;
-                let inputs = (&evidence, &previous, (&nearness, drift));
+                let inputs = (&previous, drift);
                 let (candidates, raise) = candidates(loaded, &favorites, inputs, changed);
                 raised_near = raise;
                 favorites
                     .into_iter()
-                    .filter(|(id, _, _)| candidates.contains(id))
+                    .filter(|f| candidates.contains(&f.id))
                     .collect()
             }
             _ => favorites,
@@ -287,9 +283,9 @@ impl LocalService {
         let screening = Instant::now();
         let outcomes: Vec<(Option<Screened>, Option<Near>)> = selected
             .par_iter()
-            .map(|(id, name, kind)| {
-                let request = rescreen_request(&evidence, id, name, *kind);
-                screen_favorite(loaded, id, request, previous.get(id), &actor)
+            .map(|f| {
+                let request = rescreen_request(f);
+                screen_favorite(loaded, &f.id, request, previous.get(&f.id), &actor)
             })
             .collect::<Result<_, _>>()?;
         let mut near = stamped(&selected, &outcomes, drift.now);
@@ -343,13 +339,9 @@ impl LocalService {
     }
 }
 
-/// What [`candidates`] reads of each favorite besides its name: its date of birth and
-/// country, its matches, and its kept nearness with the new index's drift.
-type CandidateInputs<'a> = (
-    &'a FavoriteEvidence,
-    &'a HashMap<String, Vec<(String, u8)>>,
-    (&'a HashMap<String, Nearness>, &'a DriftStep),
-);
+/// What [`candidates`] reads besides each favorite ([`WatchedName`]: its name, type,
+/// evidence and kept nearness): the favorites' matches, and the new index's drift.
+type CandidateInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftStep);
 
 /// The favorites an update can have changed: those matching a changed or removed entry now,
 /// those whose re-screen can reach the threshold against an added or changed entry
@@ -361,8 +353,8 @@ type CandidateInputs<'a> = (
 /// threshold, or whose nearness is unknown.
 fn candidates(
     loaded: &Loaded,
-    favorites: &[(String, String, Option<EntityKind>)],
-    (evidence, previous, (nearness, drift)): CandidateInputs<'_>,
+    favorites: &[WatchedName],
+    (previous, drift): CandidateInputs<'_>,
     changed: &[(String, ChangeKind)],
 ) -> (HashSet<String>, Vec<(String, Option<Nearness>)>) {
     let started = Instant::now();
@@ -391,27 +383,27 @@ fn candidates(
             .map(|(id, _)| id.as_str())
             .chain(moved.iter().copied()),
     );
-    let selects = |id: &str, request: &engine::Request, cache: &mut engine::BoundCache| {
-        let kept = nearness.get(id);
-        if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
-            return Selected::Yes;
-        }
-        // The name read once for both checks.
-        let read = engine::ReadName::of(request);
-        if drift
-            .weights
-            .as_ref()
-            .is_some_and(|w| w.moves_query(index, &read))
-        {
-            return Selected::Yes;
-        }
-        match kept {
-            Some(kept) if !entries.is_empty() => {
-                raised(&entries, index, (request, &read), *kept, drift, cache)
+    let selects =
+        |kept: Option<&Nearness>, request: &engine::Request, cache: &mut engine::BoundCache| {
+            if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
+                return Selected::Yes;
             }
-            _ => Selected::No,
-        }
-    };
+            // The name read once for both checks.
+            let read = engine::ReadName::of(request);
+            if drift
+                .weights
+                .as_ref()
+                .is_some_and(|w| w.moves_query(index, &read))
+            {
+                return Selected::Yes;
+            }
+            match kept {
+                Some(kept) if !entries.is_empty() => {
+                    raised(&entries, index, (request, &read), *kept, drift, cache)
+                }
+                _ => Selected::No,
+            }
+        };
     // One cache per thread, each over a contiguous share of the watchlist (a cache per
     // rayon job, `map_init`, would start cold per job), the token bounds shared: each
     // distinct token's bound is worked out by one thread only.
@@ -426,9 +418,10 @@ fn candidates(
             let mut cache = engine::BoundCache::sharing(shared.clone());
             chunk
                 .iter()
-                .map(|(id, name, kind)| {
-                    let request = rescreen_request(evidence, id, name, *kind);
-                    (id, selects(id, &mapping::request(&request), &mut cache))
+                .map(|f| {
+                    let request = rescreen_request(f);
+                    let request = mapping::request(&request);
+                    (&f.id, selects(f.nearness.as_ref(), &request, &mut cache))
                 })
                 .filter(|(_, s)| *s != Selected::No)
                 .map(|(id, s)| (id.clone(), s))
@@ -531,16 +524,9 @@ pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRe
 }
 
 /// The request re-screening a favorite: its name and type, its date of birth and country.
-fn rescreen_request(
-    evidence: &FavoriteEvidence,
-    id: &str,
-    name: &str,
-    kind: Option<EntityKind>,
-) -> ScreenRequest {
-    match evidence.get(id) {
-        Some((dob, country)) => favorite_rescreen_request(name, kind, dob, country),
-        None => favorite_request(name, kind),
-    }
+fn rescreen_request(favorite: &WatchedName) -> ScreenRequest {
+    let f = favorite;
+    favorite_rescreen_request(&f.name, f.kind, &f.dob, &f.country)
 }
 
 /// The request re-screening a favorite of `name` and `kind`: with its date of birth and
@@ -684,14 +670,14 @@ fn changed(
 /// The kept nearness of each favorite `selected` that the engine screened, stamped with the
 /// index's cumulative drift.
 fn stamped(
-    selected: &[(String, String, Option<EntityKind>)],
+    selected: &[WatchedName],
     outcomes: &[(Option<Screened>, Option<Near>)],
     drift: i64,
 ) -> Vec<(String, Option<Nearness>)> {
     selected
         .iter()
         .zip(outcomes)
-        .filter_map(|((id, _, _), (_, near))| near.map(|n| (id.clone(), Some(n.stamped(drift)))))
+        .filter_map(|(f, (_, near))| near.map(|n| (f.id.clone(), Some(n.stamped(drift)))))
         .collect()
 }
 

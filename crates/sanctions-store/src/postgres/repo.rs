@@ -9,7 +9,7 @@ use super::connect::PostgresRepository;
 use super::{jobs, lists, records, rescreen_chunks, watchlist, webhooks};
 use crate::model::ParsedList;
 use crate::model::{
-    Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityKind, EntityNames,
+    Alert, AlertChange, AlertFilter, ChangeKind, DecisionRecord, Entity, EntityNames,
     EntityVersion, Favorite, ListCode, ListVersions, RescreenRun, ReviewStatus, ScreeningFilter,
     ScreeningRecord, UpdateRecord,
 };
@@ -171,14 +171,8 @@ impl Repository for PostgresRepository {
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
         self.read(|c| watchlist::favorite_count(c, account))
     }
-    fn favorite_names(
-        &self,
-        account: Option<&str>,
-    ) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<crate::WatchedName>, StoreError> {
         self.read(|c| watchlist::favorite_names(c, account))
-    }
-    fn favorite_evidence(&self) -> Result<crate::FavoriteEvidence, StoreError> {
-        self.read(watchlist::favorite_evidence)
     }
     fn favorite_nearness(&self) -> Result<HashMap<String, crate::Nearness>, StoreError> {
         self.read(watchlist::favorite_nearness)

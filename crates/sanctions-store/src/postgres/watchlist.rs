@@ -304,27 +304,29 @@ pub(super) fn favorite_count(
     Ok(count(col(&row, 0)?))
 }
 
-/// Every favorite's id, name and type, for re-screening.
-#[allow(clippy::type_complexity)]
+/// Every favorite as a re-screen reads it (`crate::WatchedName`), by id.
 pub(super) fn favorite_names(
     c: &mut impl GenericClient,
     account: Option<&str>,
-) -> Result<Vec<(String, String, Option<EntityKind>)>, StoreError> {
+) -> Result<Vec<crate::WatchedName>, StoreError> {
     let rows = c
         .query(
-            "SELECT id, name, kind FROM favorites WHERE $1::text IS NULL OR account_id = $1
-             ORDER BY id",
+            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
+             WHERE $1::text IS NULL OR account_id = $1 ORDER BY id",
             &[&account],
         )
         .map_err(db)?;
     rows.iter()
         .map(|r| {
             let kind: Option<String> = col(r, 2)?;
-            Ok((
-                col(r, 0)?,
-                col(r, 1)?,
-                kind.as_deref().and_then(EntityKind::parse),
-            ))
+            Ok(crate::WatchedName {
+                id: col(r, 0)?,
+                name: col(r, 1)?,
+                kind: kind.as_deref().and_then(EntityKind::parse),
+                dob: col(r, 3)?,
+                country: col(r, 4)?,
+                nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
+            })
         })
         .collect()
 }
@@ -598,21 +600,6 @@ pub(super) fn marker(c: &mut impl GenericClient, key: &str) -> Result<Option<i64
         .query_opt("SELECT value FROM service_state WHERE key = $1", &[&key])
         .map_err(db)?;
     row.map(|r| col(&r, 0)).transpose()
-}
-
-/// The date of birth and country of every favorite that has either, by id.
-pub(super) fn favorite_evidence(
-    c: &mut impl GenericClient,
-) -> Result<crate::FavoriteEvidence, StoreError> {
-    let rows = c
-        .query(
-            "SELECT id, dob, country FROM favorites WHERE dob IS NOT NULL OR country IS NOT NULL",
-            &[],
-        )
-        .map_err(db)?;
-    rows.iter()
-        .map(|r| Ok((col(r, 0)?, (col(r, 1)?, col(r, 2)?))))
-        .collect()
 }
 
 /// Every favorite's nearness by id (see `crate::Nearness`); unknown ones are absent.
