@@ -22,7 +22,7 @@ use super::workflow::runtime;
 use super::{BatchArgs, Context};
 use crate::api::coverage::Coverage;
 use crate::api::screening::{BatchLine, KindFilter};
-use crate::batch::{self, Batch, BatchItem, InputOptions, Mode, Plan, Screened, merged};
+use crate::batch::{self, Batch, InputOptions, Mode, Plan, Screened, merged};
 
 /// Screens every name of a file.
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
@@ -51,7 +51,7 @@ pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     let checked = rt.block_on(check_coverage(svc.as_ref(), &args.options, json))?;
     let template = template(&args.options, &checked);
     if mode == Mode::Store {
-        warn_stored(ctx, &args, &input, json);
+        warn_stored(ctx, &args, json);
     }
     let plan = Plan {
         template: &template,
@@ -113,17 +113,10 @@ fn open_service(ctx: &Context, mode: Mode) -> Result<Arc<dyn Service>> {
     Ok(connected.service)
 }
 
-fn warn_stored(ctx: &Context, args: &BatchArgs, input: &Batch, json: bool) {
+fn warn_stored(ctx: &Context, args: &BatchArgs, json: bool) {
     if ctx.remote.is_some() && !args.store {
         warn(
             "through a server every batch name is stored as a screening (--store is implied)",
-            json,
-        );
-    }
-    let evidence = |i: &BatchItem| i.date_of_birth.is_some() || i.country.is_some();
-    if input.items.iter().any(|i| i.error.is_none() && evidence(i)) {
-        warn(
-            "the dob and country columns are not weighed in a stored batch (screen those names one by one with `screen --dob --country`)",
             json,
         );
     }

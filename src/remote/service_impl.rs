@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::RemoteService;
 use crate::api::alerts::{Alert, AlertBulkRequest, AlertQuery, AlertStatusRequest};
-use crate::api::batch::{BatchRequest, BatchResponse};
+use crate::api::batch::{BatchName, BatchRequest, BatchResponse};
 use crate::api::briefs::{Brief, BriefQuery, RefreshReport};
 use crate::api::entities::EntityDetail;
 use crate::api::favorites::{
@@ -77,6 +77,11 @@ impl Service for RemoteService {
 
     async fn screen_batch(&self, mut request: BatchRequest) -> Result<BatchResponse, ServiceError> {
         request.options = request.options.map(ScreenRequest::in_wire_form);
+        request.names = request
+            .names
+            .into_iter()
+            .map(BatchName::in_wire_form)
+            .collect();
         self.send(Method::POST, routes::SCREEN_BATCH, Some(&request))
             .await
     }

@@ -154,9 +154,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
     }
 }
 
-/// A batch sent as CSV: a `name` column and an optional `type` column, with or without a
-/// header row (without one, the first column is the name and the second, if any, the type);
-/// UTF-8 with or without a byte-order mark; blank rows skipped.
+/// A batch sent as CSV: a `name` column and optional `type`, `date_of_birth` and `country`
+/// columns, with or without a header row (without one, the first column is the name and the
+/// second, if any, the type); UTF-8 with or without a byte-order mark; blank rows skipped.
 pub fn csv_batch(bytes: &[u8]) -> Result<BatchRequest, ApiError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|e| {
@@ -178,12 +178,14 @@ pub fn csv_batch(bytes: &[u8]) -> Result<BatchRequest, ApiError> {
     }
     let header = rows.first().and_then(|first| {
         let cells: Vec<String> = first.iter().map(|c| c.to_ascii_lowercase()).collect();
-        let name = cells.iter().position(|c| c == "name")?;
-        Some((name, cells.iter().position(|c| c == "type")))
+        let at = |names: &[&str]| cells.iter().position(|c| names.contains(&c.as_str()));
+        let name = at(&["name"])?;
+        let evidence = (at(&["date_of_birth", "dob"]), at(&["country"]));
+        Some((name, at(&["type"]), evidence))
     });
-    let (name_col, type_col, skip) = match header {
-        Some((name, kind)) => (name, kind, 1),
-        None => (0, Some(1), 0),
+    let (name_col, type_col, (dob_col, country_col), skip) = match header {
+        Some((name, kind, evidence)) => (name, kind, evidence, 1),
+        None => (0, Some(1), (None, None), 0),
     };
     let mut names = Vec::new();
     for (i, row) in rows.iter().enumerate().skip(skip) {
@@ -202,7 +204,17 @@ pub fn csv_batch(bytes: &[u8]) -> Result<BatchRequest, ApiError> {
                 ));
             }
         };
-        names.push(BatchName::Typed { name, kind });
+        let cell = |col: Option<usize>| {
+            col.and_then(|c| row.get(c))
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        names.push(BatchName::Typed {
+            name,
+            kind,
+            date_of_birth: cell(dob_col),
+            country: cell(country_col),
+        });
     }
     if names.is_empty() {
         return Err(ApiError::bad_request(
@@ -326,6 +338,10 @@ mod tests {
         let b = csv_batch(b"Acme Ltd\nJohn Doe,individual\n").unwrap();
         assert_eq!(b.names.len(), 2);
         assert_eq!(b.names[0].name(), "Acme Ltd");
+        let b =
+            csv_batch(b"Country,name,DOB\nRU,Vladimir Putin,1952-10-07\n,Ann Other,\n").unwrap();
+        assert_eq!(b.names[0].evidence(), (Some("1952-10-07"), Some("RU")));
+        assert_eq!(b.names[1].evidence(), (None, None));
         let e = csv_batch(b"name,type\nAcme,ship\n").unwrap_err();
         assert_eq!(e.status.as_u16(), 422);
         assert!(csv_batch(b"\n\n").is_err());

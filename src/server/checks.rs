@@ -1,11 +1,13 @@
 //! The interface's own checks of request values whose documented form is stricter than what
-//! the service reads: a screening's or a favorite's `date_of_birth` and `country`, and a brief listing's
+//! the service reads: a screening's, a batch name's or a favorite's `date_of_birth` and
+//! `country`, and a brief listing's
 //! `since`. Locally the service also reads `07.10.1952` or `Russia`; on the wire each field
 //! has one documented form (the patterns and enums of `api::schema`, which say the
 //! same as these functions), and the remote client sends that form. Refusals are 422s
 //! naming the field.
 
 use super::reply::ApiError;
+use crate::api::batch::BatchName;
 use crate::api::favorites::FavoriteRequest;
 use crate::api::screening::ScreenRequest;
 use crate::model::to_iso2;
@@ -42,6 +44,14 @@ pub(super) fn favorites<'a>(
                 &at,
             )
         })
+}
+
+/// `date_of_birth` and `country` of each name of a batch that has its own (`names[3].`).
+pub(super) fn batch_names(names: &[BatchName]) -> Result<(), ApiError> {
+    names.iter().enumerate().try_for_each(|(i, name)| {
+        let (dob, country) = name.evidence();
+        evidence(dob, country, &format!("names[{i}]."))
+    })
 }
 
 /// A date of birth and a country in their documented forms; `at` prefixes the field's name.

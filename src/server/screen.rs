@@ -140,6 +140,7 @@ pub async fn batch(State(state): AppState_, caller: Caller, request: Request) ->
     if let Some(options) = &batch.options {
         checks::screen_request(options)?;
     }
+    checks::batch_names(&batch.names)?;
     if batch.names.len() > MAX_BATCH {
         return Err(ApiError::invalid(
             "names",

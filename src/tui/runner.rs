@@ -326,6 +326,8 @@ async fn read_batch(path: &std::path::Path) -> Result<super::pages::batch::Loade
         .map(|item| BatchName::Typed {
             name: item.name,
             kind: item.kind,
+            date_of_birth: item.date_of_birth,
+            country: item.country,
         })
         .collect();
     Ok(super::pages::batch::Loaded {

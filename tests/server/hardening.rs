@@ -171,6 +171,25 @@ async fn favorite_evidence_over_http(server: &Serve, k: Option<&str>) {
         "{:?}",
         refused.body
     );
+    // A batch name's own date of birth and country: the documented forms, named when not.
+    for (name, named) in [
+        (
+            json!({ "name": "Bo Other", "date_of_birth": "07.10.1952" }),
+            "names[1].date_of_birth",
+        ),
+        (
+            json!({ "name": "Bo Other", "country": "Atlantis" }),
+            "names[1].country",
+        ),
+    ] {
+        let batch = json!({ "names": ["Ann Other", name] });
+        let refused = call("POST", &server.url("/screen/batch"), k, json_body(batch)).await;
+        assert_eq!(refused.status, 422, "{:?}", refused.body);
+        assert!(refused.message().contains(named), "{:?}", refused.body);
+    }
+    let weighed = json!({ "names": [{ "name": "Bo Other", "date_of_birth": "1952-10-07", "country": "RU" }] });
+    let answer = call("POST", &server.url("/screen/batch"), k, json_body(weighed)).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
     let removed = call("DELETE", &server.url(&format!("/favorites/{fav}")), k, None).await;
     assert!(removed.status < 300, "{:?}", removed.body);
 }

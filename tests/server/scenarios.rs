@@ -125,10 +125,7 @@ async fn scenarios(svc: Arc<dyn Service>) -> Vec<(&'static str, Value)> {
         .screen_batch(BatchRequest {
             names: vec![
                 BatchName::Name("Kim Jong Un".into()),
-                BatchName::Typed {
-                    name: "Rosoboronexport".into(),
-                    kind: Some(KindFilter::Entity),
-                },
+                BatchName::typed("Rosoboronexport".into(), Some(KindFilter::Entity)),
                 BatchName::Name("Zzyzx Quortlebee".into()),
             ],
             options: None,

@@ -346,11 +346,29 @@ async fn a_request_through_the_batch_orchestration_answers_as_screen_batch() {
         "Zyxwv Qqqqq Unlisted",
         "Banco Nacional de Cuba",
     ]);
+    request.names.push(BatchName::typed(
+        "Kim Jong Un".into(),
+        Some(sanctions_api::screening::KindFilter::Entity),
+    ));
+    // A name's own date of birth is weighed as `screen` weighs it (20 years off: lower).
     request.names.push(BatchName::Typed {
-        name: "Kim Jong Un".into(),
-        kind: Some(sanctions_api::screening::KindFilter::Entity),
+        name: "Sergey Lavrov".into(),
+        kind: None,
+        date_of_birth: Some("1970".into()),
+        country: None,
     });
+    let best = |dob: Option<&str>| {
+        let request = ScreenRequest {
+            date_of_birth: dob.map(str::to_owned),
+            ..ScreenRequest::new("Sergey Lavrov")
+        };
+        let svc = &svc;
+        async move { svc.screen(request).await.unwrap().result.results[0].score }
+    };
+    let (with_dob, without) = (best(Some("1970")).await, best(None).await);
+    assert!(with_dob < without, "{with_dob} / {without}");
     let direct = svc.screen_batch(request.clone()).await.unwrap();
+    assert_eq!(direct.results[4].best_score, Some(with_dob));
     let svc: std::sync::Arc<dyn sanctions_service::Service> = std::sync::Arc::new(svc);
     let (template, checked) = (batch::request_template(&request), batch::unchecked());
     let plan = batch::Plan {
@@ -366,7 +384,7 @@ async fn a_request_through_the_batch_orchestration_answers_as_screen_batch() {
     let screened = batch::screen_items(&svc, &items, &plan, &progress)
         .await
         .unwrap();
-    assert_eq!(rows.into_inner(), 4);
+    assert_eq!(rows.into_inner(), 5);
     let through = screened.response();
     assert_eq!(through.total, direct.total);
     let strip = |r: &sanctions_api::batch::BatchResult| (r.name.clone(), r.matches, r.best_score);
@@ -385,10 +403,7 @@ fn batch_request(bytes: &[u8]) -> BatchRequest {
         names: read
             .items
             .into_iter()
-            .map(|i| BatchName::Typed {
-                name: i.name,
-                kind: i.kind,
-            })
+            .map(|i| BatchName::typed(i.name, i.kind))
             .collect(),
         options: None,
     }

@@ -12,7 +12,9 @@ use super::screening::{KindFilter, ScreenRequest};
 /// The most names one call may carry.
 pub const MAX_BATCH: usize = 500;
 
-/// One name of a batch: a bare string, or `{ "name": ..., "type": ... }`.
+/// One name of a batch: a bare string, or `{ "name": ..., "type": ..., "date_of_birth":
+/// ..., "country": ... }` (each but the name optional; the name's own type, date of birth
+/// and country take the place of the options').
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BatchName {
@@ -21,6 +23,12 @@ pub enum BatchName {
         name: String,
         #[serde(rename = "type", default)]
         kind: Option<KindFilter>,
+        /// This name's date of birth, as `date_of_birth` of `POST /v1/screen`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        date_of_birth: Option<String>,
+        /// This name's country, as `country` of `POST /v1/screen`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        country: Option<String>,
     },
 }
 
@@ -32,6 +40,10 @@ struct TypedName {
     name: String,
     #[serde(rename = "type", default)]
     kind: Option<KindFilter>,
+    #[serde(default)]
+    date_of_birth: Option<String>,
+    #[serde(default)]
+    country: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for BatchName {
@@ -46,7 +58,7 @@ impl<'de> serde::de::Visitor<'de> for BatchNameVisitor {
     type Value = BatchName;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a name, or an object {\"name\": ..., \"type\": ...}")
+        f.write_str("a name, or an object {\"name\": ..., \"type\": ..., \"date_of_birth\": ..., \"country\": ...}")
     }
 
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<BatchName, E> {
@@ -62,11 +74,54 @@ impl<'de> serde::de::Visitor<'de> for BatchNameVisitor {
         Ok(BatchName::Typed {
             name: typed.name,
             kind: typed.kind,
+            date_of_birth: typed.date_of_birth,
+            country: typed.country,
         })
     }
 }
 
 impl BatchName {
+    /// A name with its own type, and no date of birth or country of its own.
+    pub fn typed(name: String, kind: Option<KindFilter>) -> BatchName {
+        BatchName::Typed {
+            name,
+            kind,
+            date_of_birth: None,
+            country: None,
+        }
+    }
+
+    /// The name with its date of birth and country in the interface's documented forms
+    /// ([`super::screening::dob_in_wire_form`], [`super::screening::country_in_wire_form`]).
+    pub fn in_wire_form(self) -> BatchName {
+        match self {
+            BatchName::Typed {
+                name,
+                kind,
+                date_of_birth,
+                country,
+            } => BatchName::Typed {
+                name,
+                kind,
+                date_of_birth: super::screening::dob_in_wire_form(date_of_birth),
+                country: super::screening::country_in_wire_form(country),
+            },
+            name => name,
+        }
+    }
+
+    /// The name's own date of birth and country, if any.
+    pub fn evidence(&self) -> (Option<&str>, Option<&str>) {
+        match self {
+            BatchName::Name(_) => (None, None),
+            BatchName::Typed {
+                date_of_birth,
+                country,
+                ..
+            } => (date_of_birth.as_deref(), country.as_deref()),
+        }
+    }
+
     /// The name.
     pub fn name(&self) -> &str {
         match self {

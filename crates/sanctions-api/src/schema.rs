@@ -157,10 +157,12 @@ pub fn csv_batch() -> Object {
         .pattern(Some(r"[^\s,]"))
         .description(Some(
             "UTF-8 CSV (RFC 4180 quoting), with or without a byte-order mark: one name per \
-             row, at most 500. With a header row (a cell `name`, and optionally `type`, in \
-             any order and case) the named columns are read; without one, the first column is \
-             the name and the second, when present, its type. `type` is `individual`, \
-             `entity` or empty; any other value refuses the batch (422 naming the row). Blank \
+             row, at most 500. With a header row (a cell `name`, and optionally `type`, \
+             `date_of_birth` (or `dob`) and `country`, in any order and case) the named \
+             columns are read, a name's date of birth and country as in JSON; without one, the \
+             first column is the name and the second, when present, its type. `type` is \
+             `individual`, `entity` or empty; any other value refuses the batch (422 naming \
+             the row). Blank \
              rows are skipped; a body with no name is a 400; every name is checked as in \
              JSON (1-500 characters, not blank).",
         ))
@@ -196,13 +198,15 @@ pub fn batch_names() -> Array {
                 .item(ObjectBuilder::new().schema_type(Type::Null))
                 .item(RefOr::Ref(Ref::from_schema_name("KindFilter"))),
         )
+        .property("date_of_birth", date_of_birth())
+        .property("country", country())
         .additional_properties(Some(AdditionalProperties::FreeForm(false)));
     ArrayBuilder::new()
         .items(OneOfBuilder::new().item(name()).item(typed))
         .min_items(Some(1))
         .max_items(Some(500))
         .description(Some(
-            "Each a name, or `{\"name\": ..., \"type\": \"individual\" | \"entity\"}`.",
+            "Each a name, or `{\"name\": ..., \"type\": \"individual\" | \"entity\", \"date_of_birth\": ..., \"country\": ...}` (all but `name` optional): a name's own type, date of birth and country take the place of the options'.",
         ))
         .build()
 }

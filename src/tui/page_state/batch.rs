@@ -55,22 +55,14 @@ impl Loaded {
         }
         let mut used: Vec<String> = Vec::new();
         let mut kept = Vec::new();
-        let mut evidence = Vec::new();
         for (name, role) in self.header.iter().zip(&self.roles) {
             match role {
-                Some("dob" | "country") => evidence.push(name.as_str()),
                 Some(role) if name.eq_ignore_ascii_case(role) => used.push(name.clone()),
                 Some(role) => used.push(format!("{name} (as {role})")),
                 None => kept.push(name.as_str()),
             }
         }
         let mut parts = vec![format!("used: {}", used.join(", "))];
-        if !evidence.is_empty() {
-            parts.push(format!(
-                "kept, not weighed in a stored batch (as the CLI): {}",
-                evidence.join(", ")
-            ));
-        }
         if !kept.is_empty() {
             parts.push(format!("kept: {}", kept.join(", ")));
         }

@@ -96,7 +96,7 @@ pub fn paste(state: &mut State, text: &str) -> Vec<Effect> {
         .map(|l| crate::tui::text::sanitize(l).trim().to_owned())
         .filter(|l| !l.is_empty())
         .take(MAX_PASTED)
-        .map(|name| BatchName::Typed { name, kind: None })
+        .map(|name| BatchName::typed(name, None))
         .collect();
     if names.is_empty() {
         state.error("the pasted text holds no name (one name per line)");

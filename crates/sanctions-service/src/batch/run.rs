@@ -80,8 +80,8 @@ pub fn request_items(request: &BatchRequest) -> Vec<BatchItem> {
             position: Some(i as u64 + 1),
             name: name.name().to_owned(),
             kind: name.kind(),
-            date_of_birth: None,
-            country: None,
+            date_of_birth: name.evidence().0.map(str::to_owned),
+            country: name.evidence().1.map(str::to_owned),
             error: None,
             name_checked: false,
             cells: Vec::new(),
@@ -170,10 +170,13 @@ async fn store_rows(
     Ok(())
 }
 
+/// A row as the service's batch takes it: its name, type, date of birth and country.
 fn typed(item: &BatchItem) -> BatchName {
     BatchName::Typed {
         name: item.name.clone(),
         kind: item.kind,
+        date_of_birth: item.date_of_birth.clone(),
+        country: item.country.clone(),
     }
 }
 

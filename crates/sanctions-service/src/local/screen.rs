@@ -276,9 +276,15 @@ impl LocalService {
                     .names
                     .par_iter()
                     .map(|item| {
+                        let (dob, country) = item.evidence();
+                        let own = |value: Option<&str>, options: &Option<String>| {
+                            value.map(str::to_owned).or_else(|| options.clone())
+                        };
                         let one = ScreenRequest {
                             name: item.name().to_owned(),
                             kind: item.kind().or(template.kind),
+                            date_of_birth: own(dob, &template.date_of_birth),
+                            country: own(country, &template.country),
                             ..template.clone()
                         };
                         run(&loaded, &one, ScreeningOrigin::Batch, &actor, None)
@@ -353,7 +359,11 @@ fn check_batch(request: &BatchRequest) -> Result<(), ServiceError> {
         .iter()
         .enumerate()
         .filter_map(|(i, item)| {
+            let (dob, country) = item.evidence();
             check_name("name", item.name(), item.kind().or(template_kind))
+                .and_then(|()| {
+                    crate::engine::check_facts(dob, country).map_err(super::enrich::engine_error)
+                })
                 .err()
                 .map(|e| match e {
                     ServiceError::Validation { message, .. } => format!("row {}: {message}", i + 1),
