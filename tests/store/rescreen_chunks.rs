@@ -189,7 +189,7 @@ fn chunks_claimed_renewed_taken_over_and_finished_once(repo: &dyn Both) {
         repo.rescreen_chunk_favorites(chunk)
             .unwrap()
             .into_iter()
-            .map(|f| f.id)
+            .map(|f| f.favorite.id)
             .collect::<Vec<_>>()
     };
     assert_eq!(ids(&a).len(), 10);
@@ -207,7 +207,7 @@ fn chunks_claimed_renewed_taken_over_and_finished_once(repo: &dyn Both) {
         .unwrap()
         .into_iter()
         .take(3)
-        .map(|f| f.nearness)
+        .map(|f| f.favorite.nearness)
         .collect();
     assert_eq!(kept, [None, Some(near), None]);
     assert_eq!(ids(&c).len(), 5);
@@ -357,7 +357,7 @@ fn a_commit_over_changed_favorites_is_refused(repo: &dyn Both) {
         .rescreen_chunk_favorites(&chunk)
         .unwrap()
         .into_iter()
-        .map(|f| f.id)
+        .map(|f| f.favorite.id)
         .collect();
     assert_eq!(ids, ["fav_000", "fav_001"]);
 
@@ -411,7 +411,7 @@ fn a_commit_over_changed_favorites_is_refused(repo: &dyn Both) {
         .rescreen_chunk_favorites(&rest)
         .unwrap()
         .into_iter()
-        .map(|f| f.id)
+        .map(|f| f.favorite.id)
         .collect();
     assert_eq!(ids, ["fav_002"], "the account's only");
     repo.remove_favorite(DEFAULT_ACCOUNT, "fav_002").unwrap();

@@ -67,6 +67,25 @@ pub struct WatchedName {
     pub nearness: Option<Nearness>,
 }
 
+/// The columns [`watched_name`] reads, in its order.
+pub(crate) const WATCHED_COLUMNS: &str =
+    "f.id, f.name, f.kind, f.dob, f.country, f.near_score, f.low_score";
+
+/// A favorite as a re-screen reads it, from a row of [`WATCHED_COLUMNS`].
+pub(crate) fn watched_name(r: &rusqlite::Row<'_>) -> rusqlite::Result<WatchedName> {
+    Ok(WatchedName {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        kind: r
+            .get::<_, Option<String>>(2)?
+            .as_deref()
+            .and_then(EntityKind::parse),
+        dob: r.get(3)?,
+        country: r.get(4)?,
+        nearness: crate::rescreen_chunks::kept_nearness(r.get(5)?, r.get(6)?),
+    })
+}
+
 const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
     f.last_match_count, f.last_screening_id, f.dob, f.country";
 
@@ -198,23 +217,11 @@ impl Store {
     /// Every favorite of `account` (`None`: of every account) as a re-screen reads it
     /// ([`WatchedName`]), by id, in one read of the table.
     pub fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
-             WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt.query_map([account], |r| {
-            Ok(WatchedName {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                kind: r
-                    .get::<_, Option<String>>(2)?
-                    .as_deref()
-                    .and_then(EntityKind::parse),
-                dob: r.get(3)?,
-                country: r.get(4)?,
-                nearness: crate::rescreen_chunks::kept_nearness(r.get(5)?, r.get(6)?),
-            })
-        })?;
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {WATCHED_COLUMNS} FROM favorites f
+             WHERE ?1 IS NULL OR f.account_id = ?1 ORDER BY f.id"
+        ))?;
+        let rows = stmt.query_map([account], watched_name)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

@@ -17,7 +17,7 @@ use super::codec::{parse_ts, parse_ts_opt, ts_text};
 use super::favorites::{apply_updates, bump_watchlist, claim_alerts, insert_run};
 use super::screenings::{Changes, write_changes};
 use super::{FavoriteUpdate, Nearness, Store, StoreError, WATCHLIST_MARKER};
-use crate::model::{EntityKind, RescreenRun};
+use crate::model::RescreenRun;
 
 /// The scope of a run over every account's watchlist.
 pub const EVERY_ACCOUNT: &str = "*";
@@ -66,18 +66,12 @@ pub enum ChunkClaim {
     AllDone,
 }
 
-/// A favorite of a chunk, as a re-screen needs it.
+/// A favorite of a chunk, as a re-screen needs it: the favorite (with its nearness as kept)
+/// and the entries it matches now, (entity id, score).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChunkFavorite {
-    pub id: String,
-    pub name: String,
-    pub kind: Option<EntityKind>,
-    pub dob: Option<String>,
-    pub country: Option<String>,
-    /// The entries it matches now: (entity id, score).
+    pub favorite: crate::WatchedName,
     pub matches: Vec<(String, u8)>,
-    /// How near it came when last screened, as kept (`None`: unknown).
-    pub nearness: Option<Nearness>,
 }
 
 /// A favorite's kept [`Nearness`] from its two columns: known only when both are.
@@ -337,16 +331,8 @@ impl Store {
         let mut out: Vec<ChunkFavorite> = stmt
             .query_map(range, |r| {
                 Ok(ChunkFavorite {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    kind: r
-                        .get::<_, Option<String>>(2)?
-                        .as_deref()
-                        .and_then(EntityKind::parse),
-                    dob: r.get(3)?,
-                    country: r.get(4)?,
+                    favorite: crate::favorites::watched_name(r)?,
                     matches: Vec::new(),
-                    nearness: kept_nearness(r.get(5)?, r.get(6)?),
                 })
             })?
             .collect::<Result<_, _>>()?;
@@ -361,7 +347,7 @@ impl Store {
             matches.entry(favorite).or_default().push(hit);
         }
         for f in &mut out {
-            f.matches = matches.remove(&f.id).unwrap_or_default();
+            f.matches = matches.remove(&f.favorite.id).unwrap_or_default();
         }
         Ok(out)
     }
@@ -529,10 +515,8 @@ fn create_run(
 
 /// The query of a chunk's favorites in id order (`filter`: [`chunk_filter`] on `f.id`).
 fn favorites_query(filter: &str) -> String {
-    format!(
-        "SELECT f.id, f.name, f.kind, f.dob, f.country, f.near_score, f.low_score
-         FROM favorites f {filter} ORDER BY f.id"
-    )
+    let columns = crate::favorites::WATCHED_COLUMNS;
+    format!("SELECT {columns} FROM favorites f {filter} ORDER BY f.id")
 }
 
 /// The query of a chunk's favorites' matches (`filter`: [`chunk_filter`] on

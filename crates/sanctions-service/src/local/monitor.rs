@@ -523,24 +523,14 @@ pub(crate) fn favorite_request(name: &str, kind: Option<EntityKind>) -> ScreenRe
     }
 }
 
-/// The request re-screening a favorite: its name and type, its date of birth and country.
-fn rescreen_request(favorite: &WatchedName) -> ScreenRequest {
-    let f = favorite;
-    favorite_rescreen_request(&f.name, f.kind, &f.dob, &f.country)
-}
-
-/// The request re-screening a favorite of `name` and `kind`: with its date of birth and
+/// The request re-screening a favorite: its name and type, with its date of birth and
 /// country as evidence when it has either.
-pub(crate) fn favorite_rescreen_request(
-    name: &str,
-    kind: Option<EntityKind>,
-    dob: &Option<String>,
-    country: &Option<String>,
-) -> ScreenRequest {
-    if dob.is_none() && country.is_none() {
-        favorite_request(name, kind)
+pub(crate) fn rescreen_request(favorite: &WatchedName) -> ScreenRequest {
+    let f = favorite;
+    if f.dob.is_none() && f.country.is_none() {
+        favorite_request(&f.name, f.kind)
     } else {
-        favorite_evidence_request(name, kind, dob.as_deref(), country.as_deref())
+        favorite_evidence_request(&f.name, f.kind, f.dob.as_deref(), f.country.as_deref())
     }
 }
 

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use jiff::{SignedDuration, Timestamp};
 use rayon::prelude::*;
 
-use super::monitor::{favorite_rescreen_request, gather, screen_favorite};
+use super::monitor::{gather, rescreen_request, screen_favorite};
 use super::nearness::{Near, NearRow};
 
 /// A chunk screened: the updates of the favorites whose matched set changed, their
@@ -331,15 +331,17 @@ impl LocalService {
         let outcomes: Vec<(Option<_>, Option<Near>)> = favorites
             .par_iter()
             .map(|f| {
-                let request = favorite_rescreen_request(&f.name, f.kind, &f.dob, &f.country);
+                let request = rescreen_request(&f.favorite);
                 let previous = (!f.matches.is_empty()).then_some(&f.matches);
-                screen_favorite(loaded, &f.id, request, previous, &actor)
+                screen_favorite(loaded, &f.favorite.id, request, previous, &actor)
             })
             .collect::<Result<_, _>>()?;
         let near = favorites
             .iter()
             .zip(&outcomes)
-            .filter_map(|(f, (_, near))| near.map(|n| (f.id.clone(), n, f.nearness)))
+            .filter_map(|(f, (_, near))| {
+                near.map(|n| (f.favorite.id.clone(), n, f.favorite.nearness))
+            })
             .collect();
         let outcomes = outcomes.into_iter().map(|(screened, _)| screened).collect();
         let mut changes = Changes::default();

@@ -12,7 +12,7 @@ use super::records::write_changes;
 use super::watchlist::{apply_update, claim_alerts, insert_run};
 use super::{big, col, db};
 use crate::codec::ts_text;
-use crate::model::{EntityKind, RescreenRun};
+use crate::model::RescreenRun;
 use crate::rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,
     EVERY_ACCOUNT, MAX_CHUNK, RescreenChunk, before, bounds, state_from, state_sql,
@@ -159,24 +159,21 @@ pub(super) fn favorites(
     let scope = (chunk.scope != EVERY_ACCOUNT).then_some(chunk.scope.as_str());
     let rows = tx
         .query(
-            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
-             WHERE ($1::text IS NULL OR account_id = $1) AND ($2::text IS NULL OR id > $2)
-                 AND ($3::text IS NULL OR id <= $3)
-             ORDER BY id",
+            &format!(
+                "SELECT {} FROM favorites f
+                 WHERE ($1::text IS NULL OR f.account_id = $1) AND ($2::text IS NULL OR f.id > $2)
+                     AND ($3::text IS NULL OR f.id <= $3)
+                 ORDER BY f.id",
+                crate::favorites::WATCHED_COLUMNS
+            ),
             &[&scope, &chunk.after, &chunk.last],
         )
         .map_err(db)?;
     let mut out = Vec::with_capacity(rows.len());
     for r in &rows {
-        let kind: Option<String> = col(r, 2)?;
         out.push(ChunkFavorite {
-            id: col(r, 0)?,
-            name: col(r, 1)?,
-            kind: kind.as_deref().and_then(EntityKind::parse),
-            dob: col(r, 3)?,
-            country: col(r, 4)?,
+            favorite: super::watchlist::watched_name(r)?,
             matches: Vec::new(),
-            nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
         });
     }
     let rows = tx
@@ -198,7 +195,7 @@ pub(super) fn favorites(
             .push((col(r, 1)?, u8::try_from(score).unwrap_or(u8::MAX)));
     }
     for f in &mut out {
-        f.matches = matches.remove(&f.id).unwrap_or_default();
+        f.matches = matches.remove(&f.favorite.id).unwrap_or_default();
     }
     Ok(out)
 }

@@ -311,24 +311,28 @@ pub(super) fn favorite_names(
 ) -> Result<Vec<crate::WatchedName>, StoreError> {
     let rows = c
         .query(
-            "SELECT id, name, kind, dob, country, near_score, low_score FROM favorites
-             WHERE $1::text IS NULL OR account_id = $1 ORDER BY id",
+            &format!(
+                "SELECT {} FROM favorites f
+                 WHERE $1::text IS NULL OR f.account_id = $1 ORDER BY f.id",
+                crate::favorites::WATCHED_COLUMNS
+            ),
             &[&account],
         )
         .map_err(db)?;
-    rows.iter()
-        .map(|r| {
-            let kind: Option<String> = col(r, 2)?;
-            Ok(crate::WatchedName {
-                id: col(r, 0)?,
-                name: col(r, 1)?,
-                kind: kind.as_deref().and_then(EntityKind::parse),
-                dob: col(r, 3)?,
-                country: col(r, 4)?,
-                nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
-            })
-        })
-        .collect()
+    rows.iter().map(watched_name).collect()
+}
+
+/// A favorite as a re-screen reads it, from a row of `favorites::WATCHED_COLUMNS`.
+pub(super) fn watched_name(r: &postgres::Row) -> Result<crate::WatchedName, StoreError> {
+    let kind: Option<String> = col(r, 2)?;
+    Ok(crate::WatchedName {
+        id: col(r, 0)?,
+        name: col(r, 1)?,
+        kind: kind.as_deref().and_then(EntityKind::parse),
+        dob: col(r, 3)?,
+        country: col(r, 4)?,
+        nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
+    })
 }
 
 /// The entries every favorite matches now.
