@@ -68,23 +68,26 @@ impl Screened {
 }
 
 /// The rows of a batch sent as names (the interface's [`BatchRequest`], a paste): each
-/// name with its own type, at its 1-based position.
+/// name with its own type, date of birth and country, at its 1-based position.
 pub fn request_items(request: &BatchRequest) -> Vec<BatchItem> {
     request
         .names
         .iter()
         .enumerate()
-        .map(|(i, name)| BatchItem {
-            qid: (i + 1).to_string(),
-            line: None,
-            position: Some(i as u64 + 1),
-            name: name.name().to_owned(),
-            kind: name.kind(),
-            date_of_birth: name.evidence().0.map(str::to_owned),
-            country: name.evidence().1.map(str::to_owned),
-            error: None,
-            name_checked: false,
-            cells: Vec::new(),
+        .map(|(i, name)| {
+            let (dob, country) = name.evidence();
+            BatchItem {
+                qid: (i + 1).to_string(),
+                line: None,
+                position: Some(i as u64 + 1),
+                name: name.name().to_owned(),
+                kind: name.kind(),
+                date_of_birth: dob.map(str::to_owned),
+                country: country.map(str::to_owned),
+                error: None,
+                name_checked: false,
+                cells: Vec::new(),
+            }
         })
         .collect()
 }
