@@ -67,6 +67,14 @@ pub struct WatchedName {
     pub nearness: Option<Nearness>,
 }
 
+/// A favorite's kept [`Nearness`] from its two columns: known only when both are.
+pub(crate) fn kept_nearness(near: Option<f64>, low: Option<f64>) -> Option<Nearness> {
+    Some(Nearness {
+        near: near?,
+        low: low?,
+    })
+}
+
 /// The columns [`watched_name`] reads, in its order.
 pub(crate) const WATCHED_COLUMNS: &str =
     "f.id, f.name, f.kind, f.dob, f.country, f.near_score, f.low_score";
@@ -82,7 +90,7 @@ pub(crate) fn watched_name(r: &rusqlite::Row<'_>) -> rusqlite::Result<WatchedNam
             .and_then(EntityKind::parse),
         dob: r.get(3)?,
         country: r.get(4)?,
-        nearness: crate::rescreen_chunks::kept_nearness(r.get(5)?, r.get(6)?),
+        nearness: kept_nearness(r.get(5)?, r.get(6)?),
     })
 }
 

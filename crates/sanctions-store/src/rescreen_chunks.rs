@@ -16,7 +16,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::codec::{parse_ts, parse_ts_opt, ts_text};
 use super::favorites::{apply_updates, bump_watchlist, claim_alerts, insert_run};
 use super::screenings::{Changes, write_changes};
-use super::{FavoriteUpdate, Nearness, Store, StoreError, WATCHLIST_MARKER};
+use super::{FavoriteUpdate, Store, StoreError, WATCHLIST_MARKER};
 use crate::model::RescreenRun;
 
 /// The scope of a run over every account's watchlist.
@@ -72,14 +72,6 @@ pub enum ChunkClaim {
 pub struct ChunkFavorite {
     pub favorite: crate::WatchedName,
     pub matches: Vec<(String, u8)>,
-}
-
-/// A favorite's kept [`Nearness`] from its two columns: known only when both are.
-pub(crate) fn kept_nearness(near: Option<f64>, low: Option<f64>) -> Option<Nearness> {
-    Some(Nearness {
-        near: near?,
-        low: low?,
-    })
 }
 
 /// A screened chunk to commit.

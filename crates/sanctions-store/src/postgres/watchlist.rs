@@ -331,7 +331,7 @@ pub(super) fn watched_name(r: &postgres::Row) -> Result<crate::WatchedName, Stor
         kind: kind.as_deref().and_then(EntityKind::parse),
         dob: col(r, 3)?,
         country: col(r, 4)?,
-        nearness: crate::rescreen_chunks::kept_nearness(col(r, 5)?, col(r, 6)?),
+        nearness: crate::favorites::kept_nearness(col(r, 5)?, col(r, 6)?),
     })
 }
 
