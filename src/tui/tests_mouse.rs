@@ -120,6 +120,7 @@ fn a_click_selects_a_screen_result_and_focuses_the_results() {
         status: None,
         coverage: None,
         decisions: Vec::new(),
+        evidence: Default::default(),
     });
     // Tab bar, the name field (3), the table's border and header: rows from line 6.
     on_mouse(&mut state, click(5, 5), 80, 24); // the header

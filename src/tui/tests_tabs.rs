@@ -118,6 +118,27 @@ fn date_of_birth_and_country_go_with_the_screening() {
     assert_eq!(request.name, "Ivan Petrov");
     assert_eq!(request.date_of_birth.as_deref(), Some("1961"));
     assert_eq!(request.country.as_deref(), Some("RU"));
+    // `w` keeps the name on the watchlist with the evidence it was screened with, even
+    // after the form's fields changed (they were dropped: its re-screens lacked them).
+    let [Effect::Call(id, _)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    let done = Outcome::Screened(Ok(response("scr_1", "Ivan Petrov")));
+    update(&mut s, Action::Done(*id, Box::new(done)));
+    typed(&mut s, "5");
+    key(&mut s, KeyCode::Tab);
+    let effects = key(&mut s, KeyCode::Char('w'));
+    let [Effect::Call(_, Call::AddFavorite(favorite))] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(favorite.name, "Ivan Petrov");
+    assert_eq!(
+        (
+            favorite.date_of_birth.as_deref(),
+            favorite.country.as_deref()
+        ),
+        (Some("1961"), Some("RU"))
+    );
 }
 
 #[test]

@@ -64,7 +64,13 @@ pub struct Shown {
     pub coverage: Option<crate::api::coverage::Coverage>,
     /// The review decisions recorded on it, oldest first.
     pub decisions: Vec<crate::model::DecisionRecord>,
+    /// The date of birth and country it was screened with (a stored screening reopened:
+    /// none, as the form is cleared), which `w` keeps with the name on the watchlist.
+    pub evidence: Evidence,
 }
+
+/// A date of birth and a country, as typed.
+pub type Evidence = (Option<String>, Option<String>);
 
 impl Shown {
     /// Whether this is a preview (not stored, so no decision can be recorded on it).
@@ -79,6 +85,9 @@ pub struct ScreenState {
     pub name: Input,
     pub dob: Input,
     pub country: Input,
+    /// The date of birth and country of the latest screening and of the latest preview
+    /// asked for, given to the result each brings ([`Shown::evidence`]).
+    pub asked: (Evidence, Evidence),
     /// The number of the latest typing pause awaited; older ones are ignored.
     pub debounce: u64,
     pub kind: Option<KindFilter>,

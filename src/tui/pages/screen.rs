@@ -55,6 +55,7 @@ pub fn preview_due(state: &mut State, n: u64) -> Vec<Effect> {
         return Vec::new();
     }
     let request = s.request();
+    state.screen.asked.1 = (request.date_of_birth.clone(), request.country.clone());
     vec![call(state, Call::Preview(request))]
 }
 
@@ -69,6 +70,7 @@ fn run(state: &mut State) -> Vec<Effect> {
     s.debounce += 1;
     state.requests.cancel(Slot::Preview);
     let request = state.screen.request();
+    state.screen.asked.0 = (request.date_of_birth.clone(), request.country.clone());
     state.screen.replace = state.screen.focus == Focus::Name;
     vec![call(state, Call::Screen(request))]
 }
@@ -210,12 +212,13 @@ pub fn on_command(state: &mut State, command: Command) -> Vec<Effect> {
                 state.error("screen a name first (Enter), then add it to the watchlist");
                 return Vec::new();
             };
+            let (date_of_birth, country) = shown.evidence.clone();
             let request = crate::api::favorites::FavoriteRequest {
                 name: shown.query.clone(),
                 kind: s.kind,
                 note: None,
-                date_of_birth: None,
-                country: None,
+                date_of_birth,
+                country,
             };
             vec![call(state, Call::AddFavorite(request))]
         }
@@ -456,6 +459,7 @@ fn show_stored(state: &mut State, stored: StoredScreening) {
         status: Some(stored.status),
         coverage: None,
         decisions: stored.decisions,
+        evidence: Default::default(),
     });
     s.selected = 0;
     s.words = None;
@@ -481,6 +485,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 status: Some(status),
                 coverage: response.result.coverage,
                 decisions: Vec::new(),
+                evidence: s.asked.0.clone(),
             });
             s.selected = 0;
             s.words = None;
@@ -500,6 +505,7 @@ pub fn on_done(state: &mut State, outcome: Outcome) -> Vec<Effect> {
                 status: None,
                 coverage: response.result.coverage,
                 decisions: Vec::new(),
+                evidence: s.asked.1.clone(),
             });
             s.selected = 0;
             s.words = None;
