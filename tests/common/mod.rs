@@ -90,3 +90,15 @@ pub fn json(out: &Output) -> Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// Every favorite's kept nearness by id, as a re-screen reads it with the names (those whose
+/// values are unknown are absent).
+pub fn kept_nearness(
+    repo: &dyn sanctions_store::Repository,
+) -> std::collections::HashMap<String, sanctions_store::Nearness> {
+    repo.favorite_names(None)
+        .unwrap()
+        .into_iter()
+        .filter_map(|f| Some((f.id, f.nearness?)))
+        .collect()
+}

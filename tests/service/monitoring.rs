@@ -620,11 +620,11 @@ async fn values_kept_by_an_incremental_run_bound_a_full_rescreens() {
     favorites.extend(drifting_customers());
     let (_dir, svc) = before_update_with(favorites).await;
     import_current(&svc, RescreenMode::Incremental).await;
-    let kept = svc.repository().favorite_nearness().unwrap();
+    let kept = crate::common::kept_nearness(svc.repository());
     let drift = svc.repository().marker("near_drift").unwrap().unwrap() as f64 / 1e6;
     let full = svc.rescreen().await.unwrap();
     assert_eq!((full.changed, full.alert_ids.len()), (0, 0), "{full:?}");
-    let found = svc.repository().favorite_nearness().unwrap();
+    let found = crate::common::kept_nearness(svc.repository());
     assert!(found.len() > 500, "{}", found.len());
     let near = |n: f64| (n + drift).max(40.0);
     for (id, now) in &found {

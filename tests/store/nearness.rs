@@ -45,14 +45,14 @@ fn add_the_favorite(repo: &dyn Repository) {
 /// After the upgrade: the favorite is there, its nearness unknown; then it is kept.
 fn upgraded(repo: &dyn Repository) {
     assert_eq!(repo.favorite_count(None).unwrap(), 1);
-    assert!(repo.favorite_nearness().unwrap().is_empty());
+    assert!(crate::common::kept_nearness(repo).is_empty());
     let near = Nearness {
         near: 76.5,
         low: 300.0,
     };
     repo.set_nearness(&[("fav_up".to_owned(), Some(near))])
         .unwrap();
-    assert_eq!(repo.favorite_nearness().unwrap()["fav_up"], near);
+    assert_eq!(crate::common::kept_nearness(repo)["fav_up"], near);
 }
 
 #[test]

@@ -233,24 +233,6 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Every favorite's [`Nearness`], by id; a favorite whose values are unknown is absent.
-    pub fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, near_score, low_score FROM favorites
-             WHERE near_score IS NOT NULL AND low_score IS NOT NULL",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                Nearness {
-                    near: r.get(1)?,
-                    low: r.get(2)?,
-                },
-            ))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
     /// Sets the [`Nearness`] of each favorite named (`None`: unknown), in one transaction;
     /// a favorite removed meanwhile is skipped.
     pub fn set_nearness(&mut self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError> {

@@ -131,8 +131,6 @@ pub trait Repository: Send + Sync {
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError>;
     /// Every favorite of `account` (`None`: of every account) as a re-screen reads it, by id.
     fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError>;
-    /// Every favorite's [`Nearness`] by id (those whose values are unknown are absent).
-    fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError>;
     /// Sets each named favorite's [`Nearness`] (`None`: unknown), in one transaction.
     fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError>;
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError>;
@@ -518,9 +516,6 @@ impl Repository for SqliteRepository {
     }
     fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
         self.reader()?.favorite_names(account)
-    }
-    fn favorite_nearness(&self) -> Result<HashMap<String, Nearness>, StoreError> {
-        self.reader()?.favorite_nearness()
     }
     fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError> {
         self.writer().set_nearness(rows)

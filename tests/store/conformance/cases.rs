@@ -864,7 +864,7 @@ pub fn favorite_nearness_round_trips(repo: &dyn Both) {
         )
         .unwrap();
     }
-    assert!(repo.favorite_nearness().unwrap().is_empty());
+    assert!(crate::common::kept_nearness(repo).is_empty());
     let near = Nearness {
         near: 77.25 - 1_000.5,
         low: 300.0 + 1_000.5,
@@ -875,11 +875,11 @@ pub fn favorite_nearness_round_trips(repo: &dyn Both) {
         ("fav_gone".to_owned(), Some(near)),
     ];
     repo.set_nearness(&rows).unwrap();
-    let kept = repo.favorite_nearness().unwrap();
+    let kept = crate::common::kept_nearness(repo);
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert_eq!(kept["fav_n1"], near);
     repo.set_nearness(&[("fav_n1".to_owned(), None)]).unwrap();
-    assert!(repo.favorite_nearness().unwrap().is_empty());
+    assert!(crate::common::kept_nearness(repo).is_empty());
 }
 
 pub fn rescreen_records_once_by_compare_and_set(repo: &dyn Both) {

@@ -174,9 +174,6 @@ impl Repository for PostgresRepository {
     fn favorite_names(&self, account: Option<&str>) -> Result<Vec<crate::WatchedName>, StoreError> {
         self.read(|c| watchlist::favorite_names(c, account))
     }
-    fn favorite_nearness(&self) -> Result<HashMap<String, crate::Nearness>, StoreError> {
-        self.read(watchlist::favorite_nearness)
-    }
     fn set_nearness(&self, rows: &[(String, Option<crate::Nearness>)]) -> Result<(), StoreError> {
         self.write(|tx| watchlist::set_nearness(tx, rows))
     }

@@ -606,28 +606,6 @@ pub(super) fn marker(c: &mut impl GenericClient, key: &str) -> Result<Option<i64
     row.map(|r| col(&r, 0)).transpose()
 }
 
-/// Every favorite's nearness by id (see `crate::Nearness`); unknown ones are absent.
-pub(super) fn favorite_nearness(
-    c: &mut impl GenericClient,
-) -> Result<HashMap<String, crate::Nearness>, StoreError> {
-    let rows = c
-        .query(
-            "SELECT id, near_score, low_score FROM favorites
-             WHERE near_score IS NOT NULL AND low_score IS NOT NULL",
-            &[],
-        )
-        .map_err(db)?;
-    rows.iter()
-        .map(|r| {
-            let near = crate::Nearness {
-                near: col(r, 1)?,
-                low: col(r, 2)?,
-            };
-            Ok((col(r, 0)?, near))
-        })
-        .collect()
-}
-
 /// Rows of nearness set by one statement each.
 const NEARNESS_BATCH: usize = 10_000;
 
