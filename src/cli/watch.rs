@@ -286,10 +286,9 @@ fn import_file(
     let mut names = Vec::with_capacity(IMPORT_CALL);
     for item in watchlist_rows(file)? {
         let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
-        let place = item.place();
         match item.favorite() {
             Ok(request) => names.push(request),
-            Err(why) => {
+            Err((place, why)) => {
                 let reason = tally.refuse(place, &why);
                 super::output::warn(&format!("{file_name}: row refused, {reason}"), json);
                 continue;
@@ -318,8 +317,7 @@ fn check_strict(file: &std::path::Path, file_name: &str) -> Result<()> {
     let mut shown = Vec::new();
     for item in watchlist_rows(file)? {
         let item = item.wrap_err_with(|| format!("cannot read {file_name}"))?;
-        let place = item.place();
-        if let Err(why) = item.favorite() {
+        if let Err((place, why)) = item.favorite() {
             let reason = tally.refuse(place, &why);
             if shown.len() < PLACES_NAMED {
                 shown.push(reason);

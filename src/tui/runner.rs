@@ -263,9 +263,8 @@ fn favorites_of(
         .items
         .into_iter()
         .map(|item| {
-            let place = item.place();
             item.favorite()
-                .map_err(|why| format!("{shown} {place}: {why}"))
+                .map_err(|(place, why)| format!("{shown} {place}: {why}"))
         })
         .collect()
 }

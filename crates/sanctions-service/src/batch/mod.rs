@@ -77,13 +77,14 @@ pub struct BatchItem {
 impl BatchItem {
     /// The name a watchlist import adds for this row: its name, type, date of birth and
     /// country (the evidence every re-screen weighs, as `batch` weighs it); else why the row
-    /// is refused (its own error, or a date of birth or country the engine cannot read).
-    pub fn favorite(self) -> Result<FavoriteRequest, String> {
-        if let Some(error) = self.error {
-            return Err(error);
+    /// is refused, with its place ([`BatchItem::place`]): its own error, or a date of birth or
+    /// country the engine cannot read.
+    pub fn favorite(self) -> Result<FavoriteRequest, (String, String)> {
+        if let Some(error) = &self.error {
+            return Err((self.place(), error.clone()));
         }
         crate::engine::check_facts(self.date_of_birth.as_deref(), self.country.as_deref())
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| (self.place(), e.to_string()))?;
         Ok(FavoriteRequest {
             name: self.name,
             kind: self.kind,
