@@ -59,7 +59,9 @@ use super::query::{JOINED_SKELETON, MIN_JOINED_SKELETON, QueryToken, Reading};
 use super::read_name::ReadName;
 use super::score::compact_similarity;
 use super::script;
-use super::similarity::{JOINED_MIN, MIN_SIMILARITY, MatchKind, joined_similarity};
+use super::similarity::{
+    JOINED_MIN, MIN_SIMILARITY, MatchKind, joined_similarity, joined_similarity_compared,
+};
 use super::table::FastMap;
 use super::{KindFilter, Request};
 
@@ -149,6 +151,8 @@ pub struct BoundCache {
     per_name: Vec<(u32, f32)>,
     key: String,
     joined: String,
+    /// The runs of [`JoinsMet::found`] of the query's pairs of adjacent words.
+    join_runs: Vec<(u32, u32)>,
     query: Vec<u32>,
     /// (changed name, query token, most a join adds).
     met: Vec<(u32, u32, f32)>,
@@ -300,15 +304,21 @@ impl Default for JoinsMet {
 const JOINS_KEPT: usize = 1 << 21;
 
 impl JoinsMet {
-    /// What `whole` meets among `changed`'s join targets, in [`Targets::meeting`]'s order.
-    fn meeting(&mut self, changed: &ChangedEntries, whole: &str) -> &[(u32, f32)] {
-        let (from, to) = match self.texts.get(whole) {
+    /// Empties the memory when it holds [`JoinsMet::kept`] texts: asked before a query's
+    /// joins, so that the runs of one query stay valid while it is bounded.
+    fn make_room(&mut self) {
+        if self.texts.len() >= self.kept {
+            self.texts.clear();
+            self.found.clear();
+        }
+    }
+
+    /// What `whole` meets among `changed`'s join targets, in [`Targets::meeting`]'s order:
+    /// its run of [`JoinsMet::found`].
+    fn run(&mut self, changed: &ChangedEntries, whole: &str) -> (u32, u32) {
+        match self.texts.get(whole) {
             Some(&run) => run,
             None => {
-                if self.texts.len() >= self.kept {
-                    self.texts.clear();
-                    self.found.clear();
-                }
                 let from = self.found.len() as u32;
                 let found = &mut self.found;
                 changed
@@ -318,7 +328,11 @@ impl JoinsMet {
                 self.texts.insert(whole.into(), run);
                 run
             }
-        };
+        }
+    }
+
+    /// The changed names and similarities of `run`.
+    fn found(&self, (from, to): (u32, u32)) -> &[(u32, f32)] {
         &self.found[from as usize..to as usize]
     }
 }
@@ -538,7 +552,7 @@ impl ChangedEntries {
             let points = if facts.is_empty() {
                 0
             } else {
-                facts::weigh(&facts, &index.entities[entity as usize].facts).1
+                facts::points(&facts, &index.entities[entity as usize].facts)
             };
             most = most.max((i16::from(percent) + i16::from(points)).clamp(0, 100) as u8);
             if stop && most >= threshold && threshold > 0 {
@@ -609,29 +623,42 @@ impl ChangedEntries {
         if total <= 0.0 {
             return;
         }
-        // Joins: only those the changed names can meet, and only when they can matter.
-        let joinable = |i: usize| self.joinable(&tokens[i].text, &tokens[i + 1].text);
+        // Joins: what each pair of adjacent words written as one meets (a run of the
+        // memory), looked up only where a changed join target is of about its length. A
+        // token's most is then its own or what a join it is in raises it to.
         let pairs = query.len().saturating_sub(1);
-        let mut joins = 0u64;
-        for i in 0..pairs {
-            if joinable(i) {
-                joins |= 1 << i;
-            }
+        cache.joins.make_room();
+        let mut runs = std::mem::take(&mut cache.join_runs);
+        runs.clear();
+        let mut most_of = [0.0f32; MAX_TOKENS];
+        for (i, most) in most_of.iter_mut().enumerate().take(query.len()) {
+            *most = bound(i).best;
         }
-        let joined = |i: usize| {
-            (i < pairs && joins & (1 << i) != 0) || (i > 0 && joins & (1 << (i - 1)) != 0)
-        };
-        let most: f32 = (0..query.len())
-            .map(|i| {
-                let b = bound(i);
-                if joined(i) {
-                    b.best.max(b.weight)
-                } else {
-                    b.best
-                }
-            })
-            .sum();
+        let mut joined_text = std::mem::take(&mut cache.joined);
+        for i in 0..pairs {
+            let (first, second) = (&tokens[i].text, &tokens[i + 1].text);
+            let run = if self.joinable(first, second) {
+                joined_text.clear();
+                joined_text.push_str(first);
+                joined_text.push_str(second);
+                cache.joins.run(self, &joined_text)
+            } else {
+                (0, 0)
+            };
+            let s = cache
+                .joins
+                .found(run)
+                .iter()
+                .map(|f| f.1)
+                .fold(0.0, f32::max);
+            most_of[i] = most_of[i].max(bound(i).weight * s);
+            most_of[i + 1] = most_of[i + 1].max(bound(i + 1).weight * s);
+            runs.push(run);
+        }
+        cache.joined = joined_text;
+        let most: f32 = most_of[..query.len()].iter().sum();
         if most / total < floor {
+            cache.join_runs = runs;
             return;
         }
         // Each token's most per name, added up per name (`acc`, by name; `touched` lists
@@ -661,18 +688,14 @@ impl ChangedEntries {
         // where that is more than the token's own most against the name.
         let mut raised = std::mem::take(&mut cache.met);
         raised.clear();
-        let mut joined_text = std::mem::take(&mut cache.joined);
-        for i in (0..pairs).filter(|i| joins & (1 << i) != 0) {
-            joined_text.clear();
-            joined_text.push_str(&tokens[i].text);
-            joined_text.push_str(&tokens[i + 1].text);
+        for (i, &run) in runs.iter().enumerate() {
             let (first, second) = (bound(i).weight, bound(i + 1).weight);
-            for &(n, s) in cache.joins.meeting(self, &joined_text) {
+            for &(n, s) in cache.joins.found(run) {
                 raised.push((n, i as u32, first * s));
                 raised.push((n, i as u32 + 1, second * s));
             }
         }
-        cache.joined = joined_text;
+        cache.join_runs = runs;
         raised.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
         raised.dedup_by_key(|r| (r.0, r.1));
         let own = |n: u32, b: &TokenBound, per_name: &[(u32, f32)]| {
@@ -980,7 +1003,9 @@ struct Targets {
 
 /// The targets of one first byte and length: each distinct text once with the names that
 /// hold it (a word such as `mohammad` is in hundreds of changed names, and is compared once),
-/// the ASCII ones' letters as parallel arrays (read in a tight loop).
+/// the ASCII ones' letters as parallel arrays (read in a tight loop), the texts side by side
+/// in one string (a target its letters let through is read next to the others, not from an
+/// allocation of its own somewhere in the heap).
 #[derive(Default)]
 struct Bucket {
     /// (text, name) as pushed; emptied by [`Targets::finish`].
@@ -993,11 +1018,13 @@ struct Bucket {
     other: Vec<Target>,
     /// The targets' names, each target's a run, sorted.
     names: Vec<u32>,
+    /// The targets' texts, each target's a run.
+    texts: String,
 }
 
-/// A distinct target text and its run of [`Bucket::names`].
+/// A distinct target: its run of [`Bucket::texts`] and of [`Bucket::names`].
 struct Target {
-    text: Box<str>,
+    text: std::ops::Range<usize>,
     names: std::ops::Range<usize>,
 }
 
@@ -1016,14 +1043,24 @@ impl Bucket {
                 self.names.push(next);
             }
             let names = from..self.names.len();
+            let at = self.texts.len();
+            self.texts.push_str(&text);
+            let target = Target {
+                text: at..self.texts.len(),
+                names,
+            };
             if text.is_ascii() {
                 self.letters.push(letters(&text));
                 self.bigrams.push(bigrams(&text));
-                self.ascii.push(Target { text, names });
+                self.ascii.push(target);
             } else {
-                self.other.push(Target { text, names });
+                self.other.push(target);
             }
         }
+    }
+
+    fn text(&self, target: &Target) -> &str {
+        &self.texts[target.text.clone()]
     }
 }
 
@@ -1058,12 +1095,15 @@ impl Targets {
         let own = letters(whole);
         let pairs = bigrams(whole);
         for (len, bucket) in self.near(first, whole.len()) {
-            let mut compare = |target: &Target| {
-                if let Some(s) = joined_similarity(whole, &target.text, "") {
+            let mut found_in = |target: &Target, s: Option<f32>| {
+                if let Some(s) = s {
                     for &name in &bucket.names[target.names.clone()] {
                         found(name, s);
                     }
                 }
+            };
+            let mut compare = |target: &Target| {
+                found_in(target, joined_similarity(whole, bucket.text(target), ""));
             };
             bucket.other.iter().for_each(&mut compare);
             if !ascii {
@@ -1075,7 +1115,11 @@ impl Targets {
             for (chunk, (letters, bigrams)) in chunks.enumerate() {
                 let mut near = near_mask((own, pairs), letters, bigrams, allowed);
                 while near != 0 {
-                    compare(&bucket.ascii[chunk * 64 + near.trailing_zeros() as usize]);
+                    let target = &bucket.ascii[chunk * 64 + near.trailing_zeros() as usize];
+                    // Same first byte, a length at most 2 apart (the bucket's), letters
+                    // near enough (the mask): past every refusal, so compared.
+                    let s = joined_similarity_compared(whole, bucket.text(target), "");
+                    found_in(target, s);
                     near &= near - 1;
                 }
             }

@@ -189,19 +189,13 @@ fn date_at(words: &[&str], len: usize) -> Option<DateSpec> {
         .and_then(plausible)
 }
 
-/// The evidence of `query`'s facts against an entry's, and the points they add up to.
+/// The evidence of `query`'s facts against an entry's, and the points they add up to
+/// ([`points`] without the evidence).
 pub(crate) fn weigh(query: &QueryFacts, listed: &EntityFacts) -> (Vec<Evidence>, i8) {
     let mut out = Vec::new();
     if let Some(dob) = &query.date_of_birth {
-        let best = listed
-            .birth_dates
-            .iter()
-            .filter_map(|l| compare_dates(dob, l).map(|v| (v, l)))
-            .max_by_key(|(v, _)| rank(*v));
-        let (verdict, listed_text, points) = match best {
-            Some((Verdict::Agrees, l)) => (Verdict::Agrees, Some(l.iso()), DOB_AGREES),
-            Some((Verdict::Close, l)) => (Verdict::Close, Some(l.iso()), DOB_CLOSE),
-            Some((v, l)) => (v, Some(l.iso()), DOB_CONFLICTS),
+        let (verdict, listed_text, points) = match best_date(dob, listed) {
+            Some((v, l)) => (v, Some(l.iso()), dob_points(v)),
             None => (Verdict::Unknown, None, 0),
         };
         out.push(Evidence {
@@ -213,23 +207,13 @@ pub(crate) fn weigh(query: &QueryFacts, listed: &EntityFacts) -> (Vec<Evidence>,
         });
     }
     if let Some(country) = query.country {
-        let ties: Vec<&String> = listed
-            .nationalities
-            .iter()
-            .chain(&listed.countries)
-            .collect();
-        let (verdict, points) = if ties.is_empty() {
-            (Verdict::Unknown, 0)
-        } else if ties.iter().any(|c| c.eq_ignore_ascii_case(country)) {
-            (Verdict::Agrees, COUNTRY_AGREES)
-        } else {
-            (Verdict::Conflicts, COUNTRY_CONFLICTS)
-        };
+        let (verdict, points) = country_verdict(country, listed);
+        let mut ties = country_ties(listed);
         let shown = ties
-            .iter()
+            .clone()
             .find(|c| c.eq_ignore_ascii_case(country))
-            .or(ties.first())
-            .map(|c| (*c).clone());
+            .or_else(|| ties.next())
+            .cloned();
         out.push(Evidence {
             fact: Fact::Country,
             query: country.to_owned(),
@@ -239,7 +223,62 @@ pub(crate) fn weigh(query: &QueryFacts, listed: &EntityFacts) -> (Vec<Evidence>,
         });
     }
     let total: i32 = out.iter().map(|e| i32::from(e.points)).sum();
-    (out, total.max(-i32::from(MAX_PENALTY)) as i8)
+    (out, capped(total))
+}
+
+/// The points [`weigh`] gives `query`'s facts against an entry's, without writing the
+/// evidence out (the incremental re-screen's bound asks this of every changed name a
+/// favorite meets).
+pub(crate) fn points(query: &QueryFacts, listed: &EntityFacts) -> i8 {
+    let dob = query
+        .date_of_birth
+        .as_ref()
+        .and_then(|dob| best_date(dob, listed))
+        .map_or(0, |(v, _)| dob_points(v));
+    let country = query
+        .country
+        .map_or(0, |country| country_verdict(country, listed).1);
+    capped(i32::from(dob) + i32::from(country))
+}
+
+/// The facts' total, no lower than [`MAX_PENALTY`] allows.
+fn capped(total: i32) -> i8 {
+    total.max(-i32::from(MAX_PENALTY)) as i8
+}
+
+/// The listed date of birth that agrees best with `dob`, with its verdict.
+fn best_date<'a>(dob: &DateSpec, listed: &'a EntityFacts) -> Option<(Verdict, &'a DateSpec)> {
+    listed
+        .birth_dates
+        .iter()
+        .filter_map(|l| compare_dates(dob, l).map(|v| (v, l)))
+        .max_by_key(|(v, _)| rank(*v))
+}
+
+/// A date of birth's points by its verdict.
+fn dob_points(verdict: Verdict) -> i8 {
+    match verdict {
+        Verdict::Agrees => DOB_AGREES,
+        Verdict::Close => DOB_CLOSE,
+        _ => DOB_CONFLICTS,
+    }
+}
+
+/// The countries an entry is tied to: its nationalities, then its other countries.
+fn country_ties(listed: &EntityFacts) -> impl Iterator<Item = &String> + Clone {
+    listed.nationalities.iter().chain(&listed.countries)
+}
+
+/// A country's verdict and points against an entry's ties: unknown where it has none.
+fn country_verdict(country: &str, listed: &EntityFacts) -> (Verdict, i8) {
+    let mut ties = country_ties(listed).peekable();
+    if ties.peek().is_none() {
+        (Verdict::Unknown, 0)
+    } else if ties.any(|c| c.eq_ignore_ascii_case(country)) {
+        (Verdict::Agrees, COUNTRY_AGREES)
+    } else {
+        (Verdict::Conflicts, COUNTRY_CONFLICTS)
+    }
 }
 
 fn rank(v: Verdict) -> u8 {
@@ -345,5 +384,53 @@ mod tests {
         assert_eq!(weigh(&q, &EntityFacts::default()).1, 0);
         assert!(parse(Some("yesterday"), None).is_err());
         assert!(parse(None, Some("Atlantis")).is_err());
+    }
+
+    /// Every pairing of query facts (none, agreeing, close, conflicting, both) with listed
+    /// facts (none, one date, a range, several dates, countries only): [`points`] gives
+    /// what [`weigh`] adds up.
+    #[test]
+    fn points_are_what_the_evidence_adds_up_to() {
+        let day = |year, month, day| DateSpec::Day { year, month, day };
+        let listed = [
+            EntityFacts::default(),
+            EntityFacts {
+                birth_dates: vec![day(1952, 10, 7)],
+                nationalities: vec!["RU".to_owned()],
+                ..EntityFacts::default()
+            },
+            EntityFacts {
+                birth_dates: vec![
+                    DateSpec::Range {
+                        from: "1960".to_owned(),
+                        to: "1965".to_owned(),
+                    },
+                    DateSpec::Year { year: 1971 },
+                ],
+                countries: vec!["IR".to_owned(), "ru".to_owned()],
+                ..EntityFacts::default()
+            },
+            EntityFacts {
+                countries: vec!["SY".to_owned()],
+                ..EntityFacts::default()
+            },
+        ];
+        let dates = [
+            None,
+            Some("1952"),
+            Some("1953-01-01"),
+            Some("1962"),
+            Some("1990-05-05"),
+        ];
+        let countries = [None, Some("RU"), Some("FR"), Some("Iran")];
+        for (listed, dob, country) in listed
+            .iter()
+            .flat_map(|l| dates.iter().map(move |d| (l, *d)))
+            .flat_map(|(l, d)| countries.iter().map(move |c| (l, d, *c)))
+        {
+            let q = parse(dob, country).unwrap();
+            let why = format!("{dob:?} {country:?} {listed:?}");
+            assert_eq!(points(&q, listed), weigh(&q, listed).1, "{why}");
+        }
     }
 }

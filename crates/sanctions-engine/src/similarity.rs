@@ -325,8 +325,9 @@ fn joined_similarity_near(whole: &str, first: &str, second: &str) -> Option<f32>
     joined_similarity_compared(whole, first, second)
 }
 
-/// [`joined_similarity`] worked out by the edit distance.
-fn joined_similarity_compared(whole: &str, first: &str, second: &str) -> Option<f32> {
+/// [`joined_similarity`] worked out by the edit distance (for callers that have already
+/// refused what its quick checks refuse).
+pub(crate) fn joined_similarity_compared(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
     if whole.len() == len && whole.starts_with(first) && whole.ends_with(second) {
         return Some(1.0);

@@ -386,7 +386,7 @@ fn candidates(
     let selects =
         |kept: Option<&Nearness>, request: &engine::Request, cache: &mut engine::BoundCache| {
             if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
-                return Selected::Yes;
+                return Selected::Yes(Why::NearThreshold);
             }
             // The name read once for both checks.
             let read = engine::ReadName::of(request);
@@ -395,7 +395,7 @@ fn candidates(
                 .as_ref()
                 .is_some_and(|w| w.moves_query(index, &read))
             {
-                return Selected::Yes;
+                return Selected::Yes(Why::MovedWord);
             }
             match kept {
                 Some(kept) if !entries.is_empty() => {
@@ -430,12 +430,16 @@ fn candidates(
         .collect();
     let mut raise = Vec::new();
     let mut reached = Vec::new();
+    let mut why = [0usize; 3];
     for (id, selected) in outcomes {
         match selected {
             // One re-screened anyway keeps what its screening gives.
             Selected::Raise(near) if !out.contains(&id) => raise.push((id, Some(near))),
-            Selected::Raise(_) => {}
-            _ => reached.push(id),
+            Selected::Raise(_) | Selected::No => {}
+            Selected::Yes(reason) => {
+                why[reason as usize] += 1;
+                reached.push(id);
+            }
         }
     }
     out.extend(reached);
@@ -444,6 +448,9 @@ fn candidates(
         changed_names = entries.name_count(),
         moved_entries = moved.len(),
         matching_changed = matching,
+        near_threshold = why[Why::NearThreshold as usize],
+        moved_word = why[Why::MovedWord as usize],
+        can_reach = why[Why::CanReach as usize],
         selected = out.len(),
         nearest_raised = raise.len(),
         millis = started.elapsed().as_millis() as u64,
@@ -456,9 +463,20 @@ fn candidates(
 /// kept nearest miss raised to what it can now score against a changed entry.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Selected {
-    Yes,
+    Yes(Why),
     No,
     Raise(Nearness),
+}
+
+/// Why a favorite is re-screened (counted in the selection's log line, a favorite matching
+/// a changed entry apart): its kept nearness is unknown or the drift can carry it across the
+/// threshold, it reads a word whose weight moved, or it can reach the threshold against a
+/// changed name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Why {
+    NearThreshold,
+    MovedWord,
+    CanReach,
 }
 
 /// For a favorite not otherwise selected: re-screened when it can reach the threshold
@@ -480,7 +498,7 @@ fn raised(
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
     let most = entries.most_from(index, request, read, floor as u8, cache);
     if most >= threshold {
-        Selected::Yes
+        Selected::Yes(Why::CanReach)
     } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
         Selected::Raise(Nearness {
             near: f64::from(most) + 0.5 - d,
