@@ -72,7 +72,11 @@ const COMPACT_MIN_LEN: usize = 8;
 const PIECE_MAX: usize = 8;
 /// The shortest piece: a string of 9 letters has two pieces of 4 a letter apart.
 const PIECE_MIN: usize = 4;
-/// The most tokens of a query the bound reads (its joins are bits of a `u64`).
+/// Relative room for f32 rounding between the early exit's sum of each token's most and the
+/// per-name sums of [`ChangedEntries::coverage_bounds`].
+const SUM_ROOM: f32 = 1e-5;
+/// The most tokens of a query the bound reads (each token's most is kept in an array of this
+/// length while its joins are looked up).
 const MAX_TOKENS: usize = 64;
 /// Room for float rounding between the bound's sums and the scorer's.
 const ROUNDING: f32 = 0.002;
@@ -656,7 +660,9 @@ impl ChangedEntries {
             runs.push(run);
         }
         cache.joined = joined_text;
-        let most: f32 = most_of[..query.len()].iter().sum();
+        // With room for the sums below, which add a join's part as the difference from the
+        // token's own (a rounding apart from the part itself).
+        let most: f32 = most_of[..query.len()].iter().sum::<f32>() * (1.0 + SUM_ROOM);
         if most / total < floor {
             cache.join_runs = runs;
             return;
