@@ -223,11 +223,10 @@ impl Store {
     }
 
     /// Every favorite of `account` (`None`: of every account) as a re-screen reads it
-    /// ([`WatchedName`]), by id, in one read of the table.
+    /// ([`WatchedName`]), in the table's order, in one read of it.
     pub fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
         let mut stmt = self.conn.prepare(&format!(
-            "SELECT {WATCHED_COLUMNS} FROM favorites f
-             WHERE ?1 IS NULL OR f.account_id = ?1 ORDER BY f.id"
+            "SELECT {WATCHED_COLUMNS} FROM favorites f WHERE ?1 IS NULL OR f.account_id = ?1"
         ))?;
         let rows = stmt.query_map([account], watched_name)?;
         Ok(rows.collect::<Result<_, _>>()?)

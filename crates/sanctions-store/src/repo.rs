@@ -129,7 +129,9 @@ pub trait Repository: Send + Sync {
     fn remove_favorite(&self, account: &str, id: &str) -> Result<Favorite, StoreError>;
     /// Favorites of `account`, or of every account (`None`: the monitor).
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError>;
-    /// Every favorite of `account` (`None`: of every account) as a re-screen reads it, by id.
+    /// Every favorite of `account` (`None`: of every account) as a re-screen reads it, in
+    /// no set order (the table's: ordered by id, SQLite read 8,086,411 rows in 3.5-4.3 s
+    /// through the id's index instead of 1.4 s).
     fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError>;
     /// Sets each named favorite's [`Nearness`] (`None`: unknown), in one transaction.
     fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError>;

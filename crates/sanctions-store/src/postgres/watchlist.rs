@@ -304,7 +304,7 @@ pub(super) fn favorite_count(
     Ok(count(col(&row, 0)?))
 }
 
-/// Every favorite as a re-screen reads it (`crate::WatchedName`), by id.
+/// Every favorite as a re-screen reads it (`crate::WatchedName`), in the table's order.
 pub(super) fn favorite_names(
     c: &mut impl GenericClient,
     account: Option<&str>,
@@ -313,7 +313,7 @@ pub(super) fn favorite_names(
         .query(
             &format!(
                 "SELECT {} FROM favorites f
-                 WHERE $1::text IS NULL OR f.account_id = $1 ORDER BY f.id",
+                 WHERE $1::text IS NULL OR f.account_id = $1",
                 crate::favorites::WATCHED_COLUMNS
             ),
             &[&account],
