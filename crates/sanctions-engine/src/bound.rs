@@ -94,6 +94,11 @@ type Single = (f32, bool);
 pub struct ChangedEntries {
     /// The entry (index of `Index::entities`) of each changed name.
     names: Vec<u32>,
+    /// Each changed name's run of `ties`: its entry's countries ([`facts::country_ties`]),
+    /// side by side here so that weighing a favorite's country against every name it meets
+    /// reads no entry's facts.
+    tie_runs: Vec<(u32, u32)>,
+    ties: Vec<compact_str::CompactString>,
     /// Every listed token of the changed names (and the vocabulary's words that write two
     /// adjacent ones as one), with the kind it has there, sorted by id.
     tokens: Vec<Listed>,
@@ -351,6 +356,8 @@ impl ChangedEntries {
         let wanted: HashSet<&str> = entity_ids.into_iter().collect();
         let mut changed = ChangedEntries {
             names: Vec::new(),
+            tie_runs: Vec::new(),
+            ties: Vec::new(),
             tokens: Vec::new(),
             by_text: FastMap::default(),
             by_first: vec![Vec::new(); 256],
@@ -411,6 +418,11 @@ impl ChangedEntries {
     fn add_name(&mut self, index: &Index, name: &IndexedName) {
         let at = self.names.len() as u32;
         self.names.push(name.entity);
+        let from = self.ties.len() as u32;
+        let facts = &index.entities[name.entity as usize].facts;
+        self.ties
+            .extend(facts::country_ties(facts).map(|c| c.as_str().into()));
+        self.tie_runs.push((from, self.ties.len() as u32));
         let text = |li: usize| index.vocab[name.tokens[li].id as usize].text.as_str();
         for (li, t) in name.tokens.iter().enumerate() {
             let token = (t.id, t.kind, at);
@@ -556,7 +568,10 @@ impl ChangedEntries {
             let points = if facts.is_empty() {
                 0
             } else {
-                facts::points(&facts, &index.entities[entity as usize].facts)
+                let (from, to) = self.tie_runs[n as usize];
+                let ties = self.ties[from as usize..to as usize].iter();
+                let listed = &index.entities[entity as usize].facts;
+                facts::points(&facts, listed, ties.map(|t| t.as_str()))
             };
             most = most.max((i16::from(percent) + i16::from(points)).clamp(0, 100) as u8);
             if stop && most >= threshold && threshold > 0 {

@@ -228,8 +228,14 @@ pub(crate) fn weigh(query: &QueryFacts, listed: &EntityFacts) -> (Vec<Evidence>,
 
 /// The points [`weigh`] gives `query`'s facts against an entry's, without writing the
 /// evidence out (the incremental re-screen's bound asks this of every changed name a
-/// favorite meets).
-pub(crate) fn points(query: &QueryFacts, listed: &EntityFacts) -> i8 {
+/// favorite meets), with the entry's country ties ([`country_ties`]) given apart: the bound
+/// keeps the changed entries' side by side. `listed` is read only for its dates of birth,
+/// when the query has one.
+pub(crate) fn points<'a>(
+    query: &QueryFacts,
+    listed: &EntityFacts,
+    ties: impl Iterator<Item = &'a str>,
+) -> i8 {
     let dob = query
         .date_of_birth
         .as_ref()
@@ -237,7 +243,7 @@ pub(crate) fn points(query: &QueryFacts, listed: &EntityFacts) -> i8 {
         .map_or(0, |(v, _)| dob_points(v));
     let country = query
         .country
-        .map_or(0, |country| country_verdict(country, listed).1);
+        .map_or(0, |country| verdict_among(country, ties).1);
     capped(i32::from(dob) + i32::from(country))
 }
 
@@ -265,13 +271,18 @@ fn dob_points(verdict: Verdict) -> i8 {
 }
 
 /// The countries an entry is tied to: its nationalities, then its other countries.
-fn country_ties(listed: &EntityFacts) -> impl Iterator<Item = &String> + Clone {
+pub(crate) fn country_ties(listed: &EntityFacts) -> impl Iterator<Item = &String> + Clone {
     listed.nationalities.iter().chain(&listed.countries)
 }
 
 /// A country's verdict and points against an entry's ties: unknown where it has none.
 fn country_verdict(country: &str, listed: &EntityFacts) -> (Verdict, i8) {
-    let mut ties = country_ties(listed).peekable();
+    verdict_among(country, country_ties(listed).map(String::as_str))
+}
+
+/// A country's verdict and points against `ties`: unknown where there are none.
+fn verdict_among<'a>(country: &str, ties: impl Iterator<Item = &'a str>) -> (Verdict, i8) {
+    let mut ties = ties.peekable();
     if ties.peek().is_none() {
         (Verdict::Unknown, 0)
     } else if ties.any(|c| c.eq_ignore_ascii_case(country)) {
@@ -430,7 +441,8 @@ mod tests {
         {
             let q = parse(dob, country).unwrap();
             let why = format!("{dob:?} {country:?} {listed:?}");
-            assert_eq!(points(&q, listed), weigh(&q, listed).1, "{why}");
+            let ties = country_ties(listed).map(String::as_str);
+            assert_eq!(points(&q, listed, ties), weigh(&q, listed).1, "{why}");
         }
     }
 }

@@ -297,6 +297,14 @@ fn the_facts_count_as_the_entry_gives_them() {
     });
     assert!(plain > 20, "{plain}");
     assert_eq!(conflicting, plain - 12);
+    // The nationality named (in any case) agrees, below the cap of 100.
+    let partial = most(Request::new("Farhad Mohammadi Karimi"));
+    let agreeing = most(Request {
+        country: Some("ir".to_owned()),
+        ..Request::new("Farhad Mohammadi Karimi")
+    });
+    assert!((20..98).contains(&partial), "{partial}");
+    assert_eq!(agreeing, partial + 2);
     // An entry the type filter refuses is never a hit.
     let bank = |kind| Request {
         kind: Some(kind),
