@@ -49,6 +49,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, RwLock};
 
 use super::abjad_pairs;
+use super::drift::WeightDrift;
 use super::facts::{self, QueryFacts};
 use super::index::{Index, IndexedName, hash};
 use super::joins::joins_of;
@@ -123,6 +124,10 @@ pub struct ChangedEntries {
     abjad_skeletons: FastMap<String, Vec<u32>>,
     /// The changed names' whole strings of [`COMPACT_MIN_LEN`] bytes or more, with their name.
     compacts: Vec<(String, u32)>,
+    /// How the weights moved, when a selection asks whether a query reads a moved word
+    /// ([`ChangedEntries::reading_drift`]): worked out once per distinct token, with its
+    /// bound.
+    drift: Option<WeightDrift>,
     /// Hash of every piece of [`PIECE_MIN`] to [`PIECE_MAX`] bytes of those strings -> the
     /// strings that hold it.
     pieces: FastMap<u64, Vec<u32>>,
@@ -135,6 +140,8 @@ struct TokenBound {
     unpaired: f32,
     /// The most this token adds to the query coverage's numerator against any changed name.
     best: f32,
+    /// Whether it weighs as a word whose weight moved ([`WeightDrift::moves_token`]).
+    moves: bool,
     /// `BoundCache::per_name[from..to]`: the most it adds against each changed name it can
     /// meet alone or as one word against two listed ones (its weight times the pair's
     /// similarity; a word met by an initial counts for no more than the initial), by name;
@@ -349,6 +356,27 @@ impl JoinsMet {
 /// The most a whole screening gives, for queries the bound does not read.
 const UNBOUNDED: u8 = 100;
 
+/// What a query can score against the changed names ([`ChangedEntries::reach_from`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// A word of the query weighs as a word whose weight moved: its scores against the
+    /// entries the update left alone are not bounded by the drift either.
+    MovedWord,
+    /// The most it scores against a changed name, facts included (under the floor asked
+    /// where no changed name reaches it; 100 where the bound does not read the query).
+    Most(u8),
+}
+
+/// What [`ChangedEntries::name_bounds`] found.
+enum NameBounds {
+    /// The query's facts as the engine reads them; the names into `BoundCache::names`.
+    Read(QueryFacts),
+    /// A query or request the bound does not read.
+    Unread,
+    /// A token weighs as a moved word.
+    Moved,
+}
+
 impl ChangedEntries {
     /// The names of the entries `entity_ids` of `index` (ids the index lacks are skipped:
     /// removed entries score nothing).
@@ -369,6 +397,7 @@ impl ChangedEntries {
             abjad_skeletons: FastMap::default(),
             compacts: Vec::new(),
             pieces: FastMap::default(),
+            drift: None,
         };
         for name in &index.names {
             if wanted.contains(index.entities[name.entity as usize].entity_id.as_str()) {
@@ -403,6 +432,14 @@ impl ChangedEntries {
             holders.dedup();
         }
         changed
+    }
+
+    /// These entries with how the weights moved: [`ChangedEntries::reach_from`] then also
+    /// tells a query that reads a moved word ([`WeightDrift::moves_query`]), from each
+    /// distinct token's bound rather than by looking each word up again.
+    pub fn reading_drift(mut self, drift: Option<WeightDrift>) -> Self {
+        self.drift = drift;
+        self
     }
 
     /// Whether no entry is changed (no query can reach one).
@@ -504,16 +541,18 @@ impl ChangedEntries {
 
     /// [`ChangedEntries::most`] where it is at least `floor`; under `floor` (not the most)
     /// where no changed name can reach `floor`. Names under `floor` are not worked out.
+    /// With the weights' drift ([`ChangedEntries::reading_drift`]), [`Reach::MovedWord`]
+    /// instead where the query reads a moved word (the drift does not bound its scores).
     /// `read` is `request`'s name read once ([`ReadName::of`]), as other checks of the same
     /// request read it.
-    pub fn most_from(
+    pub fn reach_from(
         &self,
         index: &Index,
         request: &Request,
         read: &ReadName,
         floor: u8,
         cache: &mut BoundCache,
-    ) -> u8 {
+    ) -> Reach {
         self.bound_from(index, (request, read), floor, false, cache)
     }
 
@@ -524,10 +563,14 @@ impl ChangedEntries {
     }
 
     /// The most `request` scores against a changed name, facts included, where that reaches
-    /// `threshold`; under `threshold` where no name can reach it.
+    /// `threshold`; under `threshold` where no name can reach it (100 where it reads a moved
+    /// word: not bounded).
     fn bound(&self, index: &Index, request: &Request, threshold: u8, cache: &mut BoundCache) -> u8 {
         let read = ReadName::of(request);
-        self.bound_from(index, (request, &read), threshold, true, cache)
+        match self.bound_from(index, (request, &read), threshold, true, cache) {
+            Reach::Most(most) => most,
+            Reach::MovedWord => UNBOUNDED,
+        }
     }
 
     /// [`ChangedEntries::bound`], stopping at the first name that reaches `threshold` when
@@ -539,12 +582,14 @@ impl ChangedEntries {
         threshold: u8,
         stop: bool,
         cache: &mut BoundCache,
-    ) -> u8 {
+    ) -> Reach {
         if self.is_empty() {
-            return 0;
+            return self.moved_or(index, read, 0);
         }
-        let Some(facts) = self.name_bounds(index, request, read, threshold, cache) else {
-            return UNBOUNDED;
+        let facts = match self.name_bounds(index, request, read, threshold, cache) {
+            NameBounds::Read(facts) => facts,
+            NameBounds::Unread => return self.moved_or(index, read, UNBOUNDED),
+            NameBounds::Moved => return Reach::MovedWord,
         };
         // A name bound far enough under the threshold stays under it, facts included.
         let below = |percent: u8| i16::from(percent) + i16::from(facts::MAX_POINTS);
@@ -580,14 +625,29 @@ impl ChangedEntries {
         }
         names.clear();
         cache.names = names;
-        most
+        Reach::Most(most)
+    }
+
+    /// [`Reach::MovedWord`] where `read` reads a moved word (looked up word by word: a name
+    /// the bound does not read), else `most`.
+    fn moved_or(&self, index: &Index, read: &ReadName, most: u8) -> Reach {
+        if self
+            .drift
+            .as_ref()
+            .is_some_and(|d| d.moves_query(index, read))
+        {
+            Reach::MovedWord
+        } else {
+            Reach::Most(most)
+        }
     }
 
     /// The most the name of `request` scores against each changed name it meets (0..=1), as
     /// [`super::screen_one`] reads it, into `cache.names` (by name, each once), for the names
     /// where that can reach `threshold` with the most the facts add; with the request's
-    /// facts as the engine reads them. `None` where the bound does not read the
-    /// query or the engine refuses the request.
+    /// facts as the engine reads them. [`NameBounds::Unread`] where the bound does not read
+    /// the query or the engine refuses the request; [`NameBounds::Moved`] where a token
+    /// weighs as a moved word (with the weights' drift), before any name is worked out.
     fn name_bounds(
         &self,
         index: &Index,
@@ -595,20 +655,23 @@ impl ChangedEntries {
         read: &ReadName,
         threshold: u8,
         cache: &mut BoundCache,
-    ) -> Option<QueryFacts> {
+    ) -> NameBounds {
         cache.names.clear();
         if read.refused || read.several || read.literal {
-            return None;
+            return NameBounds::Unread;
         }
-        let mut facts =
-            facts::parse(request.date_of_birth.as_deref(), request.country.as_deref()).ok()?;
+        let Ok(mut facts) =
+            facts::parse(request.date_of_birth.as_deref(), request.country.as_deref())
+        else {
+            return NameBounds::Unread;
+        };
         facts.date_of_birth = facts.date_of_birth.or(read.typed.date_of_birth.clone());
         facts.country = facts.country.or(read.typed.country);
         let organisation = request.kind != Some(KindFilter::Individual);
         let tokens = &read.tokens;
         // Joins are tracked as bits of a word: a longer name is always screened again.
         if tokens.iter().any(|t| t.abjad) || tokens.len() > MAX_TOKENS {
-            return None;
+            return NameBounds::Unread;
         }
         let mut query = std::mem::take(&mut cache.query);
         query.clear();
@@ -617,6 +680,10 @@ impl ChangedEntries {
                 .iter()
                 .map(|t| self.token_bound(index, t, organisation, cache)),
         );
+        if query.iter().any(|&q| cache.bounds[q as usize].moves) {
+            cache.query = query;
+            return NameBounds::Moved;
+        }
         // The coverage can reach the threshold only when the facts' points leave room.
         let floor = (f32::from(threshold) - f32::from(facts::MAX_POINTS) - 0.5) / 100.0 - ROUNDING;
         self.coverage_bounds(&query, tokens, floor, cache);
@@ -625,7 +692,7 @@ impl ChangedEntries {
         let names = &mut cache.names;
         names.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         names.dedup_by_key(|n| n.0);
-        Some(facts)
+        NameBounds::Read(facts)
     }
 
     /// The query coverage's most against each changed name the query's tokens meet where it
@@ -851,10 +918,15 @@ impl ChangedEntries {
                 .fold(0.0, f32::max)
         };
         let (best, light_most) = (most(from..light), most(to..light));
+        let moves = self
+            .drift
+            .as_ref()
+            .is_some_and(|d| d.moves_token(index, token));
         cache.push_bound(TokenBound {
             weight: q.weight,
             unpaired: q.unpaired_weight,
             best,
+            moves,
             from,
             to,
             light,

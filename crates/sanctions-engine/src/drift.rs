@@ -55,6 +55,7 @@
 use std::collections::HashSet;
 
 use super::index::{Index, NameCounts, word_weight};
+use super::normalize;
 use super::query;
 use super::read_name::ReadName;
 use crate::model::EntityNames;
@@ -221,11 +222,21 @@ impl WeightDrift {
         if read.several {
             return true;
         }
-        read.tokens.iter().any(|t| {
-            let source = query::weighs_as(index, t, read.literal);
-            source.is_some_and(|id| self.moved.get(id as usize).copied().unwrap_or(false))
-                || self.gone.contains(&t.text)
-        })
+        read.tokens
+            .iter()
+            .any(|t| self.weighs_moved(index, t, read.literal))
+    }
+
+    /// Whether `token`, read as a word of a name the engine does not read literally, weighs
+    /// as a moved word ([`WeightDrift::moves_query`] of one word).
+    pub(crate) fn moves_token(&self, index: &Index, token: &normalize::Token) -> bool {
+        self.weighs_moved(index, token, false)
+    }
+
+    fn weighs_moved(&self, index: &Index, t: &normalize::Token, literal: bool) -> bool {
+        let source = query::weighs_as(index, t, literal);
+        source.is_some_and(|id| self.moved.get(id as usize).copied().unwrap_or(false))
+            || self.gone.contains(&t.text)
     }
 
     /// The factor a name score that involves no moved word can move by, either way (see the
@@ -283,6 +294,7 @@ mod tests {
     use crate::query::Query;
     use crate::result::{KindFilter, Request};
     use crate::score;
+    use crate::{BoundCache, ChangedEntries, Reach, SharedBounds};
 
     fn person(id: &str, name: &str) -> EntityNames {
         EntityNames {
@@ -495,5 +507,56 @@ mod tests {
         let index = Index::build(&[people("k", KEPT), filler(), added].concat());
         assert!(drift.moves_query(&index, &ReadName::of(&Request::new("Ali Hassan"))));
         assert!(!drift.moves_query(&index, &ReadName::of(&Request::new("Sergei Ivanov"))));
+    }
+
+    #[test]
+    fn the_bound_tells_a_moved_word_as_moves_query_does() {
+        // The selection asks the changed entries' bound whether a favorite reads a moved
+        // word, from each distinct token's bound: the same answer as `moves_query` for every
+        // query, read by a cache of its own or one copying another thread's bounds, with the
+        // changed entries or none.
+        let added: Vec<EntityNames> = (0..40)
+            .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
+            .collect();
+        let removed = people("r", &["Chan Park Ho"]);
+        let drift = WeightDrift::between(
+            &Index::build(&[people("k", KEPT), filler(), added.clone()].concat()),
+            &removed,
+            &added,
+        );
+        let index = Index::build(&[people("k", KEPT), filler(), added].concat());
+        let queries = QUERIES.iter().chain(KEPT).copied().chain([
+            "Hasan Ali",
+            "Hassan O. Zahir",
+            "Ho Chan Park",
+            "Pak Chan",
+            "HASSAN, Ali",
+            "Hassan Bank Ltd",
+            "\"Ali Hassan\"",
+            "Zubabi Zudadu",
+        ]);
+        let ids = ["a1", "a7"];
+        let with = ChangedEntries::new(&index, ids).reading_drift(Some(drift.clone()));
+        let none = ChangedEntries::new(&index, []).reading_drift(Some(drift.clone()));
+        let shared = std::sync::Arc::new(SharedBounds::default());
+        let mut caches = [
+            BoundCache::sharing(shared.clone()),
+            BoundCache::sharing(shared),
+            BoundCache::default(),
+        ];
+        let mut moved = 0;
+        for query in queries {
+            let request = Request::new(query);
+            let read = ReadName::of(&request);
+            let expected = drift.moves_query(&index, &read);
+            moved += usize::from(expected);
+            for entries in [&with, &none] {
+                for cache in &mut caches {
+                    let reach = entries.reach_from(&index, &request, &read, 40, cache);
+                    assert_eq!(reach == Reach::MovedWord, expected, "{query}: {reach:?}");
+                }
+            }
+        }
+        assert!(moved >= 4, "{moved} queries read a moved word");
     }
 }

@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-pub use bound::{BoundCache, ChangedEntries, SharedBounds};
+pub use bound::{BoundCache, ChangedEntries, Reach, SharedBounds};
 pub use drift::WeightDrift;
 pub use index::Index;
 #[doc(hidden)]

@@ -1,7 +1,7 @@
 //! A request's name read as [`super::screen_one`] reads it (typed facts taken out, the two
 //! ways a name can be read, its tokens), once for the checks of a list update that each read
 //! it: whether a moved word weighs in it ([`super::WeightDrift::moves_query`]) and how high it
-//! can score against the changed entries ([`super::ChangedEntries::most_from`]).
+//! can score against the changed entries ([`super::ChangedEntries::reach_from`]).
 
 use super::facts::{self, QueryFacts};
 use super::normalize::Token;

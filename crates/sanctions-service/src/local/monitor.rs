@@ -382,26 +382,15 @@ fn candidates(
             .filter(|(_, change)| *change != ChangeKind::Removed)
             .map(|(id, _)| id.as_str())
             .chain(moved.iter().copied()),
-    );
+    )
+    .reading_drift(drift.weights.clone());
     let selects =
         |kept: Option<&Nearness>, request: &engine::Request, cache: &mut engine::BoundCache| {
-            if may_cross(kept, drift.now, engine::DEFAULT_THRESHOLD) {
-                return Selected::Yes(Why::NearThreshold);
-            }
-            // The name read once for both checks.
-            let read = engine::ReadName::of(request);
-            if drift
-                .weights
-                .as_ref()
-                .is_some_and(|w| w.moves_query(index, &read))
-            {
-                return Selected::Yes(Why::MovedWord);
-            }
             match kept {
-                Some(kept) if !entries.is_empty() => {
-                    raised(&entries, index, (request, &read), *kept, drift, cache)
+                Some(kept) if !may_cross(Some(kept), drift.now, engine::DEFAULT_THRESHOLD) => {
+                    raised(&entries, index, request, *kept, drift, cache)
                 }
-                _ => Selected::No,
+                _ => Selected::Yes(Why::NearThreshold),
             }
         };
     // One cache per thread, each over a contiguous share of the watchlist (a cache per
@@ -479,14 +468,14 @@ enum Why {
     CanReach,
 }
 
-/// For a favorite not otherwise selected: re-screened when it can reach the threshold
-/// against a changed (or moved) entry; else, when what it can score there exceeds its kept
-/// nearest miss, that miss raised to it (a score rounding to `most` is under `most + 0.5`),
-/// so that later runs count from there.
+/// For a favorite the drift cannot carry across the threshold: re-screened when it reads a
+/// word whose weight moved, or can reach the threshold against a changed (or moved) entry;
+/// else, when what it can score there exceeds its kept nearest miss, that miss raised to it
+/// (a score rounding to `most` is under `most + 0.5`), so that later runs count from there.
 fn raised(
     entries: &engine::ChangedEntries,
     index: &engine::Index,
-    (request, read): (&engine::Request, &engine::ReadName),
+    request: &engine::Request,
     kept: Nearness,
     drift: &DriftStep,
     cache: &mut engine::BoundCache,
@@ -496,7 +485,11 @@ fn raised(
     let now = (kept.near + d).max(LEAST_NEAR);
     // A changed name matters only where it can score above the kept miss.
     let floor = (now - 0.5).ceil().clamp(0.0, f64::from(threshold));
-    let most = entries.most_from(index, request, read, floor as u8, cache);
+    let read = engine::ReadName::of(request);
+    let most = match entries.reach_from(index, request, &read, floor as u8, cache) {
+        engine::Reach::MovedWord => return Selected::Yes(Why::MovedWord),
+        engine::Reach::Most(most) => most,
+    };
     if most >= threshold {
         Selected::Yes(Why::CanReach)
     } else if f64::from(most) + 0.5 > now && f64::from(most) >= floor {
