@@ -22,9 +22,11 @@ for _ in $(seq "$runs"); do
     log="$work/d/sanctions.log"
     read=$(grep "watchlist read for" "$log" | tail -1 | grep -o "millis=[0-9]*")
     selected=$(grep "favorites selected" "$log" | tail -1 | grep -o "selected=[0-9]* .*millis=[0-9]*" || true)
-    screened=$(grep "favorites re-screened" "$log" | tail -1 | grep -o "millis=[0-9]*")
+    screened=$(grep "favorites re-screened" "$log" | tail -1 | grep -o " millis=[0-9]*")
+    # Read + selection + re-screen (logged since 2026-11-29; the read overlaps the selection).
+    whole=$(grep "favorites re-screened" "$log" | tail -1 | grep -o "since_read_millis=[0-9]*" || true)
     md5=$(sqlite3 "$work/d/sanctions.db" "SELECT f.name, m.entity_id FROM favorite_matches m
       JOIN favorites f ON f.id = m.favorite_id ORDER BY 1,2" | md5sum | cut -c1-8)
-    echo "$bin wall=$(echo "$end - $start" | bc) s; read $read; selection $selected; re-screen $screened; matches $md5"
+    echo "$bin wall=$(echo "$end - $start" | bc) s; read $read; selection $selected; re-screen$screened; $whole; matches $md5"
   done
 done

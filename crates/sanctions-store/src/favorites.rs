@@ -223,13 +223,26 @@ impl Store {
     }
 
     /// Every favorite of `account` (`None`: of every account) as a re-screen reads it
-    /// ([`WatchedName`]), in the table's order, in one read of it.
-    pub fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
+    /// ([`WatchedName`]), in the table's order, in one read of it, handed to `each` in
+    /// chunks of at most `chunk` as they are read.
+    pub fn favorite_names_each(
+        &self,
+        account: Option<&str>,
+        chunk: usize,
+        each: &mut dyn FnMut(Vec<WatchedName>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         let mut stmt = self.conn.prepare(&format!(
             "SELECT {WATCHED_COLUMNS} FROM favorites f WHERE ?1 IS NULL OR f.account_id = ?1"
         ))?;
-        let rows = stmt.query_map([account], watched_name)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut rows = stmt.query_map([account], watched_name)?;
+        let chunk = chunk.max(1);
+        loop {
+            let names = rows.by_ref().take(chunk).collect::<Result<Vec<_>, _>>()?;
+            if names.is_empty() {
+                return Ok(());
+            }
+            each(names)?;
+        }
     }
 
     /// Sets the [`Nearness`] of each favorite named (`None`: unknown), in one transaction;

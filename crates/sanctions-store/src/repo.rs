@@ -132,7 +132,24 @@ pub trait Repository: Send + Sync {
     /// Every favorite of `account` (`None`: of every account) as a re-screen reads it, in
     /// no set order (the table's: ordered by id, SQLite read 8,086,411 rows in 3.5-4.3 s
     /// through the id's index instead of 1.4 s).
-    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError>;
+    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
+        let mut all = Vec::new();
+        self.favorite_names_each(account, NAMES_CHUNK, &mut |chunk| {
+            all.extend(chunk);
+            Ok(())
+        })?;
+        Ok(all)
+    }
+    /// [`Repository::favorite_names`] handed to `each` in chunks of at most `chunk` names
+    /// as they are read, in one statement (one snapshot), so that a caller can work on a
+    /// chunk while the next is read and need not hold them all; the first error `each`
+    /// returns ends the read and is returned.
+    fn favorite_names_each(
+        &self,
+        account: Option<&str>,
+        chunk: usize,
+        each: &mut dyn FnMut(Vec<WatchedName>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
     /// Sets each named favorite's [`Nearness`] (`None`: unknown), in one transaction.
     fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError>;
     fn favorite_matches(&self) -> Result<HashMap<String, Vec<(String, u8)>>, StoreError>;
@@ -255,6 +272,9 @@ pub struct SqliteRepository {
     /// What the check at open found wrong, if anything.
     open_problem: Option<String>,
 }
+
+/// Favorites per chunk of [`Repository::favorite_names`]'s read.
+const NAMES_CHUNK: usize = 65_536;
 
 /// Most idle reader connections kept (a server under load reads on many blocking threads at
 /// once; a reader dropped beyond this is closed, and opening one costs a schema read).
@@ -516,8 +536,13 @@ impl Repository for SqliteRepository {
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
         self.reader()?.favorite_count(account)
     }
-    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<WatchedName>, StoreError> {
-        self.reader()?.favorite_names(account)
+    fn favorite_names_each(
+        &self,
+        account: Option<&str>,
+        chunk: usize,
+        each: &mut dyn FnMut(Vec<WatchedName>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.reader()?.favorite_names_each(account, chunk, each)
     }
     fn set_nearness(&self, rows: &[(String, Option<Nearness>)]) -> Result<(), StoreError> {
         self.writer().set_nearness(rows)

@@ -782,6 +782,7 @@ pub fn watchlist_favorites(repo: &dyn Both) {
     );
     assert_eq!((&bob.dob, &bob.country), (&None, &None));
     assert_eq!(repo.favorite_names(None).unwrap().len(), 4);
+    names_in_chunks(repo);
     let matches = repo.favorite_matches().unwrap();
     assert_eq!(matches["fav_06"], [("un:2".to_owned(), 85)]);
     assert!(!matches.contains_key("fav_03"));
@@ -794,6 +795,43 @@ pub fn watchlist_favorites(repo: &dyn Both) {
     assert_eq!(marker(), before + 1);
     not_found(repo.remove_favorite(&acme.id, "fav_06"));
     assert!(!repo.favorite_matches().unwrap().contains_key("fav_06"));
+}
+
+/// The names a re-screen reads come in chunks of the size asked, the last shorter, the same
+/// names as read whole (four favorites); an error of the receiver ends the read and is its
+/// result.
+fn names_in_chunks(repo: &dyn Both) {
+    let mut every = repo.favorite_names(None).unwrap();
+    for chunk in [1, 2, 3, 4, 100] {
+        let mut sizes = Vec::new();
+        let mut read = Vec::new();
+        repo.favorite_names_each(None, chunk, &mut |names| {
+            sizes.push(names.len());
+            read.extend(names);
+            Ok(())
+        })
+        .unwrap();
+        let full = 4 / chunk;
+        let mut expected = vec![chunk; full];
+        expected.extend((4 % chunk > 0).then_some(4 % chunk));
+        assert_eq!(sizes, expected, "chunks of {chunk}");
+        read.sort_by(|a, b| a.id.cmp(&b.id));
+        every.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(read, every, "chunks of {chunk}");
+    }
+    let mut calls = 0;
+    let stopped = repo.favorite_names_each(None, 1, &mut |_| {
+        calls += 1;
+        Err(StoreError::Unavailable {
+            message: "the receiver is gone".into(),
+            source: None,
+        })
+    });
+    assert!(
+        matches!(stopped, Err(StoreError::Unavailable { .. })),
+        "{stopped:?}"
+    );
+    assert_eq!(calls, 1);
 }
 
 /// A favorite's date of birth and country come back as stored, added one by one or imported,

@@ -35,7 +35,9 @@ use crate::model::{
     Alert, AlertKind, AlertStatus, ChangeKind, EntityKind, ListCode, OutboxEvent, RescreenRun,
     ScreeningOrigin, Severity,
 };
-use crate::store::{Changes, FavoriteUpdate, MarkerMove, Nearness, WATCHLIST_MARKER, WatchedName};
+use crate::store::{
+    Changes, FavoriteUpdate, MarkerMove, Nearness, StoreError, WATCHLIST_MARKER, WatchedName,
+};
 
 /// The progress marker: the newest list update already monitored.
 const MARKER: &str = "monitored_update";
@@ -258,26 +260,11 @@ impl LocalService {
         // Read before the matches: a run recorded in between moves it, and this one loses.
         let version = repo.marker(WATCHLIST_MARKER)?.unwrap_or(0);
         let previous = repo.favorite_matches()?;
-        let favorites = repo.favorite_names(None)?;
-        let total = favorites.len() as u64;
-        tracing::info!(
-            favorites = total,
-            millis = started.elapsed().as_millis() as u64,
-            "watchlist read for the re-screen"
-        );
-        let mut raised_near = Vec::new();
-        let selected: Vec<WatchedName> = match mode {
-            RescreenMode::Incremental if loaded.index.entity_count() > 0 => {
-                let inputs = (&previous, drift);
-                let (candidates, raise) = candidates(loaded, &favorites, inputs, changed);
-                raised_near = raise;
-                favorites
-                    .into_iter()
-                    .filter(|f| candidates.contains(&f.id))
-                    .collect()
-            }
-            _ => favorites,
-        };
+        let incremental = mode == RescreenMode::Incremental && loaded.index.entity_count() > 0;
+        let mut selection =
+            incremental.then(|| Selection::new(loaded, (&previous, drift), changed));
+        let (total, selected) = read_selecting(repo.as_ref(), selection.as_mut())?;
+        let mut raised_near = selection.map(Selection::finish).unwrap_or_default();
         let now = Timestamp::now();
         let actor = self.actor().to_owned();
         let screening = Instant::now();
@@ -294,6 +281,8 @@ impl LocalService {
         tracing::info!(
             screened = selected.len(),
             millis = screening.elapsed().as_millis() as u64,
+            // From the start of the watchlist's read (which the selection overlaps).
+            since_read_millis = started.elapsed().as_millis() as u64,
             "favorites re-screened"
         );
         let (updates, alert_ids) = gather(outcomes, &mut changes);
@@ -339,9 +328,55 @@ impl LocalService {
     }
 }
 
-/// What [`candidates`] reads besides each favorite ([`WatchedName`]: its name, type,
+/// Favorites per chunk of the watchlist's read for a re-screen: the selection works on one
+/// while the next is read, and keeps only the favorites it selects.
+const READ_CHUNK: usize = 65_536;
+
+/// Every favorite, read on a thread of its own in chunks; with a `selection`, each chunk's
+/// selected favorites kept while the next chunk is read (the read's one core beside the
+/// selection's), else all of them: the favorites to re-screen, with how many were read.
+fn read_selecting(
+    repo: &dyn crate::store::Repository,
+    mut selection: Option<&mut Selection<'_>>,
+) -> Result<(u64, Vec<WatchedName>), ServiceError> {
+    let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<WatchedName>>(2);
+    std::thread::scope(|scope| {
+        let reading = scope.spawn(move || {
+            let started = Instant::now();
+            let mut read = 0usize;
+            let done = repo.favorite_names_each(None, READ_CHUNK, &mut |chunk| {
+                read += chunk.len();
+                send.send(chunk).map_err(|_| StoreError::Unavailable {
+                    message: "the re-screen stopped taking the watchlist".into(),
+                    source: None,
+                })
+            });
+            tracing::info!(
+                favorites = read,
+                millis = started.elapsed().as_millis() as u64,
+                "watchlist read for the re-screen"
+            );
+            done
+        });
+        let (mut total, mut selected) = (0u64, Vec::new());
+        for chunk in chunks {
+            total += chunk.len() as u64;
+            match selection.as_deref_mut() {
+                Some(selection) => selected.extend(selection.select(chunk)),
+                None => selected.extend(chunk),
+            }
+        }
+        match reading.join() {
+            Ok(done) => done?,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        Ok((total, selected))
+    })
+}
+
+/// What a [`Selection`] reads besides each favorite ([`WatchedName`]: its name, type,
 /// evidence and kept nearness): the favorites' matches, and the new index's drift.
-type CandidateInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftStep);
+type SelectionInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftStep);
 
 /// The favorites an update can have changed: those matching a changed or removed entry now,
 /// those whose re-screen can reach the threshold against an added or changed entry
@@ -350,102 +385,152 @@ type CandidateInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftSte
 /// with the token weights ([`super::nearness`]): the entries holding a word whose weight
 /// moved apart from the rest count as changed, a favorite reading such a word is selected,
 /// and so is one whose nearest miss or lowest match the rest's drift can carry across the
-/// threshold, or whose nearness is unknown.
-fn candidates(
-    loaded: &Loaded,
-    favorites: &[WatchedName],
-    (previous, drift): CandidateInputs<'_>,
-    changed: &[(String, ChangeKind)],
-) -> (HashSet<String>, Vec<(String, Option<Nearness>)>) {
-    let started = Instant::now();
-    let index = &loaded.index;
-    let moved = drift
-        .weights
-        .as_ref()
-        .map(|w| w.moved_entities(index))
-        .unwrap_or_default();
-    let touched: HashSet<&str> = changed
-        .iter()
-        .map(|(id, _)| id.as_str())
-        .chain(moved.iter().copied())
-        .collect();
-    let mut out: HashSet<String> = previous
-        .iter()
-        .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
-        .map(|(f, _)| f.clone())
-        .collect();
-    let matching = out.len();
-    let entries = engine::ChangedEntries::new(
-        index,
-        changed
+/// threshold, or whose nearness is unknown. Given the watchlist chunk by chunk
+/// ([`Selection::select`]); [`Selection::finish`] logs what it selected and why.
+struct Selection<'a> {
+    index: &'a Index,
+    drift: &'a DriftStep,
+    entries: engine::ChangedEntries,
+    /// The favorites matching a changed (or moved) entry now.
+    matching: HashSet<String>,
+    moved_entries: usize,
+    /// One cache per thread, kept from chunk to chunk (a cache per rayon job, `map_init`,
+    /// would start cold per job), the token bounds shared: each distinct token's bound is
+    /// worked out by one thread only.
+    caches: Vec<engine::BoundCache>,
+    /// Favorites left alone whose kept nearest miss is raised.
+    raise: Vec<(String, Option<Nearness>)>,
+    why: [usize; 3],
+    read: usize,
+    selected: usize,
+    started: Instant,
+}
+
+impl<'a> Selection<'a> {
+    fn new(
+        loaded: &'a Loaded,
+        (previous, drift): SelectionInputs<'a>,
+        changed: &[(String, ChangeKind)],
+    ) -> Selection<'a> {
+        let started = Instant::now();
+        let index = &loaded.index;
+        let moved = drift
+            .weights
+            .as_ref()
+            .map(|w| w.moved_entities(index))
+            .unwrap_or_default();
+        let touched: HashSet<&str> = changed
             .iter()
-            .filter(|(_, change)| *change != ChangeKind::Removed)
             .map(|(id, _)| id.as_str())
-            .chain(moved.iter().copied()),
-    )
-    .reading_drift(drift.weights.clone());
-    let selects =
-        |kept: Option<&Nearness>, request: &engine::Request, cache: &mut engine::BoundCache| {
-            match kept {
-                Some(kept) if !may_cross(Some(kept), drift.now, engine::DEFAULT_THRESHOLD) => {
-                    raised(&entries, index, request, *kept, drift, cache)
-                }
-                _ => Selected::Yes(Why::NearThreshold),
-            }
-        };
-    // One cache per thread, each over a contiguous share of the watchlist (a cache per
-    // rayon job, `map_init`, would start cold per job), the token bounds shared: each
-    // distinct token's bound is worked out by one thread only.
-    let share = favorites
-        .len()
-        .div_ceil(rayon::current_num_threads().max(1))
-        .max(1);
-    let shared = std::sync::Arc::new(engine::SharedBounds::default());
-    let outcomes: Vec<(String, Selected)> = favorites
-        .par_chunks(share)
-        .flat_map_iter(|chunk| {
-            let mut cache = engine::BoundCache::sharing(shared.clone());
-            chunk
+            .chain(moved.iter().copied())
+            .collect();
+        let matching = previous
+            .iter()
+            .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
+            .map(|(f, _)| f.clone())
+            .collect();
+        let entries = engine::ChangedEntries::new(
+            index,
+            changed
                 .iter()
-                .map(|f| {
-                    let request = rescreen_request(f);
-                    let request = mapping::request(&request);
-                    (&f.id, selects(f.nearness.as_ref(), &request, &mut cache))
-                })
-                .filter(|(_, s)| *s != Selected::No)
-                .map(|(id, s)| (id.clone(), s))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let mut raise = Vec::new();
-    let mut reached = Vec::new();
-    let mut why = [0usize; 3];
-    for (id, selected) in outcomes {
-        match selected {
-            // One re-screened anyway keeps what its screening gives.
-            Selected::Raise(near) if !out.contains(&id) => raise.push((id, Some(near))),
-            Selected::Raise(_) | Selected::No => {}
-            Selected::Yes(reason) => {
-                why[reason as usize] += 1;
-                reached.push(id);
-            }
+                .filter(|(_, change)| *change != ChangeKind::Removed)
+                .map(|(id, _)| id.as_str())
+                .chain(moved.iter().copied()),
+        )
+        .reading_drift(drift.weights.clone());
+        let shared = Arc::new(engine::SharedBounds::default());
+        let caches = (0..rayon::current_num_threads().max(1))
+            .map(|_| engine::BoundCache::sharing(shared.clone()))
+            .collect();
+        Selection {
+            index,
+            drift,
+            entries,
+            matching,
+            moved_entries: moved.len(),
+            caches,
+            raise: Vec::new(),
+            why: [0; 3],
+            read: 0,
+            selected: 0,
+            started,
         }
     }
-    out.extend(reached);
-    tracing::info!(
-        favorites = favorites.len(),
-        changed_names = entries.name_count(),
-        moved_entries = moved.len(),
-        matching_changed = matching,
-        near_threshold = why[Why::NearThreshold as usize],
-        moved_word = why[Why::MovedWord as usize],
-        can_reach = why[Why::CanReach as usize],
-        selected = out.len(),
-        nearest_raised = raise.len(),
-        millis = started.elapsed().as_millis() as u64,
-        "favorites selected for the incremental re-screen"
-    );
-    (out, raise)
+
+    /// The favorites of `chunk` to re-screen; those left alone whose kept nearest miss
+    /// rises are kept for [`Selection::finish`].
+    fn select(&mut self, chunk: Vec<WatchedName>) -> Vec<WatchedName> {
+        let (index, drift, entries) = (self.index, self.drift, &self.entries);
+        let share = chunk.len().div_ceil(self.caches.len()).max(1);
+        let outcomes: Vec<Selected> = self
+            .caches
+            .par_iter_mut()
+            .zip(chunk.par_chunks(share))
+            .flat_map_iter(|(cache, part)| {
+                part.iter()
+                    .map(|f| {
+                        let request = mapping::request(&rescreen_request(f));
+                        selects(entries, index, drift, f.nearness.as_ref(), &request, cache)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        self.read += chunk.len();
+        let mut kept = Vec::new();
+        for (favorite, outcome) in chunk.into_iter().zip(outcomes) {
+            let matching = self.matching.contains(&favorite.id);
+            match outcome {
+                // One re-screened anyway keeps what its screening gives.
+                Selected::Raise(near) if !matching => {
+                    self.raise.push((favorite.id.clone(), Some(near)));
+                }
+                Selected::Raise(_) | Selected::No => {}
+                Selected::Yes(reason) => self.why[reason as usize] += 1,
+            }
+            if matching || matches!(outcome, Selected::Yes(_)) {
+                kept.push(favorite);
+            }
+        }
+        self.selected += kept.len();
+        kept
+    }
+
+    /// Logs what was selected and why: the favorites left alone whose kept nearest miss
+    /// rises, with the values to keep.
+    fn finish(self) -> Vec<(String, Option<Nearness>)> {
+        let why = self.why;
+        tracing::info!(
+            favorites = self.read,
+            changed_names = self.entries.name_count(),
+            moved_entries = self.moved_entries,
+            matching_changed = self.matching.len(),
+            near_threshold = why[Why::NearThreshold as usize],
+            moved_word = why[Why::MovedWord as usize],
+            can_reach = why[Why::CanReach as usize],
+            selected = self.selected,
+            nearest_raised = self.raise.len(),
+            millis = self.started.elapsed().as_millis() as u64,
+            "favorites selected for the incremental re-screen"
+        );
+        self.raise
+    }
+}
+
+/// What the selection decides for a favorite with these kept values (`None`: unknown).
+fn selects(
+    entries: &engine::ChangedEntries,
+    index: &Index,
+    drift: &DriftStep,
+    kept: Option<&Nearness>,
+    request: &engine::Request,
+    cache: &mut engine::BoundCache,
+) -> Selected {
+    match kept {
+        Some(kept) if !may_cross(Some(kept), drift.now, engine::DEFAULT_THRESHOLD) => {
+            raised(entries, index, request, *kept, drift, cache)
+        }
+        _ => Selected::Yes(Why::NearThreshold),
+    }
 }
 
 /// What the selection decides for one favorite: re-screen it, leave it, or leave it with its

@@ -171,8 +171,13 @@ impl Repository for PostgresRepository {
     fn favorite_count(&self, account: Option<&str>) -> Result<u64, StoreError> {
         self.read(|c| watchlist::favorite_count(c, account))
     }
-    fn favorite_names(&self, account: Option<&str>) -> Result<Vec<crate::WatchedName>, StoreError> {
-        self.read(|c| watchlist::favorite_names(c, account))
+    fn favorite_names_each(
+        &self,
+        account: Option<&str>,
+        chunk: usize,
+        each: &mut dyn FnMut(Vec<crate::WatchedName>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read(|c| watchlist::favorite_names_each(c, account, chunk, each))
     }
     fn set_nearness(&self, rows: &[(String, Option<crate::Nearness>)]) -> Result<(), StoreError> {
         self.write(|tx| watchlist::set_nearness(tx, rows))

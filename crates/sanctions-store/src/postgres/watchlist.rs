@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::{GenericClient, Row, Transaction};
 
 use super::records::write_changes;
@@ -304,22 +305,31 @@ pub(super) fn favorite_count(
     Ok(count(col(&row, 0)?))
 }
 
-/// Every favorite as a re-screen reads it (`crate::WatchedName`), in the table's order.
-pub(super) fn favorite_names(
+/// Every favorite as a re-screen reads it (`crate::WatchedName`), in the table's order,
+/// streamed to `each` in chunks of at most `chunk`.
+pub(super) fn favorite_names_each(
     c: &mut impl GenericClient,
     account: Option<&str>,
-) -> Result<Vec<crate::WatchedName>, StoreError> {
-    let rows = c
-        .query(
-            &format!(
-                "SELECT {} FROM favorites f
-                 WHERE $1::text IS NULL OR f.account_id = $1",
-                crate::favorites::WATCHED_COLUMNS
-            ),
-            &[&account],
-        )
-        .map_err(db)?;
-    rows.iter().map(watched_name).collect()
+    chunk: usize,
+    each: &mut dyn FnMut(Vec<crate::WatchedName>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let sql = format!(
+        "SELECT {} FROM favorites f WHERE $1::text IS NULL OR f.account_id = $1",
+        crate::favorites::WATCHED_COLUMNS
+    );
+    let mut rows = c.query_raw(sql.as_str(), [account]).map_err(db)?;
+    let chunk = chunk.max(1);
+    let mut names = Vec::with_capacity(chunk);
+    while let Some(row) = rows.next().map_err(db)? {
+        names.push(watched_name(&row)?);
+        if names.len() == chunk {
+            each(std::mem::replace(&mut names, Vec::with_capacity(chunk)))?;
+        }
+    }
+    if !names.is_empty() {
+        each(names)?;
+    }
+    Ok(())
 }
 
 /// A favorite as a re-screen reads it, from a row of `favorites::WATCHED_COLUMNS`.
