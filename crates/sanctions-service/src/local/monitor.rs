@@ -329,8 +329,9 @@ impl LocalService {
 }
 
 /// Favorites per chunk of the watchlist's read for a re-screen: the selection works on one
-/// while the next is read, and keeps only the favorites it selects.
-const READ_CHUNK: usize = 65_536;
+/// while the next is read, and keeps only the favorites it selects. A debug build (the
+/// tests') reads 64 at a time, so that every re-screen a test runs crosses chunks.
+const READ_CHUNK: usize = if cfg!(debug_assertions) { 64 } else { 65_536 };
 
 /// Every favorite, read on a thread of its own in chunks; with a `selection`, each chunk's
 /// selected favorites kept while the next chunk is read (the read's one core beside the
