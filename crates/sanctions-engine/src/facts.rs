@@ -247,6 +247,12 @@ pub(crate) fn points<'a>(
     capped(i32::from(dob) + i32::from(country))
 }
 
+/// [`points`] against the entry's own ties: what [`weigh`] adds up to, without writing the
+/// evidence out (a screening weighs every entry it scores, and reports a few).
+pub(crate) fn points_against(query: &QueryFacts, listed: &EntityFacts) -> i8 {
+    points(query, listed, country_ties(listed).map(String::as_str))
+}
+
 /// The facts' total, no lower than [`MAX_PENALTY`] allows.
 fn capped(total: i32) -> i8 {
     total.max(-i32::from(MAX_PENALTY)) as i8
@@ -443,6 +449,7 @@ mod tests {
             let why = format!("{dob:?} {country:?} {listed:?}");
             let ties = country_ties(listed).map(String::as_str);
             assert_eq!(points(&q, listed, ties), weigh(&q, listed).1, "{why}");
+            assert_eq!(points_against(&q, listed), weigh(&q, listed).1, "{why}");
         }
     }
 }

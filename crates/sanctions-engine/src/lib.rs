@@ -244,18 +244,20 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     );
     // Scores first; the hits (with their explanations and facts, cloned) only for the
     // `limit` reported, while `total` still counts every entry at or above the threshold.
+    // The facts' points for every entry scored; their evidence (written out) only for the
+    // hits reported.
     let mut near = Nearness::default();
-    let mut ranked: Vec<(u8, f32, u32, u32, Vec<Evidence>)> = best
+    let mut ranked: Vec<(u8, f32, u32, u32)> = best
         .into_iter()
         .filter_map(|best| {
-            let (evidence, points) = if facts.is_empty() {
-                (Vec::new(), 0)
+            let points = if facts.is_empty() {
+                0
             } else {
-                facts::weigh(&facts, &index.entities[best.entity as usize].facts)
+                facts::points_against(&facts, &index.entities[best.entity as usize].facts)
             };
             let score = (i16::from(percent(best.score)) + i16::from(points)).clamp(0, 100) as u8;
             near.add(best.score * 100.0 + f32::from(points), score >= threshold);
-            (score >= threshold).then_some((score, best.score, best.entity, best.name_id, evidence))
+            (score >= threshold).then_some((score, best.score, best.entity, best.name_id))
         })
         .collect();
     // Highest score first; at equal scores the closer name (the finer name score), then the
@@ -270,11 +272,14 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     ranked.truncate(limit);
     let hits: Vec<Hit> = ranked
         .into_iter()
-        .map(|(score, _, entity, name_id, evidence)| {
+        .map(|(score, _, entity, name_id)| {
             let scored = &by_shape[&index.names[name_id as usize].shape];
             let mut hit = to_hit(index, &query, entity, name_id, scored, &today);
             hit.score = score;
-            hit.explanation.evidence = evidence;
+            if !facts.is_empty() {
+                let listed = &index.entities[entity as usize].facts;
+                hit.explanation.evidence = facts::weigh(&facts, listed).0;
+            }
             hit
         })
         .collect();
