@@ -482,14 +482,19 @@ mod tests {
         assert!(drift.points() < 10.0, "{}", drift.points());
     }
 
-    #[test]
-    fn a_word_whose_df_changes_is_worked_out_apart() {
-        // `hassan` goes from 3 names to 43 and `park` from 2 to 1: their weights fall and
-        // rise against every other word's, far outside the band of the others.
+    /// An update that moves two words apart: `hassan` goes from 3 names to 43 and `park` from
+    /// 2 to 1, so that their weights fall and rise against every other word's, far outside
+    /// the band of the others (entries removed, then added).
+    fn two_words_moved() -> (Vec<EntityNames>, Vec<EntityNames>) {
         let added: Vec<EntityNames> = (0..40)
             .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
             .collect();
-        let removed = people("r", &["Chan Park Ho"]);
+        (people("r", &["Chan Park Ho"]), added)
+    }
+
+    #[test]
+    fn a_word_whose_df_changes_is_worked_out_apart() {
+        let (removed, added) = two_words_moved();
         let ([bounded, apart], drift) = moved(&removed, &added);
         assert!(
             bounded <= drift.points(),
@@ -515,16 +520,9 @@ mod tests {
         // word, from each distinct token's bound: the same answer as `moves_query` for every
         // query, read by a cache of its own or one copying another thread's bounds, with the
         // changed entries or none.
-        let added: Vec<EntityNames> = (0..40)
-            .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
-            .collect();
-        let removed = people("r", &["Chan Park Ho"]);
-        let drift = WeightDrift::between(
-            &Index::build(&[people("k", KEPT), filler(), added.clone()].concat()),
-            &removed,
-            &added,
-        );
-        let index = Index::build(&[people("k", KEPT), filler(), added].concat());
+        let (removed, added) = two_words_moved();
+        let index = Index::build(&[people("k", KEPT), filler(), added.clone()].concat());
+        let drift = WeightDrift::between(&index, &removed, &added);
         let queries = QUERIES.iter().chain(KEPT).copied().chain([
             "Hasan Ali",
             "Hassan O. Zahir",
