@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use super::jobs::RUN_LEASE;
 use super::nearness::{DriftStep, LEAST_NEAR, Near, may_cross};
-use super::screen::run_near;
+use super::screen::{record_of, screen_near};
 use super::{ENGINE_VERSION, Loaded, LocalService, new_id};
 use crate::ServiceError;
 use crate::api::favorites::RescreenSummary;
@@ -662,19 +662,32 @@ pub(super) fn screen_favorite(
     previous: Option<&Vec<(String, u8)>>,
     actor: &str,
 ) -> Result<(Option<Screened>, Option<Near>), ServiceError> {
-    let (record, result, near) = match run_near(
-        loaded,
-        &request,
-        ScreeningOrigin::Watchlist,
-        actor,
-        Some(id),
-    ) {
+    let (screening, near) = match screen_near(loaded, &request) {
         Ok(done) => done,
         // A stored favorite the engine refuses (a rule tightened since) is skipped, not fatal.
         Err(ServiceError::Validation { .. }) => return Ok((None, None)),
         Err(e) => return Err(e),
     };
+    // Most re-screens match what they matched: nothing to build, store or alert.
+    let now: BTreeSet<&str> = screening
+        .hits
+        .iter()
+        .map(|h| h.entity_id.as_str())
+        .collect();
+    if entries_of(previous) == now {
+        return Ok((None, Some(near)));
+    }
+    let result = mapping::result(&request.name, screening);
+    let origin = ScreeningOrigin::Watchlist;
+    let record = record_of(loaded, &request, &result, origin, actor, Some(id))?;
     Ok((changed(id, &request, record, &result, previous), Some(near)))
+}
+
+/// The entries of a favorite's `previous` matches.
+fn entries_of(previous: Option<&Vec<(String, u8)>>) -> BTreeSet<&str> {
+    previous
+        .map(|p| p.iter().map(|(e, _)| e.as_str()).collect())
+        .unwrap_or_default()
 }
 
 /// What a favorite's screening changed against its `previous` matches, if anything.
@@ -685,9 +698,7 @@ fn changed(
     result: &crate::api::screening::ScreenResult,
     previous: Option<&Vec<(String, u8)>>,
 ) -> Option<Screened> {
-    let before: BTreeSet<&str> = previous
-        .map(|p| p.iter().map(|(e, _)| e.as_str()).collect())
-        .unwrap_or_default();
+    let before = entries_of(previous);
     let after: BTreeSet<&str> = record
         .matched
         .iter()

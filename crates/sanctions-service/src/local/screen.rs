@@ -41,16 +41,26 @@ pub(crate) fn run_near(
     actor: &str,
     favorite_id: Option<&str>,
 ) -> Result<(ScreeningRecord, ScreenResult, super::nearness::Near), ServiceError> {
-    let screening =
-        engine::screen(&loaded.index, &mapping::request(request)).map_err(enrich::engine_error)?;
-    let near = super::nearness::Near::of(&screening);
+    let (screening, near) = screen_near(loaded, request)?;
     let result = mapping::result(&request.name, screening);
     let record = record_of(loaded, request, &result, origin, actor, favorite_id)?;
     Ok((record, result, near))
 }
 
+/// The engine's screening of `request` on `loaded`, with how near it came to the threshold:
+/// what a favorite's re-screen compares before it builds any answer.
+pub(crate) fn screen_near(
+    loaded: &Loaded,
+    request: &ScreenRequest,
+) -> Result<(engine::Screening, super::nearness::Near), ServiceError> {
+    let screening =
+        engine::screen(&loaded.index, &mapping::request(request)).map_err(enrich::engine_error)?;
+    let near = super::nearness::Near::of(&screening);
+    Ok((screening, near))
+}
+
 /// The record to store of `result`, the answer to `request` on `loaded`.
-fn record_of(
+pub(crate) fn record_of(
     loaded: &Loaded,
     request: &ScreenRequest,
     result: &ScreenResult,
