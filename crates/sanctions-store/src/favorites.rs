@@ -94,6 +94,27 @@ pub(crate) fn watched_name(r: &rusqlite::Row<'_>) -> rusqlite::Result<WatchedNam
     })
 }
 
+/// `rows` handed to `each` in chunks of at most `chunk` (the last shorter) as they are read;
+/// the first error, of a row or of `each`, ends the read and is returned. `rows` is not
+/// asked again once it has ended (PostgreSQL's rows answer "connection closed" then).
+pub(crate) fn in_chunks<T>(
+    rows: impl Iterator<Item = Result<T, StoreError>>,
+    chunk: usize,
+    each: &mut dyn FnMut(Vec<T>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut rows = rows.fuse();
+    loop {
+        let part = rows
+            .by_ref()
+            .take(chunk.max(1))
+            .collect::<Result<Vec<_>, _>>()?;
+        if part.is_empty() {
+            return Ok(());
+        }
+        each(part)?;
+    }
+}
+
 const COLUMNS: &str = "f.id, f.name, f.kind, f.note, f.created_at, f.last_screened_at, \
     f.last_match_count, f.last_screening_id, f.dob, f.country";
 
@@ -234,15 +255,8 @@ impl Store {
         let mut stmt = self.conn.prepare(&format!(
             "SELECT {WATCHED_COLUMNS} FROM favorites f WHERE ?1 IS NULL OR f.account_id = ?1"
         ))?;
-        let mut rows = stmt.query_map([account], watched_name)?;
-        let chunk = chunk.max(1);
-        loop {
-            let names = rows.by_ref().take(chunk).collect::<Result<Vec<_>, _>>()?;
-            if names.is_empty() {
-                return Ok(());
-            }
-            each(names)?;
-        }
+        let rows = stmt.query_map([account], watched_name)?;
+        in_chunks(rows.map(|r| r.map_err(StoreError::from)), chunk, each)
     }
 
     /// Sets the [`Nearness`] of each favorite named (`None`: unknown), in one transaction;

@@ -317,19 +317,11 @@ pub(super) fn favorite_names_each(
         "SELECT {} FROM favorites f WHERE $1::text IS NULL OR f.account_id = $1",
         crate::favorites::WATCHED_COLUMNS
     );
-    let mut rows = c.query_raw(sql.as_str(), [account]).map_err(db)?;
-    let chunk = chunk.max(1);
-    let mut names = Vec::with_capacity(chunk);
-    while let Some(row) = rows.next().map_err(db)? {
-        names.push(watched_name(&row)?);
-        if names.len() == chunk {
-            each(std::mem::replace(&mut names, Vec::with_capacity(chunk)))?;
-        }
-    }
-    if !names.is_empty() {
-        each(names)?;
-    }
-    Ok(())
+    let rows = c.query_raw(sql.as_str(), [account]).map_err(db)?;
+    let rows = rows
+        .iterator()
+        .map(|row| row.map_err(db).and_then(|row| watched_name(&row)));
+    crate::favorites::in_chunks(rows, chunk, each)
 }
 
 /// A favorite as a re-screen reads it, from a row of `favorites::WATCHED_COLUMNS`.
