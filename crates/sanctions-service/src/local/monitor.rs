@@ -15,7 +15,7 @@
 //! full re-screen after the incremental one, which must change nothing.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use jiff::Timestamp;
@@ -333,6 +333,10 @@ impl LocalService {
 /// tests') reads 64 at a time, so that every re-screen a test runs crosses chunks.
 const READ_CHUNK: usize = if cfg!(debug_assertions) { 64 } else { 65_536 };
 
+/// Favorites per part of a chunk's selection ([`Selection::select`]): the threads take parts
+/// as they free up (a thread that shares its core with the read takes fewer).
+const SELECTION_PART: usize = if cfg!(debug_assertions) { 8 } else { 2_048 };
+
 /// Every favorite, read on a thread of its own in chunks; with a `selection`, each chunk's
 /// selected favorites kept while the next chunk is read (the read's one core beside the
 /// selection's), else all of them: the favorites to re-screen, with how many were read.
@@ -395,10 +399,11 @@ struct Selection<'a> {
     /// The favorites matching a changed (or moved) entry now.
     matching: HashSet<String>,
     moved_entries: usize,
-    /// One cache per thread, kept from chunk to chunk (a cache per rayon job, `map_init`,
-    /// would start cold per job), the token bounds shared: each distinct token's bound is
-    /// worked out by one thread only.
-    caches: Vec<engine::BoundCache>,
+    /// One cache per thread of the pool (by its index), kept from chunk to chunk (a cache
+    /// per rayon job, `map_init`, would start cold per job), the token bounds shared: each
+    /// distinct token's bound is worked out by one thread only. Each in a lock that only its
+    /// own thread takes (any other thread, outside the pool, takes the first).
+    caches: Vec<Mutex<engine::BoundCache>>,
     /// Favorites left alone whose kept nearest miss is raised.
     raise: Vec<(String, Option<Nearness>)>,
     why: [usize; 3],
@@ -441,7 +446,7 @@ impl<'a> Selection<'a> {
         .reading_drift(drift.weights.clone());
         let shared = Arc::new(engine::SharedBounds::default());
         let caches = (0..rayon::current_num_threads().max(1))
-            .map(|_| engine::BoundCache::sharing(shared.clone()))
+            .map(|_| Mutex::new(engine::BoundCache::sharing(shared.clone())))
             .collect();
         Selection {
             index,
@@ -462,16 +467,21 @@ impl<'a> Selection<'a> {
     /// rises are kept for [`Selection::finish`].
     fn select(&mut self, chunk: Vec<WatchedName>) -> Vec<WatchedName> {
         let (index, drift, entries) = (self.index, self.drift, &self.entries);
-        let share = chunk.len().div_ceil(self.caches.len()).max(1);
-        let outcomes: Vec<Selected> = self
-            .caches
-            .par_iter_mut()
-            .zip(chunk.par_chunks(share))
-            .flat_map_iter(|(cache, part)| {
+        let caches = &self.caches;
+        // Parts smaller than a thread's share, so that a thread sharing its core with the
+        // read takes fewer of them, each with its thread's cache.
+        let outcomes: Vec<Selected> = chunk
+            .par_chunks(SELECTION_PART)
+            .flat_map_iter(|part| {
+                let at = rayon::current_thread_index().unwrap_or(0);
+                let mut cache = caches[at.min(caches.len() - 1)]
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 part.iter()
                     .map(|f| {
                         let request = mapping::request(&rescreen_request(f));
-                        selects(entries, index, drift, f.nearness.as_ref(), &request, cache)
+                        let kept = f.nearness.as_ref();
+                        selects(entries, index, drift, kept, &request, &mut cache)
                     })
                     .collect::<Vec<_>>()
             })
