@@ -54,6 +54,16 @@ pub(crate) fn script_alternatives(name: &str) -> Option<[String; 2]> {
 /// written in Arabic script that the Latin names write as two, that name with the word split
 /// ([`super::split::compound_reading`]). One reading means the name is screened as it is.
 pub(crate) fn readings(name: &str) -> Vec<String> {
+    // Letters all Latin (below U+0250, as [`letter_script`] tells them): one script, no
+    // Arabic word to split, one reading, as [`readings_of`] finds.
+    if name.chars().all(|c| (c as u32) < 0x0250) {
+        return vec![name.to_owned()];
+    }
+    readings_of(name)
+}
+
+/// [`readings`], the name's scripts looked at.
+fn readings_of(name: &str) -> Vec<String> {
     let names: Vec<String> = match script_alternatives(name) {
         Some(two) => two.into(),
         None => vec![name.to_owned()],
@@ -99,6 +109,17 @@ fn script_runs(name: &str) -> Option<[String; 2]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// A name of Latin letters alone has the one reading its scripts give it.
+        #[test]
+        fn a_latin_name_has_the_one_reading_its_scripts_give(
+            name in "[\\u{0}-\\u{024F}]{0,40}",
+        ) {
+            proptest::prop_assert_eq!(readings(&name), readings_of(&name));
+            proptest::prop_assert_eq!(readings(&name), vec![name]);
+        }
+    }
 
     #[test]
     fn two_scripts_are_two_names() {

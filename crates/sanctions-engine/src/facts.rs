@@ -73,7 +73,19 @@ fn parse_date(text: &str) -> Option<DateSpec> {
 /// in words such as `7 October 1952` or `Oct. 7, 1952`, each with a `born`, `b.` or `DOB`
 /// before it) when the name keeps at least two other words, and a parenthesised part that is
 /// a country's name. Returns the name left, and what was found.
+///
+/// A name with no bracket and no ASCII digit holds neither (every date read here has a year
+/// of ASCII digits, every country a bracket): it is returned whole without being read, as
+/// [`extract_read`] would return it (a favorite's name is asked this at every list update).
 pub(crate) fn extract(name: &str) -> (String, QueryFacts) {
+    if !name.bytes().any(|b| b == b'(' || b.is_ascii_digit()) {
+        return (name.to_owned(), QueryFacts::default());
+    }
+    extract_read(name)
+}
+
+/// [`extract`], the name read through.
+fn extract_read(name: &str) -> (String, QueryFacts) {
     let mut facts = QueryFacts::default();
     let mut rest = String::with_capacity(name.len());
     let mut chars = name.char_indices().peekable();
@@ -378,6 +390,26 @@ mod tests {
         let (name, f) = extract("Putin Vladimir October 1952");
         assert_eq!(name, "Putin Vladimir");
         assert_eq!(f.date_of_birth.map(|d| d.iso()).as_deref(), Some("1952-10"));
+    }
+
+    proptest::proptest! {
+        /// A name without a bracket or an ASCII digit is left whole, as reading it through
+        /// leaves it: words, month names, markers, other scripts' digits and brackets.
+        #[test]
+        fn a_name_without_digits_or_brackets_is_left_as_reading_it_leaves_it(
+            words in proptest::collection::vec(
+                "(born|b\\.|DOB|October|Oct\\.|[A-Za-z]{1,8}|[\\u{0660}-\\u{0669}]{4}|[,.;:\\[\\]/-]|\\PC{1,6})",
+                0..6,
+            ),
+        ) {
+            let name = words.join(" ");
+            proptest::prop_assume!(!name.bytes().any(|b| b == b'(' || b.is_ascii_digit()));
+            let (fast, facts) = extract(&name);
+            let (read, read_facts) = extract_read(&name);
+            proptest::prop_assert_eq!(fast, read);
+            proptest::prop_assert_eq!(facts.date_of_birth, read_facts.date_of_birth);
+            proptest::prop_assert_eq!(facts.country, read_facts.country);
+        }
     }
 
     #[test]
