@@ -259,10 +259,86 @@ pub(crate) fn points<'a>(
     capped(i32::from(dob) + i32::from(country))
 }
 
-/// [`points`] against the entry's own ties: what [`weigh`] adds up to, without writing the
-/// evidence out (a screening weighs every entry it scores, and reports a few).
-pub(crate) fn points_against(query: &QueryFacts, listed: &EntityFacts) -> i8 {
-    points(query, listed, country_ties(listed).map(String::as_str))
+/// [`points`] against the entry's own ties ([`country_ties`]: what [`weigh`] adds up to,
+/// without writing the evidence out: a screening weighs every entry it scores and reports a
+/// few), for the entry whose country ties are `ties` and whose facts `listed` gives: the country's verdict told from `ties` where they tell it, the entry's facts read
+/// only for a date of birth or where they do not (a screening weighs up to a thousand
+/// entries, each of whose facts lies somewhere else in memory).
+pub(crate) fn points_by<'a>(
+    query: &QueryFacts,
+    ties: &CountryTies,
+    listed: impl Fn() -> &'a EntityFacts,
+) -> i8 {
+    let dob = query
+        .date_of_birth
+        .as_ref()
+        .and_then(|dob| best_date(dob, listed()))
+        .map_or(0, |(v, _)| dob_points(v));
+    let country = query.country.map_or(0, |country| {
+        ties.points(country)
+            .unwrap_or_else(|| verdict_among(country, country_ties(listed()).map(String::as_str)).1)
+    });
+    capped(i32::from(dob) + i32::from(country))
+}
+
+/// How many two-byte ties [`CountryTies`] holds.
+const TIES_HELD: usize = 4;
+
+/// An entry's country ties ([`country_ties`]) as the country's verdict reads them: whether
+/// it has any, and up to [`TIES_HELD`] of those two bytes long, each byte in lower case (a
+/// query's country agrees with a tie equal to it in ASCII letters of either case, and is two
+/// bytes long: a tie of another length never agrees).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct CountryTies {
+    any: bool,
+    /// More two-byte ties than it holds: the entry's own are read.
+    more: bool,
+    len: u8,
+    codes: [u16; TIES_HELD],
+}
+
+impl CountryTies {
+    pub(crate) fn of<'a>(ties: impl Iterator<Item = &'a str>) -> CountryTies {
+        let mut held = CountryTies::default();
+        for tie in ties {
+            held.any = true;
+            let Some(code) = two_bytes(tie) else {
+                continue;
+            };
+            match held.codes.get_mut(usize::from(held.len)) {
+                Some(slot) => {
+                    *slot = code;
+                    held.len += 1;
+                }
+                None => held.more = true,
+            }
+        }
+        held
+    }
+
+    /// The points of `country` against these ties ([`verdict_among`]), or `None` where the
+    /// entry's own must be read.
+    fn points(&self, country: &str) -> Option<i8> {
+        let code = two_bytes(country)?;
+        if !self.any {
+            Some(0)
+        } else if self.codes[..usize::from(self.len)].contains(&code) {
+            Some(COUNTRY_AGREES)
+        } else {
+            (!self.more).then_some(COUNTRY_CONFLICTS)
+        }
+    }
+}
+
+/// A text of two bytes as one number, each byte in lower case.
+fn two_bytes(text: &str) -> Option<u16> {
+    match text.as_bytes() {
+        &[a, b] => Some(u16::from_be_bytes([
+            a.to_ascii_lowercase(),
+            b.to_ascii_lowercase(),
+        ])),
+        _ => None,
+    }
 }
 
 /// The facts' total, no lower than [`MAX_PENALTY`] allows.
@@ -463,6 +539,17 @@ mod tests {
                 countries: vec!["SY".to_owned()],
                 ..EntityFacts::default()
             },
+            // More two-letter ties than `CountryTies` holds, the agreeing one last; a tie
+            // that is not a code.
+            EntityFacts {
+                nationalities: vec!["SY".to_owned(), "Russia".to_owned(), "IQ".to_owned()],
+                countries: ["LB", "JO", "fr", "TR"].map(str::to_owned).to_vec(),
+                ..EntityFacts::default()
+            },
+            EntityFacts {
+                nationalities: vec!["Russia".to_owned()],
+                ..EntityFacts::default()
+            },
         ];
         let dates = [
             None,
@@ -481,7 +568,12 @@ mod tests {
             let why = format!("{dob:?} {country:?} {listed:?}");
             let ties = country_ties(listed).map(String::as_str);
             assert_eq!(points(&q, listed, ties), weigh(&q, listed).1, "{why}");
-            assert_eq!(points_against(&q, listed), weigh(&q, listed).1, "{why}");
+            let held = CountryTies::of(country_ties(listed).map(String::as_str));
+            assert_eq!(
+                points_by(&q, &held, || listed),
+                weigh(&q, listed).1,
+                "{why}"
+            );
         }
     }
 }

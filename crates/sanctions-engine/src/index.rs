@@ -32,6 +32,8 @@ pub(crate) struct EntityMeta {
     pub kind: EntityKind,
     pub list: ListCode,
     pub listing_ends: Option<Box<str>>,
+    /// Its country ties, for the facts' points of every entry a screening scores.
+    pub ties: super::facts::CountryTies,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).

@@ -359,6 +359,10 @@ mod tests {
             facts: crate::model::EntityFacts {
                 birth_dates: vec![DateSpec::Year { year: 1952 }],
                 nationalities: vec!["RU".into()],
+                countries: ["UA", "Cyprus", "by", "KZ", "AM"]
+                    .map(String::from)
+                    .to_vec(),
+                listed_on: Some("2022-02-24".into()),
                 ..Default::default()
             },
         };
@@ -383,6 +387,11 @@ mod tests {
             format!("{:?}", index.entities[1])
         );
         assert_eq!(read.entity_meta.len(), 2);
+        // The country ties read from the stored texts, as the built entries give them.
+        assert_eq!(
+            format!("{:?}", read.entity_meta),
+            format!("{:?}", index.entity_meta)
+        );
         assert_eq!(read.names.len(), index.names.len());
         for (a, b) in read.names.iter().zip(&index.names) {
             assert_eq!(format!("{a:?}"), format!("{b:?}"));

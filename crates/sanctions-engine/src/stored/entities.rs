@@ -13,6 +13,7 @@
 use std::sync::OnceLock;
 
 use super::StoredError::{self, Inconsistent};
+use crate::facts::{CountryTies, country_ties};
 use crate::index::{EntityMeta, IndexedEntity};
 use crate::model::{DateSpec, EntityFacts, EntityKind, ListCode};
 
@@ -52,6 +53,7 @@ impl Entities {
             kind: entity.kind,
             list: entity.list,
             listing_ends: entity.listing_ends.as_deref().map(Box::from),
+            ties: CountryTies::of(country_ties(&entity.facts).map(String::as_str)),
         });
         self.cells.push(OnceLock::from(Box::new(entity)));
     }
@@ -262,10 +264,20 @@ impl Flat {
         } else {
             None
         };
-        Some(EntityMeta {
+        // Its nationalities, then its countries ([`country_ties`]), after its optional texts.
+        let ties = first + 2 + shape.flags.count_ones() as usize;
+        let count = numbers[3] as usize + numbers[4] as usize;
+        let mut read = true;
+        let ties = CountryTies::of((ties..ties + count).map_while(|t| {
+            let text = self.text_at(t);
+            read &= text.is_some();
+            text
+        }));
+        read.then_some(EntityMeta {
             kind: shape.kind,
             list: shape.list,
             listing_ends,
+            ties,
         })
     }
 
