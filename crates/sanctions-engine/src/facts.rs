@@ -261,24 +261,108 @@ pub(crate) fn points<'a>(
 
 /// [`points`] against the entry's own ties ([`country_ties`]: what [`weigh`] adds up to,
 /// without writing the evidence out: a screening weighs every entry it scores and reports a
-/// few), for the entry whose country ties are `ties` and whose facts `listed` gives: the country's verdict told from `ties` where they tell it, the entry's facts read
-/// only for a date of birth or where they do not (a screening weighs up to a thousand
-/// entries, each of whose facts lies somewhere else in memory).
+/// few), for the entry whose facts as held beside its kind are `held` and whose facts
+/// `listed` gives: each verdict told from `held` where it tells it, the entry's facts read
+/// only where it does not (a screening weighs up to a thousand entries, each of whose facts
+/// lies somewhere else in memory, and an index read from its file builds an entry when
+/// first read).
 pub(crate) fn points_by<'a>(
     query: &QueryFacts,
-    ties: &CountryTies,
+    held: &Held,
     listed: impl Fn() -> &'a EntityFacts,
 ) -> i8 {
-    let dob = query
-        .date_of_birth
-        .as_ref()
-        .and_then(|dob| best_date(dob, listed()))
-        .map_or(0, |(v, _)| dob_points(v));
+    let dob = query.date_of_birth.as_ref().map_or(0, |dob| {
+        let verdict = held
+            .dates
+            .best(dob)
+            .unwrap_or_else(|| best_date(dob, listed()).map(|(v, _)| v));
+        verdict.map_or(0, dob_points)
+    });
     let country = query.country.map_or(0, |country| {
-        ties.points(country)
+        held.ties
+            .points(country)
             .unwrap_or_else(|| verdict_among(country, country_ties(listed()).map(String::as_str)).1)
     });
     capped(i32::from(dob) + i32::from(country))
+}
+
+/// An entry's facts as the verdicts read them, held beside its kind and list
+/// ([`crate::index::EntityMeta`]): its country ties and dates of birth.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Held {
+    pub ties: CountryTies,
+    pub dates: DatesHeld,
+}
+
+impl Held {
+    /// The facts of a built entry.
+    pub(crate) fn of(facts: &EntityFacts) -> Held {
+        let mut dates = DatesHeld::default();
+        for date in &facts.birth_dates {
+            match *date {
+                DateSpec::Day { year, month, day } => dates.push(0, year, month, day),
+                DateSpec::Month { year, month } => dates.push(1, year, month, 0),
+                DateSpec::Year { year } => dates.push(2, year, 0, 0),
+                DateSpec::Range { .. } => dates.push(3, 0, 0, 0),
+                DateSpec::Text { .. } => dates.push(4, 0, 0, 0),
+            }
+        }
+        Held {
+            ties: CountryTies::of(country_ties(facts).map(String::as_str)),
+            dates,
+        }
+    }
+}
+
+/// How many dates of birth [`DatesHeld`] holds.
+const DATES_HELD: usize = 3;
+
+/// An entry's dates of birth as [`best_date`] reads them: up to [`DATES_HELD`] days, months
+/// and years (kinds 0, 1, 2 of the stored form, as (kind, year, month, day)); a text no date
+/// is read from never compares, so it is left out. `more`: a range (whose texts are read) or
+/// more dates than it holds: the entry's own are read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DatesHeld {
+    more: bool,
+    len: u8,
+    dates: [(u8, i32, u8, u8); DATES_HELD],
+}
+
+impl DatesHeld {
+    /// Adds a date of the stored form's `kind` (0 a day, 1 a month, 2 a year, 3 a range, 4 a
+    /// text) and numbers.
+    pub(crate) fn push(&mut self, kind: u32, year: i32, month: u8, day: u8) {
+        match kind {
+            0..=2 => match self.dates.get_mut(usize::from(self.len)) {
+                Some(slot) => {
+                    *slot = (kind as u8, year, month, day);
+                    self.len += 1;
+                }
+                None => self.more = true,
+            },
+            4 => {}
+            _ => self.more = true,
+        }
+    }
+
+    /// The best verdict of `dob` against these dates ([`best_date`]), or `None` where the
+    /// entry's own must be read.
+    fn best(&self, dob: &DateSpec) -> Option<Option<Verdict>> {
+        if self.more {
+            return None;
+        }
+        let date = |&(kind, year, month, day): &(u8, i32, u8, u8)| match kind {
+            0 => DateSpec::Day { year, month, day },
+            1 => DateSpec::Month { year, month },
+            _ => DateSpec::Year { year },
+        };
+        let dates = self.dates[..usize::from(self.len)].iter().map(date);
+        Some(
+            dates
+                .filter_map(|listed| compare_dates(dob, &listed))
+                .max_by_key(|v| rank(*v)),
+        )
+    }
 }
 
 /// How many two-byte ties [`CountryTies`] holds.
@@ -550,6 +634,34 @@ mod tests {
                 nationalities: vec!["Russia".to_owned()],
                 ..EntityFacts::default()
             },
+            // More dates than `DatesHeld` holds, the closest last; a text and a month.
+            EntityFacts {
+                birth_dates: vec![
+                    DateSpec::Text {
+                        text: "circa 1952".to_owned(),
+                    },
+                    DateSpec::Year { year: 1940 },
+                    DateSpec::Month {
+                        year: 1961,
+                        month: 3,
+                    },
+                    day(1975, 1, 1),
+                    DateSpec::Year { year: 1952 },
+                ],
+                ..EntityFacts::default()
+            },
+            EntityFacts {
+                birth_dates: vec![
+                    DateSpec::Text {
+                        text: "1952".to_owned(),
+                    },
+                    DateSpec::Month {
+                        year: 1962,
+                        month: 7,
+                    },
+                ],
+                ..EntityFacts::default()
+            },
         ];
         let dates = [
             None,
@@ -568,7 +680,7 @@ mod tests {
             let why = format!("{dob:?} {country:?} {listed:?}");
             let ties = country_ties(listed).map(String::as_str);
             assert_eq!(points(&q, listed, ties), weigh(&q, listed).1, "{why}");
-            let held = CountryTies::of(country_ties(listed).map(String::as_str));
+            let held = Held::of(listed);
             assert_eq!(
                 points_by(&q, &held, || listed),
                 weigh(&q, listed).1,

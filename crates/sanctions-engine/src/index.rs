@@ -32,8 +32,9 @@ pub(crate) struct EntityMeta {
     pub kind: EntityKind,
     pub list: ListCode,
     pub listing_ends: Option<Box<str>>,
-    /// Its country ties, for the facts' points of every entry a screening scores.
-    pub ties: super::facts::CountryTies,
+    /// Its country ties and dates of birth, for the facts' points of every entry a
+    /// screening scores.
+    pub facts: super::facts::Held,
 }
 
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).

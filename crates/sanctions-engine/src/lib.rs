@@ -254,8 +254,8 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
                 0
             } else {
                 let e = best.entity as usize;
-                let ties = &index.entity_meta[e].ties;
-                facts::points_by(&facts, ties, || &index.entities[e].facts)
+                let held = &index.entity_meta[e].facts;
+                facts::points_by(&facts, held, || &index.entities[e].facts)
             };
             let score = (i16::from(percent(best.score)) + i16::from(points)).clamp(0, 100) as u8;
             near.add(best.score * 100.0 + f32::from(points), score >= threshold);

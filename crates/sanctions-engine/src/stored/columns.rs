@@ -357,7 +357,21 @@ mod tests {
                 .collect(),
             listing_ends: Some("2030-01-01".into()),
             facts: crate::model::EntityFacts {
-                birth_dates: vec![DateSpec::Year { year: 1952 }],
+                birth_dates: vec![
+                    DateSpec::Year { year: 1952 },
+                    DateSpec::Day {
+                        year: 1952,
+                        month: 10,
+                        day: 7,
+                    },
+                    DateSpec::Text {
+                        text: "circa 1952".into(),
+                    },
+                    DateSpec::Month {
+                        year: 1953,
+                        month: 1,
+                    },
+                ],
                 nationalities: vec!["RU".into()],
                 countries: ["UA", "Cyprus", "by", "KZ", "AM"]
                     .map(String::from)

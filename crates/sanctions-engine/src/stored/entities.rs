@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use super::StoredError::{self, Inconsistent};
-use crate::facts::{CountryTies, country_ties};
+use crate::facts::{CountryTies, DatesHeld, Held};
 use crate::index::{EntityMeta, IndexedEntity};
 use crate::model::{DateSpec, EntityFacts, EntityKind, ListCode};
 
@@ -53,7 +53,7 @@ impl Entities {
             kind: entity.kind,
             list: entity.list,
             listing_ends: entity.listing_ends.as_deref().map(Box::from),
-            ties: CountryTies::of(country_ties(&entity.facts).map(String::as_str)),
+            facts: Held::of(&entity.facts),
         });
         self.cells.push(OnceLock::from(Box::new(entity)));
     }
@@ -273,11 +273,15 @@ impl Flat {
             read &= text.is_some();
             text
         }));
+        let mut dates = DatesHeld::default();
+        for d in numbers[HEAD..].chunks_exact(4) {
+            dates.push(d[0], d[1] as i32, d[2] as u8, d[3] as u8);
+        }
         read.then_some(EntityMeta {
             kind: shape.kind,
             list: shape.list,
             listing_ends,
-            ties,
+            facts: Held { ties, dates },
         })
     }
 
