@@ -299,13 +299,7 @@ impl Held {
     pub(crate) fn of(facts: &EntityFacts) -> Held {
         let mut dates = DatesHeld::default();
         for date in &facts.birth_dates {
-            match *date {
-                DateSpec::Day { year, month, day } => dates.push(0, year, month, day),
-                DateSpec::Month { year, month } => dates.push(1, year, month, 0),
-                DateSpec::Year { year } => dates.push(2, year, 0, 0),
-                DateSpec::Range { .. } => dates.push(3, 0, 0, 0),
-                DateSpec::Text { .. } => dates.push(4, 0, 0, 0),
-            }
+            dates.push(&date_numbers(date));
         }
         Held {
             ties: CountryTies::of(country_ties(facts).map(String::as_str)),
@@ -328,14 +322,30 @@ pub(crate) struct DatesHeld {
     dates: [(u8, i32, u8, u8); DATES_HELD],
 }
 
+/// A date's four numbers in the stored index ([`DatesHeld::push`] reads them back): its kind
+/// (0 a day, 1 a month, 2 a year, 3 a range, 4 a text: the last two's texts are stored
+/// beside), year, month and day.
+pub(crate) fn date_numbers(date: &DateSpec) -> [u32; 4] {
+    match date {
+        DateSpec::Day { year, month, day } => [0, *year as u32, (*month).into(), (*day).into()],
+        DateSpec::Month { year, month } => [1, *year as u32, (*month).into(), 0],
+        DateSpec::Year { year } => [2, *year as u32, 0, 0],
+        DateSpec::Range { .. } => [3, 0, 0, 0],
+        DateSpec::Text { .. } => [4, 0, 0, 0],
+    }
+}
+
 impl DatesHeld {
-    /// Adds a date of the stored form's `kind` (0 a day, 1 a month, 2 a year, 3 a range, 4 a
-    /// text) and numbers.
-    pub(crate) fn push(&mut self, kind: u32, year: i32, month: u8, day: u8) {
+    /// Adds a date of its stored numbers ([`date_numbers`]).
+    pub(crate) fn push(&mut self, numbers: &[u32]) {
+        let &[kind, year, month, day] = numbers else {
+            self.more = true;
+            return;
+        };
         match kind {
             0..=2 => match self.dates.get_mut(usize::from(self.len)) {
                 Some(slot) => {
-                    *slot = (kind as u8, year, month, day);
+                    *slot = (kind as u8, year as i32, month as u8, day as u8);
                     self.len += 1;
                 }
                 None => self.more = true,

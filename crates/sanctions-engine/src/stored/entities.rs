@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use super::StoredError::{self, Inconsistent};
-use crate::facts::{CountryTies, DatesHeld, Held};
+use crate::facts::{CountryTies, DatesHeld, Held, date_numbers};
 use crate::index::{EntityMeta, IndexedEntity};
 use crate::model::{DateSpec, EntityFacts, EntityKind, ListCode};
 
@@ -209,21 +209,15 @@ impl Flat {
     }
 
     fn date(&mut self, date: &DateSpec) {
-        let numbers = match date {
-            DateSpec::Day { year, month, day } => [0, *year as u32, (*month).into(), (*day).into()],
-            DateSpec::Month { year, month } => [1, *year as u32, (*month).into(), 0],
-            DateSpec::Year { year } => [2, *year as u32, 0, 0],
+        match date {
             DateSpec::Range { from, to } => {
                 self.text(from);
                 self.text(to);
-                [3, 0, 0, 0]
             }
-            DateSpec::Text { text } => {
-                self.text(text);
-                [4, 0, 0, 0]
-            }
-        };
-        self.numbers.extend(numbers);
+            DateSpec::Text { text } => self.text(text),
+            DateSpec::Day { .. } | DateSpec::Month { .. } | DateSpec::Year { .. } => {}
+        }
+        self.numbers.extend(date_numbers(date));
     }
 
     fn text(&mut self, text: &str) {
@@ -274,9 +268,7 @@ impl Flat {
             text
         }));
         let mut dates = DatesHeld::default();
-        for d in numbers[HEAD..].chunks_exact(4) {
-            dates.push(d[0], d[1] as i32, d[2] as u8, d[3] as u8);
-        }
+        numbers[HEAD..].chunks_exact(4).for_each(|d| dates.push(d));
         read.then_some(EntityMeta {
             kind: shape.kind,
             list: shape.list,
