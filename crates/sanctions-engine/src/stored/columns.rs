@@ -401,7 +401,8 @@ mod tests {
             format!("{:?}", index.entities[1])
         );
         assert_eq!(read.entity_meta.len(), 2);
-        // The country ties read from the stored texts, as the built entries give them.
+        // The facts held (country ties, dates of birth) read from the stored form, as the
+        // built entries give them.
         assert_eq!(
             format!("{:?}", read.entity_meta),
             format!("{:?}", index.entity_meta)
