@@ -32,8 +32,34 @@ fn normalise(text: &str) -> String {
 /// Tries the whole text, then its English half (`A / B`), then the part before a
 /// parenthesis, then the last comma-separated part (the country of an address line).
 pub fn to_iso2(text: &str) -> Option<&'static str> {
-    let lookup = |s: &str| BY_NAME.get(normalise(s).as_str()).copied();
     let text = text.trim();
+    let mut lower = [0u8; PLAIN_LEN];
+    match plain_lower(text, &mut lower) {
+        Some(plain) => BY_NAME.get(plain).copied(),
+        None => to_iso2_read(text),
+    }
+}
+
+/// The longest text [`plain_lower`] reads: longer than any one-word country name.
+const PLAIN_LEN: usize = 32;
+
+/// `text` in lower case, written into `buffer`, when it is one word of ASCII letters and
+/// digits (`DE`, `irn`, `Germany`: a customer file's country, a code the wire form holds):
+/// what [`normalise`] makes of it, read without its allocations. `None` for any other text.
+fn plain_lower<'b>(text: &str, buffer: &'b mut [u8; PLAIN_LEN]) -> Option<&'b str> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > PLAIN_LEN || !bytes.iter().all(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    let lower = &mut buffer[..bytes.len()];
+    lower.copy_from_slice(bytes);
+    lower.make_ascii_lowercase();
+    std::str::from_utf8(lower).ok()
+}
+
+/// [`to_iso2`] of any `text` (trimmed): normalised whole, then its parts.
+fn to_iso2_read(text: &str) -> Option<&'static str> {
+    let lookup = |s: &str| BY_NAME.get(normalise(s).as_str()).copied();
     if text.is_empty() {
         return None;
     }
@@ -97,5 +123,53 @@ mod tests {
         assert_eq!(to_iso2(""), None);
         assert_eq!(to_iso2("Atlantis"), None);
         assert_eq!(country_name("ru"), Some("Russian Federation"));
+    }
+
+    /// The one-word shortcut reads as the normalised look-up: every name and code of the
+    /// table in three cases, with spaces around, and texts that are not one ASCII word.
+    #[test]
+    fn one_ascii_word_reads_as_the_normalised_look_up() {
+        let texts = table::NAMES.iter().flat_map(|(name, code)| {
+            [*name, *code].into_iter().flat_map(|t| {
+                [
+                    t.to_owned(),
+                    t.to_uppercase(),
+                    format!(" {t}\t"),
+                    capitalised(t),
+                ]
+            })
+        });
+        let others = [
+            "",
+            " ",
+            "DE.",
+            "D E",
+            "ü",
+            "x".repeat(PLAIN_LEN + 1).as_str(),
+            "123",
+        ]
+        .map(str::to_owned);
+        for text in texts.chain(others) {
+            assert_eq!(to_iso2(&text), to_iso2_read(text.trim()), "{text:?}");
+        }
+        let mut buffer = [0u8; PLAIN_LEN];
+        assert_eq!(plain_lower("IrN", &mut buffer), Some("irn"));
+        assert_eq!(plain_lower("Iran (x)", &mut buffer), None);
+        assert_eq!(to_iso2(" de "), Some("DE"));
+    }
+
+    fn capitalised(text: &str) -> String {
+        let mut chars = text.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_reads_as_the_normalised_look_up(text in "[ A-Za-z0-9./()'-]{0,40}") {
+            proptest::prop_assert_eq!(to_iso2(&text), to_iso2_read(text.trim()));
+        }
     }
 }
