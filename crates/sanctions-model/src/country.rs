@@ -171,5 +171,24 @@ mod tests {
         fn any_text_reads_as_the_normalised_look_up(text in "[ A-Za-z0-9./()'-]{0,40}") {
             proptest::prop_assert_eq!(to_iso2(&text), to_iso2_read(text.trim()));
         }
+
+        /// A name or code of the table, its letters' case drawn at random, with a character
+        /// before or after it now and then.
+        #[test]
+        fn any_casing_of_a_country_reads_as_the_normalised_look_up(
+            at in 0..table::NAMES.len() * 2,
+            upper in proptest::collection::vec(proptest::bool::ANY, 64),
+            (before, after) in ("[ (.]?", "[ ),.]?"),
+        ) {
+            let (name, code) = table::NAMES[at / 2];
+            let chosen = if at % 2 == 0 { name } else { code };
+            let cased: String = chosen
+                .chars()
+                .zip(upper.iter().cycle())
+                .map(|(c, &up)| if up { c.to_ascii_uppercase() } else { c })
+                .collect();
+            let text = format!("{before}{cased}{after}");
+            proptest::prop_assert_eq!(to_iso2(&text), to_iso2_read(text.trim()));
+        }
     }
 }
