@@ -54,7 +54,7 @@
 
 use std::collections::HashSet;
 
-use super::index::{Index, NameCounts, word_weight};
+use super::index::{Index, NameCounts, weighs_by_frequency, word_weight};
 use super::normalize;
 use super::query;
 use super::read_name::ReadName;
@@ -197,13 +197,26 @@ impl WeightDrift {
         self.moved.iter().filter(|m| **m).count() + self.gone.len()
     }
 
-    /// The entries of `index` (the new one) with a name holding a moved word: a score against
-    /// them is not bounded by [`WeightDrift::points`] (the service treats them as changed).
+    /// The entries of `index` (the new one) with a name holding a moved word as a word (its
+    /// weight then moved with it; a legal form, particle or initial of the same spelling
+    /// weighs the same whatever the lists hold): a score against them is not bounded by
+    /// [`WeightDrift::points`] (the service treats them as changed).
     pub fn moved_entities<'a>(&self, index: &'a Index) -> Vec<&'a str> {
+        let holds_as_word = |id: u32, name: u32| {
+            index.names[name as usize]
+                .tokens
+                .iter()
+                .any(|t| t.id == id && weighs_by_frequency(t.kind))
+        };
         let mut entities: Vec<u32> = (0..self.moved.len())
             .filter(|&id| self.moved[id])
-            .flat_map(|id| index.postings[id].iter())
-            .map(|&name| index.names[name as usize].entity)
+            .flat_map(|id| {
+                index.postings[id]
+                    .iter()
+                    .map(move |&name| (id as u32, name))
+            })
+            .filter(|&(id, name)| holds_as_word(id, name))
+            .map(|(_, name)| index.names[name as usize].entity)
             .collect();
         entities.sort_unstable();
         entities.dedup();
@@ -216,7 +229,9 @@ impl WeightDrift {
     /// Whether a word of `request`'s name, as the engine reads it on `index` (the new one),
     /// weighs as a moved word (its own, or, for a word the lists lack, the listed word it
     /// most resembles), or is a word only the old index held: its query coverage is then
-    /// not bounded by [`WeightDrift::points`]. Names the engine reads two ways: always.
+    /// not bounded by [`WeightDrift::points`]. Names the engine reads two ways: always. A
+    /// legal form, particle or initial never does: its weight does not depend on the lists
+    /// (`llc` read as a company's legal form, where the update moved the word `llc`).
     /// `read` is the request's name read once ([`ReadName::of`]).
     pub fn moves_query(&self, index: &Index, read: &ReadName) -> bool {
         if read.several {
@@ -234,6 +249,10 @@ impl WeightDrift {
     }
 
     fn weighs_moved(&self, index: &Index, t: &normalize::Token, literal: bool) -> bool {
+        // A legal form, a particle or an initial weighs the same whatever the lists hold.
+        if !weighs_by_frequency(t.kind) {
+            return false;
+        }
         let source = query::weighs_as(index, t, literal);
         source.is_some_and(|id| self.moved.get(id as usize).copied().unwrap_or(false))
             || self.gone.contains(&t.text)
@@ -490,6 +509,76 @@ mod tests {
             .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
             .collect();
         (people("r", &["Chan Park Ho"]), added)
+    }
+
+    fn company(id: &str, name: &str) -> EntityNames {
+        EntityNames {
+            kind: EntityKind::Entity,
+            ..person(id, name)
+        }
+    }
+
+    const COMPANIES: &[&str] = &["Zubara Trading LLC", "Kovalt Holding LLC", "Ferrovia LLC"];
+
+    #[test]
+    fn a_legal_form_moves_nothing_though_its_word_moved() {
+        // An update adding many companies with `LLC` moves the word `llc` (its df goes from
+        // 4 to 304): read as a word (a person's name), it is worked out apart; read as a
+        // company's legal form, it weighs the same whatever the lists hold, so neither a
+        // company query nor an entry holding it as a legal form is.
+        let kept: Vec<EntityNames> = COMPANIES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| company(&format!("c{i}"), n))
+            .chain([person("p0", "Llc Ivanova")])
+            .chain(people("k", KEPT))
+            .chain(filler())
+            .collect();
+        let added: Vec<EntityNames> = (0..300)
+            .map(|i| company(&format!("a{i}"), &format!("{} LLC", word(9000 + i))))
+            .collect();
+        let (old, new) = (
+            Index::build(&kept),
+            Index::build(&[kept, added.clone()].concat()),
+        );
+        let drift = WeightDrift::between(&new, &[], &added);
+        let as_person = Request {
+            kind: Some(KindFilter::Individual),
+            ..Request::new("Llc Ivanov")
+        };
+        assert!(drift.moves_query(&new, &ReadName::of(&as_person)));
+        let apart: HashSet<&str> = drift.moved_entities(&new).into_iter().collect();
+        assert!(apart.contains("p0"), "{apart:?}");
+        for (i, query) in COMPANIES.iter().enumerate() {
+            let read = ReadName::of(&Request::new(*query));
+            assert!(!drift.moves_query(&new, &read), "{query}");
+            let entry = format!("c{i}");
+            assert!(!apart.contains(entry.as_str()), "{entry}");
+            // The bound holds for it: every kept company's score moves within the band.
+            let (before, after) = (company_scores(&old, query), company_scores(&new, query));
+            for c in 0..COMPANIES.len() {
+                let id = format!("c{c}");
+                let moved = f64::from((after[&id] - before[&id]).abs());
+                assert!(
+                    moved <= drift.points(),
+                    "{query} / {id}: {moved}, bound {}",
+                    drift.points()
+                );
+            }
+        }
+    }
+
+    /// Each entry's best name score x 100 for `query` read as an organisation's name.
+    fn company_scores(index: &Index, query: &str) -> HashMap<String, f32> {
+        let q = Query::new(index, query, true);
+        let mut out: HashMap<String, f32> = HashMap::new();
+        for name in &index.names {
+            let s = score::score(index, &q, name).score * 100.0;
+            let id = index.entities[name.entity as usize].entity_id.clone();
+            let best = out.entry(id).or_insert(0.0);
+            *best = best.max(s);
+        }
+        out
     }
 
     #[test]

@@ -107,6 +107,13 @@ pub(crate) struct VocabToken {
     pub abjad: bool,
 }
 
+/// Whether a token of `kind` weighs by how many names hold it ([`Index::weight_for_df`]): a
+/// word or a number; a legal form, particle or initial weighs the same whatever the lists
+/// hold, so a list update moves none of them.
+pub(crate) fn weighs_by_frequency(kind: TokenKind) -> bool {
+    matches!(kind, TokenKind::Word | TokenKind::Number)
+}
+
 /// The weight of a word held by `df` of `names` names (0 for a word the lists lack, which
 /// weighs as a word of one name): `ln(1 + names / df)`, at least 1.
 pub(crate) fn word_weight(names: usize, df: u32) -> f32 {
@@ -572,13 +579,15 @@ impl Index {
     /// How much a token weighs: rare words a lot, common ones little, legal forms and
     /// initials least.
     pub(crate) fn token_weight(&self, id: u32, kind: TokenKind) -> f32 {
-        match (kind, self.vocab.get(id as usize)) {
-            (TokenKind::Word | TokenKind::Number, Some(token)) => token.idf,
+        match self.vocab.get(id as usize) {
+            Some(token) if weighs_by_frequency(kind) => token.idf,
             _ => self.weight_for_df(0, kind),
         }
     }
 
-    /// The weight of a token that occurs in `df` names (0 for a token the lists lack).
+    /// The weight of a token of `kind` that occurs in `df` names (0 for a token the lists
+    /// lack): a word's or a number's by how rare it is ([`weighs_by_frequency`]), the others'
+    /// constant.
     pub(crate) fn weight_for_df(&self, df: u32, kind: TokenKind) -> f32 {
         match kind {
             TokenKind::Legal | TokenKind::Particle => LEGAL_WEIGHT,
