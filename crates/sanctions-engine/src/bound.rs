@@ -382,6 +382,29 @@ impl ChangedEntries {
     /// removed entries score nothing).
     pub fn new<'a>(index: &Index, entity_ids: impl IntoIterator<Item = &'a str>) -> Self {
         let wanted: HashSet<&str> = entity_ids.into_iter().collect();
+        Self::of_names(index, |name| {
+            wanted.contains(index.entities[name.entity as usize].entity_id.as_str())
+        })
+    }
+
+    /// The names of the entries `entity_ids` of `index`, and every name holding a word
+    /// `drift` moved ([`WeightDrift::moves_name`]): the names whose scores the drift does not
+    /// bound. (An entry's other names are bounded by it: a name holding no moved word scores
+    /// within [`WeightDrift::points`] of before.)
+    pub fn moving<'a>(
+        index: &Index,
+        entity_ids: impl IntoIterator<Item = &'a str>,
+        drift: Option<&WeightDrift>,
+    ) -> Self {
+        let wanted: HashSet<&str> = entity_ids.into_iter().collect();
+        Self::of_names(index, |name| {
+            wanted.contains(index.entities[name.entity as usize].entity_id.as_str())
+                || drift.is_some_and(|d| d.moves_name(name))
+        })
+    }
+
+    /// The names of `index` that `keep` keeps.
+    fn of_names(index: &Index, keep: impl Fn(&IndexedName) -> bool) -> Self {
         let mut changed = ChangedEntries {
             names: Vec::new(),
             tie_runs: Vec::new(),
@@ -400,7 +423,7 @@ impl ChangedEntries {
             drift: None,
         };
         for name in &index.names {
-            if wanted.contains(index.entities[name.entity as usize].entity_id.as_str()) {
+            if keep(name) {
                 changed.add_name(index, name);
             }
         }

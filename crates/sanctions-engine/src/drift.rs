@@ -54,7 +54,7 @@
 
 use std::collections::HashSet;
 
-use super::index::{Index, NameCounts, weighs_by_frequency, word_weight};
+use super::index::{Index, IndexedName, NameCounts, weighs_by_frequency, word_weight};
 use super::normalize;
 use super::query;
 use super::read_name::ReadName;
@@ -197,26 +197,15 @@ impl WeightDrift {
         self.moved.iter().filter(|m| **m).count() + self.gone.len()
     }
 
-    /// The entries of `index` (the new one) with a name holding a moved word as a word (its
-    /// weight then moved with it; a legal form, particle or initial of the same spelling
-    /// weighs the same whatever the lists hold): a score against them is not bounded by
-    /// [`WeightDrift::points`] (the service treats them as changed).
+    /// The entries of `index` (the new one) with a name holding a moved word as a word
+    /// ([`WeightDrift::moves_name`]): a score against such a name is not bounded by
+    /// [`WeightDrift::points`], so a favorite matching the entry is screened again.
     pub fn moved_entities<'a>(&self, index: &'a Index) -> Vec<&'a str> {
-        let holds_as_word = |id: u32, name: u32| {
-            index.names[name as usize]
-                .tokens
-                .iter()
-                .any(|t| t.id == id && weighs_by_frequency(t.kind))
-        };
-        let mut entities: Vec<u32> = (0..self.moved.len())
-            .filter(|&id| self.moved[id])
-            .flat_map(|id| {
-                index.postings[id]
-                    .iter()
-                    .map(move |&name| (id as u32, name))
-            })
-            .filter(|&(id, name)| holds_as_word(id, name))
-            .map(|(_, name)| index.names[name as usize].entity)
+        let mut entities: Vec<u32> = index
+            .names
+            .iter()
+            .filter(|name| self.moves_name(name))
+            .map(|name| name.entity)
             .collect();
         entities.sort_unstable();
         entities.dedup();
@@ -224,6 +213,17 @@ impl WeightDrift {
             .into_iter()
             .map(|e| index.entities[e as usize].entity_id.as_str())
             .collect()
+    }
+
+    /// Whether listed name `name` (of the new index) holds a moved word as a word: its weight
+    /// then moved with it (a legal form, particle or initial of the same spelling weighs the
+    /// same whatever the lists hold). A score against any other name moves by at most
+    /// [`WeightDrift::points`] where the query reads no moved word, whatever else its entry
+    /// holds.
+    pub(crate) fn moves_name(&self, name: &IndexedName) -> bool {
+        name.tokens.iter().any(|t| {
+            weighs_by_frequency(t.kind) && self.moved.get(t.id as usize).copied().unwrap_or(false)
+        })
     }
 
     /// Whether a word of `request`'s name, as the engine reads it on `index` (the new one),
@@ -509,6 +509,59 @@ mod tests {
             .map(|i| person(&format!("a{i}"), &format!("Hassan {}", word(9000 + i))))
             .collect();
         (people("r", &["Chan Park Ho"]), added)
+    }
+
+    #[test]
+    fn a_name_holding_a_moved_word_is_bounded_apart_and_its_entry_s_others_by_the_drift() {
+        // `hassan` and `park` move. The changed entries of an update are given every name
+        // holding a moved word (as a word), and no other name of their entries: the bound on
+        // the changed names is at or above each such name's new score, and an entry's name
+        // without a moved word moves within the drift's points.
+        let (removed, added) = two_words_moved();
+        let two_names = EntityNames {
+            names: vec![
+                ("Omar Haddad".to_owned(), AliasQuality::Strong),
+                ("Omar Hassan Haddad".to_owned(), AliasQuality::Strong),
+            ],
+            ..person("m0", "Omar Haddad")
+        };
+        let kept: Vec<EntityNames> = [people("k", KEPT), filler(), vec![two_names]].concat();
+        let old = Index::build(&[kept.clone(), removed.clone()].concat());
+        let new = Index::build(&[kept, added.clone()].concat());
+        let drift = WeightDrift::between(&new, &removed, &added);
+        let changed = ChangedEntries::moving(&new, [], Some(&drift));
+        let moving: Vec<&str> = new
+            .names
+            .iter()
+            .filter(|n| drift.moves_name(n))
+            .map(|n| n.text.as_str())
+            .collect();
+        assert_eq!(changed.name_count(), moving.len(), "{moving:?}");
+        assert!(moving.contains(&"Omar Hassan Haddad") && !moving.contains(&"Omar Haddad"));
+        let mut cache = BoundCache::default();
+        for query in ["Omar Haddad", "Ali Rahimi", "Nasrallah", "Chan Ho", "Omar"] {
+            let request = Request::new(query);
+            assert!(!drift.moves_query(&new, &ReadName::of(&request)), "{query}");
+            let most = f32::from(changed.most(&new, &request, &mut cache));
+            let q = Query::new(&new, query, true);
+            let (q_old, mut before) = (Query::new(&old, query, true), HashMap::new());
+            for name in &old.names {
+                before.insert(name.text.as_str(), score::score(&old, &q_old, name).score);
+            }
+            for name in &new.names {
+                let score = score::score(&new, &q, name).score * 100.0;
+                if drift.moves_name(name) {
+                    assert!(
+                        score <= most + 0.5,
+                        "{query} / {}: {score} > {most}",
+                        name.text
+                    );
+                } else if let Some(&was) = before.get(name.text.as_str()) {
+                    let moved = f64::from((score - was * 100.0).abs());
+                    assert!(moved <= drift.points(), "{query} / {}: {moved}", name.text);
+                }
+            }
+        }
     }
 
     fn company(id: &str, name: &str) -> EntityNames {

@@ -435,13 +435,15 @@ impl<'a> Selection<'a> {
             .filter(|(_, matches)| matches.iter().any(|(e, _)| touched.contains(e.as_str())))
             .map(|(f, _)| f.clone())
             .collect();
-        let entries = engine::ChangedEntries::new(
+        // The changed entries' names and the names holding a moved word: a moved entry's
+        // other names are bounded by the drift.
+        let entries = engine::ChangedEntries::moving(
             index,
             changed
                 .iter()
                 .filter(|(_, change)| *change != ChangeKind::Removed)
-                .map(|(id, _)| id.as_str())
-                .chain(moved.iter().copied()),
+                .map(|(id, _)| id.as_str()),
+            drift.weights.as_ref(),
         )
         .reading_drift(drift.weights.clone());
         let shared = Arc::new(engine::SharedBounds::default());
