@@ -338,7 +338,12 @@ mod tests {
 
     /// Each entry's best name score x 100 for `query`, unrounded.
     fn scores(index: &Index, query: &str) -> HashMap<String, f32> {
-        let q = Query::new(index, query, false);
+        scores_as(index, query, false)
+    }
+
+    /// [`scores`] with `query` read as an organisation's name too where `organisation`.
+    fn scores_as(index: &Index, query: &str, organisation: bool) -> HashMap<String, f32> {
+        let q = Query::new(index, query, organisation);
         let mut out: HashMap<String, f32> = HashMap::new();
         for name in &index.names {
             let s = score::score(index, &q, name).score * 100.0;
@@ -608,7 +613,7 @@ mod tests {
             let entry = format!("c{i}");
             assert!(!apart.contains(entry.as_str()), "{entry}");
             // The bound holds for it: every kept company's score moves within the band.
-            let (before, after) = (company_scores(&old, query), company_scores(&new, query));
+            let (before, after) = (scores_as(&old, query, true), scores_as(&new, query, true));
             for c in 0..COMPANIES.len() {
                 let id = format!("c{c}");
                 let moved = f64::from((after[&id] - before[&id]).abs());
@@ -619,19 +624,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// Each entry's best name score x 100 for `query` read as an organisation's name.
-    fn company_scores(index: &Index, query: &str) -> HashMap<String, f32> {
-        let q = Query::new(index, query, true);
-        let mut out: HashMap<String, f32> = HashMap::new();
-        for name in &index.names {
-            let s = score::score(index, &q, name).score * 100.0;
-            let id = index.entities[name.entity as usize].entity_id.clone();
-            let best = out.entry(id).or_insert(0.0);
-            *best = best.max(s);
-        }
-        out
     }
 
     #[test]
