@@ -41,10 +41,13 @@
 //! falls outside is *moved*. The bound above holds, with the band's `rho`, for every score
 //! whose listed name holds no moved word and whose query reads none (a query word weighs as
 //! itself, or, lacking in the lists, as the listed word it most resembles). The others are
-//! worked out apart by the caller: the entries holding a moved word count as changed
-//! ([`WeightDrift::moved_entities`]: the bound on the score against them is worked out
-//! from the new weights, and a favorite matching one is re-screened), and a query reading a
-//! moved word is re-screened ([`WeightDrift::moves_query`]).
+//! worked out apart by the caller: the names holding a moved word count as changed
+//! ([`WeightDrift::moves_name`]: the bound on the score against them is worked out from the
+//! new weights, while their entries' other names keep the band's bound), a favorite
+//! matching such an entry is re-screened ([`WeightDrift::moved_entities`]), and a query
+//! reading a moved word is re-screened ([`WeightDrift::moves_query`]). Only words and
+//! numbers weigh by their number of names: a legal form, a particle or an initial of a
+//! moved word's spelling weighs a constant and moves nothing.
 //!
 //! What this does not bound (the candidate stage and the query's reading): which names the
 //! candidate stage picks among the best 64 (its order and floor use the weights), a query
