@@ -388,7 +388,7 @@ impl ChangedEntries {
     }
 
     /// The names of the entries `entity_ids` of `index`, and every name holding a word
-    /// `drift` moved ([`WeightDrift::moves_name`]): the names whose scores the drift does not
+    /// `drift` moved (`WeightDrift::moves_name`): the names whose scores the drift does not
     /// bound. (An entry's other names are bounded by it: a name holding no moved word scores
     /// within [`WeightDrift::points`] of before.)
     pub fn moving<'a>(

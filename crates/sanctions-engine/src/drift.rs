@@ -201,7 +201,7 @@ impl WeightDrift {
     }
 
     /// The entries of `index` (the new one) with a name holding a moved word as a word
-    /// ([`WeightDrift::moves_name`]): a score against such a name is not bounded by
+    /// (`WeightDrift::moves_name`): a score against such a name is not bounded by
     /// [`WeightDrift::points`], so a favorite matching the entry is screened again.
     pub fn moved_entities<'a>(&self, index: &'a Index) -> Vec<&'a str> {
         let mut entities: Vec<u32> = index
