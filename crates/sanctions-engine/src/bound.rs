@@ -381,10 +381,7 @@ impl ChangedEntries {
     /// The names of the entries `entity_ids` of `index` (ids the index lacks are skipped:
     /// removed entries score nothing).
     pub fn new<'a>(index: &Index, entity_ids: impl IntoIterator<Item = &'a str>) -> Self {
-        let wanted: HashSet<&str> = entity_ids.into_iter().collect();
-        Self::of_names(index, |name| {
-            wanted.contains(index.entities[name.entity as usize].entity_id.as_str())
-        })
+        Self::moving(index, entity_ids, None)
     }
 
     /// The names of the entries `entity_ids` of `index`, and every name holding a word
@@ -397,14 +394,10 @@ impl ChangedEntries {
         drift: Option<&WeightDrift>,
     ) -> Self {
         let wanted: HashSet<&str> = entity_ids.into_iter().collect();
-        Self::of_names(index, |name| {
+        let keep = |name: &IndexedName| {
             wanted.contains(index.entities[name.entity as usize].entity_id.as_str())
                 || drift.is_some_and(|d| d.moves_name(name))
-        })
-    }
-
-    /// The names of `index` that `keep` keeps.
-    fn of_names(index: &Index, keep: impl Fn(&IndexedName) -> bool) -> Self {
+        };
         let mut changed = ChangedEntries {
             names: Vec::new(),
             tie_runs: Vec::new(),
