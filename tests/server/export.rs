@@ -106,9 +106,8 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
     let (status, _, body) = export(&base, key, "?until=2025-06-15T15:32:30Z", "text/csv").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body.lines().count(), 1 + 1500, "a header and 1,500 rows");
-    // Constant memory: the server's peak after exporting everything is about its peak after
-    // exporting the first half (the first export of a format pays once for its buffers and
-    // caches). An export built in memory grows with its size: about 3 MiB per MiB exported.
+    let warm = memory_kib(pid, "VmHWM:");
+    let warm_len = body.len();
     let half_until = "2025-06-15T17:54:10Z"; // the first 10,000 screenings of this account
     let (status, _, half) = export(
         &base,
@@ -119,7 +118,6 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
     .await;
     assert_eq!(status, 200, "{half}");
     assert_eq!(half.lines().count(), COUNT / 2);
-    let after_half = memory_kib(pid, "VmHWM:");
 
     let (status, kind, body) = export(&base, key, "", "application/x-ndjson").await;
     assert_eq!(status, 200, "{body}");
@@ -134,17 +132,19 @@ async fn audit_streams_every_screening_once_in_order_with_bounded_memory() {
     assert_eq!(got.len(), COUNT);
     assert_eq!(got, ids, "every screening once, oldest first");
 
-    let grown_mib = (memory_kib(pid, "VmHWM:").saturating_sub(after_half)) / 1024;
+    // Bounded memory: the same export built in memory raised the server's peak by 159-185 MiB
+    // for the 40 MiB exported after the warm-up (tried by collecting the body before
+    // answering). Streamed, the peak grew by 0 MiB in a quiet run, but by up to 30 MiB under
+    // CI's load (the allocator's per-thread heaps, as pages are read on whichever blocking
+    // thread is free): so at most 1.5 bytes of peak per byte exported since the warm-up.
+    let grown_mib = memory_kib(pid, "VmHWM:").saturating_sub(warm) / 1024;
     let export_mib = body.len() / (1024 * 1024);
-    let added_mib = ((body.len() - half.len()) / (1024 * 1024)) as u64;
+    let added_mib = ((body.len() - warm_len) / (1024 * 1024)) as u64;
     assert!(export_mib >= 35, "the export is {export_mib} MiB");
-    // The peak grew by 3 to 12 MiB in repeated runs on this machine (a bound of 8 MiB failed
-    // one run in five); an export built in memory grows it by about 3 MiB per MiB exported.
-    // So: less than one byte of peak per byte more exported.
     assert!(
-        grown_mib < added_mib,
-        "the server's peak RSS grew by {grown_mib} MiB when the export grew by {added_mib} MiB \
-         (from half to all of it)"
+        grown_mib * 2 < added_mib * 3,
+        "the server's peak RSS grew by {grown_mib} MiB while it exported {added_mib} MiB \
+         more than the warm-up"
     );
 
     // CSV, asked by `format`, resumed after a cursor: the rest, in order, under a header.
