@@ -37,8 +37,9 @@
 //! changed) some word's df goes from a few names to dozens, and `rho^1.4` is about 2 (102
 //! points). So the band `[lo, hi]` is taken over the words whose counts the update did not
 //! change (they move only with the number of names, nearly alike), with 1 in it (the
-//! constant weights, a word of one name) and [`BAND_ROOM`] around it; a word whose ratio
-//! falls outside is *moved*. The bound above holds, with the band's `rho`, for every score
+//! constant weights, a word of one name) and a room around it ([`WeightMoves::with_room`]:
+//! [`BAND_ROOM`] by default, one of [`ROOMS`] chosen per update by a monitor run); a word
+//! whose ratio falls outside is *moved*. The bound above holds, with the band's `rho`, for every score
 //! whose listed name holds no moved word and whose query reads none (a query word weighs as
 //! itself, or, lacking in the lists, as the listed word it most resembles). The others are
 //! worked out apart by the caller: the names holding a moved word count as changed
@@ -68,11 +69,11 @@ const EXPONENT: f64 = 1.0 + 0.4;
 /// Room for the f32 arithmetic of the scorer (sums of a few dozen weights, a ratio, a power):
 /// a relative error far below this.
 const RELATIVE_MARGIN: f64 = 1e-4;
-/// The room around the band of the words whose counts did not change, relative (see
-/// [`WeightDrift::between`]): measured on the real OFAC update at 300,000 customers, 1 %
+/// The default room around the band of the words whose counts did not change, relative
+/// (see [`WeightDrift::between`]; a monitor run chooses from [`ROOMS`]): measured on the real OFAC update at 300,000 customers, 1 %
 /// left 9,343 entries and 49,152 customers to work out apart, 3 % 4,412 and 17,238 for 9.3
 /// points of drift, 6 % 1,620 and 9,196 for 18.5 points (docs/scale-out.md).
-const BAND_ROOM: f64 = 0.03;
+pub const BAND_ROOM: f64 = 0.03;
 /// Room, in points, for the rounding of an unrounded score kept as f32.
 const POINTS_MARGIN: f64 = 0.01;
 
@@ -125,64 +126,9 @@ impl WeightDrift {
 
     /// The drift from the index that held `before` (the entries an update changed or
     /// removed, as they were) instead of `after` (the entries it added or changed, as they
-    /// are now) to `new`, which holds `after`.
+    /// are now) to `new`, which holds `after`, with the default room ([`BAND_ROOM`]).
     pub fn between(new: &Index, before: &[EntityNames], after: &[EntityNames]) -> WeightDrift {
-        if before.is_empty() && after.is_empty() {
-            return WeightDrift::none();
-        }
-        let (b, a) = (Index::name_counts(before), Index::name_counts(after));
-        let names_new = new.name_count();
-        let Some(names_old) = (names_new + b.names).checked_sub(a.names) else {
-            return WeightDrift::unbounded();
-        };
-        let mut drift = WeightDrift::none();
-        // A word neither index holds weighs as a word of one name in both.
-        drift.widen(word_weight(names_new, 1), word_weight(names_old, 1));
-        // Every word's ratios, those of the words whose counts did not change first: the band.
-        let mut ratios: Vec<(usize, Vec<Ratio>)> = Vec::new();
-        for id in 0..new.vocab.len() {
-            let (df_new, postings_new) = new.token_counts(id);
-            let text = new.vocab[id].text.as_str();
-            let (added, removed) = (count(&a, text), count(&b, text));
-            let olds = old_dfs(df_new, postings_new, added, removed);
-            if olds.is_empty() {
-                return WeightDrift::unbounded();
-            }
-            let each: Vec<Ratio> = olds
-                .into_iter()
-                .map(|df_old| Ratio {
-                    new: word_weight(names_new, df_new),
-                    old: word_weight(names_old, df_old),
-                })
-                .collect();
-            if added == (0, 0) && removed == (0, 0) {
-                each.iter().for_each(|r| drift.widen(r.new, r.old));
-            } else {
-                ratios.push((id, each));
-            }
-        }
-        // Room around the band: a word whose weight moved by a little more than the rest's is
-        // kept in it (the band, and the points, grow by the room; fewer words move apart).
-        drift.lo /= 1.0 + BAND_ROOM;
-        drift.hi *= 1.0 + BAND_ROOM;
-        drift.moved = vec![false; new.vocab.len()];
-        for (id, each) in ratios {
-            drift.moved[id] = each.iter().any(|r| !drift.holds(r.value()));
-        }
-        // Words only the entries as they were held: gone from the new index.
-        for (text, &(counted, postings)) in &b.tokens {
-            if new.token_ids.get(text.as_str()).is_none() {
-                let df_old = if postings == 0 { 0 } else { counted.max(1) };
-                let ratio = Ratio {
-                    new: word_weight(names_new, 0),
-                    old: word_weight(names_old, df_old),
-                };
-                if !drift.holds(ratio.value()) {
-                    drift.gone.insert(text.clone());
-                }
-            }
-        }
-        drift
+        WeightMoves::between(new, before, after).with_room(BAND_ROOM)
     }
 
     fn widen(&mut self, new: f32, old: f32) {
@@ -277,6 +223,119 @@ impl WeightDrift {
             return 0.0;
         }
         100.0 * (self.factor() - 1.0) + POINTS_MARGIN
+    }
+}
+
+/// How every weight moved between two indexes, before a room is chosen around the band
+/// ([`WeightMoves::with_room`]): the band of the words whose counts did not change, and the
+/// ratios of the others. A wider room moves fewer words apart, at the price of more points
+/// of drift for every score (see [`ROOMS`]).
+#[derive(Debug, Clone)]
+pub struct WeightMoves {
+    /// The band without room; no drift, or an unknown one, where this is set instead.
+    band: WeightDrift,
+    known: bool,
+    /// The ratios a changed word of the new index can have had, by id.
+    changed: Vec<(usize, Vec<f64>)>,
+    /// The ratio of each word only the old index held.
+    gone: Vec<(String, f64)>,
+    vocab: usize,
+}
+
+/// The rooms around the band a monitor run chooses from, relative ([`WeightMoves`]): on the
+/// real OFAC update at 300,000 customers, 1 % left 9,343 entries and 49,152 customers to
+/// work out apart, 3 % 4,412 and 17,238 for 9.3 points of drift, 6 % 1,620 and 9,196 for
+/// 18.5 points (docs/scale-out.md); an update that moves few words gains nothing from a
+/// wide room, and pays its points.
+pub const ROOMS: [f64; 7] = [0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08];
+
+impl WeightMoves {
+    /// How the weights moved from the index that held `before` (the entries an update
+    /// changed or removed, as they were) instead of `after` (the entries it added or
+    /// changed, as they are now) to `new`, which holds `after`.
+    pub fn between(new: &Index, before: &[EntityNames], after: &[EntityNames]) -> WeightMoves {
+        let fixed = |band| WeightMoves {
+            band,
+            known: false,
+            changed: Vec::new(),
+            gone: Vec::new(),
+            vocab: 0,
+        };
+        if before.is_empty() && after.is_empty() {
+            return fixed(WeightDrift::none());
+        }
+        let (b, a) = (Index::name_counts(before), Index::name_counts(after));
+        let names_new = new.name_count();
+        let Some(names_old) = (names_new + b.names).checked_sub(a.names) else {
+            return fixed(WeightDrift::unbounded());
+        };
+        let mut band = WeightDrift::none();
+        // A word neither index holds weighs as a word of one name in both.
+        band.widen(word_weight(names_new, 1), word_weight(names_old, 1));
+        // Every word's ratios, those of the words whose counts did not change making the band.
+        let mut changed = Vec::new();
+        for id in 0..new.vocab.len() {
+            let (df_new, postings_new) = new.token_counts(id);
+            let text = new.vocab[id].text.as_str();
+            let (added, removed) = (count(&a, text), count(&b, text));
+            let olds = old_dfs(df_new, postings_new, added, removed);
+            if olds.is_empty() {
+                return fixed(WeightDrift::unbounded());
+            }
+            let each = olds.into_iter().map(|df_old| Ratio {
+                new: word_weight(names_new, df_new),
+                old: word_weight(names_old, df_old),
+            });
+            if added == (0, 0) && removed == (0, 0) {
+                each.for_each(|r| band.widen(r.new, r.old));
+            } else {
+                changed.push((id, each.map(|r| r.value()).collect()));
+            }
+        }
+        // Words only the entries as they were held: gone from the new index.
+        let gone = b
+            .tokens
+            .iter()
+            .filter(|(text, _)| new.token_ids.get(text.as_str()).is_none())
+            .map(|(text, &(counted, postings))| {
+                let df_old = if postings == 0 { 0 } else { counted.max(1) };
+                let ratio = Ratio {
+                    new: word_weight(names_new, 0),
+                    old: word_weight(names_old, df_old),
+                };
+                (text.clone(), ratio.value())
+            })
+            .collect();
+        WeightMoves {
+            band,
+            known: true,
+            changed,
+            gone,
+            vocab: new.vocab.len(),
+        }
+    }
+
+    /// The drift with `room` around the band (relative): a word whose weight moved by a
+    /// little more than the rest's is kept in it (the band, and the points, grow by the
+    /// room; fewer words move apart).
+    pub fn with_room(&self, room: f64) -> WeightDrift {
+        if !self.known {
+            return self.band.clone();
+        }
+        let mut drift = self.band.clone();
+        drift.lo /= 1.0 + room;
+        drift.hi *= 1.0 + room;
+        drift.moved = vec![false; self.vocab];
+        for (id, ratios) in &self.changed {
+            drift.moved[*id] = ratios.iter().any(|r| !drift.holds(*r));
+        }
+        drift.gone = self
+            .gone
+            .iter()
+            .filter(|(_, ratio)| !drift.holds(*ratio))
+            .map(|(text, _)| text.clone())
+            .collect();
+        drift
     }
 }
 
@@ -627,6 +686,59 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_wider_room_moves_fewer_words_apart_for_more_points_and_the_bound_holds_in_each() {
+        // One entry added holding `word(0)`, a word of eight names: its weight falls by about
+        // 2 %, a little more than every other word's. A room of 1 % moves it apart; the
+        // widest keeps it in the band, for more points of drift.
+        let kept: Vec<EntityNames> = [people("k", KEPT), filler()].concat();
+        let added = vec![person("u0", &format!("{} Qarlovitz", word(0)))];
+        let (old, new) = (
+            Index::build(&kept),
+            Index::build(&[kept.clone(), added.clone()].concat()),
+        );
+        let moves = WeightMoves::between(&new, &[], &added);
+        assert_eq!(
+            moves.with_room(BAND_ROOM),
+            WeightDrift::between(&new, &[], &added)
+        );
+        let close = format!("{} {}", word(0), word(1000));
+        let queries: Vec<&str> = QUERIES.iter().copied().chain([close.as_str()]).collect();
+        let mut last: Option<WeightDrift> = None;
+        for room in ROOMS {
+            let drift = moves.with_room(room);
+            let apart: HashSet<&str> = drift.moved_entities(&new).into_iter().collect();
+            for query in &queries {
+                if drift.moves_query(&new, &ReadName::of(&Request::new(*query))) {
+                    continue;
+                }
+                let (before, after) = (scores(&old, query), scores(&new, query));
+                for entry in kept
+                    .iter()
+                    .filter(|e| !apart.contains(e.entity_id.as_str()))
+                {
+                    let id = &entry.entity_id;
+                    let moved = f64::from((after[id] - before[id]).abs());
+                    assert!(moved <= drift.points(), "{room} {query} / {id}: {moved}");
+                }
+            }
+            if let Some(last) = &last {
+                assert!(drift.points() > last.points(), "{room}");
+                assert!(drift.moved_count() <= last.moved_count(), "{room}");
+            }
+            last = Some(drift);
+        }
+        let reads_it = |room| {
+            let drift = moves.with_room(room);
+            drift.moves_query(&new, &ReadName::of(&Request::new(close.as_str())))
+        };
+        assert!(reads_it(ROOMS[0]), "apart in the narrowest room");
+        assert!(
+            !reads_it(ROOMS[ROOMS.len() - 1]),
+            "in the band of the widest"
+        );
     }
 
     #[test]

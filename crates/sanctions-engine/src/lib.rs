@@ -43,7 +43,7 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 pub use bound::{BoundCache, ChangedEntries, Reach, SharedBounds};
-pub use drift::WeightDrift;
+pub use drift::{BAND_ROOM, ROOMS, WeightDrift, WeightMoves};
 pub use index::Index;
 #[doc(hidden)]
 pub use lexicon::replace_for_evaluation as replace_lexicon_for_evaluation;

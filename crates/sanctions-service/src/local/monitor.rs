@@ -47,6 +47,8 @@ const SCHEDULED_RESCREEN: &str = "rescreen:scheduled";
 const MAX_ALERT_IDS: usize = 200;
 /// Below this many favorites a full run is cheap enough to be the only way.
 const INCREMENTAL_FROM: u64 = 5_000;
+/// The threshold a favorite is re-screened at.
+const DEFAULT_THRESHOLD: u8 = engine::DEFAULT_THRESHOLD;
 /// Runs a re-screen makes when other processes keep recording runs first.
 const ATTEMPTS: usize = 5;
 
@@ -264,7 +266,10 @@ impl LocalService {
         let mut selection =
             incremental.then(|| Selection::new(loaded, (&previous, drift), changed));
         let (total, selected) = read_selecting(repo.as_ref(), selection.as_mut())?;
-        let mut raised_near = selection.map(Selection::finish).unwrap_or_default();
+        let (mut raised_near, drift) = match selection.map(Selection::finish) {
+            Some((raised, chosen)) => (raised, chosen),
+            None => (Vec::new(), drift.clone()),
+        };
         let now = Timestamp::now();
         let actor = self.actor().to_owned();
         let screening = Instant::now();
@@ -383,6 +388,10 @@ fn read_selecting(
 /// evidence and kept nearness): the favorites' matches, and the new index's drift.
 type SelectionInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftStep);
 
+/// Favorites of the watchlist's first chunk on which each room's selection is counted
+/// ([`Selection::choose`]): a few thousand favorites selected by 1 in 30 give some hundreds.
+const ROOM_SAMPLE: usize = if cfg!(debug_assertions) { 64 } else { 8_192 };
+
 /// The favorites an update can have changed: those matching a changed or removed entry now,
 /// those whose re-screen can reach the threshold against an added or changed entry
 /// ([`engine::ChangedEntries`]: a bound on the score, worked out from the favorite's tokens,
@@ -390,20 +399,16 @@ type SelectionInputs<'a> = (&'a HashMap<String, Vec<(String, u8)>>, &'a DriftSte
 /// with the token weights ([`super::nearness`]): the entries holding a word whose weight
 /// moved apart from the rest count as changed, a favorite reading such a word is selected,
 /// and so is one whose nearest miss or lowest match the rest's drift can carry across the
-/// threshold, or whose nearness is unknown. Given the watchlist chunk by chunk
+/// threshold, or whose nearness is unknown. The room around the drift's band is chosen on
+/// the first chunk ([`Selection::choose`]). Given the watchlist chunk by chunk
 /// ([`Selection::select`]); [`Selection::finish`] logs what it selected and why.
 struct Selection<'a> {
     index: &'a Index,
+    previous: &'a HashMap<String, Vec<(String, u8)>>,
+    changed: &'a [(String, ChangeKind)],
+    /// The drift with the default room, until the room is chosen.
     drift: &'a DriftStep,
-    entries: engine::ChangedEntries,
-    /// The favorites matching a changed (or moved) entry now.
-    matching: HashSet<String>,
-    moved_entries: usize,
-    /// One cache per thread of the pool (by its index), kept from chunk to chunk (a cache
-    /// per rayon job, `map_init`, would start cold per job), the token bounds shared: each
-    /// distinct token's bound is worked out by one thread only. Each in a lock that only its
-    /// own thread takes (any other thread, outside the pool, takes the first).
-    caches: Vec<Mutex<engine::BoundCache>>,
+    basis: Option<Basis>,
     /// Favorites left alone whose kept nearest miss is raised.
     raise: Vec<(String, Option<Nearness>)>,
     why: [usize; 3],
@@ -412,14 +417,27 @@ struct Selection<'a> {
     started: Instant,
 }
 
-impl<'a> Selection<'a> {
+/// What the selection works from, for one room around the drift's band: the drift, the
+/// changed (or moved) names, and the favorites matching a changed (or moved) entry now.
+struct Basis {
+    drift: DriftStep,
+    entries: engine::ChangedEntries,
+    matching: HashSet<String>,
+    moved_entries: usize,
+    /// One cache per thread of the pool (by its index), kept from chunk to chunk (a cache
+    /// per rayon job, `map_init`, would start cold per job), the token bounds shared: each
+    /// distinct token's bound is worked out by one thread only. Each in a lock that only its
+    /// own thread takes (any other thread, outside the pool, takes the first).
+    caches: Vec<Mutex<engine::BoundCache>>,
+}
+
+impl Basis {
     fn new(
-        loaded: &'a Loaded,
-        (previous, drift): SelectionInputs<'a>,
+        index: &Index,
+        previous: &HashMap<String, Vec<(String, u8)>>,
+        drift: DriftStep,
         changed: &[(String, ChangeKind)],
-    ) -> Selection<'a> {
-        let started = Instant::now();
-        let index = &loaded.index;
+    ) -> Basis {
         let moved = drift
             .weights
             .as_ref()
@@ -450,29 +468,21 @@ impl<'a> Selection<'a> {
         let caches = (0..rayon::current_num_threads().max(1))
             .map(|_| Mutex::new(engine::BoundCache::sharing(shared.clone())))
             .collect();
-        Selection {
-            index,
+        Basis {
             drift,
             entries,
             matching,
             moved_entries: moved.len(),
             caches,
-            raise: Vec::new(),
-            why: [0; 3],
-            read: 0,
-            selected: 0,
-            started,
         }
     }
 
-    /// The favorites of `chunk` to re-screen; those left alone whose kept nearest miss
-    /// rises are kept for [`Selection::finish`].
-    fn select(&mut self, chunk: Vec<WatchedName>) -> Vec<WatchedName> {
-        let (index, drift, entries) = (self.index, self.drift, &self.entries);
-        let caches = &self.caches;
+    /// What the selection decides for each favorite of `chunk`, on the pool's threads.
+    fn outcomes(&self, index: &Index, chunk: &[WatchedName]) -> Vec<Selected> {
+        let (drift, entries, caches) = (&self.drift, &self.entries, &self.caches);
         // Parts smaller than a thread's share, so that a thread sharing its core with the
         // read takes fewer of them, each with its thread's cache.
-        let outcomes: Vec<Selected> = chunk
+        chunk
             .par_chunks(SELECTION_PART)
             .flat_map_iter(|part| {
                 let at = rayon::current_thread_index().unwrap_or(0);
@@ -487,11 +497,142 @@ impl<'a> Selection<'a> {
                     })
                     .collect::<Vec<_>>()
             })
-            .collect();
+            .collect()
+    }
+
+    /// How many favorites of `sample` this basis re-screens now, and how many of the others
+    /// the next update would if it added as many points of drift (their kept values, raised
+    /// where this run raises them, within the drift of the threshold then).
+    fn count(&self, index: &Index, sample: &[WatchedName]) -> (usize, usize) {
+        let outcomes = self.outcomes(index, sample);
+        let (mut now, mut next) = (0, 0);
+        let again = self.drift.again();
+        for (favorite, outcome) in sample.iter().zip(outcomes) {
+            let kept = match outcome {
+                _ if self.matching.contains(&favorite.id) => None,
+                Selected::Yes(_) => None,
+                Selected::Raise(near) => Some(Some(near)),
+                Selected::No => Some(favorite.nearness),
+            };
+            match kept {
+                None => now += 1,
+                Some(kept) => {
+                    next += usize::from(may_cross(kept.as_ref(), again, DEFAULT_THRESHOLD));
+                }
+            }
+        }
+        (now, next)
+    }
+}
+
+impl<'a> Selection<'a> {
+    fn new(
+        loaded: &'a Loaded,
+        (previous, drift): SelectionInputs<'a>,
+        changed: &'a [(String, ChangeKind)],
+    ) -> Selection<'a> {
+        Selection {
+            index: &loaded.index,
+            previous,
+            changed,
+            drift,
+            basis: None,
+            raise: Vec::new(),
+            why: [0; 3],
+            read: 0,
+            selected: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// The basis of the room that re-screens the fewest favorites of `sample` over this
+    /// update and one more like it. A wider room moves fewer words apart (fewer favorites
+    /// reading one, fewer changed names) but adds points of drift, which stay with every
+    /// favorite left alone until it is screened again: more favorites near the threshold
+    /// now, and more at every later update. The rooms are tried from the default outwards,
+    /// narrower ones first (a narrow room costs the most to try on an update that moves many
+    /// words, and is then the worst), each way only while the count falls.
+    fn choose(&self, sample: &[WatchedName]) -> Basis {
+        let rooms = engine::ROOMS;
+        let default = rooms.iter().position(|r| *r == self.drift.room);
+        let (Some(default), true) = (default, self.drift.has_rooms()) else {
+            return self.basis(self.drift.room);
+        };
+        let mut best = self.tried(rooms[default], sample);
+        for room in rooms[..default].iter().rev() {
+            let candidate = self.tried(*room, sample);
+            if candidate.0 > best.0 {
+                break;
+            }
+            best = candidate;
+        }
+        if best.1.drift.room == rooms[default] {
+            for room in &rooms[default + 1..] {
+                let candidate = self.tried(*room, sample);
+                if candidate.0 >= best.0 {
+                    break;
+                }
+                best = candidate;
+            }
+        }
+        let basis = best.1;
+        tracing::info!(
+            room = basis.drift.room,
+            points = basis
+                .drift
+                .weights
+                .as_ref()
+                .map(engine::WeightDrift::points),
+            moved_words = basis
+                .drift
+                .weights
+                .as_ref()
+                .map(engine::WeightDrift::moved_count),
+            sample = sample.len(),
+            "room of the drift chosen on a sample of the watchlist"
+        );
+        basis
+    }
+
+    /// The basis of `room`.
+    fn basis(&self, room: f64) -> Basis {
+        let drift = self.drift.with_room(room);
+        Basis::new(self.index, self.previous, drift, self.changed)
+    }
+
+    /// The basis of `room` with how many favorites of `sample` it re-screens over this update
+    /// and one more like it ([`Basis::count`]).
+    fn tried(&self, room: f64, sample: &[WatchedName]) -> (usize, Basis) {
+        let basis = self.basis(room);
+        let (now, next) = basis.count(self.index, sample);
+        tracing::debug!(
+            room,
+            now,
+            next,
+            points = basis
+                .drift
+                .weights
+                .as_ref()
+                .map(engine::WeightDrift::points),
+            "a room's selection on a sample of the watchlist"
+        );
+        (now + next, basis)
+    }
+
+    /// The favorites of `chunk` to re-screen; those left alone whose kept nearest miss
+    /// rises are kept for [`Selection::finish`].
+    fn select(&mut self, chunk: Vec<WatchedName>) -> Vec<WatchedName> {
+        if self.basis.is_none() {
+            self.basis = Some(self.choose(&chunk[..chunk.len().min(ROOM_SAMPLE)]));
+        }
+        let Some(basis) = &self.basis else {
+            return Vec::new();
+        };
+        let outcomes = basis.outcomes(self.index, &chunk);
         self.read += chunk.len();
         let mut kept = Vec::new();
         for (favorite, outcome) in chunk.into_iter().zip(outcomes) {
-            let matching = self.matching.contains(&favorite.id);
+            let matching = basis.matching.contains(&favorite.id);
             match outcome {
                 // One re-screened anyway keeps what its screening gives.
                 Selected::Raise(near) if !matching => {
@@ -509,23 +650,28 @@ impl<'a> Selection<'a> {
     }
 
     /// Logs what was selected and why: the favorites left alone whose kept nearest miss
-    /// rises, with the values to keep.
-    fn finish(self) -> Vec<(String, Option<Nearness>)> {
+    /// rises, with the values to keep, and the drift the selection worked with (the room
+    /// chosen).
+    fn finish(self) -> (Vec<(String, Option<Nearness>)>, DriftStep) {
         let why = self.why;
+        let basis = self.basis.unwrap_or_else(|| {
+            Basis::new(self.index, self.previous, self.drift.clone(), self.changed)
+        });
         tracing::info!(
             favorites = self.read,
-            changed_names = self.entries.name_count(),
-            moved_entries = self.moved_entries,
-            matching_changed = self.matching.len(),
+            changed_names = basis.entries.name_count(),
+            moved_entries = basis.moved_entries,
+            matching_changed = basis.matching.len(),
             near_threshold = why[Why::NearThreshold as usize],
             moved_word = why[Why::MovedWord as usize],
             can_reach = why[Why::CanReach as usize],
             selected = self.selected,
             nearest_raised = self.raise.len(),
+            room = basis.drift.room,
             millis = self.started.elapsed().as_millis() as u64,
             "favorites selected for the incremental re-screen"
         );
-        self.raise
+        (self.raise, basis.drift)
     }
 }
 
@@ -539,7 +685,7 @@ fn selects(
     cache: &mut engine::BoundCache,
 ) -> Selected {
     match kept {
-        Some(kept) if !may_cross(Some(kept), drift.now, engine::DEFAULT_THRESHOLD) => {
+        Some(kept) if !may_cross(Some(kept), drift.now, DEFAULT_THRESHOLD) => {
             raised(entries, index, request, *kept, drift, cache)
         }
         _ => Selected::Yes(Why::NearThreshold),
@@ -578,7 +724,7 @@ fn raised(
     drift: &DriftStep,
     cache: &mut engine::BoundCache,
 ) -> Selected {
-    let threshold = engine::DEFAULT_THRESHOLD;
+    let threshold = DEFAULT_THRESHOLD;
     let d = drift.now as f64 / 1e6;
     let now = (kept.near + d).max(LEAST_NEAR);
     // A changed name matters only where it can score above the kept miss.

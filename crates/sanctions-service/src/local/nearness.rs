@@ -14,7 +14,7 @@
 
 use super::{Loaded, LocalService};
 use crate::ServiceError;
-use crate::engine::{self, WeightDrift};
+use crate::engine::{self, WeightDrift, WeightMoves};
 use crate::model::{ChangeKind, Entity, EntityNames};
 use crate::store::{MarkerMove, Nearness};
 
@@ -102,14 +102,50 @@ pub(super) fn may_cross(kept: Option<&Nearness>, drift: i64, threshold: u8) -> b
 
 /// The drift markers a monitor run moves (the run's index's own, and the largest), with
 /// how the weights moved when that is known (`None`: every favorite with values crosses).
+#[derive(Debug, Clone)]
 pub(super) struct DriftStep {
     pub key: String,
     pub largest: i64,
     pub now: i64,
     pub weights: Option<WeightDrift>,
+    /// The room around the band `weights` has ([`engine::ROOMS`]).
+    pub room: f64,
+    /// The cumulative drift of the index before, to which this update's points add.
+    base: i64,
+    /// How the weights moved, to work out `weights` for another room (`None`: unknown).
+    moves: Option<WeightMoves>,
 }
 
 impl DriftStep {
+    /// This update's drift with `room` around the band: its weights and the cumulative
+    /// drift worked out again (the same where how the weights moved is unknown).
+    pub(super) fn with_room(&self, room: f64) -> DriftStep {
+        let weights = self
+            .moves
+            .as_ref()
+            .map(|moves| moves.with_room(room))
+            .filter(|d| d.points() * MICRO < UNKNOWN as f64);
+        let step = weights
+            .as_ref()
+            .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
+        DriftStep {
+            now: self.base.saturating_add(step),
+            weights,
+            room,
+            ..self.clone()
+        }
+    }
+
+    /// The cumulative drift after one more update that moves the weights as far as this one.
+    pub(super) fn again(&self) -> i64 {
+        self.now.saturating_add(self.now.saturating_sub(self.base))
+    }
+
+    /// Whether the room can be chosen: how the weights moved is known.
+    pub(super) fn has_rooms(&self) -> bool {
+        self.moves.is_some()
+    }
+
     pub(super) fn markers(&self) -> [MarkerMove<'_>; 2] {
         [
             MarkerMove {
@@ -162,31 +198,38 @@ impl LocalService {
         let repo = self.repo();
         let largest = repo.marker(DRIFT_KEY)?.unwrap_or(0);
         let base = repo.marker(&drift_key(marker))?;
-        let weights = match base {
+        let moves = match base {
             Some(_) if loaded.index.entity_count() > 0 => {
                 let started = std::time::Instant::now();
                 let (before, after) = self.versions_around(loaded, marker, changed)?;
-                let drift = WeightDrift::between(&loaded.index, &before, &after);
-                tracing::info!(
-                    points = drift.points(),
-                    moved_words = drift.moved_count(),
+                let moves = WeightMoves::between(&loaded.index, &before, &after);
+                tracing::debug!(
                     millis = started.elapsed().as_millis() as u64,
-                    "token weight drift of the update"
+                    "token weights of the update compared"
                 );
-                Some(drift).filter(|d| d.points() * MICRO < UNKNOWN as f64)
+                Some(moves)
             }
             _ => None,
         };
-        let step = weights
-            .as_ref()
-            .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
-        let now = base.map_or(largest, |b| b.max(0)).saturating_add(step);
-        Ok(DriftStep {
+        let step = DriftStep {
             key: drift_key(loaded.latest_update),
             largest,
-            now,
-            weights,
-        })
+            now: 0,
+            weights: None,
+            room: engine::BAND_ROOM,
+            base: base.map_or(largest, |b| b.max(0)),
+            moves,
+        };
+        let step = step.with_room(engine::BAND_ROOM);
+        if let Some(drift) = &step.weights {
+            tracing::info!(
+                points = drift.points(),
+                moved_words = drift.moved_count(),
+                room = step.room,
+                "token weight drift of the update"
+            );
+        }
+        Ok(step)
     }
 
     /// The names of the entries `changed` as they stood after update `marker` (before) and
