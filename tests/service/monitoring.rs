@@ -132,10 +132,20 @@ async fn import_current_list(
     list: ListCode,
     mode: RescreenMode,
 ) -> sanctions_api::favorites::RescreenSummary {
-    let current = layout(&[(list, shared().join("lists").join(list.code()))]);
+    import_list(svc, list, shared().join("lists").join(list.code()), mode).await
+}
+
+/// Imports `list` from the folder `from`, then monitors the update in `mode`.
+async fn import_list(
+    svc: &LocalService,
+    list: ListCode,
+    from: std::path::PathBuf,
+    mode: RescreenMode,
+) -> sanctions_api::favorites::RescreenSummary {
+    let folder = layout(&[(list, from)]);
     let outcomes = sanctions_service::ingest::import_dir_with(
         &mut *svc.repository().list_sink(),
-        current.path(),
+        folder.path(),
         &[list],
         &permissive(),
     )
@@ -587,14 +597,19 @@ async fn a_full_rescreen_after_the_incremental_one_changes_nothing() {
     );
 }
 
+/// The older edition with [`resembling_names`] and [`drifting_customers`] on the watchlist.
+async fn resembling_and_drifting() -> (tempfile::TempDir, LocalService) {
+    let mut favorites = resembling_names();
+    favorites.extend(drifting_customers());
+    before_update_with(favorites).await
+}
+
 /// Two list updates in a row, each monitored incrementally: the current OFAC SDN, then the
 /// UN list's first import. The second run counts the kept values from the drift of both (the
 /// first's recorded): a full re-screen after both changes nothing.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_full_rescreen_after_two_incremental_runs_changes_nothing() {
-    let mut favorites = resembling_names();
-    favorites.extend(drifting_customers());
-    let (_dir, svc) = before_update_with(favorites).await;
+    let (_dir, svc) = resembling_and_drifting().await;
     let first = import_current(&svc, RescreenMode::Incremental).await;
     let second = import_current_list(&svc, ListCode::Un, RescreenMode::Incremental).await;
     assert_eq!(
@@ -616,12 +631,10 @@ async fn a_full_rescreen_after_two_incremental_runs_changes_nothing() {
 /// the stand-in for none) no lower, both counted at the index's cumulative drift.
 #[tokio::test(flavor = "multi_thread")]
 async fn values_kept_by_an_incremental_run_bound_a_full_rescreens() {
-    let mut favorites = resembling_names();
-    favorites.extend(drifting_customers());
-    let (_dir, svc) = before_update_with(favorites).await;
+    let (_dir, svc) = resembling_and_drifting().await;
     import_current(&svc, RescreenMode::Incremental).await;
     let kept = crate::common::kept_nearness(svc.repository());
-    let drift = svc.repository().marker("near_drift").unwrap().unwrap() as f64 / 1e6;
+    let drift = recorded_drift(&svc);
     let full = svc.rescreen().await.unwrap();
     assert_eq!((full.changed, full.alert_ids.len()), (0, 0), "{full:?}");
     let found = crate::common::kept_nearness(svc.repository());
@@ -686,22 +699,12 @@ fn recorded_drift(svc: &LocalService) -> f64 {
 /// fraction of the first's. A full re-screen after both changes nothing.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_small_update_adds_less_drift_than_a_large_one_and_a_full_rescreen_changes_nothing() {
-    let mut favorites = resembling_names();
-    favorites.extend(drifting_customers());
-    let (_dir, svc) = before_update_with(favorites).await;
+    let (_dir, svc) = resembling_and_drifting().await;
     let first = import_current(&svc, RescreenMode::Incremental).await;
     let after_first = recorded_drift(&svc);
     let smaller = current_without_one();
-    let update = layout(&[(ListCode::OfacSdn, smaller.path().to_path_buf())]);
-    let outcomes = sanctions_service::ingest::import_dir_with(
-        &mut *svc.repository().list_sink(),
-        update.path(),
-        &[ListCode::OfacSdn],
-        &permissive(),
-    )
-    .unwrap();
-    assert!(outcomes.iter().all(|o| !o.failed()), "{outcomes:?}");
-    let second = svc.monitor_with(RescreenMode::Incremental).await.unwrap();
+    let from = smaller.path().to_path_buf();
+    let second = import_list(&svc, ListCode::OfacSdn, from, RescreenMode::Incremental).await;
     assert_eq!(
         (first.mode.as_str(), second.mode.as_str()),
         ("incremental", "incremental")
