@@ -508,18 +508,15 @@ impl Basis {
         let (mut now, mut next) = (0, 0);
         let again = self.drift.again();
         for (favorite, outcome) in sample.iter().zip(outcomes) {
-            let kept = match outcome {
-                _ if self.matching.contains(&favorite.id) => None,
-                Selected::Yes(_) => None,
-                Selected::Raise(near) => Some(Some(near)),
-                Selected::No => Some(favorite.nearness),
-            };
-            match kept {
-                None => now += 1,
-                Some(kept) => {
-                    next += usize::from(may_cross(kept.as_ref(), again, DEFAULT_THRESHOLD));
-                }
+            if self.matching.contains(&favorite.id) || matches!(outcome, Selected::Yes(_)) {
+                now += 1;
+                continue;
             }
+            let kept = match outcome {
+                Selected::Raise(near) => Some(near),
+                _ => favorite.nearness,
+            };
+            next += usize::from(may_cross(kept.as_ref(), again, DEFAULT_THRESHOLD));
         }
         (now, next)
     }
@@ -576,18 +573,11 @@ impl<'a> Selection<'a> {
             }
         }
         let basis = best.1;
+        let weights = basis.drift.weights.as_ref();
         tracing::info!(
             room = basis.drift.room,
-            points = basis
-                .drift
-                .weights
-                .as_ref()
-                .map(engine::WeightDrift::points),
-            moved_words = basis
-                .drift
-                .weights
-                .as_ref()
-                .map(engine::WeightDrift::moved_count),
+            points = weights.map(engine::WeightDrift::points),
+            moved_words = weights.map(engine::WeightDrift::moved_count),
             sample = sample.len(),
             "room of the drift chosen on a sample of the watchlist"
         );
@@ -622,11 +612,9 @@ impl<'a> Selection<'a> {
     /// The favorites of `chunk` to re-screen; those left alone whose kept nearest miss
     /// rises are kept for [`Selection::finish`].
     fn select(&mut self, chunk: Vec<WatchedName>) -> Vec<WatchedName> {
-        if self.basis.is_none() {
-            self.basis = Some(self.choose(&chunk[..chunk.len().min(ROOM_SAMPLE)]));
-        }
-        let Some(basis) = &self.basis else {
-            return Vec::new();
+        let basis = match self.basis.take() {
+            Some(basis) => basis,
+            None => self.choose(&chunk[..chunk.len().min(ROOM_SAMPLE)]),
         };
         let outcomes = basis.outcomes(self.index, &chunk);
         self.read += chunk.len();
@@ -646,6 +634,7 @@ impl<'a> Selection<'a> {
             }
         }
         self.selected += kept.len();
+        self.basis = Some(basis);
         kept
     }
 

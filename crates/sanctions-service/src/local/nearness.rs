@@ -12,6 +12,8 @@
 //! favorite screened on an index not yet monitored keeps the values it had (still true of
 //! their own index); one without values (new, or from an earlier version) is re-screened.
 
+use std::sync::Arc;
+
 use super::{Loaded, LocalService};
 use crate::ServiceError;
 use crate::engine::{self, WeightDrift, WeightMoves};
@@ -113,7 +115,7 @@ pub(super) struct DriftStep {
     /// The cumulative drift of the index before, to which this update's points add.
     base: i64,
     /// How the weights moved, to work out `weights` for another room (`None`: unknown).
-    moves: Option<WeightMoves>,
+    moves: Option<Arc<WeightMoves>>,
 }
 
 impl DriftStep {
@@ -129,10 +131,13 @@ impl DriftStep {
             .as_ref()
             .map_or(UNKNOWN, |d| (d.points() * MICRO).ceil() as i64);
         DriftStep {
+            key: self.key.clone(),
+            largest: self.largest,
             now: self.base.saturating_add(step),
             weights,
             room,
-            ..self.clone()
+            base: self.base,
+            moves: self.moves.clone(),
         }
     }
 
@@ -207,7 +212,7 @@ impl LocalService {
                     millis = started.elapsed().as_millis() as u64,
                     "token weights of the update compared"
                 );
-                Some(moves)
+                Some(Arc::new(moves))
             }
             _ => None,
         };
