@@ -39,12 +39,12 @@
 //! change (they move only with the number of names, nearly alike), with 1 in it (the
 //! constant weights, a word of one name) and a room around it ([`WeightMoves::with_room`]:
 //! [`BAND_ROOM`] by default, one of [`ROOMS`] chosen per update by a monitor run); a word
-//! whose ratio falls outside is *moved*. The bound above holds, with the band's `rho`, for every score
-//! whose listed name holds no moved word and whose query reads none (a query word weighs as
-//! itself, or, lacking in the lists, as the listed word it most resembles). The others are
-//! worked out apart by the caller: the names holding a moved word count as changed
-//! ([`WeightDrift::moves_name`]: the bound on the score against them is worked out from the
-//! new weights, while their entries' other names keep the band's bound), a favorite
+//! whose ratio falls outside is *moved*. The bound above holds, with the band's `rho`, for
+//! every score whose listed name holds no moved word and whose query reads none (a query
+//! word weighs as itself, or, lacking in the lists, as the listed word it most resembles).
+//! The others are worked out apart by the caller: the names holding a moved word count as
+//! changed ([`WeightDrift::moves_name`]: the bound on the score against them is worked out
+//! from the new weights, while their entries' other names keep the band's bound), a favorite
 //! matching such an entry is re-screened ([`WeightDrift::moved_entities`]), and a query
 //! reading a moved word is re-screened ([`WeightDrift::moves_query`]). Only words and
 //! numbers weigh by their number of names: a legal form, a particle or an initial of a
@@ -70,9 +70,10 @@ const EXPONENT: f64 = 1.0 + 0.4;
 /// a relative error far below this.
 const RELATIVE_MARGIN: f64 = 1e-4;
 /// The default room around the band of the words whose counts did not change, relative
-/// (see [`WeightDrift::between`]; a monitor run chooses from [`ROOMS`]): measured on the real OFAC update at 300,000 customers, 1 %
-/// left 9,343 entries and 49,152 customers to work out apart, 3 % 4,412 and 17,238 for 9.3
-/// points of drift, 6 % 1,620 and 9,196 for 18.5 points (docs/scale-out.md).
+/// (see [`WeightDrift::between`]; a monitor run chooses from [`ROOMS`]): measured on the
+/// real OFAC update at 300,000 customers, 1 % left 9,343 entries and 49,152 customers to
+/// work out apart, 3 % 4,412 and 17,238 for 9.3 points of drift, 6 % 1,620 and 9,196 for
+/// 18.5 points (docs/scale-out.md).
 pub const BAND_ROOM: f64 = 0.03;
 /// Room, in points, for the rounding of an unrounded score kept as f32.
 const POINTS_MARGIN: f64 = 0.01;
@@ -231,22 +232,26 @@ impl WeightDrift {
 /// ratios of the others. A wider room moves fewer words apart, at the price of more points
 /// of drift for every score (see [`ROOMS`]).
 #[derive(Debug, Clone)]
-pub struct WeightMoves {
-    /// The band without room; no drift, or an unknown one, where this is set instead.
-    band: WeightDrift,
-    known: bool,
-    /// The ratios a changed word of the new index can have had, by id.
-    changed: Vec<(usize, Vec<f64>)>,
-    /// The ratio of each word only the old index held.
-    gone: Vec<(String, f64)>,
-    vocab: usize,
+pub enum WeightMoves {
+    /// No drift, or an unknown one: no room changes it.
+    Fixed(WeightDrift),
+    /// Worked out word by word.
+    Known {
+        /// The band without room.
+        band: WeightDrift,
+        /// The ratios a changed word of the new index can have had, by id.
+        changed: Vec<(usize, Vec<f64>)>,
+        /// The ratio of each word only the old index held.
+        gone: Vec<(String, f64)>,
+        /// Words of the new index.
+        vocab: usize,
+    },
 }
 
-/// The rooms around the band a monitor run chooses from, relative ([`WeightMoves`]): on the
-/// real OFAC update at 300,000 customers, 1 % left 9,343 entries and 49,152 customers to
-/// work out apart, 3 % 4,412 and 17,238 for 9.3 points of drift, 6 % 1,620 and 9,196 for
-/// 18.5 points (docs/scale-out.md); an update that moves few words gains nothing from a
-/// wide room, and pays its points.
+/// The rooms around the band a monitor run chooses from, relative ([`WeightMoves`]): a wide
+/// room pays off on an update that moves many words a little (see [`BAND_ROOM`]); one that
+/// moves few words gains nothing from it, and pays its points (docs/scale-out.md, "The
+/// band's room chosen per update").
 pub const ROOMS: [f64; 7] = [0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08];
 
 impl WeightMoves {
@@ -254,13 +259,7 @@ impl WeightMoves {
     /// changed or removed, as they were) instead of `after` (the entries it added or
     /// changed, as they are now) to `new`, which holds `after`.
     pub fn between(new: &Index, before: &[EntityNames], after: &[EntityNames]) -> WeightMoves {
-        let fixed = |band| WeightMoves {
-            band,
-            known: false,
-            changed: Vec::new(),
-            gone: Vec::new(),
-            vocab: 0,
-        };
+        let fixed = WeightMoves::Fixed;
         if before.is_empty() && after.is_empty() {
             return fixed(WeightDrift::none());
         }
@@ -306,31 +305,40 @@ impl WeightMoves {
                 (text.clone(), ratio.value())
             })
             .collect();
-        WeightMoves {
+        WeightMoves::Known {
             band,
-            known: true,
             changed,
             gone,
             vocab: new.vocab.len(),
         }
     }
 
+    /// Whether the room changes the drift: the weights moved, and how is known.
+    pub fn takes_room(&self) -> bool {
+        matches!(self, WeightMoves::Known { .. })
+    }
+
     /// The drift with `room` around the band (relative): a word whose weight moved by a
     /// little more than the rest's is kept in it (the band, and the points, grow by the
     /// room; fewer words move apart).
     pub fn with_room(&self, room: f64) -> WeightDrift {
-        if !self.known {
-            return self.band.clone();
-        }
-        let mut drift = self.band.clone();
+        let (band, changed, gone, vocab) = match self {
+            WeightMoves::Fixed(drift) => return drift.clone(),
+            WeightMoves::Known {
+                band,
+                changed,
+                gone,
+                vocab,
+            } => (band, changed, gone, *vocab),
+        };
+        let mut drift = band.clone();
         drift.lo /= 1.0 + room;
         drift.hi *= 1.0 + room;
-        drift.moved = vec![false; self.vocab];
-        for (id, ratios) in &self.changed {
+        drift.moved = vec![false; vocab];
+        for (id, ratios) in changed {
             drift.moved[*id] = ratios.iter().any(|r| !drift.holds(*r));
         }
-        drift.gone = self
-            .gone
+        drift.gone = gone
             .iter()
             .filter(|(_, ratio)| !drift.holds(*ratio))
             .map(|(text, _)| text.clone())

@@ -146,9 +146,9 @@ impl DriftStep {
         self.now.saturating_add(self.now.saturating_sub(self.base))
     }
 
-    /// Whether the room can be chosen: how the weights moved is known.
+    /// Whether the room can be chosen: how the weights moved is known, and a room changes it.
     pub(super) fn has_rooms(&self) -> bool {
-        self.moves.is_some()
+        self.moves.as_ref().is_some_and(|m| m.takes_room())
     }
 
     pub(super) fn markers(&self) -> [MarkerMove<'_>; 2] {
