@@ -37,6 +37,25 @@ pub(crate) struct EntityMeta {
     pub facts: super::facts::Held,
 }
 
+/// What the request's filters read of an entry ([`Index::entity_filter`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EntityFilter {
+    pub kind: EntityKind,
+    pub list: ListCode,
+    /// Its listing has a last day (which [`EntityMeta::listing_ends`] gives).
+    pub ends: bool,
+}
+
+impl EntityFilter {
+    fn of(meta: &EntityMeta) -> EntityFilter {
+        EntityFilter {
+            kind: meta.kind,
+            list: meta.list,
+            ends: meta.listing_ends.is_some(),
+        }
+    }
+}
+
 /// One listed name (a primary name, an alias, or an alias without its parenthetical part).
 ///
 /// Its texts are [`CompactString`]s (short ones held inline, without an allocation of their
@@ -63,10 +82,88 @@ pub(crate) struct IndexedName {
     pub shape: u32,
 }
 
+/// What the candidate stage and the scorer's look-up of shapes read of a name
+/// ([`Index::name_meta`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NameMeta {
+    pub entity: u32,
+    pub weight: f32,
+    pub shape: u32,
+}
+
+impl NameMeta {
+    fn of(name: &IndexedName) -> NameMeta {
+        NameMeta {
+            entity: name.entity,
+            weight: name.weight,
+            shape: name.shape,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct NameToken {
     pub id: u32,
     pub kind: TokenKind,
+    /// Its word's length and first byte (the word is `vocab[id]`).
+    pub head: Head,
+}
+
+impl NameToken {
+    pub(crate) fn new(id: u32, kind: TokenKind, text: &str) -> NameToken {
+        NameToken {
+            id,
+            kind,
+            head: Head::of(text),
+        }
+    }
+}
+
+/// A word's length in bytes and its first byte, kept beside its id in a name's tokens: the
+/// scorer's quick refusals (lengths too far apart, another first letter) compare these and
+/// leave the word itself, elsewhere in memory, unread (where they refuse, as they do most
+/// pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Head {
+    /// The length, [`Head::LONG`] for that or more (unknown: never refused by length).
+    len: u8,
+    /// The first byte, 0 for an empty word.
+    first: u8,
+}
+
+impl Head {
+    const LONG: u8 = u8::MAX;
+
+    pub(crate) fn of(text: &str) -> Head {
+        Head {
+            len: text.len().min(usize::from(Self::LONG)) as u8,
+            first: text.as_bytes().first().copied().unwrap_or(0),
+        }
+    }
+
+    /// Whether the words of `parts` written one after the other are certainly more than two
+    /// bytes longer or shorter than `whole` or begin with another byte than it: what
+    /// [`crate::similarity::joined_similarity`] (and a word compared alone as one part)
+    /// refuses first.
+    pub(crate) fn refused(whole: &str, parts: &[Head]) -> bool {
+        let Some(head) = parts.first() else {
+            return false;
+        };
+        let first = (head.len > 0).then_some(head.first);
+        if whole.as_bytes().first().copied() != first {
+            return true;
+        }
+        if parts.iter().any(|p| p.len == Self::LONG) {
+            return false;
+        }
+        let len: usize = parts.iter().map(|p| usize::from(p.len)).sum();
+        whole.len().abs_diff(len) > 2
+    }
+
+    /// Whether the word may be `text` (the same length, as far as it is kept, and first byte).
+    pub(crate) fn may_be(self, text: &str) -> bool {
+        self == Head::of(text)
+    }
 }
 
 /// What of a listed name its score depends on: its tokens (which give its whole string,
@@ -138,12 +235,17 @@ pub struct Index {
     /// The entries, each read from its stored bytes when first reported ([`Entities`]).
     pub(crate) entities: Entities,
     pub(crate) names: Vec<IndexedName>,
-    /// Each name's entry and weight, side by side for the candidate stage, which visits
-    /// thousands of names per query and needs nothing else of them.
-    pub(crate) name_meta: Vec<(u32, f32)>,
+    /// Each name's entry, weight and shape, side by side for the candidate stage, which
+    /// visits thousands of names per query, and for the scorer's look-up of a shape already
+    /// scored: neither needs anything else of a name.
+    pub(crate) name_meta: Vec<NameMeta>,
     /// Each entry's kind, list and last day of listing, for the request's filters, which
     /// the candidate stage applies to every name that passes its floor.
     pub(crate) entity_meta: Vec<EntityMeta>,
+    /// Each entry's kind, list and whether its listing has a last day: what the request's
+    /// filters read of every name past the candidate floor, in an array that stays in cache
+    /// ([`Index::entity_meta`] holds the rest).
+    pub(crate) entity_filter: Vec<EntityFilter>,
     /// This index among all built or read by the process (0 for an empty default one): what
     /// per-thread memories of look-ups in it are keyed by ([`Index::generation`]).
     generation: u64,
@@ -261,10 +363,7 @@ impl Index {
             if postings.last() != Some(&name_id) {
                 postings.push(name_id);
             }
-            name_tokens.push(NameToken {
-                id,
-                kind: token.kind,
-            });
+            name_tokens.push(NameToken::new(id, token.kind, &token.text));
         }
         // Every pair of adjacent words is filed under the joined form too, at any length
         // (`Alfa-Bank` under `alfabank`), for look-up only: the name's tokens stay as
@@ -525,8 +624,9 @@ impl Index {
     pub(crate) fn derive_arrays(&mut self) {
         static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.name_meta = self.names.iter().map(|n| (n.entity, n.weight)).collect();
+        self.name_meta = self.names.iter().map(NameMeta::of).collect();
         self.entity_meta = self.entities.meta();
+        self.entity_filter = self.entity_meta.iter().map(EntityFilter::of).collect();
     }
 
     /// Which index this is among those of the process: a new number for each index built or
@@ -777,6 +877,45 @@ mod tests {
             listing_ends: None,
             facts: Default::default(),
         }
+    }
+
+    proptest::proptest! {
+        /// A head refuses only what the joined comparison refuses: the words' lengths (at
+        /// any length, past what a head keeps too) or first letters apart.
+        #[test]
+        fn a_head_refuses_only_what_the_joined_comparison_refuses(
+            whole in "[a-cé]{0,6}|[ab]{250,262}",
+            first in "[a-cé]{0,6}|[ab]{250,262}",
+            second in "[a-c]{0,3}",
+        ) {
+            let heads = [Head::of(&first), Head::of(&second)];
+            if Head::refused(&whole, &heads) {
+                let joined = crate::similarity::joined_similarity(&whole, &first, &second);
+                proptest::prop_assert_eq!(joined, None);
+            }
+            if Head::refused(&whole, &heads[..1]) {
+                let alone = crate::similarity::joined_similarity(&whole, &first, "");
+                proptest::prop_assert_eq!(alone, None);
+            }
+            proptest::prop_assert_eq!(heads[0].may_be(&whole), Head::of(&whole) == heads[0]);
+            if whole == first {
+                proptest::prop_assert!(heads[0].may_be(&whole));
+            }
+        }
+    }
+
+    #[test]
+    fn a_head_refuses_lengths_and_first_letters_apart() {
+        let head = |w: &str| Head::of(w);
+        assert!(Head::refused("putin", &[head("putinovich")]));
+        assert!(Head::refused("putin", &[head("rutin")]));
+        assert!(!Head::refused("putin", &[head("putn")]));
+        assert!(!Head::refused("alqaida", &[head("al"), head("qaida")]));
+        assert!(Head::refused("alqaida", &[head("al"), head("qa")]));
+        assert!(!Head::refused(&"a".repeat(300), &[head(&"a".repeat(256))]));
+        assert!(Head::refused("", &[head("a")]));
+        assert!(!Head::refused("", &[head("")]));
+        assert!(!Head::refused("abc", &[]));
     }
 
     #[test]

@@ -225,8 +225,14 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let query = Query::from_tokens(index, tokens, organisation, literal);
     let today = crate::model::today_utc();
     let accept = |entity: u32| {
-        let e = &index.entity_meta[entity as usize];
-        let ended = || listing_ended(e.listing_ends.as_deref(), &today);
+        let e = index.entity_filter[entity as usize];
+        let ended = || {
+            e.ends
+                && listing_ended(
+                    index.entity_meta[entity as usize].listing_ends.as_deref(),
+                    &today,
+                )
+        };
         request.kind.is_none_or(|k| k.accepts(e.kind))
             && (request.include_ended || !ended())
             && request
@@ -347,20 +353,20 @@ fn best_names(
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
-            let name = &index.names[name_id as usize];
+            let meta = index.name_meta[name_id as usize];
             let score = by_shape
-                .entry(name.shape)
-                .or_insert_with(|| score::score(index, query, name))
+                .entry(meta.shape)
+                .or_insert_with(|| score::score(index, query, &index.names[name_id as usize]))
                 .score;
             if rank >= tail_from && percent(score) >= threshold {
                 tail_hit = true;
             }
             let this = Best {
-                entity: name.entity,
+                entity: meta.entity,
                 name_id,
                 score,
             };
-            match slots.entry(name.entity) {
+            match slots.entry(meta.entity) {
                 Entry::Occupied(slot) => {
                     let slot = &mut best[*slot.get()];
                     if slot.score < score {

@@ -4,7 +4,10 @@
 
 use std::cell::RefCell;
 
-use super::index::{Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, VocabToken, deletions, hash};
+use super::index::{
+    Head, Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, NameMeta, NameToken, VocabToken, deletions,
+    hash,
+};
 use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
@@ -58,6 +61,26 @@ impl QueryToken {
         kind: TokenKind,
         index: &Index,
     ) -> Option<(f32, MatchKind)> {
+        self.similarity(id, kind, None, index)
+    }
+
+    /// [`QueryToken::similarity_to`] a token of a listed name, whose head refuses the
+    /// farther comparisons without a read of its word.
+    pub(crate) fn similarity_to_listed(
+        &self,
+        listed: NameToken,
+        index: &Index,
+    ) -> Option<(f32, MatchKind)> {
+        self.similarity(listed.id, listed.kind, Some(listed.head), index)
+    }
+
+    fn similarity(
+        &self,
+        id: u32,
+        kind: TokenKind,
+        head: Option<Head>,
+        index: &Index,
+    ) -> Option<(f32, MatchKind)> {
         match (self.kind, kind) {
             (TokenKind::Legal, TokenKind::Legal) => {
                 (self.text == index.vocab[id as usize].text).then_some((1.0, MatchKind::Exact))
@@ -75,17 +98,21 @@ impl QueryToken {
                 .then(|| self.by_id.binary_search_by_key(&id, |m| m.0).ok())
                 .flatten()
                 .map(|i| (self.by_id[i].1, self.by_id[i].2))
-                .or_else(|| self.farther(index, id)),
+                .or_else(|| self.farther(index, id, head)),
         }
     }
 
     /// Similarity to a listed word the look-up did not reach (two edits of different kinds,
     /// e.g. `consrrucion` / `construction`): long words of about the same length and the same
     /// first letter only, which keeps it cheap.
-    fn farther(&self, index: &Index, id: u32) -> Option<(f32, MatchKind)> {
-        // The query word's own refusals first: they need no look-up of the listed word.
+    fn farther(&self, index: &Index, id: u32, head: Option<Head>) -> Option<(f32, MatchKind)> {
+        // The query word's own refusals first, then the listed word's head's: they need no
+        // look-up of the listed word.
         let q = self.text.as_bytes();
-        if self.kind != TokenKind::Word || q.len() < 6 {
+        if self.kind != TokenKind::Word
+            || q.len() < 6
+            || head.is_some_and(|h| Head::refused(&self.text, &[h]))
+        {
             return None;
         }
         let listed = index.vocab[id as usize].text.as_str();
@@ -253,7 +280,7 @@ impl Query {
                     if acc < floor {
                         return None;
                     }
-                    let (entity, weight) = index.name_meta[name as usize];
+                    let NameMeta { entity, weight, .. } = index.name_meta[name as usize];
                     if !accept(entity) {
                         return None;
                     }
@@ -284,7 +311,7 @@ impl Query {
             table::FastMap::with_capacity_and_hasher(best.len(), Default::default());
         let mut out = Vec::with_capacity(max.min(best.len()));
         for name in best.iter().map(|f| f.name()) {
-            let entity = index.name_meta[name as usize].0;
+            let entity = index.name_meta[name as usize].entity;
             let seen = per_entity.entry(entity).or_insert(0);
             *seen = seen.saturating_add(1);
             if *seen <= NAMES_PER_ENTITY {

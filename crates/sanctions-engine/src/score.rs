@@ -11,7 +11,7 @@
 //! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
 
 use super::abjad_pairs;
-use super::index::{Index, IndexedName};
+use super::index::{Head, Index, IndexedName, NameToken};
 use super::letters;
 use super::normalize::TokenKind;
 use super::pair::Pair;
@@ -265,7 +265,7 @@ fn single_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<
     let heads = (query_heads(query), listed_heads(index, name));
     for (qi, q) in query.tokens.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
-            if let Some((similarity, how)) = q.similarity_to(listed.id, listed.kind, index)
+            if let Some((similarity, how)) = q.similarity_to_listed(*listed, index)
                 && same_compound(query, index, name, (qi, li), heads)
             {
                 out.push(Pair::single(qi, li, similarity, how));
@@ -278,7 +278,7 @@ fn single_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<
 fn query_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut Vec<Pair>) {
     for (qi, (joined, _)) in query.joins.iter().enumerate() {
         for (li, listed) in name.tokens.iter().enumerate() {
-            if listed.kind == TokenKind::Legal {
+            if listed.kind == TokenKind::Legal || Head::refused(joined, &[listed.head]) {
                 continue;
             }
             if let Some(similarity) = joined_similarity(joined, listed_text(index, name, li), "") {
@@ -304,7 +304,8 @@ fn moved_break_pairs(index: &Index, query: &Query, name: &IndexedName, out: &mut
             continue;
         }
         for li in 0..name.tokens.len().saturating_sub(1) {
-            if !word(name.tokens[li].kind) || !word(name.tokens[li + 1].kind) {
+            let (a, b) = (name.tokens[li], name.tokens[li + 1]);
+            if !word(a.kind) || !word(b.kind) || Head::refused(joined, &[a.head, b.head]) {
                 continue;
             }
             let (first, second) = (
@@ -366,10 +367,13 @@ fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &m
         {
             continue;
         }
-        let (first, second) = (
-            listed_text(index, name, li),
-            listed_text(index, name, li + 1),
-        );
+        let heads = [name.tokens[li].head, name.tokens[li + 1].head];
+        let texts = || {
+            (
+                listed_text(index, name, li),
+                listed_text(index, name, li + 1),
+            )
+        };
         // The listed pair as the index files it joined, for a word written in another
         // script that the lexicon gives as that pair (`محمدرضا` / `Mohammad Reza`): looked
         // up once per listed pair, and only when such a word needs it.
@@ -378,11 +382,20 @@ fn listed_joined_pairs(index: &Index, query: &Query, name: &IndexedName, out: &m
             if q.kind == TokenKind::Legal {
                 continue;
             }
-            let found = match joined_similarity(&q.text, first, second) {
+            let joined = (!Head::refused(&q.text, &heads))
+                .then(|| {
+                    let (first, second) = texts();
+                    joined_similarity(&q.text, first, second)
+                })
+                .flatten();
+            let found = match joined {
                 Some(s) => Some((s, MatchKind::Joined)),
                 // Only a learned spelling counts: a token with none has nothing to look up.
                 None if !q.written.is_empty() && q.learned => {
-                    let id = *pair_id.get_or_insert_with(|| index.joined_id(first, second));
+                    let id = *pair_id.get_or_insert_with(|| {
+                        let (first, second) = texts();
+                        index.joined_id(first, second)
+                    });
                     id.and_then(|id| q.similarity_to(id, TokenKind::Word, index))
                         .filter(|(_, how)| *how == MatchKind::Lexicon)
                 }
@@ -450,9 +463,14 @@ fn query_heads(query: &Query) -> u8 {
 }
 
 fn listed_heads(index: &Index, name: &IndexedName) -> u8 {
+    // Only a particle spelt with as many letters as one of those may be one: the others'
+    // words are left unread.
+    let may_be_head = |t: &&NameToken| {
+        t.kind == TokenKind::Particle && ["abd", "abdul", "abu"].iter().any(|h| t.head.may_be(h))
+    };
     heads_present(
-        name.tokens
-            .iter()
+        (name.tokens.iter())
+            .filter(may_be_head)
             .map(|t| (t.kind, index.vocab[t.id as usize].text.as_str())),
     )
 }

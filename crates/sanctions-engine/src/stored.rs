@@ -71,7 +71,7 @@ impl Index {
         let (vocab, texts, ends) = columns.vocab()?;
         let mut index = Index::default();
         index.entities = columns.entities()?;
-        index.names = columns.names()?;
+        index.names = columns.names(&vocab)?;
         index.vocab = vocab;
         index.token_ids = TokenIds::with_arena(token_ids.into_table(), texts, ends);
         index.postings = postings;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::entities::Flat;
 use super::{Entities, StoredError, StoredError::Inconsistent};
-use crate::index::{Index, IndexedName, NameToken, VocabToken};
+use crate::index::{Head, Index, IndexedName, NameToken, VocabToken};
 use crate::normalize::TokenKind;
 
 /// A string of bytes, stored as one (borrowed from the file's bytes when read).
@@ -180,8 +180,9 @@ impl Columns<'_> {
         Ok((vocab, text.all.to_owned(), text.ends))
     }
 
-    /// The names.
-    pub fn names(&self) -> Result<Vec<IndexedName>, StoredError> {
+    /// The names, their tokens of the words of `vocab`.
+    pub fn names(&self, vocab: &[VocabToken]) -> Result<Vec<IndexedName>, StoredError> {
+        let heads: Vec<Head> = vocab.iter().map(|t| Head::of(&t.text)).collect();
         let n = self.name_flags.0.len();
         let mut text = TextColumn::new(&self.name_text, n)?;
         let mut compact = TextColumn::new(&self.name_compact, n)?;
@@ -200,7 +201,7 @@ impl Columns<'_> {
                 return Err(Inconsistent("a name's flags are not known"));
             }
             let end = token_ends[id] as usize;
-            let tokens = name_tokens(ids.get(start..end), kinds.get(start..end))?;
+            let tokens = name_tokens(ids.get(start..end), kinds.get(start..end), &heads)?;
             start = end;
             names.push(IndexedName {
                 entity: entity[id],
@@ -218,16 +219,23 @@ impl Columns<'_> {
     }
 }
 
-/// A name's tokens of its stored ids and kinds, which must be there and of one length.
-fn name_tokens(ids: Option<&[u32]>, kinds: Option<&[u8]>) -> Result<Vec<NameToken>, StoredError> {
+/// A name's tokens of its stored ids and kinds, which must be there and of one length, with
+/// the `heads` of their words.
+fn name_tokens(
+    ids: Option<&[u32]>,
+    kinds: Option<&[u8]>,
+    heads: &[Head],
+) -> Result<Vec<NameToken>, StoredError> {
     let (Some(ids), Some(kinds)) = (ids, kinds) else {
         return Err(Inconsistent("a name's tokens outside the token columns"));
     };
     let mut tokens = Vec::with_capacity(ids.len());
     for (&id, &kind) in ids.iter().zip(kinds) {
+        let head = heads.get(id as usize);
         tokens.push(NameToken {
             id,
             kind: kind_of(kind)?,
+            head: *head.ok_or(Inconsistent("a name's token outside the vocabulary"))?,
         });
     }
     Ok(tokens)
@@ -440,7 +448,7 @@ mod tests {
         let mut ends = u32s(&columns.name_text.ends.0).unwrap();
         ends[0] = inside as u32;
         columns.name_text.ends = owned(le_u32(ends));
-        refused(columns.names());
+        refused(columns.names(&index.vocab));
     }
 
     #[test]
@@ -450,11 +458,11 @@ mod tests {
         let mut ends = u32s(&columns.name_token_ends.0).unwrap();
         *ends.last_mut().unwrap() += 1;
         columns.name_token_ends = owned(le_u32(ends));
-        refused(columns.names());
+        refused(columns.names(&index.vocab));
 
         let mut columns = Columns::of(&index).unwrap();
         columns.name_token_kinds.0.to_mut()[0] = 9;
-        refused(columns.names());
+        refused(columns.names(&index.vocab));
 
         let mut columns = Columns::of(&index).unwrap();
         columns.vocab_flags.0.to_mut()[0] = 0x80;
@@ -462,7 +470,10 @@ mod tests {
 
         let mut columns = Columns::of(&index).unwrap();
         columns.name_shape.0.to_mut().pop();
-        refused(columns.names());
+        refused(columns.names(&index.vocab));
+
+        let columns = Columns::of(&index).unwrap();
+        refused(columns.names(&[]));
     }
 
     type Field = for<'a> fn(&'a mut Columns<'static>) -> &'a mut Bytes<'static>;
