@@ -66,7 +66,9 @@ pub(crate) struct IndexedName {
     /// The name as the list publishes it.
     pub text: CompactString,
     pub weak: bool,
-    pub tokens: Vec<NameToken>,
+    /// Its tokens, the first [`NameTokens`]' few inline: read with the name, without a
+    /// second look-up elsewhere in memory.
+    pub tokens: NameTokens,
     pub compact: CompactString,
     /// Sum of the tokens' weights.
     pub weight: f32,
@@ -100,6 +102,9 @@ impl NameMeta {
         }
     }
 }
+
+/// A name's tokens: most names have four or fewer, held inline.
+pub(crate) type NameTokens = smallvec::SmallVec<[NameToken; 4]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct NameToken {
@@ -354,7 +359,7 @@ impl Index {
         tokens: &[Token],
     ) {
         let name_id = self.names.len() as u32;
-        let mut name_tokens = Vec::with_capacity(tokens.len());
+        let mut name_tokens = NameTokens::with_capacity(tokens.len());
         for token in tokens {
             let id = self.token_id(growing, &token.text);
             self.vocab[id as usize].pair_only = false;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::entities::Flat;
 use super::{Entities, StoredError, StoredError::Inconsistent};
-use crate::index::{Head, Index, IndexedName, NameToken, VocabToken};
+use crate::index::{Head, Index, IndexedName, NameToken, NameTokens, VocabToken};
 use crate::normalize::TokenKind;
 
 /// A string of bytes, stored as one (borrowed from the file's bytes when read).
@@ -225,11 +225,11 @@ fn name_tokens(
     ids: Option<&[u32]>,
     kinds: Option<&[u8]>,
     heads: &[Head],
-) -> Result<Vec<NameToken>, StoredError> {
+) -> Result<NameTokens, StoredError> {
     let (Some(ids), Some(kinds)) = (ids, kinds) else {
         return Err(Inconsistent("a name's tokens outside the token columns"));
     };
-    let mut tokens = Vec::with_capacity(ids.len());
+    let mut tokens = NameTokens::with_capacity(ids.len());
     for (&id, &kind) in ids.iter().zip(kinds) {
         let head = heads.get(id as usize);
         tokens.push(NameToken {
