@@ -415,7 +415,16 @@ mod tests {
             format!("{:?}", read.entity_meta),
             format!("{:?}", index.entity_meta)
         );
+        assert_eq!(
+            format!("{:?}", read.entity_filter),
+            format!("{:?}", index.entity_filter)
+        );
+        assert_eq!(
+            format!("{:?}", read.name_meta),
+            format!("{:?}", index.name_meta)
+        );
         assert_eq!(read.names.len(), index.names.len());
+        // Each name's tokens with their words' heads, worked out from the vocabulary read.
         for (a, b) in read.names.iter().zip(&index.names) {
             assert_eq!(format!("{a:?}"), format!("{b:?}"));
         }
