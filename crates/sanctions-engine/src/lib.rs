@@ -353,6 +353,12 @@ fn best_names(
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
+            // The next candidate's name and first tokens asked of memory now, while this one
+            // is scored (most are elsewhere in the heap, not in any cache): a read whose
+            // value is kept (`black_box`), the nearest to a prefetch without `unsafe`.
+            if let Some(&next) = candidates.get(rank + 1) {
+                std::hint::black_box(index.names[next as usize].tokens.first());
+            }
             let meta = index.name_meta[name_id as usize];
             let score = by_shape
                 .entry(meta.shape)
