@@ -555,8 +555,7 @@ impl<'a> Selection<'a> {
         let (Some(default), true) = (default, self.drift.has_rooms()) else {
             return self.basis(self.drift.room);
         };
-        let best = fewest(&rooms, default, |room| self.tried(room, sample));
-        let basis = best;
+        let basis = fewest(&rooms, default, |room| self.tried(room, sample));
         let weights = basis.drift.weights.as_ref();
         tracing::info!(
             room = basis.drift.room,
