@@ -886,7 +886,8 @@ mod tests {
 
     proptest::proptest! {
         /// A head refuses only what the joined comparison refuses: the words' lengths (at
-        /// any length, past what a head keeps too) or first letters apart.
+        /// any length, past what a head keeps too) or first letters apart. The words are
+        /// often equal or near (few letters), so that both answers are met.
         #[test]
         fn a_head_refuses_only_what_the_joined_comparison_refuses(
             whole in "[a-cé]{0,6}|[ab]{250,262}",
@@ -902,7 +903,7 @@ mod tests {
                 let alone = crate::similarity::joined_similarity(&whole, &first, "");
                 proptest::prop_assert_eq!(alone, None);
             }
-            proptest::prop_assert_eq!(heads[0].may_be(&whole), Head::of(&whole) == heads[0]);
+            // A word's head never refuses the word itself.
             if whole == first {
                 proptest::prop_assert!(heads[0].may_be(&whole));
             }
