@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
 use super::script::skeletons;
-use super::similarity::{folded_key, phonetic_key};
+use super::similarity::{Head, folded_key, phonetic_key};
 pub(crate) use super::stored::Entities;
 pub(crate) use super::table::hash;
 use super::table::{FNV_OFFSET, FastMap, HashTable, Postings, TokenIds, fnv_step};
@@ -121,53 +121,6 @@ impl NameToken {
             kind,
             head: Head::of(text),
         }
-    }
-}
-
-/// A word's length in bytes and its first byte, kept beside its id in a name's tokens: the
-/// scorer's quick refusals (lengths too far apart, another first letter) compare these and
-/// leave the word itself, elsewhere in memory, unread (where they refuse, as they do most
-/// pairs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Head {
-    /// The length, [`Head::LONG`] for that or more (unknown: never refused by length).
-    len: u8,
-    /// The first byte, 0 for an empty word.
-    first: u8,
-}
-
-impl Head {
-    const LONG: u8 = u8::MAX;
-
-    pub(crate) fn of(text: &str) -> Head {
-        Head {
-            len: text.len().min(usize::from(Self::LONG)) as u8,
-            first: text.as_bytes().first().copied().unwrap_or(0),
-        }
-    }
-
-    /// Whether the words of `parts` written one after the other are certainly more than two
-    /// bytes longer or shorter than `whole` or begin with another byte than it: what
-    /// [`crate::similarity::joined_similarity`] (and a word compared alone as one part)
-    /// refuses first.
-    pub(crate) fn refused(whole: &str, parts: &[Head]) -> bool {
-        let Some(head) = parts.first() else {
-            return false;
-        };
-        let first = (head.len > 0).then_some(head.first);
-        if whole.as_bytes().first().copied() != first {
-            return true;
-        }
-        if parts.iter().any(|p| p.len == Self::LONG) {
-            return false;
-        }
-        let len: usize = parts.iter().map(|p| usize::from(p.len)).sum();
-        whole.len().abs_diff(len) > 2
-    }
-
-    /// Whether the word may be `text` (the same length, as far as it is kept, and first byte).
-    pub(crate) fn may_be(self, text: &str) -> bool {
-        self == Head::of(text)
     }
 }
 
@@ -882,46 +835,6 @@ mod tests {
             listing_ends: None,
             facts: Default::default(),
         }
-    }
-
-    proptest::proptest! {
-        /// A head refuses only what the joined comparison refuses: the words' lengths (at
-        /// any length, past what a head keeps too) or first letters apart. The words are
-        /// often equal or near (few letters), so that both answers are met.
-        #[test]
-        fn a_head_refuses_only_what_the_joined_comparison_refuses(
-            whole in "[a-cé]{0,6}|[ab]{250,262}",
-            first in "[a-cé]{0,6}|[ab]{250,262}",
-            second in "[a-c]{0,3}",
-        ) {
-            let heads = [Head::of(&first), Head::of(&second)];
-            if Head::refused(&whole, &heads) {
-                let joined = crate::similarity::joined_similarity(&whole, &first, &second);
-                proptest::prop_assert_eq!(joined, None);
-            }
-            if Head::refused(&whole, &heads[..1]) {
-                let alone = crate::similarity::joined_similarity(&whole, &first, "");
-                proptest::prop_assert_eq!(alone, None);
-            }
-            // A word's head never refuses the word itself.
-            if whole == first {
-                proptest::prop_assert!(heads[0].may_be(&whole));
-            }
-        }
-    }
-
-    #[test]
-    fn a_head_refuses_lengths_and_first_letters_apart() {
-        let head = |w: &str| Head::of(w);
-        assert!(Head::refused("putin", &[head("putinovich")]));
-        assert!(Head::refused("putin", &[head("rutin")]));
-        assert!(!Head::refused("putin", &[head("putn")]));
-        assert!(!Head::refused("alqaida", &[head("al"), head("qaida")]));
-        assert!(Head::refused("alqaida", &[head("al"), head("qa")]));
-        assert!(!Head::refused(&"a".repeat(300), &[head(&"a".repeat(256))]));
-        assert!(Head::refused("", &[head("a")]));
-        assert!(!Head::refused("", &[head("")]));
-        assert!(!Head::refused("abc", &[]));
     }
 
     #[test]

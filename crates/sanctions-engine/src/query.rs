@@ -5,16 +5,15 @@
 use std::cell::RefCell;
 
 use super::index::{
-    Head, Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, NameMeta, NameToken, VocabToken, deletions,
-    hash,
+    Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, NameMeta, NameToken, VocabToken, deletions, hash,
 };
 use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
 use super::script;
 use super::similarity::{
-    MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
-    joined_similarity, phonetic_key, similarity,
+    Head, MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
+    joined_similarity, phonetic_key, quickly_refused, similarity,
 };
 use super::table;
 
@@ -116,8 +115,7 @@ impl QueryToken {
             return None;
         }
         let listed = index.vocab[id as usize].text.as_str();
-        let l = listed.as_bytes();
-        if q.len().abs_diff(l.len()) > 2 || q[0] != l[0] {
+        if quickly_refused(&self.text, Some(listed.len()), listed.bytes().next()) {
             return None;
         }
         let s = edit_similarity_at_least(&self.text, listed, MIN_SIMILARITY);

@@ -11,12 +11,12 @@
 //! together or apart (`Kim Jong Un` / `Kim Jongun`) are also compared as one string.
 
 use super::abjad_pairs;
-use super::index::{Head, Index, IndexedName, NameToken};
+use super::index::{Index, IndexedName, NameToken};
 use super::letters;
 use super::normalize::TokenKind;
 use super::pair::Pair;
 use super::query::{JOINED_SKELETON, Query};
-use super::similarity::{MatchKind, edit_similarity_within, joined_similarity};
+use super::similarity::{Head, MatchKind, edit_similarity_within, joined_similarity};
 
 const QUERY_EXPONENT: f32 = 1.0;
 const NAME_EXPONENT: f32 = 0.4;

@@ -303,10 +303,58 @@ pub(crate) const JOINED_MIN: f32 = 0.8;
 #[inline]
 pub(crate) fn joined_similarity(whole: &str, first: &str, second: &str) -> Option<f32> {
     let len = first.len() + second.len();
-    if whole.len().abs_diff(len) > 2 || whole.as_bytes().first() != first.as_bytes().first() {
+    if quickly_refused(whole, Some(len), first.as_bytes().first().copied()) {
         return None;
     }
     joined_similarity_near(whole, first, second)
+}
+
+/// The quick refusal of a word compared with a word or two written as one (`joined`, whose
+/// length is `len` when known and whose first byte is `first`, `None` for an empty one):
+/// their lengths more than two bytes apart or their first bytes different.
+pub(crate) fn quickly_refused(whole: &str, len: Option<usize>, first: Option<u8>) -> bool {
+    whole.as_bytes().first().copied() != first
+        || len.is_some_and(|len| whole.len().abs_diff(len) > 2)
+}
+
+/// A word's length in bytes and its first byte: what the quick refusal of
+/// [`joined_similarity`] compares. The index keeps one beside each of a name's tokens, so that
+/// the scorer's refusals leave the word itself, elsewhere in memory, unread (where they refuse,
+/// as they do most pairs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Head {
+    /// The length, [`Head::LONG`] for that or more (unknown: never refused by length).
+    len: u8,
+    /// The first byte, 0 for an empty word.
+    first: u8,
+}
+
+impl Head {
+    const LONG: u8 = u8::MAX;
+
+    pub(crate) fn of(text: &str) -> Head {
+        Head {
+            len: text.len().min(usize::from(Self::LONG)) as u8,
+            first: text.as_bytes().first().copied().unwrap_or(0),
+        }
+    }
+
+    /// Whether the words of `parts` written one after the other are certainly more than two
+    /// bytes longer or shorter than `whole` or begin with another byte than it: what
+    /// [`joined_similarity`] (and a word compared alone, as one part) refuses first.
+    pub(crate) fn refused(whole: &str, parts: &[Head]) -> bool {
+        let Some(head) = parts.first() else {
+            return false;
+        };
+        let len = (parts.iter().all(|p| p.len < Self::LONG))
+            .then(|| parts.iter().map(|p| usize::from(p.len)).sum());
+        quickly_refused(whole, len, (head.len > 0).then_some(head.first))
+    }
+
+    /// Whether the word may be `text` (the same length, as far as it is kept, and first byte).
+    pub(crate) fn may_be(self, text: &str) -> bool {
+        self == Head::of(text)
+    }
 }
 
 /// [`joined_similarity`] past its quick refusal: refused by the letters when they are more
@@ -351,6 +399,46 @@ pub(crate) fn joined_similarity_compared(whole: &str, first: &str, second: &str)
 mod tests {
     use super::*;
     use crate::letters::edited;
+
+    proptest::proptest! {
+        /// A head refuses only what the joined comparison refuses: the words' lengths (at
+        /// any length, past what a head keeps too) or first letters apart. The words are
+        /// often equal or near (few letters), so that both answers are met.
+        #[test]
+        fn a_head_refuses_only_what_the_joined_comparison_refuses(
+            whole in "[a-cé]{0,6}|[ab]{250,262}",
+            first in "[a-cé]{0,6}|[ab]{250,262}",
+            second in "[a-c]{0,3}",
+        ) {
+            let heads = [Head::of(&first), Head::of(&second)];
+            if Head::refused(&whole, &heads) {
+                let joined = joined_similarity(&whole, &first, &second);
+                proptest::prop_assert_eq!(joined, None);
+            }
+            if Head::refused(&whole, &heads[..1]) {
+                let alone = joined_similarity(&whole, &first, "");
+                proptest::prop_assert_eq!(alone, None);
+            }
+            // A word's head never refuses the word itself.
+            if whole == first {
+                proptest::prop_assert!(heads[0].may_be(&whole));
+            }
+        }
+    }
+
+    #[test]
+    fn a_head_refuses_lengths_and_first_letters_apart() {
+        let head = |w: &str| Head::of(w);
+        assert!(Head::refused("putin", &[head("putinovich")]));
+        assert!(Head::refused("putin", &[head("rutin")]));
+        assert!(!Head::refused("putin", &[head("putn")]));
+        assert!(!Head::refused("alqaida", &[head("al"), head("qaida")]));
+        assert!(Head::refused("alqaida", &[head("al"), head("qa")]));
+        assert!(!Head::refused(&"a".repeat(300), &[head(&"a".repeat(256))]));
+        assert!(Head::refused("", &[head("a")]));
+        assert!(!Head::refused("", &[head("")]));
+        assert!(!Head::refused("abc", &[]));
+    }
 
     fn sim(a: &str, b: &str) -> f32 {
         let kind = |t: &str| {

@@ -11,8 +11,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::entities::Flat;
 use super::{Entities, StoredError, StoredError::Inconsistent};
-use crate::index::{Head, Index, IndexedName, NameToken, NameTokens, VocabToken};
+use crate::index::{Index, IndexedName, NameToken, NameTokens, VocabToken};
 use crate::normalize::TokenKind;
+use crate::similarity::Head;
 
 /// A string of bytes, stored as one (borrowed from the file's bytes when read).
 pub(crate) struct Bytes<'a>(pub Cow<'a, [u8]>);
