@@ -622,7 +622,7 @@ impl ChangedEntries {
                 continue;
             }
             let entity = self.names[n as usize];
-            let kind = index.entity_meta[entity as usize].kind;
+            let kind = index.entity_filter[entity as usize].kind;
             if request.kind.is_some_and(|k| !k.accepts(kind)) {
                 continue;
             }
