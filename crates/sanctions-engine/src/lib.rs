@@ -413,6 +413,10 @@ fn to_hit(
             kind: MatchKind::Joined,
         });
     } else {
+        // The alignment behind the score, worked out again for this name alone (names of
+        // one shape align alike): a screening keeps only the scores of the names it scores.
+        let (again, pairs) = score::explained(index, query, name);
+        debug_assert_eq!(again.score, scored.score);
         // A listed word not in Latin letters is shown as the list writes it, like the query's.
         let written = index.written_tokens(name_id);
         let listed_text = |li: usize| match written.get(li) {
@@ -432,7 +436,7 @@ fn to_hit(
                 .join(" ")
         };
         for (qi, q) in query.tokens.iter().enumerate() {
-            match scored.pairs.iter().find(|p| p.covers_query(qi)) {
+            match pairs.iter().find(|p| p.covers_query(qi)) {
                 Some(p) if p.query == qi => explanation.push(TokenPair {
                     query: Some(query_text(p)),
                     listed: Some(listed_span(p)),
@@ -449,7 +453,7 @@ fn to_hit(
             }
         }
         for li in 0..name.tokens.len() {
-            if !scored.pairs.iter().any(|p| p.covers_listed(li)) {
+            if !pairs.iter().any(|p| p.covers_listed(li)) {
                 explanation.push(TokenPair {
                     query: None,
                     listed: Some(listed_text(li).to_owned()),

@@ -25,23 +25,40 @@ const WEAK_ALIAS_FACTOR: f32 = 0.95;
 /// Whole-string comparison scores at most this.
 const COMPACT_CAP: f32 = 0.95;
 
-/// A scored name.
-#[derive(Debug, Clone)]
+/// A scored name: its score, and whether the whole-string comparison decided it. The
+/// alignment behind it is worked out again for the few names reported ([`explained`]).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Scored {
     /// 0..=1.
     pub score: f32,
-    pub pairs: Vec<Pair>,
-    /// The whole-string comparison decided the score (the pairs are then empty).
+    /// The whole-string comparison decided the score (there are then no pairs).
     pub compact: bool,
 }
 
 /// Scores `name` for `query`.
 pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored {
+    scored(index, query, name, false).0
+}
+
+/// [`score`], with the pairs of the alignment that gave it (none when the whole-string
+/// comparison decided it): what a reported hit explains.
+pub(crate) fn explained(index: &Index, query: &Query, name: &IndexedName) -> (Scored, Vec<Pair>) {
+    scored(index, query, name, true)
+}
+
+/// [`explained`]; the pairs copied out of the buffers only when `keep`.
+fn scored(index: &Index, query: &Query, name: &IndexedName, keep: bool) -> (Scored, Vec<Pair>) {
     let (mut pairs, mut score) = SCRATCH.with(|scratch| {
         let buffers = &mut *scratch.borrow_mut();
-        buffers.0.clear();
-        pair_candidates(index, query, name, &mut buffers.0);
-        best_alignment(index, query, name, buffers)
+        buffers.candidates.clear();
+        pair_candidates(index, query, name, &mut buffers.candidates);
+        let score = best_alignment(index, query, name, buffers);
+        let pairs = if keep {
+            buffers.best.clone()
+        } else {
+            Vec::new()
+        };
+        (pairs, score)
     });
 
     let mut compact = false;
@@ -59,14 +76,15 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
     if name.weak {
         score *= WEAK_ALIAS_FACTOR;
     }
-    Scored {
+    let scored = Scored {
         score: score.clamp(0.0, 1.0),
-        pairs,
         compact,
-    }
+    };
+    (scored, pairs)
 }
 
-/// The best alignment of the candidate pairs (`buffers.0`, sorted here) and its score.
+/// The best alignment of the candidate pairs (`buffers.candidates`, sorted here) into
+/// `buffers.best`, and its score.
 ///
 /// Greedy, a closer single pair may take a word a join needed (`الله` / `Allah` before
 /// `حمد الله` / `Hamdullah`), or a join the words that pair better alone (`احمد ضیا` /
@@ -75,13 +93,13 @@ pub(crate) fn score(index: &Index, query: &Query, name: &IndexedName) -> Scored 
 /// where it can differ from the greedy one: joins first where a compound is among the
 /// candidates, single words first where the greedy alignment took a join (else it is the
 /// greedy one, pair for pair).
-fn best_alignment(
-    index: &Index,
-    query: &Query,
-    name: &IndexedName,
-    buffers: &mut Buffers,
-) -> (Vec<Pair>, f32) {
-    let candidates = &mut buffers.0;
+fn best_alignment(index: &Index, query: &Query, name: &IndexedName, buffers: &mut Buffers) -> f32 {
+    let Buffers {
+        candidates,
+        used,
+        best,
+        other,
+    } = buffers;
     // A stable sort, as before: pairs of equal rank keep the order they were found in.
     candidates.sort_by(|a, b| {
         b.similarity
@@ -91,49 +109,59 @@ fn best_alignment(
             .then(a.query.cmp(&b.query))
             .then(a.listed.cmp(&b.listed))
     });
-    let mut best = select(index, query, name, buffers, Priority::Closest);
-    let compound = buffers.0.iter().any(|p| Priority::Joins.takes(p));
-    let join_taken = best.0.iter().any(Pair::is_join);
+    let aligned = Aligned {
+        index,
+        query,
+        name,
+        candidates,
+    };
+    let mut score = aligned.select(used, Priority::Closest, best);
+    let compound = candidates.iter().any(|p| Priority::Joins.takes(p));
+    let join_taken = best.iter().any(Pair::is_join);
     for (first, differs) in [(Priority::Joins, compound), (Priority::Singles, join_taken)] {
         if differs {
-            let other = select(index, query, name, buffers, first);
-            if other.1 > best.1 {
-                best = other;
+            let other_score = aligned.select(used, first, other);
+            if other_score > score {
+                score = other_score;
+                std::mem::swap(best, other);
             }
         }
     }
-    best
+    score
 }
 
-/// One alignment of the sorted candidate pairs (`buffers.0`): each pair taken when neither
-/// of its sides is taken yet, those `first` takes in a first pass; with its score.
-fn select(
-    index: &Index,
-    query: &Query,
-    name: &IndexedName,
-    (candidates, used_q, used_l): &mut Buffers,
-    first: Priority,
-) -> (Vec<Pair>, f32) {
-    used_q.clear();
-    used_q.resize(query.tokens.len(), false);
-    used_l.clear();
-    used_l.resize(name.tokens.len(), false);
-    // Each pair takes a token of either side: one allocation of the most there can be.
-    let mut pairs = Vec::with_capacity(query.tokens.len().min(name.tokens.len()));
-    for pass in [true, false] {
-        for pair in candidates.iter().filter(|p| first.takes(p) == pass) {
-            let q = pair.query..pair.query + pair.query_len;
-            let l = pair.listed..pair.listed + pair.listed_len;
-            if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
-                continue;
+/// What an alignment is chosen from: a name's sorted candidate pairs for a query.
+struct Aligned<'a> {
+    index: &'a Index,
+    query: &'a Query,
+    name: &'a IndexedName,
+    candidates: &'a [Pair],
+}
+
+impl Aligned<'_> {
+    /// One alignment of the candidate pairs into `pairs`: each pair taken when neither of
+    /// its sides is taken yet (`used`), those `first` takes in a first pass; its score.
+    fn select(&self, used: &mut Used, first: Priority, pairs: &mut Vec<Pair>) -> f32 {
+        let (used_q, used_l) = used;
+        used_q.clear();
+        used_q.resize(self.query.tokens.len(), false);
+        used_l.clear();
+        used_l.resize(self.name.tokens.len(), false);
+        pairs.clear();
+        for pass in [true, false] {
+            for pair in self.candidates.iter().filter(|p| first.takes(p) == pass) {
+                let q = pair.query..pair.query + pair.query_len;
+                let l = pair.listed..pair.listed + pair.listed_len;
+                if used_q[q.clone()].iter().any(|u| *u) || used_l[l.clone()].iter().any(|u| *u) {
+                    continue;
+                }
+                used_q[q].iter_mut().for_each(|u| *u = true);
+                used_l[l].iter_mut().for_each(|u| *u = true);
+                pairs.push(*pair);
             }
-            used_q[q].iter_mut().for_each(|u| *u = true);
-            used_l[l].iter_mut().for_each(|u| *u = true);
-            pairs.push(*pair);
         }
+        coverage(self.index, self.query, self.name, pairs)
     }
-    let score = coverage(index, query, name, &pairs);
-    (pairs, score)
 }
 
 /// Which pairs an alignment takes first ([`score`]).
@@ -493,14 +521,24 @@ fn same_compound(
     q == l || ((q == 0 || name_has & 1 << q != 0) && (l == 0 || query_has & 1 << l != 0))
 }
 
-/// Per-thread buffers of [`score`] (the candidate pairs, the tokens used on either side),
-/// reused from one name to the next instead of allocated for each of a query's names.
-type Buffers = (Vec<Pair>, Vec<bool>, Vec<bool>);
+/// Per-thread buffers of [`score`], reused from one name to the next instead of allocated
+/// for each of a query's names.
+#[derive(Default)]
+struct Buffers {
+    /// The candidate pairs.
+    candidates: Vec<Pair>,
+    used: Used,
+    /// The best alignment so far.
+    best: Vec<Pair>,
+    /// The alignment being tried.
+    other: Vec<Pair>,
+}
+
+/// The tokens an alignment has taken on either side (query, listed name).
+type Used = (Vec<bool>, Vec<bool>);
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Buffers> = const {
-        std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new()))
-    };
+    static SCRATCH: std::cell::RefCell<Buffers> = std::cell::RefCell::new(Buffers::default());
 }
 
 fn ratio(part: f32, whole: f32) -> f32 {
