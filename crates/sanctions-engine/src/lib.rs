@@ -346,8 +346,10 @@ fn best_names(
         table::FastMap::with_capacity_and_hasher(max, Default::default());
     let mut scored_up_to = 0;
     // The same name on several lists (one person's entries on six lists often spell it
-    // alike) scores alike: scored once per query (its shape, [`index::IndexedName::shape`]).
-    let mut by_shape: table::FastMap<u32, score::Scored> = table::FastMap::default();
+    // alike) scores alike: scored once per query (its shape, [`index::IndexedName::shape`]),
+    // with room for the first round's at once.
+    let mut by_shape: table::FastMap<u32, score::Scored> =
+        table::FastMap::with_capacity_and_hasher(max, Default::default());
     loop {
         let candidates = Query::pick(index, &mut found, max);
         let mut tail_hit = false;
