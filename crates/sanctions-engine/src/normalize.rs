@@ -105,14 +105,15 @@ fn tokens_of(name: &str, words: Vec<Word>, organisation: bool) -> Vec<Token> {
     let surname_first = name
         .split_once(',')
         .is_some_and(|(before, _)| before.split_whitespace().count() == 1);
-    let words: Vec<String> = drop_titles(drop_honorifics(drop_abjad_titles(words)), surname_first)
-        .into_iter()
-        .map(|w| {
-            scripts.push(w.script);
-            written.push(w.written);
-            w.text
-        })
-        .collect();
+    let mut words: Vec<String> =
+        drop_titles(drop_honorifics(drop_abjad_titles(words)), surname_first)
+            .into_iter()
+            .map(|w| {
+                scripts.push(w.script);
+                written.push(w.written);
+                w.text
+            })
+            .collect();
     let mut out: Vec<Token> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
@@ -140,7 +141,8 @@ fn tokens_of(name: &str, words: Vec<Word>, organisation: bool) -> Vec<Token> {
         let text = match abjad_particle {
             Some(p) => p.to_owned(),
             None if particle => canonical_particle(&words[i]).to_owned(),
-            None => words[i].clone(),
+            // Moved out: the legal forms look only at this word and those after it.
+            None => std::mem::take(&mut words[i]),
         };
         let mut token = word_token(text, particle);
         token.abjad = abjad && !particle;
