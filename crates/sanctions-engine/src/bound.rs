@@ -290,15 +290,18 @@ fn reads_through(len: usize, touched: usize, _cache: &BoundCache) -> bool {
 }
 
 /// What two adjacent query words written as one meet among the join targets
-/// ([`Targets::meeting`]), remembered per text: a watchlist's given names and surnames come
-/// together again and again, and each look-up reads hundreds of targets. Emptied when it
-/// holds [`JOINS_KEPT`] texts, so that its memory does not grow with the watchlist.
+/// ([`Targets::meeting`]), remembered per pair of tokens: a watchlist's given names and
+/// surnames come together again and again, and each look-up reads hundreds of targets. A
+/// pair is known by its two tokens' places in the cache's bounds ([`BoundCache::bounds`],
+/// never emptied: a place names one token key, whose text is the word's), so that a pair met
+/// before is found by two numbers, its text neither written out nor compared. Emptied when
+/// it holds [`JOINS_KEPT`] pairs, so that its memory does not grow with the watchlist.
 struct JoinsMet {
-    /// A joined text -> its run of `found`.
-    texts: FastMap<Box<str>, (u32, u32)>,
-    /// (changed name, similarity) as [`Targets::meeting`] gives them, each text's a run.
+    /// The two tokens' places ([`join_key`]) -> the run of `found` of their texts joined.
+    texts: FastMap<u64, (u32, u32)>,
+    /// (changed name, similarity) as [`Targets::meeting`] gives them, each pair's a run.
     found: Vec<(u32, f32)>,
-    /// How many texts it keeps before it is emptied.
+    /// How many pairs it keeps before it is emptied.
     kept: usize,
 }
 
@@ -312,11 +315,12 @@ impl Default for JoinsMet {
     }
 }
 
-/// How many joined texts a thread's [`JoinsMet`] keeps (some 120 MB at most, about 60 bytes
-/// a text). A watchlist's distinct joins grow far slower than its names (785,677 of
-/// 2,359,143 adjacent pairs at 1,000,000 generated customers, 3,378,192 of 23,596,777 at
-/// 10,000,000), but a memory emptied every 131,072 texts read them again nearly as often as
-/// they came: this one holds a thread's share of them up to some millions of customers.
+/// How many pairs a thread's [`JoinsMet`] keeps (some 70 MB at most, about 34 bytes a pair
+/// with the table's room). A watchlist's distinct joins grow far slower than its names
+/// (785,677 of 2,359,143 adjacent pairs at 1,000,000 generated customers, 3,378,192 of
+/// 23,596,777 at 10,000,000), but a memory emptied every 131,072 texts read them again nearly
+/// as often as they came: this one holds a thread's share of them up to some millions of
+/// customers.
 const JOINS_KEPT: usize = 1 << 21;
 
 impl JoinsMet {
@@ -329,19 +333,28 @@ impl JoinsMet {
         }
     }
 
-    /// What `whole` meets among `changed`'s join targets, in [`Targets::meeting`]'s order:
-    /// its run of [`JoinsMet::found`].
-    fn run(&mut self, changed: &ChangedEntries, whole: &str) -> (u32, u32) {
-        match self.texts.get(whole) {
+    /// What the pair `key` of texts `(first, second)` meets among `changed`'s join targets,
+    /// in [`Targets::meeting`]'s order: its run of [`JoinsMet::found`]. The texts are written
+    /// as one (into `whole`) only for a pair not met before.
+    fn run(
+        &mut self,
+        changed: &ChangedEntries,
+        (key, first, second): (u64, &str, &str),
+        whole: &mut String,
+    ) -> (u32, u32) {
+        match self.texts.get(&key) {
             Some(&run) => run,
             None => {
                 let from = self.found.len() as u32;
                 let found = &mut self.found;
+                whole.clear();
+                whole.push_str(first);
+                whole.push_str(second);
                 changed
                     .join_targets
                     .meeting(whole, |n, s| found.push((n, s)));
                 let run = (from, self.found.len() as u32);
-                self.texts.insert(whole.into(), run);
+                self.texts.insert(key, run);
                 run
             }
         }
@@ -740,10 +753,8 @@ impl ChangedEntries {
         for i in 0..pairs {
             let (first, second) = (&tokens[i].text, &tokens[i + 1].text);
             let run = if self.joinable(first, second) {
-                joined_text.clear();
-                joined_text.push_str(first);
-                joined_text.push_str(second);
-                cache.joins.run(self, &joined_text)
+                let pair = (join_key(query[i], query[i + 1]), &first[..], &second[..]);
+                cache.joins.run(self, pair, &mut joined_text)
             } else {
                 (0, 0)
             };
@@ -1095,6 +1106,16 @@ fn token_key(key: &mut String, token: &normalize::Token, organisation: bool) {
     key.push_str(&token.text);
     key.push('\u{0}');
     key.push_str(&token.raw);
+}
+
+/// The key of two adjacent query tokens in [`JoinsMet`]: their places in the cache's
+/// bounds, mixed one-to-one (an odd multiplier, then a rotation) so that its low bits, which
+/// [`FastMap`]'s hash keeps in the table's slot, depend on both places: the places side by
+/// side put every pair with the same second word into one run of slots.
+fn join_key(first: u32, second: u32) -> u64 {
+    ((u64::from(first) << 32) | u64::from(second))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(32)
 }
 
 /// The bound's percent of a name score, as the engine rounds it (with room for rounding).

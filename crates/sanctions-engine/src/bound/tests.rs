@@ -454,7 +454,9 @@ fn joins_remembered_are_the_joins_met() {
             .join_targets
             .meeting(whole, |n, s| direct.push((n, s)));
         joins.make_room();
-        let run = joins.run(&changed, whole);
+        // The same text, the same key: the first place it has in `texts`.
+        let key = texts.iter().position(|t| *t == whole).unwrap_or(0) as u64;
+        let run = joins.run(&changed, (key, whole, ""), &mut String::new());
         assert_eq!(joins.found(run), direct.as_slice(), "{whole}");
         assert!(joins.texts.len() <= 3);
         met += direct.len();
