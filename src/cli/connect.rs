@@ -58,17 +58,17 @@ pub struct Connected {
     pub read_only: bool,
 }
 
-/// Starts reading the local data folder's index file on a thread of its own, for a command
-/// about to screen: decoding it then overlaps opening and checking the store
-/// ([`crate::service::local::index_file::Early`]; the service uses it only when it is the
-/// store's own). Nothing for a server or a shared store.
+/// Starts reading the local data folder's index file and verifying its names, each on a
+/// thread of its own, for a command about to screen: both then overlap opening and checking
+/// the store ([`crate::service::local::read_ahead`]; the service uses them only when they are
+/// the store's own and current). Nothing for a server or a shared store.
 pub fn read_index_ahead(ctx: &Context) {
     if ctx.remote.is_some() || ctx.shared_store() {
         return;
     }
     let path = config::database_path(&ctx.data_dir);
     if path.exists() {
-        crate::service::local::index_file::Early::start(&path);
+        crate::service::local::read_ahead(&path);
     }
 }
 

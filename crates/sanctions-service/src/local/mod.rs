@@ -379,6 +379,15 @@ fn account_user() -> Option<String> {
     whoami::username().ok().and_then(|name| clean_user(&name))
 }
 
+/// Starts reading ahead, each on a thread of its own, what a command about to screen needs of
+/// the data folder's database at `db` while it opens and checks the store: the screening
+/// index from its file ([`index_file::Early`]) and the names' verification
+/// ([`verify::Early`]). Each is used only if it proves to be the store's current one.
+pub fn read_ahead(db: &Path) {
+    index_file::Early::start(db);
+    verify::Early::start(db);
+}
+
 /// What to do when no list has been imported.
 pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists import DIR` \
     (offline) or `sanctions lists update` (download from the publishers)";

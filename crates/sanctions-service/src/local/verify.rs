@@ -3,10 +3,11 @@
 //! screening refuses them as it refuses a list never imported, instead of answering "no
 //! match" from a partial index.
 
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::model::{EntityNames, ListCode};
-use crate::store::{ListSummary, NameDamage, StoredNames};
+use crate::store::{ListSummary, NameDamage, NamesReadBack, Store, StoreError, StoredNames};
 
 use super::LocalService;
 use crate::ServiceError;
@@ -35,7 +36,11 @@ impl LocalService {
             return Ok(v.damage.clone());
         }
         let started = std::time::Instant::now();
-        let read = repo.read_back_names()?;
+        let early = repo.local_file().and_then(|db| Early::take(db, latest));
+        let read = match early {
+            Some(read) => read,
+            None => repo.read_back_names()?,
+        };
         tracing::debug!(
             ms = started.elapsed().as_millis() as u64,
             "every list's names read back and verified"
@@ -72,6 +77,52 @@ impl LocalService {
     }
 }
 
+/// The names' verification read on a thread of its own while the process opens and checks
+/// its store ([`Early::start`], beside the index file's read ahead): on a cold start it is
+/// the longest step after the store's check, which it would otherwise follow. It counts only
+/// for the database it was read from and while that database's newest list update is the one
+/// it read ([`Early::take`]); anything else is read again the usual way.
+pub struct Early {
+    db: PathBuf,
+    reading: std::thread::JoinHandle<Result<NamesReadBack, StoreError>>,
+}
+
+/// The process's verification read ahead, if one was started and not yet taken.
+static EARLY: Mutex<Option<Early>> = Mutex::new(None);
+
+impl Early {
+    /// Starts reading back and verifying the names of the database at `db` on a connection
+    /// of its own (nothing when no thread can be started: the names are then read the usual
+    /// way).
+    pub fn start(db: &Path) {
+        let path = db.to_path_buf();
+        let reading = std::thread::Builder::new()
+            .name("names-read-ahead".into())
+            .spawn(move || Store::open_read_only(&path)?.read_back_names());
+        if let Ok(reading) = reading {
+            let early = Early {
+                db: db.to_path_buf(),
+                reading,
+            };
+            *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(early);
+        }
+    }
+
+    /// The names read ahead from `db`, when its newest list update was `latest` (the read is
+    /// waited for); `None` when none was read from `db`, the read failed, or a list update
+    /// landed since. The first verification takes the read ahead or lets it go.
+    fn take(db: &Path, latest: i64) -> Option<NamesReadBack> {
+        let early = EARLY.lock().unwrap_or_else(|p| p.into_inner()).take()?;
+        if early.db != db {
+            return None;
+        }
+        match early.reading.join() {
+            Ok(Ok(read)) if read.update_id == latest => Some(read),
+            _ => None,
+        }
+    }
+}
+
 /// The names of `entries` as read back, for [`LocalService::remember`] (taken before any is
 /// withheld or dropped from the index: the grouping compares every stored name).
 pub(super) fn stored_names(entries: &[EntityNames]) -> StoredNames {
@@ -96,4 +147,50 @@ pub(super) fn withhold(
         .iter_mut()
         .filter(|l| damaged(l.list))
         .for_each(|l| l.count = 0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The only test that starts a verification read ahead (the slot is the process's).
+    #[test]
+    fn a_verification_read_ahead_counts_only_for_its_database_and_its_update() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        let mut store = Store::open(&db).unwrap();
+        let lists =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lists");
+        crate::ingest::import_dir(&mut store, &lists, &[ListCode::Un]).unwrap();
+        let now = store.read_back_names().unwrap();
+        assert!(now.names.entity_count() > 500, "the UN list is imported");
+
+        Early::start(&db);
+        let other = dir.path().join("other.db");
+        assert!(
+            Early::take(&other, now.update_id).is_none(),
+            "another database"
+        );
+        assert!(
+            Early::take(&db, now.update_id).is_none(),
+            "let go by the first verification"
+        );
+
+        Early::start(&db);
+        let read = Early::take(&db, now.update_id).expect("the read ahead");
+        assert_eq!(read.update_id, now.update_id);
+        assert!(read.damage.is_empty());
+        assert_eq!(read.names.entity_count(), now.names.entity_count());
+        assert!(Early::take(&db, now.update_id).is_none(), "taken once");
+
+        Early::start(&db);
+        assert!(
+            Early::take(&db, now.update_id + 1).is_none(),
+            "a list update landed since"
+        );
+        let none = dir.path().join("none.db");
+        Early::start(&none);
+        assert!(Early::take(&none, now.update_id).is_none(), "no database");
+        assert!(!none.exists(), "a read ahead creates nothing");
+    }
 }
