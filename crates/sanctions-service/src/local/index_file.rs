@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::read_ahead::{ReadAhead, Slot};
 use crate::engine::{self, Index};
 use crate::model::ListVersions;
 
@@ -100,13 +101,10 @@ fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
 /// overlaps the store's open and its check. The read counts only when it is of the file the
 /// service loads and its key is the store's, asked once the store is open and passed its
 /// check ([`Early::take`]); anything else is read again the usual way.
-pub struct Early {
-    path: PathBuf,
-    reading: std::thread::JoinHandle<Result<(Key, Index), IndexFileError>>,
-}
+pub struct Early;
 
-/// The process's read ahead, if one was started and not yet taken.
-static EARLY: std::sync::Mutex<Option<Early>> = std::sync::Mutex::new(None);
+/// The process's index read ahead.
+static EARLY: Slot<Result<(Key, Index), IndexFileError>> = Slot::new(None);
 
 impl Early {
     /// Starts reading the index file kept beside the database at `db` (nothing when no
@@ -114,29 +112,19 @@ impl Early {
     pub fn start(db: &Path) {
         let path = path_for(db);
         let file = path.clone();
-        let reading = std::thread::Builder::new()
-            .name("index-read-ahead".into())
-            .spawn(move || {
-                let read = read_with_key(&file);
-                tracing::debug!(read = read.is_ok(), "index file read ahead");
-                read
-            });
-        if let Ok(reading) = reading {
-            *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(Early { path, reading });
-        }
+        ReadAhead::start(&EARLY, path, "index-read-ahead", move || {
+            let read = read_with_key(&file);
+            tracing::debug!(read = read.is_ok(), "index file read ahead");
+            read
+        });
     }
 
     /// The index read ahead from `path`, when its key is `key` (the read is waited for);
     /// `None` when none was read from `path` or it is not of `key`. The first load takes the
-    /// read ahead or lets it go (a read of another file, such as the original of a database
-    /// opened through a private copy, is then not kept for the life of the process).
+    /// read ahead or lets it go ([`ReadAhead::take`]).
     pub(super) fn take(path: &Path, key: &Key) -> Option<Index> {
-        let early = EARLY.lock().unwrap_or_else(|p| p.into_inner()).take()?;
-        if early.path != path {
-            return None;
-        }
-        match early.reading.join() {
-            Ok(Ok((found, index))) if found == *key => Some(index),
+        match ReadAhead::take(&EARLY, path)? {
+            Ok((found, index)) if found == *key => Some(index),
             _ => None,
         }
     }

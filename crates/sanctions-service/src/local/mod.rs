@@ -16,6 +16,7 @@ pub mod index_file;
 mod jobs;
 mod monitor;
 mod nearness;
+mod read_ahead;
 mod rescreen_run;
 mod review;
 mod screen;

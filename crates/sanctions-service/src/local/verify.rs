@@ -3,13 +3,14 @@
 //! screening refuses them as it refuses a list never imported, instead of answering "no
 //! match" from a partial index.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::model::{EntityNames, ListCode};
 use crate::store::{ListSummary, NameDamage, NamesReadBack, Store, StoreError, StoredNames};
 
 use super::LocalService;
+use super::read_ahead::{ReadAhead, Slot};
 use crate::ServiceError;
 
 /// The damage found at one list update, and the names read back then (the grouping of
@@ -82,42 +83,28 @@ impl LocalService {
 /// the longest step after the store's check, which it would otherwise follow. It counts only
 /// for the database it was read from and while that database's newest list update is the one
 /// it read ([`Early::take`]); anything else is read again the usual way.
-pub struct Early {
-    db: PathBuf,
-    reading: std::thread::JoinHandle<Result<NamesReadBack, StoreError>>,
-}
+pub struct Early;
 
-/// The process's verification read ahead, if one was started and not yet taken.
-static EARLY: Mutex<Option<Early>> = Mutex::new(None);
+/// The process's names' check read ahead.
+static EARLY: Slot<Result<NamesReadBack, StoreError>> = Slot::new(None);
 
 impl Early {
-    /// Starts reading back and verifying the names of the database at `db` on a connection
-    /// of its own (nothing when no thread can be started: the names are then read the usual
+    /// Starts reading back and checking the names of the database at `db` on a connection of
+    /// its own (nothing when no thread can be started: the names are then read the usual
     /// way).
     pub fn start(db: &Path) {
         let path = db.to_path_buf();
-        let reading = std::thread::Builder::new()
-            .name("names-read-ahead".into())
-            .spawn(move || Store::open_read_only(&path)?.read_back_names());
-        if let Ok(reading) = reading {
-            let early = Early {
-                db: db.to_path_buf(),
-                reading,
-            };
-            *EARLY.lock().unwrap_or_else(|p| p.into_inner()) = Some(early);
-        }
+        ReadAhead::start(&EARLY, path.clone(), "names-read-ahead", move || {
+            Store::open_read_only(&path)?.read_back_names()
+        });
     }
 
     /// The names read ahead from `db`, when its newest list update was `latest` (the read is
     /// waited for); `None` when none was read from `db`, the read failed, or a list update
-    /// landed since. The first verification takes the read ahead or lets it go.
+    /// landed since. The first check takes the read ahead or lets it go.
     fn take(db: &Path, latest: i64) -> Option<NamesReadBack> {
-        let early = EARLY.lock().unwrap_or_else(|p| p.into_inner()).take()?;
-        if early.db != db {
-            return None;
-        }
-        match early.reading.join() {
-            Ok(Ok(read)) if read.update_id == latest => Some(read),
+        match ReadAhead::take(&EARLY, db)? {
+            Ok(read) if read.update_id == latest => Some(read),
             _ => None,
         }
     }
