@@ -28,7 +28,7 @@ use crate::batch::{self, Batch, InputOptions, Mode, Plan, Screened, merged};
 pub fn run(ctx: &Context, args: BatchArgs, json: bool) -> Result<Exit> {
     // The index first: its read is the longest step of the start, and names piped in on
     // standard input may take a while to arrive.
-    connect::read_index_ahead(ctx);
+    connect::read_ahead(ctx);
     let bytes = read_input(&args.file)?;
     let source = source_name(&args.file);
     let mode = if args.store || ctx.remote.is_some() {

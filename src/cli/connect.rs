@@ -62,7 +62,7 @@ pub struct Connected {
 /// thread of its own, for a command about to screen: both then overlap opening and checking
 /// the store ([`crate::service::local::read_ahead`]; the service uses them only when they are
 /// the store's own and current). Nothing for a server or a shared store.
-pub fn read_index_ahead(ctx: &Context) {
+pub fn read_ahead(ctx: &Context) {
     if ctx.remote.is_some() || ctx.shared_store() {
         return;
     }

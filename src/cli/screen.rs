@@ -121,7 +121,7 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
     let name = args.name.join(" ");
     let kind: Option<KindFilter> = args.options.kind.map(Into::into);
     check_name(&name, kind).map_err(|e| exit::usage(format!("cannot screen: {e}")))?;
-    connect::read_index_ahead(ctx);
+    connect::read_ahead(ctx);
     let connected = connect::service(ctx)?;
     let svc = connected.service;
     svc.warm_up();

@@ -63,7 +63,7 @@ pub fn run(
         None => {
             // The Lists tab updates and imports through this service, as `lists update` and
             // `lists import` do, on this data folder.
-            connect::read_index_ahead(&ctx);
+            connect::read_ahead(&ctx);
             let service = workflow::local_service(&ctx)?;
             // The index is read (or built) on its own thread from here on, while the terminal
             // is set up and the first frame drawn: a name typed at once finds it ready sooner.

@@ -146,8 +146,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("sanctions.db");
         let mut store = Store::open(&db).unwrap();
-        let lists =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lists");
+        let lists = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/lists");
+        assert!(
+            lists.is_dir(),
+            "the real lists are missing: {}",
+            lists.display()
+        );
         crate::ingest::import_dir(&mut store, &lists, &[ListCode::Un]).unwrap();
         let now = store.read_back_names().unwrap();
         assert!(now.names.entity_count() > 500, "the UN list is imported");
