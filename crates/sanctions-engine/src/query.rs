@@ -236,7 +236,8 @@ impl Query {
     pub fn candidates(&self, index: &Index, accept: impl Fn(u32) -> bool) -> Vec<Found> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
-            scratch.prepare(index.names.len());
+            let stamps = self.tokens.len() + self.joins.len() + self.abjad_joins.len();
+            scratch.prepare(index.names.len(), stamps, CANDIDATE_FLOOR * self.weight());
             for (qi, token) in self.tokens.iter().enumerate() {
                 if token.kind == TokenKind::Particle {
                     continue; // too common to say anything on its own
@@ -269,15 +270,9 @@ impl Query {
                     }
                 }
             }
-            let floor = CANDIDATE_FLOOR * self.weight();
             let found: Vec<Found> = scratch
-                .touched
-                .iter()
-                .filter_map(|&name| {
-                    let acc = scratch.sum(name);
-                    if acc < floor {
-                        return None;
-                    }
+                .passed()
+                .filter_map(|(name, acc)| {
                     let NameMeta { entity, weight, .. } = index.name_meta[name as usize];
                     if !accept(entity) {
                         return None;
@@ -288,7 +283,7 @@ impl Query {
                     Some(Found::new(acc * (0.6 + 0.4 * coverage), name))
                 })
                 .collect();
-            scratch.clear();
+            scratch.finish();
             found
         })
     }
@@ -799,47 +794,73 @@ impl<'a> Word<'a> {
     }
 }
 
-/// Per-thread accumulators over all names, reset after each query by visiting only the
-/// names touched. Each name's sum and stamp side by side: the postings visit names in no
-/// order of memory, and one cache line then serves both.
+/// Per-thread accumulators over all names, for one query at a time. Each name's sum and tag
+/// side by side: the postings visit names in no order of memory, and one cache line then
+/// serves both.
+///
+/// Each query takes a range of tags of its own, above every tag taken before (from `base`,
+/// one per query token or join: its stamp), so a name whose tag is at or below `base` was
+/// not touched by this query: nothing is reset between queries. Evidence only grows (every
+/// weight and similarity is positive), so a name's sum reaches the floor at most once: it
+/// is listed then (`passed`), and the names that never reach it (most of those the postings
+/// visit) are not visited again.
 #[derive(Default)]
 struct Scratch {
-    /// (sum of evidence, stamp of the last query token that added to it) by name.
+    /// (sum of evidence, tag of the last query token that added to it) by name.
     names: Vec<(f32, u32)>,
-    touched: Vec<u32>,
+    /// The tags at or below this are earlier queries'.
+    base: u32,
+    /// The number of tags this query takes.
+    span: u32,
+    /// The least evidence of a candidate.
+    floor: f32,
+    /// The names whose sum reached the floor, in the order they reached it.
+    passed: Vec<u32>,
 }
 
 impl Scratch {
-    fn prepare(&mut self, names: usize) {
-        if self.names.len() != names {
-            self.names = vec![(0.0, 0); names];
-            self.touched.clear();
+    /// Ready for a query of `stamps` tokens and joins, on an index of `names` names, whose
+    /// candidates need `floor` of evidence.
+    fn prepare(&mut self, names: usize, stamps: usize, floor: f32) {
+        let span = u32::try_from(stamps + 1).unwrap_or(u32::MAX);
+        if self.names.len() != names || self.base.checked_add(span).is_none() {
+            self.names.clear();
+            self.names.resize(names, (0.0, 0));
+            self.base = 0;
         }
+        self.span = span;
+        self.floor = floor;
+        self.passed.clear();
     }
 
     /// Adds `value` for query token `stamp` unless that token already counted for `name`
-    /// (its best match comes first).
+    /// (its best match comes first). A query adds stamp after stamp, never back to one.
     fn add(&mut self, name: u32, stamp: u32, value: f32) {
+        let tag = self.base + stamp;
         let slot = &mut self.names[name as usize];
-        if slot.1 == stamp {
+        if slot.1 == tag {
             return;
         }
-        if slot.1 == 0 {
-            self.touched.push(name);
+        let touched = slot.1 > self.base;
+        let before = if touched { slot.0 } else { 0.0 };
+        let after = before + value;
+        *slot = (after, tag);
+        if after >= self.floor && (!touched || before < self.floor) {
+            self.passed.push(name);
         }
-        *slot = (slot.0 + value, stamp);
     }
 
-    /// The evidence summed for `name`.
-    fn sum(&self, name: u32) -> f32 {
-        self.names[name as usize].0
+    /// The names whose evidence reached the floor, with their evidence.
+    fn passed(&self) -> impl Iterator<Item = (u32, f32)> + '_ {
+        self.passed
+            .iter()
+            .map(|&name| (name, self.names[name as usize].0))
     }
 
-    fn clear(&mut self) {
-        for &name in &self.touched {
-            self.names[name as usize] = (0.0, 0);
-        }
-        self.touched.clear();
+    /// Done with this query: the next one's tags are above its.
+    fn finish(&mut self) {
+        self.base += self.span;
+        self.passed.clear();
     }
 }
 
@@ -851,7 +872,78 @@ thread_local! {
 
 #[cfg(test)]
 mod tests {
-    use super::{Found, IdFilter};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::{Found, IdFilter, Scratch};
+
+    /// What [`Scratch`] should list for one query's additions, worked out plainly: each
+    /// name's first value per stamp, summed in the order added; the names at or above the
+    /// floor.
+    fn plainly(adds: &[(u32, u32, f32)], floor: f32) -> BTreeMap<u32, f32> {
+        let mut sums: BTreeMap<u32, (f32, BTreeSet<u32>)> = BTreeMap::new();
+        for &(name, stamp, value) in adds {
+            let (sum, stamps) = sums.entry(name).or_default();
+            if stamps.insert(stamp) {
+                *sum += value;
+            }
+        }
+        sums.into_iter()
+            .filter(|(_, (sum, _))| *sum >= floor)
+            .map(|(name, (sum, _))| (name, sum))
+            .collect()
+    }
+
+    fn listed(scratch: &Scratch) -> BTreeMap<u32, f32> {
+        let listed: Vec<(u32, f32)> = scratch.passed().collect();
+        let map: BTreeMap<u32, f32> = listed.iter().copied().collect();
+        assert_eq!(map.len(), listed.len(), "a name listed twice: {listed:?}");
+        map
+    }
+
+    proptest::proptest! {
+        /// Query after query on one scratch (no reset between them), the names listed are
+        /// exactly those whose evidence reaches the floor, each once with its sum; a stamp
+        /// adds once per name, the same stamp in a later query counts again.
+        #[test]
+        fn the_scratch_lists_the_names_that_reach_the_floor_query_after_query(
+            queries in proptest::collection::vec(
+                (
+                    proptest::collection::vec((0u32..12, 1u32..5, 0.0f32..3.0), 0..40),
+                    // A floor of nothing (a query that weighs nothing) lists every name met.
+                    proptest::prop_oneof![proptest::strategy::Just(0.0f32), 0.0f32..4.0],
+                ),
+                1..6,
+            ),
+            start in proptest::prop_oneof![proptest::strategy::Just(0u32), (u32::MAX - 8)..=u32::MAX],
+        ) {
+            let mut scratch = Scratch { base: start, ..Scratch::default() };
+            scratch.names = vec![(0.0, 0); 12];
+            for (adds, floor) in &queries {
+                // As the candidate stage adds: one stamp's names after another's.
+                let mut adds = adds.clone();
+                adds.sort_by_key(|a| a.1);
+                let adds = &adds;
+                scratch.prepare(12, 4, *floor);
+                for &(name, stamp, value) in adds {
+                    scratch.add(name, stamp, value);
+                }
+                proptest::prop_assert_eq!(listed(&scratch), plainly(adds, *floor));
+                scratch.finish();
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_index_size_starts_the_scratch_afresh() {
+        let mut scratch = Scratch::default();
+        scratch.prepare(3, 2, 1.0);
+        scratch.add(2, 1, 0.75);
+        scratch.finish();
+        scratch.prepare(5, 2, 1.0);
+        scratch.add(2, 2, 0.5);
+        scratch.add(4, 1, 1.5);
+        assert_eq!(listed(&scratch), BTreeMap::from([(4, 1.5)]));
+    }
 
     #[test]
     fn candidates_sort_by_evidence_highest_first_then_by_name() {
