@@ -509,7 +509,7 @@ impl ChangedEntries {
         }
         for li in 0..name.tokens.len().saturating_sub(1) {
             let joined = format!("{}{}", text(li), text(li + 1));
-            if let Some(&id) = index.token_ids.get(joined.as_str()) {
+            if let Some(id) = index.token_ids.get(joined.as_str()) {
                 self.tokens.push((id, TokenKind::Word, at));
             }
             let legal = name.tokens[li].kind == TokenKind::Legal

@@ -534,8 +534,7 @@ mod tests {
                     let source = index
                         .token_ids
                         .get(&q.text)
-                        .or(q.matches.first().map(|(id, _, _)| id))
-                        .copied();
+                        .or(q.matches.first().map(|(id, _, _)| *id));
                     assert_eq!(
                         query::weighs_as(&index, t, exact),
                         source,

@@ -470,15 +470,12 @@ impl Index {
         let len = first.len() + second.len();
         let mut buf = [0u8; 64];
         if len > buf.len() {
-            return self
-                .token_ids
-                .get(format!("{first}{second}").as_str())
-                .copied();
+            return self.token_ids.get(format!("{first}{second}").as_str());
         }
         buf[..first.len()].copy_from_slice(first.as_bytes());
         buf[first.len()..len].copy_from_slice(second.as_bytes());
         let joined = std::str::from_utf8(&buf[..len]).ok()?;
-        self.token_ids.get(joined).copied()
+        self.token_ids.get(joined)
     }
 
     /// Each name's weight: the sum of its tokens'.
@@ -855,7 +852,7 @@ mod tests {
         // "Vladimir Putin" is "PUTIN, Vladimir" reordered: indexed once. The IRGC name is
         // indexed with and without its parenthetical part.
         assert_eq!(index.name_count(), 3);
-        let putin = index.token_ids.get("putin").copied().unwrap();
+        let putin = index.token_ids.get("putin").unwrap();
         assert_eq!(index.vocab[putin as usize].df, 1);
         assert!(index.token_ids.contains_key("irgc"));
         // The deletion table finds "putin" from "ptin".
@@ -871,7 +868,7 @@ mod tests {
             entry("2", EntityKind::Individual, &["Mohammed Ali"]),
             entry("3", EntityKind::Individual, &["Mohammed Hassan"]),
         ]);
-        let id = |text: &str| index.token_ids.get(text).copied().unwrap();
+        let id = |text: &str| index.token_ids.get(text).unwrap();
         let common = index.token_weight(id("mohammed"), TokenKind::Word);
         let rare = index.token_weight(id("nasrallah"), TokenKind::Word);
         assert!(rare > common);

@@ -359,7 +359,7 @@ impl QueryToken {
             TokenKind::Word | TokenKind::Number | TokenKind::Particle => index
                 .token_ids
                 .get(&t.text)
-                .map(|&id| vec![(id, 1.0, MatchKind::Exact)])
+                .map(|id| vec![(id, 1.0, MatchKind::Exact)])
                 .unwrap_or_default(),
             TokenKind::Legal | TokenKind::Initial => Vec::new(),
         };
@@ -368,8 +368,8 @@ impl QueryToken {
         let df = index
             .token_ids
             .get(&t.text)
-            .or(matches.first().map(|(id, _, _)| id))
-            .map_or(0, |&id| index.vocab[id as usize].df);
+            .or(matches.first().map(|(id, _, _)| *id))
+            .map_or(0, |id| index.vocab[id as usize].df);
         let mut by_id = matches.clone();
         by_id.sort_unstable_by_key(|m| m.0);
         let weight = index.weight_for_df(df, t.kind);
@@ -402,7 +402,7 @@ impl QueryToken {
 /// for a word the lists lack the listed word it most resembles), without the rest of the
 /// query: what a list update's weight drift asks of every favorite's words.
 pub(crate) fn weighs_as(index: &Index, t: &normalize::Token, exact: bool) -> Option<u32> {
-    if let Some(&id) = index.token_ids.get(&t.text) {
+    if let Some(id) = index.token_ids.get(&t.text) {
         return Some(id);
     }
     if t.kind != TokenKind::Word || exact {
@@ -440,7 +440,7 @@ fn join_of(index: &Index, pair: &[normalize::Token]) -> (String, Option<u32>) {
     };
     let both = words(&pair[0]) && words(&pair[1]);
     let id = both
-        .then(|| index.token_ids.get(&joined).copied())
+        .then(|| index.token_ids.get(&joined))
         .flatten()
         .or_else(|| {
             (both && pair[0].text.len() >= MIN_PREFIX)
@@ -463,7 +463,7 @@ fn abjad_join_at(index: &Index, tokens: &[normalize::Token], first: usize) -> Op
         let learned = lexicon::latin_spellings(&joined)
             .iter()
             .chain(first_word_compounds(tokens, first, covered))
-            .filter_map(|w| index.token_ids.get(*w).copied());
+            .filter_map(|w| index.token_ids.get(*w));
         let skeletons = script::joined_skeletons(&joined);
         if skeletons
             .first()
@@ -671,12 +671,12 @@ impl<'a> Word<'a> {
         let mut by_lexicon: Vec<u32> = if abjad {
             lexicon::latin_spellings(text)
                 .iter()
-                .filter_map(|w| index.token_ids.get(*w).copied())
+                .filter_map(|w| index.token_ids.get(*w))
                 .collect()
         } else {
             lexicon::abjad_words(text)
                 .iter()
-                .filter_map(|w| index.token_ids.get(*w).copied())
+                .filter_map(|w| index.token_ids.get(*w))
                 .filter(|&id| index.vocab[id as usize].abjad)
                 .collect()
         };
@@ -706,7 +706,7 @@ impl<'a> Word<'a> {
         let mut ids: Vec<u32> = Vec::new();
         ids.extend(&self.by_skeleton);
         ids.extend(&self.by_lexicon);
-        if let Some(&id) = index.token_ids.get(text) {
+        if let Some(id) = index.token_ids.get(text) {
             ids.push(id);
         }
         if self.key.len() >= 2 {

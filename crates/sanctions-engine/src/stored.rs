@@ -11,11 +11,16 @@
 //! vector and an allocation per field per element. The entries are stored flattened into
 //! texts and numbers, checked when read without building them, and built only when first
 //! reported ([`Entities`]). The look-up tables and the postings are arrays of
-//! little-endian integers (`table`). The whole is postcard's (no schema in the file): a
+//! little-endian integers (`table`); the look-up tables (the deletion table alone is some
+//! two million pairs) are read in place, their integers left in the file's bytes
+//! ([`Index::from_file`]), where copying them out cost a cold start its largest share of
+//! fresh memory. The whole is postcard's (no schema in the file): a
 //! change of any stored type changes [`FORMAT`], which is part of the persisted index's
 //! key, so that a file written by another build is rebuilt, never misread.
 
 use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
 
 use super::Index;
 use super::table::{HashTable, Postings, TokenIds};
@@ -39,12 +44,13 @@ pub enum StoredError {
     Inconsistent(&'static str),
 }
 
-/// The index as stored: its columns, then its tables as `table` stores them.
+/// The index as stored: its columns, then its tables as `table` stores them (the look-up
+/// tables' hashes and ids as two strings of bytes each, read in place: [`HashTable::stored`]).
 type Stored<'a> = (
     columns::Columns<'a>,
     TokenIds,
     Postings,
-    [HashTable; 5],
+    [(columns::Bytes<'a>, columns::Bytes<'a>); 5],
     columns::Bytes<'a>,
 );
 
@@ -67,6 +73,15 @@ impl Index {
     /// The index stored in `bytes` by [`Index::to_bytes`], checked: every id it holds is in
     /// range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, StoredError> {
+        Index::from_file(Arc::new(bytes.to_vec()), 0..bytes.len())
+    }
+
+    /// [`Index::from_bytes`] of the bytes at `body` of `file` (an index file's, read whole),
+    /// whose look-up tables stay where they are in `file` rather than being copied out.
+    pub fn from_file(file: Arc<Vec<u8>>, body: Range<usize>) -> Result<Index, StoredError> {
+        let bytes = file.get(body).ok_or(StoredError::Inconsistent(
+            "the index's bytes lie outside its file",
+        ))?;
         let (columns, token_ids, postings, tables, by_text): Stored = postcard::from_bytes(bytes)?;
         let (vocab, texts, ends) = columns.vocab()?;
         let mut index = Index::default();
@@ -75,13 +90,18 @@ impl Index {
         index.vocab = vocab;
         index.token_ids = TokenIds::with_arena(token_ids.into_table(), texts, ends);
         index.postings = postings;
-        [
-            index.by_key,
-            index.by_skeleton,
-            index.by_skeleton_abjad,
-            index.by_deletion,
-            index.by_folded,
-        ] = tables;
+        let [
+            by_key,
+            by_skeleton,
+            by_skeleton_abjad,
+            by_deletion,
+            by_folded,
+        ] = tables.map(|(hashes, ids)| table_in(&file, &hashes, &ids));
+        index.by_key = by_key?;
+        index.by_skeleton = by_skeleton?;
+        index.by_skeleton_abjad = by_skeleton_abjad?;
+        index.by_deletion = by_deletion?;
+        index.by_folded = by_folded?;
         index.by_text = columns::u32s(&by_text.0).ok_or(StoredError::Inconsistent(
             "the text order is not whole integers",
         ))?;
@@ -149,4 +169,28 @@ impl Index {
         }
         Ok(())
     }
+}
+
+/// The look-up table of `hashes` and `ids`, read in place in `file`.
+fn table_in(
+    file: &Arc<Vec<u8>>,
+    hashes: &columns::Bytes,
+    ids: &columns::Bytes,
+) -> Result<HashTable, StoredError> {
+    place(hashes, file)
+        .zip(place(ids, file))
+        .and_then(|(hashes, ids)| HashTable::stored(file, hashes, ids))
+        .ok_or(StoredError::Inconsistent(
+            "a look-up table's hashes and ids are not as many whole integers",
+        ))
+}
+
+/// Where the string of bytes `part`, borrowed from `file` as it was read, lies in it.
+fn place(part: &columns::Bytes, file: &[u8]) -> Option<Range<usize>> {
+    let Cow::Borrowed(part) = &part.0 else {
+        return None;
+    };
+    let start = (part.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= file.len()).then_some(start..end)
 }

@@ -6,6 +6,10 @@
 //! where a binary search over the two million deletion pairs touched some twenty cache lines
 //! (it was a tenth of a query's time).
 
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::Arc;
+
 /// FNV-1a as a [`std::hash::Hasher`], for the engine's hash maps keyed by short texts
 /// (the vocabulary) and by ids (a screening's best name per entry): their keys come from
 /// the lists and the engine, not from an adversary choosing collisions, and SipHash, the
@@ -63,10 +67,15 @@ pub(crate) type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasher
 /// Sorted `(hash, token id)` pairs, kept as a hash array and an id array side by side, with
 /// a bucket index over the hashes' top bits; stored as its two arrays alone (the bucket
 /// index is worked out again when read).
+///
+/// The arrays are little-endian bytes ([`Ints`]): a table read from an index file keeps them
+/// where they are in the file's bytes rather than copying them out. The deletion table alone
+/// is some two million pairs (24 MB), and a fresh megabyte of memory costs a cold start
+/// about as much as reading it (the kernel zeroes every new page).
 #[derive(Debug, Clone)]
 pub(crate) struct HashTable {
-    hashes: Vec<u64>,
-    ids: Vec<u32>,
+    hashes: Ints<u64>,
+    ids: Ints<u32>,
     /// `starts[b]` is the first pair whose hash's top bits are `b`; one more at the end.
     starts: Vec<u32>,
     /// 64 minus the number of top bits that pick a bucket.
@@ -87,15 +96,16 @@ impl HashTable {
     /// The table of `pairs`, which must be sorted (by hash, then id).
     pub fn new(pairs: Vec<(u64, u32)>) -> HashTable {
         debug_assert!(pairs.is_sorted());
-        let (hashes, ids) = pairs.into_iter().unzip();
+        let hashes = Ints::of(pairs.iter().map(|p| p.0));
+        let ids = Ints::of(pairs.iter().map(|p| p.1));
         HashTable::of_sorted(hashes, ids)
     }
 
     /// The table of `hashes` and their `ids`, sorted by hash then id, and of equal length.
-    fn of_sorted(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
+    fn of_sorted(hashes: Ints<u64>, ids: Ints<u32>) -> HashTable {
         let (bits, shift) = bucket_bits(hashes.len());
         let mut starts = vec![0u32; (1usize << bits) + 1];
-        for &h in &hashes {
+        for h in hashes.iter() {
             starts[(h >> shift) as usize + 1] += 1;
         }
         for b in 1..starts.len() {
@@ -109,41 +119,47 @@ impl HashTable {
         }
     }
 
-    /// The table of the stored arrays; pairs out of order (a damaged file that kept its
-    /// checksum) are sorted, so that look-ups stay correct for what it holds.
-    fn of_stored(hashes: Vec<u64>, ids: Vec<u32>) -> HashTable {
-        let sorted = hashes
-            .windows(2)
-            .zip(ids.windows(2))
-            .all(|(h, id)| (h[0], id[0]) <= (h[1], id[1]));
-        if sorted {
-            return HashTable::of_sorted(hashes, ids);
+    /// The table of the stored arrays, `hashes` and `ids` of `bytes` (an index file's, read
+    /// in place); pairs out of order (a damaged file that kept its checksum) are sorted
+    /// into arrays of their own, so that look-ups stay correct for what it holds. `None`
+    /// when the arrays are not whole integers, or not as many hashes as ids.
+    pub(crate) fn stored(
+        bytes: &Arc<Vec<u8>>,
+        hashes: Range<usize>,
+        ids: Range<usize>,
+    ) -> Option<HashTable> {
+        let (hashes, ids) = (Ints::within(bytes, hashes)?, Ints::within(bytes, ids)?);
+        if hashes.len() != ids.len() {
+            return None;
         }
-        let mut pairs: Vec<(u64, u32)> = hashes.into_iter().zip(ids).collect();
+        let pairs = || hashes.iter().zip(ids.iter());
+        let sorted = pairs().zip(pairs().skip(1)).all(|(a, b)| a <= b);
+        if sorted {
+            return Some(HashTable::of_sorted(hashes, ids));
+        }
+        let mut pairs: Vec<(u64, u32)> = pairs().collect();
         pairs.sort_unstable();
-        HashTable::new(pairs)
+        Some(HashTable::new(pairs))
     }
 
     /// The ids stored under `h`.
     pub fn get(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
-        self.ids[self.range(h)].iter().copied()
+        self.range(h).map(|i| self.ids.get(i))
     }
 
-    /// Where the pairs of hash `h` are.
+    /// Where the pairs of hash `h` are: in its bucket (about one pair), those from the first
+    /// at or above `h` while equal to it.
     fn range(&self, h: u64) -> std::ops::Range<usize> {
         let b = (h >> self.shift) as usize;
         let (from, to) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-        let start = from + self.hashes[from..to].partition_point(|k| *k < h);
-        let count = self.hashes[start..to]
-            .iter()
-            .take_while(|k| **k == h)
-            .count();
-        start..start + count
+        let start = (from..to).find(|&i| self.hashes.get(i) >= h).unwrap_or(to);
+        let end = (start..to).find(|&i| self.hashes.get(i) != h).unwrap_or(to);
+        start..end
     }
 
     /// The largest id stored, for checking a table read from a file.
     pub fn max_id(&self) -> Option<u32> {
-        self.ids.iter().copied().max()
+        self.ids.iter().max()
     }
 }
 
@@ -155,18 +171,20 @@ fn bucket_bits(pairs: usize) -> (u32, u32) {
 }
 
 /// A [`HashTable`] is stored as its hashes and its ids, each as one string of little-endian
-/// bytes (one copy, where a serialised list of pairs costs a variable-length integer each),
-/// and read back from them straight into its arrays.
+/// bytes (one copy, where a serialised list of pairs costs a variable-length integer each):
+/// the bytes it holds, as they are.
 impl serde::Serialize for HashTable {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeTuple as _;
         let mut t = s.serialize_tuple(2)?;
-        t.serialize_element(&LeBytes(&self.hashes))?;
-        t.serialize_element(&LeBytes(&self.ids))?;
+        t.serialize_element(&RawBytes(self.hashes.bytes()))?;
+        t.serialize_element(&RawBytes(self.ids.bytes()))?;
         t.end()
     }
 }
 
+/// Read back from other bytes than an index file's own (the vocabulary's table): its arrays
+/// copied out of them.
 impl<'de> serde::Deserialize<'de> for HashTable {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HashTable, D::Error> {
         let (hashes, ids): (LeVec<u64>, LeVec<u32>) = serde::Deserialize::deserialize(d)?;
@@ -175,7 +193,71 @@ impl<'de> serde::Deserialize<'de> for HashTable {
                 "a look-up table's hashes and ids differ in number",
             ));
         }
-        Ok(HashTable::of_stored(hashes.0, ids.0))
+        let mut pairs: Vec<(u64, u32)> = hashes.0.into_iter().zip(ids.0).collect();
+        if !pairs.is_sorted() {
+            pairs.sort_unstable();
+        }
+        Ok(HashTable::new(pairs))
+    }
+}
+
+/// Bytes that serialise as one string of bytes (a `&[u8]` alone serialises as a sequence of
+/// integers).
+struct RawBytes<'a>(&'a [u8]);
+
+impl serde::Serialize for RawBytes<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// Little-endian integers of type `T` in a range of shared bytes: an index file's (read in
+/// place) or their own (a table built).
+#[derive(Debug, Clone)]
+pub(crate) struct Ints<T> {
+    bytes: Arc<Vec<u8>>,
+    range: Range<usize>,
+    of: PhantomData<T>,
+}
+
+impl<T: LeInt> Ints<T> {
+    /// `values` as bytes of their own.
+    fn of(values: impl Iterator<Item = T>) -> Ints<T> {
+        let mut bytes = Vec::with_capacity(values.size_hint().0 * T::SIZE);
+        values.for_each(|v| v.put(&mut bytes));
+        let range = 0..bytes.len();
+        Ints {
+            bytes: Arc::new(bytes),
+            range,
+            of: PhantomData,
+        }
+    }
+
+    /// The integers at `range` of `bytes`, if it lies within them and holds whole integers.
+    fn within(bytes: &Arc<Vec<u8>>, range: Range<usize>) -> Option<Ints<T>> {
+        (range.end <= bytes.len() && range.len().is_multiple_of(T::SIZE)).then(|| Ints {
+            bytes: Arc::clone(bytes),
+            range,
+            of: PhantomData,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.range.len() / T::SIZE
+    }
+
+    /// The `i`th integer (`i` below [`Ints::len`]).
+    fn get(&self, i: usize) -> T {
+        let at = self.range.start + i * T::SIZE;
+        T::take(&self.bytes[at..at + T::SIZE])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = T> + '_ {
+        self.bytes().chunks_exact(T::SIZE).map(T::take)
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[self.range.clone()]
     }
 }
 
@@ -303,12 +385,11 @@ impl TokenIds {
     }
 
     /// The id of the token `text`.
-    pub fn get<Q: AsRef<str> + ?Sized>(&self, text: &Q) -> Option<&u32> {
+    pub fn get<Q: AsRef<str> + ?Sized>(&self, text: &Q) -> Option<u32> {
         let text = text.as_ref();
-        let range = self.table.range(hash(text.as_bytes()));
-        self.table.ids[range]
-            .iter()
-            .find(|&&id| self.text(id) == Some(text))
+        self.table
+            .get(hash(text.as_bytes()))
+            .find(|&id| self.text(id) == Some(text))
     }
 
     /// Whether `text` is a token.
@@ -367,7 +448,7 @@ struct LeBytes<'a, T>(&'a [T]);
 struct LeVec<T>(Vec<T>);
 
 /// A fixed-size integer as little-endian bytes.
-trait LeInt: Copy {
+pub(crate) trait LeInt: Copy {
     const SIZE: usize;
     fn put(self, out: &mut Vec<u8>);
     fn take(bytes: &[u8]) -> Self;
@@ -465,11 +546,36 @@ mod tests {
             read.starts, table.starts,
             "the offsets of a sorted table read back"
         );
+        // Read in place from a file's bytes (here the two arrays one after the other, with
+        // a byte before them): the same look-ups, the same offsets.
+        let file = |hashes: &[u64], ids: &[u32]| {
+            let mut bytes = vec![7u8];
+            hashes.iter().for_each(|h| h.put(&mut bytes));
+            let middle = bytes.len();
+            ids.iter().for_each(|id| id.put(&mut bytes));
+            (Arc::new(bytes), 1..middle, middle)
+        };
+        let (hashes, ids): (Vec<u64>, Vec<u32>) = pairs.iter().copied().unzip();
+        let (bytes, at, middle) = file(&hashes, &ids);
+        let in_place = HashTable::stored(&bytes, at.clone(), middle..bytes.len()).unwrap();
+        assert_eq!(in_place.starts, table.starts);
+        assert!(
+            Arc::ptr_eq(&in_place.hashes.bytes, &bytes),
+            "read in place, not copied"
+        );
+        for &(h, _) in &pairs {
+            assert!(in_place.get(h).eq(table.get(h)));
+        }
+        // Not whole integers, past the end, or fewer ids than hashes: refused.
+        assert!(HashTable::stored(&bytes, 1..middle - 1, middle..bytes.len()).is_none());
+        assert!(HashTable::stored(&bytes, at.clone(), middle..bytes.len() + 4).is_none());
+        assert!(HashTable::stored(&bytes, at, middle..bytes.len() - 4).is_none());
         // Stored out of order: sorted again, so that every id is still found.
-        let (mut hashes, mut ids) = (table.hashes.clone(), table.ids.clone());
+        let (mut hashes, mut ids) = (hashes, ids);
         hashes.swap(3, 900);
         ids.swap(3, 900);
-        let unsorted = HashTable::of_stored(hashes, ids);
+        let (bytes, at, middle) = file(&hashes, &ids);
+        let unsorted = HashTable::stored(&bytes, at, middle..bytes.len()).unwrap();
         assert_eq!(unsorted.starts, table.starts);
         for &(h, _) in &pairs {
             assert!(unsorted.get(h).eq(table.get(h)));
@@ -497,13 +603,13 @@ mod tests {
         let texts = ["putin", "vladimir", "", "kim", "jong"];
         let ids = TokenIds::new(texts.iter().copied());
         for (id, text) in texts.iter().enumerate() {
-            assert_eq!(ids.get(*text), Some(&(id as u32)));
+            assert_eq!(ids.get(*text), Some(id as u32));
         }
         assert!(!ids.contains_key("putn"));
         let bytes = postcard::to_allocvec(&ids).unwrap();
         let read: TokenIds = postcard::from_bytes(&bytes).unwrap();
         assert_eq!(read.get("kim"), None, "no texts until they are filled");
         let read = TokenIds::with_arena(read.into_table(), ids.texts.clone(), ids.ends.clone());
-        assert_eq!(read.get("kim"), Some(&3));
+        assert_eq!(read.get("kim"), Some(3));
     }
 }

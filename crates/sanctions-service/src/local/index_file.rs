@@ -13,6 +13,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::read_ahead::{ReadAhead, Slot};
 use crate::engine::{self, Index};
@@ -79,20 +80,27 @@ pub fn path_for(db: &Path) -> PathBuf {
 
 /// The index kept at `path`, if its checksum holds and its key is `key`.
 pub fn read(path: &Path, key: &Key) -> Result<Index, IndexFileError> {
-    let bytes = read_bounded(path)?;
+    let bytes = Arc::new(read_bounded(path)?);
     let (found, body) = split(&bytes)?;
     if found != *key {
         return Err(IndexFileError::Stale);
     }
-    Ok(Index::from_bytes(body)?)
+    index_in(&bytes, body.len())
 }
 
 /// The index kept at `path` with the key it was written under, whatever that key is: read
 /// ahead of the store ([`Early`]), to be used only once the key proves to be the store's.
 fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
-    let bytes = read_bounded(path)?;
+    let bytes = Arc::new(read_bounded(path)?);
     let (found, body) = split(&bytes)?;
-    Ok((found, Index::from_bytes(body)?))
+    Ok((found, index_in(&bytes, body.len())?))
+}
+
+/// The index stored in the last `len` bytes of `file` (its body, after the header), which
+/// keeps its look-up tables where they are in `file` ([`Index::from_file`]).
+fn index_in(file: &Arc<Vec<u8>>, len: usize) -> Result<Index, IndexFileError> {
+    let body = file.len().saturating_sub(len)..file.len();
+    Ok(Index::from_file(Arc::clone(file), body)?)
 }
 
 /// An index file being read on a thread of its own while the process opens and checks its
