@@ -12,27 +12,17 @@ columns to weigh. Prints the medians and quartiles of each. A run that fails sto
 script.
 """
 import pathlib
-import resource
 import statistics
-import subprocess
 import sys
-import time
+
+import runs_ab  # the same folder: one run of a build, timed
 
 DEV = pathlib.Path(__file__).resolve().parent.parent / "../shared/eval/dev.csv"
 
 
 def run(binary, data, queries):
     """Wall and CPU seconds of one batch run of `binary` on `data`."""
-    args = [binary, "--data-dir", data, "batch", str(queries), "--column", "query", "--json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 3):
-        sys.exit(f"{binary} failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return runs_ab.run(binary, data, ["batch", str(queries), "--column", "query", "--json"])
 
 
 def main():
