@@ -71,7 +71,8 @@ impl Index {
     }
 
     /// The index stored in `bytes` by [`Index::to_bytes`], checked: every id it holds is in
-    /// range.
+    /// range. Its look-up tables keep a copy of `bytes` ([`Index::from_file`] reads them in
+    /// the caller's own).
     pub fn from_bytes(bytes: &[u8]) -> Result<Index, StoredError> {
         Index::from_file(Arc::new(bytes.to_vec()), 0..bytes.len())
     }
