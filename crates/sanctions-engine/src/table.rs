@@ -6,6 +6,7 @@
 //! where a binary search over the two million deletion pairs touched some twenty cache lines
 //! (it was a tenth of a query's time).
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::Arc;
@@ -177,37 +178,40 @@ impl serde::Serialize for HashTable {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeTuple as _;
         let mut t = s.serialize_tuple(2)?;
-        t.serialize_element(&RawBytes(self.hashes.bytes()))?;
-        t.serialize_element(&RawBytes(self.ids.bytes()))?;
+        t.serialize_element(&Bytes(Cow::Borrowed(self.hashes.bytes())))?;
+        t.serialize_element(&Bytes(Cow::Borrowed(self.ids.bytes())))?;
         t.end()
     }
 }
 
-/// Read back from other bytes than an index file's own (the vocabulary's table): its arrays
-/// copied out of them.
+/// Read back from other bytes than an index file's own (the vocabulary's table): its two
+/// arrays copied into bytes of its own, then read as an index file's are
+/// ([`HashTable::stored`]).
 impl<'de> serde::Deserialize<'de> for HashTable {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HashTable, D::Error> {
-        let (hashes, ids): (LeVec<u64>, LeVec<u32>) = serde::Deserialize::deserialize(d)?;
-        if hashes.0.len() != ids.0.len() {
-            return Err(serde::de::Error::custom(
-                "a look-up table's hashes and ids differ in number",
-            ));
-        }
-        let mut pairs: Vec<(u64, u32)> = hashes.0.into_iter().zip(ids.0).collect();
-        if !pairs.is_sorted() {
-            pairs.sort_unstable();
-        }
-        Ok(HashTable::new(pairs))
+        let (hashes, ids): (Bytes<'de>, Bytes<'de>) = serde::Deserialize::deserialize(d)?;
+        let middle = hashes.0.len();
+        let bytes = Arc::new([&*hashes.0, &*ids.0].concat());
+        HashTable::stored(&bytes, 0..middle, middle..bytes.len()).ok_or_else(|| {
+            serde::de::Error::custom(
+                "a look-up table's hashes and ids are not as many whole integers",
+            )
+        })
     }
 }
 
-/// Bytes that serialise as one string of bytes (a `&[u8]` alone serialises as a sequence of
-/// integers).
-struct RawBytes<'a>(&'a [u8]);
+/// A string of bytes, stored as one (borrowed from the file's bytes when read).
+pub(crate) struct Bytes<'a>(pub Cow<'a, [u8]>);
 
-impl serde::Serialize for RawBytes<'_> {
+impl serde::Serialize for Bytes<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(self.0)
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Bytes<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Bytes<'a>, D::Error> {
+        <&'de [u8]>::deserialize(d).map(|b| Bytes(Cow::Borrowed(b)))
     }
 }
 

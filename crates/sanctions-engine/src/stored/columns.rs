@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use compact_str::CompactString;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::entities::Flat;
 use super::{Entities, StoredError, StoredError::Inconsistent};
@@ -15,20 +15,7 @@ use crate::index::{Index, IndexedName, NameToken, NameTokens, VocabToken};
 use crate::normalize::TokenKind;
 use crate::similarity::Head;
 
-/// A string of bytes, stored as one (borrowed from the file's bytes when read).
-pub(crate) struct Bytes<'a>(pub Cow<'a, [u8]>);
-
-impl Serialize for Bytes<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&self.0)
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Bytes<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bytes<'a>, D::Error> {
-        <&'de [u8]>::deserialize(d).map(|b| Bytes(Cow::Borrowed(b)))
-    }
-}
+pub(crate) use crate::table::Bytes;
 
 /// Texts one after the other, and where each ends (little-endian `u32`s).
 #[derive(Serialize, Deserialize)]
