@@ -224,8 +224,7 @@ fn screen_one(index: &Index, request: &Request) -> Result<Screening, ScreenError
     let (tokens, literal) = literal::read(&name, organisation);
     let query = Query::from_tokens(index, tokens, organisation, literal);
     let today = crate::model::today_utc();
-    let accept = |entity: u32| {
-        let e = index.entity_filter[entity as usize];
+    let accept = |entity: u32, e: index::EntityFilter| {
         let ended = || {
             e.ends
                 && listing_ended(
@@ -354,13 +353,8 @@ fn best_names(
         let candidates = Query::pick(index, &mut found, max);
         let mut tail_hit = false;
         let tail_from = candidates.len() * 3 / 4;
+        index.ask_memory_for_names(candidates.get(scored_up_to..).unwrap_or_default());
         for (rank, &name_id) in candidates.iter().enumerate().skip(scored_up_to) {
-            // The next candidate's name and first tokens asked of memory now, while this one
-            // is scored (most are elsewhere in the heap, not in any cache): a read whose
-            // value is kept (`black_box`), the nearest to a prefetch without `unsafe`.
-            if let Some(&next) = candidates.get(rank + 1) {
-                std::hint::black_box(index.names[next as usize].tokens.first());
-            }
             let meta = index.name_meta[name_id as usize];
             let score = by_shape
                 .entry(meta.shape)

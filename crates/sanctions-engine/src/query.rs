@@ -5,7 +5,8 @@
 use std::cell::RefCell;
 
 use super::index::{
-    Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, NameMeta, NameToken, VocabToken, deletions, hash,
+    EntityFilter, Index, MIN_DELETION_LEN, MIN_FOLDED_WORD, NameMeta, NameToken, VocabToken,
+    deletions, hash,
 };
 use super::legal;
 use super::lexicon;
@@ -231,9 +232,13 @@ impl Query {
     }
 
     /// Every name worth scoring with its evidence, in no order (see [`Query::pick`]).
-    /// `accept` filters by the name's entity (type and list filters), so that excluded names
-    /// take no places.
-    pub fn candidates(&self, index: &Index, accept: impl Fn(u32) -> bool) -> Vec<Found> {
+    /// `accept` filters by the name's entity and its [`EntityFilter`] (type and list
+    /// filters), so that excluded names take no places.
+    pub fn candidates(
+        &self,
+        index: &Index,
+        accept: impl Fn(u32, EntityFilter) -> bool,
+    ) -> Vec<Found> {
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
             let stamps = self.tokens.len() + self.joins.len() + self.abjad_joins.len();
@@ -270,11 +275,17 @@ impl Query {
                     }
                 }
             }
+            index.ask_memory_for_meta(scratch.passed_names());
             let found: Vec<Found> = scratch
                 .passed()
                 .filter_map(|(name, acc)| {
-                    let NameMeta { entity, weight, .. } = index.name_meta[name as usize];
-                    if !accept(entity) {
+                    let NameMeta {
+                        entity,
+                        weight,
+                        filter,
+                        ..
+                    } = index.name_meta[name as usize];
+                    if !accept(entity, filter) {
                         return None;
                     }
                     // Evidence, discounted for what of the name it leaves unexplained (a
@@ -634,8 +645,9 @@ type Resembling = Vec<(u32, f32, MatchKind)>;
 /// The listed words that `text` resembles, best first, worked out.
 fn resembling_now(index: &Index, text: &str, key: &str, abjad: bool) -> Resembling {
     let word = Word::look_up(index, text, key, abjad);
-    let mut out: Vec<(u32, f32, MatchKind)> = word
-        .ids(index)
+    let ids = word.ids(index);
+    index.ask_memory_for_words(ids.iter().copied());
+    let mut out: Vec<(u32, f32, MatchKind)> = ids
         .into_iter()
         .filter_map(|id| word.rate(index, id).map(|(s, how)| (id, s, how)))
         .collect();
@@ -848,6 +860,11 @@ impl Scratch {
         if after >= self.floor && (!touched || before < self.floor) {
             self.passed.push(name);
         }
+    }
+
+    /// The names whose evidence reached the floor.
+    fn passed_names(&self) -> &[u32] {
+        &self.passed
     }
 
     /// The names whose evidence reached the floor, with their evidence.
