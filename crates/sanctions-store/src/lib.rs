@@ -13,6 +13,7 @@ pub use ids::new_id;
 
 mod alerts;
 mod briefs;
+mod checked;
 mod checkpoint;
 mod codec;
 mod entities;

@@ -18,6 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 use jiff::Timestamp;
 
 use super::briefs::{BriefFilter, BriefRecord};
+use super::checked;
 use super::favorites::{FavoriteInsert, FavoriteUpdate, MarkerMove, Nearness, WatchedName};
 use super::jobs::JobClaim;
 use super::rescreen_chunks::{
@@ -280,6 +281,25 @@ const NAMES_CHUNK: usize = 65_536;
 /// once; a reader dropped beyond this is closed, and opening one costs a schema read).
 const MAX_IDLE_READERS: usize = 64;
 
+/// [`Store::check_at_open`] of the database at `path`, unless it passed on the files as they
+/// are now ([`checked`]); remembered when it passes.
+fn checked_at_open(store: &Store, path: &Path) -> Option<String> {
+    let seen = checked::Seen::now(path);
+    if seen
+        .as_ref()
+        .is_some_and(|seen| checked::passed_before(path, seen))
+    {
+        tracing::debug!("quick check of the names table passed on the files as they are");
+        return None;
+    }
+    let problem = store.check_at_open();
+    match (&problem, seen) {
+        (None, Some(seen)) => checked::remember(path, &seen),
+        _ => checked::forget(path),
+    }
+    problem
+}
+
 /// A reader borrowed from the pool, returned when dropped.
 struct Reader<'a> {
     repo: &'a SqliteRepository,
@@ -310,7 +330,7 @@ impl SqliteRepository {
     /// Opens (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open(path)?;
-        let open_problem = writer.check_at_open();
+        let open_problem = checked_at_open(&writer, path);
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
@@ -325,7 +345,7 @@ impl SqliteRepository {
     /// folder): nothing is created or migrated, and every write fails with a store error.
     pub fn open_read_only(path: &Path) -> Result<SqliteRepository, StoreError> {
         let writer = Store::open_read_only(path)?;
-        let open_problem = writer.check_at_open();
+        let open_problem = checked_at_open(&writer, path);
         Ok(SqliteRepository {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),

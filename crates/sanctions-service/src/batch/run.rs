@@ -191,26 +191,49 @@ async fn preview_rows(
     out: &mut Screened,
     progress: &(dyn Fn(u64) + Sync),
 ) {
-    for chunk in todo.chunks(PREVIEW_CHUNK) {
-        // Indices by value: a closure over `&usize` can make the future not `Send` (its
-        // lifetime not general enough), and the server and the UI spawn it.
-        let requests = chunk
-            .iter()
-            .copied()
-            .map(|i| row_request(&items[i], plan.template))
-            .collect();
-        // Rows whose names passed the one check when the file was read are not checked
-        // again by the service.
-        let answers = if chunk.iter().all(|&i| items[i].name_checked) {
-            svc.preview_many_checked(requests).await
-        } else {
-            svc.preview_many(requests).await
-        };
+    // The next chunk is screened while this one's rows are filled in, so that the cores are
+    // not left waiting for the filling between chunks.
+    let mut chunks = todo.chunks(PREVIEW_CHUNK);
+    let mut next = chunks
+        .next()
+        .map(|c| (c, previews(svc, items, c, plan.template)));
+    while let Some((chunk, answers)) = next.take() {
+        next = chunks
+            .next()
+            .map(|c| (c, previews(svc, items, c, plan.template)));
+        let answers = answers.await.unwrap_or_else(|e| {
+            let failed = ServiceError::Internal(format!("a batch's screening stopped: {e}"));
+            vec![Err(failed); chunk.len()]
+        });
         for (&i, answer) in chunk.iter().zip(answers) {
             fill_line(out, i, answer, plan.checked);
         }
         progress(chunk.len() as u64);
     }
+}
+
+/// The previews of the rows `chunk` of `items`, screened on a task of their own.
+fn previews(
+    svc: &Arc<dyn Service>,
+    items: &[BatchItem],
+    chunk: &[usize],
+    template: &ScreenRequest,
+) -> tokio::task::JoinHandle<Vec<Result<ScreeningResponse, ServiceError>>> {
+    let requests: Vec<ScreenRequest> = chunk
+        .iter()
+        .map(|&i| row_request(&items[i], template))
+        .collect();
+    // Rows whose names passed the one check when the file was read are not checked again
+    // by the service.
+    let checked = chunk.iter().all(|&i| items[i].name_checked);
+    let svc = Arc::clone(svc);
+    tokio::spawn(async move {
+        if checked {
+            svc.preview_many_checked(requests).await
+        } else {
+            svc.preview_many(requests).await
+        }
+    })
 }
 
 /// Row `i` of `out` from its preview.

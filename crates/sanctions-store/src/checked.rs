@@ -1,0 +1,273 @@
+//! The check at open ([`Store::check_at_open`](super::Store::check_at_open)) remembered per
+//! state of the database's files, so that it runs once per change of them rather than at
+//! every start of a command that screens.
+//!
+//! After the check passes, a marker beside the database (`sanctions.db-checked`, 0600) keeps
+//! what identifies the files' state then: for the database file and a non-empty write-ahead
+//! log, the device, inode, size, and the modification and change times to the nanosecond. An
+//! open that finds the same state skips the check; any write through the file system (by
+//! this program, SQLite's own tools or anything else) moves the times, and a copied or
+//! restored file is another inode, so the check runs again. The change time cannot be set
+//! back by a user (`touch` sets the modification time only).
+//!
+//! The marker is written only for a state that held still during the check and is at least
+//! [`SETTLED`] old: a write landing within the file system's timestamp granularity of the one
+//! before could otherwise leave the same times (git's "racy" index entries). A data folder
+//! that cannot be written keeps no marker and is checked at every open, as before.
+//!
+//! What this leaves out is damage that no write makes, such as a failing disk changing bytes
+//! in place. The per-list name digests are still compared at every start that builds or
+//! reads the screening index (see [`super::integrity`]): they are what decides whether a
+//! list can be trusted, and they read every name.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// How long the files must have been left alone before their state is remembered.
+pub(crate) const SETTLED: Duration = Duration::from_secs(1);
+
+/// What the marker's first line says: the marker's kind and layout.
+const HEADER: &str = "sanctions: quick_check(names) passed, v1";
+
+/// One file's identity and times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+/// The state of a database's files: the database and its write-ahead log when that holds
+/// anything (an empty or missing log holds nothing to read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Seen {
+    db: Stamp,
+    wal: Option<Stamp>,
+}
+
+#[cfg(unix)]
+fn stamp(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        dev: meta.dev(),
+        ino: meta.ino(),
+        size: meta.size(),
+        modified: (meta.mtime(), meta.mtime_nsec()),
+        changed: (meta.ctime(), meta.ctime_nsec()),
+    })
+}
+
+/// Elsewhere than on Unix no state is remembered: the check runs at every open.
+#[cfg(not(unix))]
+fn stamp(_path: &Path) -> Option<Stamp> {
+    None
+}
+
+/// `db`'s path with `suffix` added to its file name (`sanctions.db` -> `sanctions.db-wal`).
+fn beside(db: &Path, suffix: &str) -> PathBuf {
+    let mut name = db.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    db.with_file_name(name)
+}
+
+/// The marker of the database at `db`.
+pub(crate) fn marker_path(db: &Path) -> PathBuf {
+    beside(db, "-checked")
+}
+
+impl Seen {
+    /// The state of the database at `db` now (`None`: it cannot be told).
+    pub(crate) fn now(db: &Path) -> Option<Seen> {
+        let wal = match stamp(&beside(db, "-wal")) {
+            Some(wal) if wal.size > 0 => Some(wal),
+            _ => None,
+        };
+        Some(Seen {
+            db: stamp(db)?,
+            wal,
+        })
+    }
+
+    /// The marker's text for this state.
+    fn text(&self) -> String {
+        let line = |s: &Stamp| {
+            format!(
+                "{} {} {} {}.{:09} {}.{:09}",
+                s.dev, s.ino, s.size, s.modified.0, s.modified.1, s.changed.0, s.changed.1
+            )
+        };
+        let wal = self.wal.as_ref().map_or_else(|| "none".to_owned(), line);
+        format!("{HEADER}\ndb {}\nwal {wal}\n", line(&self.db))
+    }
+
+    /// Whether every file was last changed at least [`SETTLED`] before `now`.
+    fn settled(&self, now: SystemTime) -> bool {
+        let Ok(since) = now.duration_since(SystemTime::UNIX_EPOCH) else {
+            return false;
+        };
+        let latest = [Some(self.db), self.wal]
+            .into_iter()
+            .flatten()
+            .flat_map(|s| [s.modified, s.changed])
+            .max()
+            .unwrap_or_default();
+        let latest = Duration::new(
+            u64::try_from(latest.0).unwrap_or(u64::MAX),
+            u32::try_from(latest.1).unwrap_or(0),
+        );
+        since.checked_sub(latest).is_some_and(|age| age >= SETTLED)
+    }
+}
+
+/// Whether the check at open passed on the database at `db` in the state `seen`.
+pub(crate) fn passed_before(db: &Path, seen: &Seen) -> bool {
+    std::fs::read_to_string(marker_path(db)).is_ok_and(|text| text == seen.text())
+}
+
+/// Remembers that the check passed on the database at `db` in the state `before` (seen
+/// before the check started), when the files are still in that state and settled; else
+/// removes any marker. A marker that cannot be written is left out (logged).
+pub(crate) fn remember(db: &Path, before: &Seen) {
+    let marker = marker_path(db);
+    let still = Seen::now(db).as_ref() == Some(before);
+    if !still || !before.settled(SystemTime::now()) {
+        return;
+    }
+    if let Err(e) = write(&marker, &before.text()) {
+        tracing::debug!(file = %marker.display(), "the check at open is not remembered: {e}");
+    }
+}
+
+/// Forgets any state remembered for the database at `db` (the check then runs at the next
+/// open).
+pub(crate) fn forget(db: &Path) {
+    let _ = std::fs::remove_file(marker_path(db));
+}
+
+/// Writes `text` to `path` in one step (a private temporary file renamed over it).
+fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // `tempfile` creates the file readable and writable by its owner only (0600).
+    let mut temp = tempfile::Builder::new()
+        .prefix(".sanctions-checked-")
+        .tempfile_in(folder)?;
+    std::io::Write::write_all(&mut temp, text.as_bytes())?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settle(path: &Path) {
+        let old = SystemTime::now() - Duration::from_secs(60);
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(old).unwrap();
+    }
+
+    #[test]
+    fn a_state_is_remembered_once_settled_and_forgotten_by_any_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        std::fs::write(&db, b"one").unwrap();
+        // Just written: its change time is now, so nothing is remembered.
+        let fresh = Seen::now(&db).unwrap();
+        remember(&db, &fresh);
+        assert!(!marker_path(&db).exists());
+        assert!(!passed_before(&db, &fresh));
+
+        // The change time cannot be set back: a state is settled once it has aged.
+        let aged = fresh.clone();
+        let later = SystemTime::now() + SETTLED + Duration::from_millis(10);
+        assert!(aged.settled(later));
+        assert!(!aged.settled(SystemTime::now() - Duration::from_secs(5)));
+
+        // A write of the same size moves the times: another state.
+        settle(&db);
+        let before = Seen::now(&db).unwrap();
+        assert_ne!(
+            before, fresh,
+            "setting the modification time changes the state"
+        );
+        std::fs::write(&db, b"two").unwrap();
+        let after = Seen::now(&db).unwrap();
+        assert_ne!(before, after);
+        assert_eq!(before.db.size, after.db.size);
+    }
+
+    #[test]
+    fn the_marker_holds_for_its_state_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        std::fs::write(&db, b"data").unwrap();
+        let seen = Seen::now(&db).unwrap();
+        write(&marker_path(&db), &seen.text()).unwrap();
+        assert!(passed_before(&db, &seen));
+        // A log with frames in it is part of the state; an empty one is not.
+        let wal = beside(&db, "-wal");
+        std::fs::write(&wal, b"").unwrap();
+        assert!(passed_before(&db, &Seen::now(&db).unwrap()));
+        std::fs::write(&wal, b"frames").unwrap();
+        assert!(!passed_before(&db, &Seen::now(&db).unwrap()));
+        std::fs::remove_file(&wal).unwrap();
+        // A copy is another file.
+        let copy = dir.path().join("copy.db");
+        std::fs::copy(&db, &copy).unwrap();
+        std::fs::copy(marker_path(&db), marker_path(&copy)).unwrap();
+        assert!(!passed_before(&copy, &Seen::now(&copy).unwrap()));
+        // A damaged or foreign marker holds for nothing.
+        std::fs::write(marker_path(&db), "db 1 2 3\n").unwrap();
+        assert!(!passed_before(&db, &seen));
+        forget(&db);
+        assert!(!marker_path(&db).exists());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            write(&marker_path(&db), &seen.text()).unwrap();
+            let mode = std::fs::metadata(marker_path(&db))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+
+    /// Waits until the files of `db` have been left alone for [`SETTLED`].
+    fn until_settled(db: &Path) {
+        while !Seen::now(db).unwrap().settled(SystemTime::now()) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    #[test]
+    fn an_open_remembers_a_passed_check_and_a_write_makes_the_next_open_check_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        drop(crate::SqliteRepository::open(&db).unwrap());
+        assert!(!marker_path(&db).exists(), "just written: not remembered");
+        until_settled(&db);
+        let repo = crate::SqliteRepository::open(&db).unwrap();
+        assert_eq!(repo.open_problem(), None);
+        let seen = Seen::now(&db).unwrap();
+        assert!(
+            passed_before(&db, &seen),
+            "a settled, passed state is remembered"
+        );
+        drop(repo);
+        // Any write, here through SQLite by another program, is another state.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("CREATE TABLE other (x); DROP TABLE other;")
+            .unwrap();
+        drop(conn);
+        assert!(!passed_before(&db, &Seen::now(&db).unwrap()));
+        let repo = crate::SqliteRepository::open(&db).unwrap();
+        assert_eq!(repo.open_problem(), None);
+    }
+}
