@@ -149,17 +149,7 @@ pub(crate) fn forget(db: &Path) {
 
 /// Writes `text` to `path` in one step (a private temporary file renamed over it).
 fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    // `tempfile` creates the file readable and writable by its owner only (0600).
-    let mut temp = tempfile::Builder::new()
-        .prefix(".sanctions-checked-")
-        .tempfile_in(folder)?;
-    std::io::Write::write_all(&mut temp, text.as_bytes())?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::files::replace_private(path, ".sanctions-checked-", text.as_bytes())
 }
 
 #[cfg(test)]

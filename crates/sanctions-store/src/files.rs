@@ -44,6 +44,23 @@ pub fn append_private(path: &Path) -> io::Result<File> {
     private_options().create(true).append(true).open(path)
 }
 
+/// Writes `bytes` to `path` in one step: to a private (0600) temporary file named from
+/// `prefix` in the same folder, synced, then renamed over any file there.
+pub fn replace_private(path: &Path, prefix: &str, bytes: &[u8]) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // `tempfile` creates the file readable and writable by its owner only (0600).
+    let mut temp = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempfile_in(folder)?;
+    io::Write::write_all(&mut temp, bytes)?;
+    temp.as_file().sync_data()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// The permission bits of `dir` when other users (its group or everyone) may read or enter
 /// it; `None` when it is private or cannot be read.
 pub fn readable_by_others(dir: &Path) -> Option<u32> {

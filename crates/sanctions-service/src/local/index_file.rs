@@ -11,7 +11,6 @@
 //! again. It is written to a private temp file in the same folder and renamed over the old
 //! one, so that a reader sees the old file or the new one, never half of one.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -201,18 +200,7 @@ pub fn encode(index: &Index, key: &Key) -> Result<Vec<u8>, IndexFileError> {
 /// renamed over the old file.
 pub fn write(path: &Path, index: &Index, key: &Key) -> Result<(), IndexFileError> {
     let bytes = encode(index, key)?;
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    // `tempfile` creates the file readable and writable by its owner only (0600).
-    let mut temp = tempfile::Builder::new()
-        .prefix(".sanctions-index-")
-        .tempfile_in(folder)?;
-    temp.write_all(&bytes)?;
-    temp.as_file().sync_data()?;
-    temp.persist(path)
-        .map_err(|e| IndexFileError::Io(e.error))?;
+    crate::store::files::replace_private(path, ".sanctions-index-", &bytes)?;
     Ok(())
 }
 
