@@ -129,7 +129,8 @@ pub(crate) fn passed_before(db: &Path, seen: &Seen) -> bool {
 
 /// Remembers that the check passed on the database at `db` in the state `before` (seen
 /// before the check started), when the files are still in that state and settled; else
-/// removes any marker. A marker that cannot be written is left out (logged).
+/// writes nothing (a marker of an earlier state holds for no other). A marker that cannot
+/// be written is left out (logged).
 pub(crate) fn remember(db: &Path, before: &Seen) {
     let marker = marker_path(db);
     let still = Seen::now(db).as_ref() == Some(before);
