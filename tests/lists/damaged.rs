@@ -404,6 +404,82 @@ fn a_damaged_page_of_the_names_table_makes_its_list_unavailable_not_silent() {
     assert_eq!(list_count(data.path(), "ca_sema"), 4_759);
 }
 
+/// A name changed behind the program's back through SQLite itself (the database stays
+/// sound, so its quick check passes and the screening index file still matches the list
+/// versions): the names' digests find it, even after a start that remembered every name
+/// matching on the files as they were.
+#[test]
+fn a_name_changed_through_sqlite_after_a_clean_start_makes_its_list_unavailable() {
+    let files = layout(&["un", "ca_sema"], |_, _| {});
+    let data = tempfile::tempdir().unwrap();
+    let out = import(data.path(), files.path(), false);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let db = data.path().join("sanctions.db");
+    until_settled(&db);
+    assert_eq!(list_count(data.path(), "ca_sema"), 4_759);
+    let marker = data.path().join("sanctions.db-names-checked");
+    assert!(
+        marker.exists(),
+        "a clean start on settled files is remembered"
+    );
+    let screened = sanctions(
+        data.path(),
+        &["screen", "AL-QAIDA", "--lists", "ca_sema,un"],
+    );
+    assert_eq!(code(&screened), 0, "{}", stderr(&screened));
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE names SET name = name || ' X' WHERE entity_id = \
+             (SELECT entity_id FROM entities WHERE list_code = 'ca_sema' LIMIT 1)",
+            [],
+        )
+        .unwrap();
+    assert!(changed > 0);
+    drop(conn);
+
+    assert_eq!(
+        list_count(data.path(), "ca_sema"),
+        0,
+        "Canada is unavailable"
+    );
+    assert_eq!(list_count(data.path(), "un"), 1_003);
+    let refused = sanctions(
+        data.path(),
+        &["screen", "AL-QAIDA", "--lists", "ca_sema,un"],
+    );
+    assert_eq!(
+        code(&refused),
+        4,
+        "{}{}",
+        stdout(&refused),
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("Canada SEMA (ca_sema)"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
+/// Waits until the database at `db` and its write-ahead log were last changed over a
+/// second ago: the age at which a passed check of their state is remembered.
+fn until_settled(db: &Path) {
+    let changed = |path: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).map_or(0, |m| m.ctime().max(m.mtime()))
+    };
+    let wal = db.with_file_name("sanctions.db-wal");
+    let now = || {
+        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        since.unwrap().as_secs() as i64
+    };
+    while now() < changed(db).max(changed(&wal)) + 2 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// Copies the database files of `from` (the main file and its journals) into `to`, made
 /// read-only.
 fn write_protected_copy(from: &Path, to: &Path) -> Vec<String> {

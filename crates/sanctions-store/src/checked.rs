@@ -15,10 +15,16 @@
 //! before could otherwise leave the same times (git's "racy" index entries). A data folder
 //! that cannot be written keeps no marker and is checked at every open, as before.
 //!
+//! The names' verification against their import digests (see [`super::integrity`]) is
+//! remembered the same way, in a marker of its own (`sanctions.db-names-checked`) that also
+//! keeps the newest list update then: it is written when every list's names matched their
+//! digests on files that held still through the read ([`names_checked`]), so that a start
+//! on files unchanged since reads no name (a write, such as a stored screening, makes the
+//! next start read them all again).
+//!
 //! What this leaves out is damage that no write makes, such as a failing disk changing bytes
-//! in place. The per-list name digests are still compared at every start that builds or
-//! reads the screening index (see [`super::integrity`]): they are what decides whether a
-//! list can be trusted, and they read every name.
+//! in place. The screening index a process answers from is checked in full (its checksum) at
+//! every read; `sanctions store check` reads and compares every name whatever the markers say.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -28,6 +34,8 @@ pub(crate) const SETTLED: Duration = Duration::from_secs(1);
 
 /// What the marker's first line says: the marker's kind and layout.
 const HEADER: &str = "sanctions: quick_check(names) passed, v1";
+/// The first line of the names' marker.
+const NAMES_HEADER: &str = "sanctions: every list's names matched their digests, v1";
 
 /// One file's identity and times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +101,11 @@ impl Seen {
 
     /// The marker's text for this state.
     fn text(&self) -> String {
+        self.text_under(HEADER)
+    }
+
+    /// The marker's text for this state under `header`.
+    fn text_under(&self, header: &str) -> String {
         let line = |s: &Stamp| {
             format!(
                 "{} {} {} {}.{:09} {}.{:09}",
@@ -100,7 +113,7 @@ impl Seen {
             )
         };
         let wal = self.wal.as_ref().map_or_else(|| "none".to_owned(), line);
-        format!("{HEADER}\ndb {}\nwal {wal}\n", line(&self.db))
+        format!("{header}\ndb {}\nwal {wal}\n", line(&self.db))
     }
 
     /// Whether every file was last changed at least [`SETTLED`] before `now`.
@@ -132,20 +145,62 @@ pub(crate) fn passed_before(db: &Path, seen: &Seen) -> bool {
 /// writes nothing (a marker of an earlier state holds for no other). A marker that cannot
 /// be written is left out (logged).
 pub(crate) fn remember(db: &Path, before: &Seen) {
-    let marker = marker_path(db);
+    remember_as(&marker_path(db), db, before, &before.text());
+}
+
+/// Writes `text` to `marker` when the files of `db` are still in the state `before` and it
+/// is settled.
+fn remember_as(marker: &Path, db: &Path, before: &Seen, text: &str) {
     let still = Seen::now(db).as_ref() == Some(before);
     if !still || !before.settled(SystemTime::now()) {
         return;
     }
-    if let Err(e) = write(&marker, &before.text()) {
-        tracing::debug!(file = %marker.display(), "the check at open is not remembered: {e}");
+    if let Err(e) = write(marker, text) {
+        tracing::debug!(file = %marker.display(), "a passed check is not remembered: {e}");
     }
 }
 
-/// Forgets any state remembered for the database at `db` (the check then runs at the next
+/// Forgets any state remembered for the database at `db` (the checks then run at the next
 /// open).
 pub(crate) fn forget(db: &Path) {
     let _ = std::fs::remove_file(marker_path(db));
+    forget_names(db);
+}
+
+/// The names' marker of the database at `db`.
+pub(crate) fn names_marker_path(db: &Path) -> PathBuf {
+    beside(db, "-names-checked")
+}
+
+/// The names' marker's text for `update_id` in the state `seen`.
+fn names_text(seen: &Seen, update_id: i64) -> String {
+    format!("{}update {update_id}\n", seen.text_under(NAMES_HEADER))
+}
+
+/// The newest list update when every list's names of the database at `db` last matched
+/// their digests, if the files are still as they were then (`None`: they must be read).
+pub fn names_checked(db: &Path) -> Option<i64> {
+    let text = std::fs::read_to_string(names_marker_path(db)).ok()?;
+    let seen = Seen::now(db)?;
+    let update = text.lines().last()?.strip_prefix("update ")?.parse().ok()?;
+    (text == names_text(&seen, update)).then_some(update)
+}
+
+/// Remembers that every list's names of the database at `db` matched their digests at list
+/// update `update_id`, read on the files in the state `before` (seen before the read), when
+/// they are still in that state and settled.
+pub(crate) fn remember_names(db: &Path, before: &Seen, update_id: i64) {
+    remember_as(
+        &names_marker_path(db),
+        db,
+        before,
+        &names_text(before, update_id),
+    );
+}
+
+/// Forgets the names' verification remembered for the database at `db`.
+pub(crate) fn forget_names(db: &Path) {
+    let _ = std::fs::remove_file(names_marker_path(db));
 }
 
 /// Writes `text` to `path` in one step (a private temporary file renamed over it).
@@ -260,5 +315,72 @@ mod tests {
         assert!(!passed_before(&db, &Seen::now(&db).unwrap()));
         let repo = crate::SqliteRepository::open(&db).unwrap();
         assert_eq!(repo.open_problem(), None);
+    }
+
+    #[test]
+    fn the_names_match_is_remembered_with_its_update_for_its_state_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        std::fs::write(&db, b"data").unwrap();
+        let fresh = Seen::now(&db).unwrap();
+        remember_names(&db, &fresh, 7);
+        assert_eq!(names_checked(&db), None, "just written: not remembered");
+        until_settled(&db);
+        let seen = Seen::now(&db).unwrap();
+        remember_names(&db, &seen, 7);
+        assert_eq!(names_checked(&db), Some(7));
+        // The quick check's marker is another: neither holds for the other.
+        assert!(!passed_before(&db, &seen));
+        // The update is what the marker says (a service compares it with the store's
+        // newest); a marker with no update, or of another kind, holds for nothing.
+        let text = std::fs::read_to_string(names_marker_path(&db)).unwrap();
+        write(
+            &names_marker_path(&db),
+            &text.replace("update 7", "update 8"),
+        )
+        .unwrap();
+        assert_eq!(names_checked(&db), Some(8));
+        write(
+            &names_marker_path(&db),
+            &text.replace("update 7", "update x"),
+        )
+        .unwrap();
+        assert_eq!(names_checked(&db), None);
+        write(&names_marker_path(&db), &seen.text()).unwrap();
+        assert_eq!(names_checked(&db), None);
+        remember_names(&db, &seen, 7);
+        assert_eq!(names_checked(&db), Some(7));
+        // Any write is another state; forgetting the check at open forgets this too.
+        std::fs::write(&db, b"date").unwrap();
+        assert_eq!(names_checked(&db), None);
+        until_settled(&db);
+        remember_names(&db, &Seen::now(&db).unwrap(), 7);
+        assert_eq!(names_checked(&db), Some(7));
+        forget(&db);
+        assert_eq!(names_checked(&db), None);
+        assert!(!names_marker_path(&db).exists());
+    }
+
+    #[test]
+    fn names_read_back_on_settled_files_are_remembered_until_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        drop(crate::SqliteRepository::open(&db).unwrap());
+        until_settled(&db);
+        let read = crate::read_back_names_at(&db).unwrap();
+        assert!(read.damage.is_empty());
+        assert_eq!(names_checked(&db), Some(read.update_id));
+        let repo = crate::SqliteRepository::open(&db).unwrap();
+        assert_eq!(
+            names_checked(&db),
+            Some(read.update_id),
+            "an open writes nothing"
+        );
+        drop(repo);
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("CREATE TABLE other (x); DROP TABLE other;")
+            .unwrap();
+        drop(conn);
+        assert_eq!(names_checked(&db), None, "a write by another program");
     }
 }

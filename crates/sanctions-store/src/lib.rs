@@ -58,9 +58,10 @@ pub use sink::ListSink;
 /// The account of the local single-user mode, and of every row stored before accounts
 /// existed (migration 6).
 pub const DEFAULT_ACCOUNT: &str = "acct_default";
+pub use checked::names_checked;
 pub use lists::{EntityChange, ListSummary};
 pub use ops::OpsStats;
-pub use read_back::{NamesReadBack, StoredNames};
+pub use read_back::{NamesReadBack, StoredNames, read_back_names_at};
 pub use repo::{Repository, SqliteRepository};
 pub use rescreen_chunks::{
     ChunkClaim, ChunkCommit, ChunkDone, ChunkFavorite, ChunkLease, ChunkRunStart, ChunkRunState,

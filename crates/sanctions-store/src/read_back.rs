@@ -3,14 +3,16 @@
 //! grouping of matches compares an entry's names without a read of its record per entry.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
+use crate::checked;
 use crate::integrity::{Digests, NameDamage, NameDigest, compare, read_names};
 use crate::model::ListCode;
 use crate::{Store, StoreError};
 
 /// Every entry's names in the order read (entry id, then position: the primary name first),
 /// in one buffer.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StoredNames {
     /// Each entry: its id, its list, and the end of its names in `ends`.
     entries: Vec<Entry>,
@@ -22,7 +24,7 @@ pub struct StoredNames {
     by_id: Vec<usize>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Entry {
     entity_id: Box<str>,
     list: ListCode,
@@ -59,6 +61,30 @@ impl StoredNames {
             self.by_id = by_id;
         }
         self
+    }
+
+    /// These names as bytes, for a file ([`StoredNames::from_bytes`] reads them back).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        // Only an I/O writer can fail; a vector cannot.
+        postcard::to_allocvec(self).unwrap_or_default()
+    }
+
+    /// The names written by [`StoredNames::to_bytes`]; `None` when `bytes` are not such names
+    /// (whole, every end within the text and in order).
+    pub fn from_bytes(bytes: &[u8]) -> Option<StoredNames> {
+        let names: StoredNames = postcard::from_bytes(bytes).ok()?;
+        names.is_whole().then_some(names)
+    }
+
+    /// Whether every end lies within what it ends and in order, so that no look-up can
+    /// reach outside them.
+    fn is_whole(&self) -> bool {
+        in_order(self.ends.iter().copied(), self.text.len())
+            && self.ends.iter().all(|&end| self.text.is_char_boundary(end))
+            && in_order(self.entries.iter().map(|e| e.names_end), self.ends.len())
+            && (self.by_id.is_empty()
+                || (self.by_id.len() == self.entries.len()
+                    && self.by_id.iter().all(|&i| i < self.entries.len())))
     }
 
     /// Number of entries read.
@@ -135,6 +161,16 @@ impl StoredNames {
     }
 }
 
+/// Whether `ends` never go back and none is past `last`.
+fn in_order(mut ends: impl Iterator<Item = usize>, last: usize) -> bool {
+    let mut at = 0;
+    ends.all(|end| {
+        let fine = at <= end && end <= last;
+        at = end;
+        fine
+    })
+}
+
 /// The names read back and what their verification found, with the store's newest list
 /// update as of the same read.
 #[derive(Debug)]
@@ -165,6 +201,30 @@ impl Store {
             names,
         })
     }
+}
+
+/// [`Store::read_back_names`] of the database at `path`, on a connection of its own; when
+/// every name matches its digest on files that held still through the read, that is
+/// remembered beside them ([`checked::names_checked`]).
+pub fn read_back_names_at(path: &Path) -> Result<NamesReadBack, StoreError> {
+    remembering(path, || Store::open_read_only(path)?.read_back_names())
+}
+
+/// The names read back by `read` from the database at `path`, their verification
+/// remembered when it found nothing and the files held still, forgotten otherwise.
+pub(crate) fn remembering(
+    path: &Path,
+    read: impl FnOnce() -> Result<NamesReadBack, StoreError>,
+) -> Result<NamesReadBack, StoreError> {
+    let before = checked::Seen::now(path);
+    let read = read()?;
+    match &before {
+        Some(before) if read.damage.is_empty() => {
+            checked::remember_names(path, before, read.update_id);
+        }
+        _ => checked::forget_names(path),
+    }
+    Ok(read)
 }
 
 #[cfg(test)]
@@ -231,5 +291,32 @@ mod tests {
         assert_eq!(near(0, "un:1"), Some(vec!["A", "B"]));
         assert_eq!(near(7, "eu:1"), Some(vec!["C"]));
         assert_eq!(near(0, "un:2"), None);
+    }
+
+    #[test]
+    fn names_as_bytes_read_back_alike_and_damaged_bytes_are_refused_or_whole() {
+        let entries = [
+            entry(ListCode::Un, "un:2", &["Dé", "E"]),
+            entry(ListCode::Eu, "eu:1", &["C"]),
+            entry(ListCode::Un, "un:10", &["F", "", "Ĝ h"]),
+        ];
+        let names = stored(&entries);
+        let bytes = names.to_bytes();
+        assert_eq!(StoredNames::from_bytes(&bytes), Some(names));
+        // Whatever a byte becomes, the names read are refused or can be looked up whole.
+        for at in 0..bytes.len() {
+            for flip in [0x01, 0x20, 0x80] {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= flip;
+                if let Some(read) = StoredNames::from_bytes(&damaged) {
+                    for e in &entries {
+                        let _ = read.names_of(&e.entity_id).map(Iterator::count);
+                        let _ = read.names_near(1, &e.entity_id).map(Iterator::count);
+                    }
+                    let _ = read.digests();
+                }
+            }
+            assert_eq!(StoredNames::from_bytes(&bytes[..at]), None, "cut at {at}");
+        }
     }
 }

@@ -442,7 +442,7 @@ impl Repository for SqliteRepository {
         self.reader()?.verify_names()
     }
     fn read_back_names(&self) -> Result<super::NamesReadBack, StoreError> {
-        self.reader()?.read_back_names()
+        crate::read_back::remembering(&self.path, || self.reader()?.read_back_names())
     }
     fn entity(&self, entity_id: &str) -> Result<Option<Entity>, StoreError> {
         self.reader()?.entity(entity_id)

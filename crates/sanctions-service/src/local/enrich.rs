@@ -9,9 +9,9 @@
 //! known. All of it is dropped with the index when a list update lands.
 //!
 //! An entry's grouping facts are worked out the first time it is met, from the entry as the
-//! index holds it (list, type, primary name, dates of birth, countries) and its names as read
-//! back by the name verification at the index's list update ([`Names`]); without those names
-//! (another update, or no verification yet), from its record in the store.
+//! index holds it (list, type, primary name, dates of birth, countries) and its names as
+//! stored, kept with the index (read when it was built, and in its file beside it:
+//! [`Answers::read_back`]); an entry not among them, from its record in the store.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -48,27 +48,41 @@ pub(crate) struct Answers {
     entities: Box<[OnceLock<Option<Box<Facts>>>]>,
     /// Entries searched, by (lists searched, include ended, kind filter, today).
     searched: Mutex<HashMap<SearchedKey, u64>>,
+    /// Every entry's names as stored when the index was built (of every list, withheld or
+    /// not), which the grouping compares.
+    names: Option<StoredNames>,
 }
 
 /// The lists searched (sorted), whether ended listings count, the kind filter (0 both, 1
 /// individuals, 2 entities) and today's date (listings end by date).
 type SearchedKey = (Vec<ListCode>, bool, u8, String);
 
-/// Where the grouping finds an entry's names: as read back at the index's list update, else
-/// in the entry's record in the store.
+/// Where the grouping finds an entry's names: as kept with the index, else in the entry's
+/// record in the store.
 pub(crate) struct Names<'a> {
     pub repo: &'a dyn Repository,
     pub read_back: Option<&'a StoredNames>,
 }
 
 impl Answers {
-    /// The answers' share of an index of `entities` entries whose lists are `lists`.
-    pub(crate) fn new(lists: Vec<ListSummary>, entities: usize) -> Answers {
+    /// The answers' share of an index of `entities` entries whose lists are `lists`, built
+    /// from entries whose names as stored are `names`.
+    pub(crate) fn new(
+        lists: Vec<ListSummary>,
+        entities: usize,
+        names: Option<StoredNames>,
+    ) -> Answers {
         Answers {
             lists,
             entities: (0..entities).map(|_| OnceLock::new()).collect(),
+            names,
             ..Answers::default()
         }
+    }
+
+    /// The names as stored of the entries the index was built from, when known.
+    pub(crate) fn read_back(&self) -> Option<&StoredNames> {
+        self.names.as_ref()
     }
 
     /// The grouping facts of the entry of `hit`, worked out the first time it is met.

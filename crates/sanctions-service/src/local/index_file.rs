@@ -4,8 +4,10 @@
 //!
 //! The file is `MAGIC`, the CRC-32 of all that follows, the length of the key, the key (the
 //! index's layout [`engine::INDEX_FORMAT`], the program's version and commit, whether weak
-//! aliases are indexed, the newest list update and every list's version) and the index's
-//! bytes ([`engine::Index::to_bytes`]). It is used only when its checksum holds, its key is
+//! aliases are indexed, the newest list update and every list's version), the length of the
+//! entries' names as stored and those names (what the grouping of matches compares:
+//! [`StoredNames::to_bytes`]), and the index's bytes ([`engine::Index::to_bytes`]). It is
+//! used only when its checksum holds, its key is
 //! the store's now and the database passed its check at open; anything else (missing,
 //! stale, truncated, corrupted, another build's) is rebuilt from the store and written
 //! again. It is written to a private temp file in the same folder and renamed over the old
@@ -17,9 +19,11 @@ use std::sync::Arc;
 use super::read_ahead::{ReadAhead, Slot};
 use crate::engine::{self, Index};
 use crate::model::ListVersions;
+use crate::store::StoredNames;
 
-/// The first bytes of the file.
-const MAGIC: &[u8; 16] = b"sanctions-index\n";
+/// The first bytes of the file, and its layout (`sanctions-index\n` before the names were
+/// kept in it).
+const MAGIC: &[u8; 16] = b"sanctions-idx-2\n";
 /// A larger file is not read (the eight lists give about 60 MB).
 const MAX_FILE_BYTES: u64 = 1 << 30;
 
@@ -70,29 +74,37 @@ pub enum IndexFileError {
     Stale,
     #[error("the index file's index is unusable: {0}")]
     Index(#[from] engine::StoredError),
+    #[error("the index file's names are unusable")]
+    Names,
 }
+
+/// What an index file holds besides its key.
+pub type Kept = (Index, StoredNames);
 
 /// Where the index of the database at `db` is kept.
 pub fn path_for(db: &Path) -> PathBuf {
     db.with_extension("index")
 }
 
-/// The index kept at `path`, if its checksum holds and its key is `key`.
-pub fn read(path: &Path, key: &Key) -> Result<Index, IndexFileError> {
+/// The index and names kept at `path`, if its checksum holds and its key is `key`.
+pub fn read(path: &Path, key: &Key) -> Result<Kept, IndexFileError> {
     let bytes = Arc::new(read_bounded(path)?);
-    let (found, body) = split(&bytes)?;
+    let (found, names, body) = split(&bytes)?;
     if found != *key {
         return Err(IndexFileError::Stale);
     }
-    index_in(&bytes, body.len())
+    let names = StoredNames::from_bytes(names).ok_or(IndexFileError::Names)?;
+    Ok((index_in(&bytes, body.len())?, names))
 }
 
-/// The index kept at `path` with the key it was written under, whatever that key is: read
-/// ahead of the store ([`Early`]), to be used only once the key proves to be the store's.
-fn read_with_key(path: &Path) -> Result<(Key, Index), IndexFileError> {
+/// The index and names kept at `path` with the key they were written under, whatever that
+/// key is: read ahead of the store ([`Early`]), to be used only once the key proves to be
+/// the store's.
+fn read_with_key(path: &Path) -> Result<(Key, Kept), IndexFileError> {
     let bytes = Arc::new(read_bounded(path)?);
-    let (found, body) = split(&bytes)?;
-    Ok((found, index_in(&bytes, body.len())?))
+    let (found, names, body) = split(&bytes)?;
+    let names = StoredNames::from_bytes(names).ok_or(IndexFileError::Names)?;
+    Ok((found, (index_in(&bytes, body.len())?, names)))
 }
 
 /// The index stored in the last `len` bytes of `file` (its body, after the header), which
@@ -111,7 +123,7 @@ fn index_in(file: &Arc<Vec<u8>>, len: usize) -> Result<Index, IndexFileError> {
 pub struct Early;
 
 /// The process's index read ahead.
-static EARLY: Slot<Result<(Key, Index), IndexFileError>> = Slot::new(None);
+static EARLY: Slot<Result<(Key, Kept), IndexFileError>> = Slot::new(None);
 
 impl Early {
     /// Starts reading the index file kept beside the database at `db` (nothing when no
@@ -129,9 +141,9 @@ impl Early {
     /// The index read ahead from `path`, when its key is `key` (the read is waited for);
     /// `None` when none was read from `path` or it is not of `key`. The first load takes the
     /// read ahead or lets it go ([`ReadAhead::take`]).
-    pub(super) fn take(path: &Path, key: &Key) -> Option<Index> {
+    pub(super) fn take(path: &Path, key: &Key) -> Option<Kept> {
         match ReadAhead::take(&EARLY, path)? {
-            Ok((found, index)) if found == *key => Some(index),
+            Ok((found, kept)) if found == *key => Some(kept),
             _ => None,
         }
     }
@@ -156,8 +168,9 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
     Ok(bytes)
 }
 
-/// The key and the index's bytes of a file's bytes, once its checksum holds.
-fn split(bytes: &[u8]) -> Result<(Key, &[u8]), IndexFileError> {
+/// The key, the names' bytes and the index's bytes of a file's bytes, once its checksum
+/// holds.
+fn split(bytes: &[u8]) -> Result<(Key, &[u8], &[u8]), IndexFileError> {
     let rest = bytes
         .strip_prefix(MAGIC.as_slice())
         .ok_or(IndexFileError::NotAnIndex)?;
@@ -170,9 +183,15 @@ fn split(bytes: &[u8]) -> Result<(Key, &[u8]), IndexFileError> {
     if key_len > rest.len() {
         return Err(IndexFileError::NotAnIndex);
     }
-    let (key, body) = rest.split_at(key_len);
+    let (key, rest) = rest.split_at(key_len);
     let key = postcard::from_bytes(key).map_err(IndexFileError::Key)?;
-    Ok((key, body))
+    let (names_len, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
+    let names_len = names_len as usize;
+    if names_len > rest.len() {
+        return Err(IndexFileError::NotAnIndex);
+    }
+    let (names, body) = rest.split_at(names_len);
+    Ok((key, names, body))
 }
 
 fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
@@ -180,14 +199,18 @@ fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
     Some((u32::from_le_bytes(*head), rest))
 }
 
-/// The file's bytes of `index` under `key`.
-pub fn encode(index: &Index, key: &Key) -> Result<Vec<u8>, IndexFileError> {
+/// The file's bytes of `index` and `names` under `key`.
+pub fn encode(index: &Index, names: &StoredNames, key: &Key) -> Result<Vec<u8>, IndexFileError> {
     let key = postcard::to_allocvec(key).map_err(IndexFileError::Key)?;
+    let names = names.to_bytes();
     let body = index.to_bytes()?;
-    let key_len = u32::try_from(key.len()).map_err(|_| IndexFileError::TooLarge)?;
-    let mut checked = Vec::with_capacity(4 + key.len() + body.len());
+    let length = |part: &[u8]| u32::try_from(part.len()).map_err(|_| IndexFileError::TooLarge);
+    let (key_len, names_len) = (length(&key)?, length(&names)?);
+    let mut checked = Vec::with_capacity(8 + key.len() + names.len() + body.len());
     checked.extend_from_slice(&key_len.to_le_bytes());
     checked.extend_from_slice(&key);
+    checked.extend_from_slice(&names_len.to_le_bytes());
+    checked.extend_from_slice(&names);
     checked.extend_from_slice(&body);
     let mut out = Vec::with_capacity(MAGIC.len() + 4 + checked.len());
     out.extend_from_slice(MAGIC);
@@ -196,10 +219,15 @@ pub fn encode(index: &Index, key: &Key) -> Result<Vec<u8>, IndexFileError> {
     Ok(out)
 }
 
-/// Writes `index` under `key` to `path`: to a private temp file in the same folder, then
-/// renamed over the old file.
-pub fn write(path: &Path, index: &Index, key: &Key) -> Result<(), IndexFileError> {
-    let bytes = encode(index, key)?;
+/// Writes `index` and `names` under `key` to `path`: to a private temp file in the same
+/// folder, then renamed over the old file.
+pub fn write(
+    path: &Path,
+    index: &Index,
+    names: &StoredNames,
+    key: &Key,
+) -> Result<(), IndexFileError> {
+    let bytes = encode(index, names, key)?;
     crate::store::files::replace_private(path, ".sanctions-index-", &bytes)?;
     Ok(())
 }
@@ -226,6 +254,14 @@ mod tests {
         }])
     }
 
+    fn names() -> StoredNames {
+        let mut names = StoredNames::default();
+        for name in ["PUTIN, Vladimir Vladimirovich", "Vladimir Putin"] {
+            names.push(ListCode::OfacSdn, "ofac_sdn:1", name);
+        }
+        names.finish()
+    }
+
     fn key(update: i64) -> Key {
         Key::new(
             true,
@@ -236,7 +272,7 @@ mod tests {
 
     #[test]
     fn every_damaged_byte_and_every_truncation_is_refused() {
-        let bytes = encode(&index(), &key(3)).unwrap();
+        let bytes = encode(&index(), &names(), &key(3)).unwrap();
         assert!(split(&bytes).is_ok());
         for at in (0..bytes.len()).step_by(7) {
             let mut damaged = bytes.clone();
@@ -250,8 +286,9 @@ mod tests {
     fn another_key_is_stale() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sanctions.index");
-        write(&path, &index(), &key(3)).unwrap();
-        assert!(read(&path, &key(3)).is_ok());
+        write(&path, &index(), &names(), &key(3)).unwrap();
+        let (_, kept) = read(&path, &key(3)).unwrap();
+        assert_eq!(kept, names(), "the names as written");
         assert!(matches!(read(&path, &key(4)), Err(IndexFileError::Stale)));
         let other_weak = Key::new(false, 3, key(3).versions);
         assert!(matches!(
@@ -262,6 +299,46 @@ mod tests {
         assert!(matches!(
             read(&missing, &key(3)),
             Err(IndexFileError::Missing)
+        ));
+    }
+
+    /// A file under the right checksum whose names are not whole (written by another
+    /// program, or damaged before its checksum was taken) is refused, not read past.
+    #[test]
+    fn names_that_are_not_whole_are_refused_under_a_good_checksum() {
+        let whole = names().to_bytes();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sanctions.index");
+        let key_bytes = postcard::to_allocvec(&key(3)).unwrap();
+        for cut in [1, whole.len() / 2, whole.len() - 1] {
+            let mut checked = Vec::new();
+            checked.extend_from_slice(&(key_bytes.len() as u32).to_le_bytes());
+            checked.extend_from_slice(&key_bytes);
+            checked.extend_from_slice(&(cut as u32).to_le_bytes());
+            checked.extend_from_slice(&whole[..cut]);
+            checked.extend_from_slice(&index().to_bytes().unwrap());
+            let mut file = MAGIC.to_vec();
+            file.extend_from_slice(&crc32fast::hash(&checked).to_le_bytes());
+            file.extend_from_slice(&checked);
+            std::fs::write(&path, file).unwrap();
+            assert!(
+                matches!(read(&path, &key(3)), Err(IndexFileError::Names)),
+                "names cut at {cut}"
+            );
+        }
+    }
+
+    /// A file of the layout before the names were kept is no index: it is rebuilt.
+    #[test]
+    fn a_file_of_the_earlier_layout_is_no_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sanctions.index");
+        let mut bytes = encode(&index(), &names(), &key(3)).unwrap();
+        bytes[..MAGIC.len()].copy_from_slice(b"sanctions-index\n");
+        std::fs::write(&path, bytes).unwrap();
+        assert!(matches!(
+            read(&path, &key(3)),
+            Err(IndexFileError::NotAnIndex)
         ));
     }
 
@@ -284,7 +361,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("sanctions.db");
         let path = path_for(&db);
-        write(&path, &index(), &key(3)).unwrap();
+        write(&path, &index(), &names(), &key(3)).unwrap();
         let bytes = |index: &Index| index.to_bytes().unwrap();
 
         Early::start(&db);
@@ -296,8 +373,9 @@ mod tests {
         );
 
         Early::start(&db);
-        let read = Early::take(&path, &key(3)).expect("the read ahead");
+        let (read, kept) = Early::take(&path, &key(3)).expect("the read ahead");
         assert_eq!(bytes(&read), bytes(&index()), "the index as written");
+        assert_eq!(kept, names());
         assert!(Early::take(&path, &key(3)).is_none(), "taken once");
 
         Early::start(&db);

@@ -34,7 +34,7 @@ use arc_swap::ArcSwap;
 use super::ServiceError;
 use crate::engine::Index;
 use crate::model::ListVersions;
-use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, StoreLocation, StoredNames};
+use crate::store::{Backend, DEFAULT_ACCOUNT, Repository, StoreLocation};
 
 pub use background::Background;
 pub use monitor::RescreenMode;
@@ -290,8 +290,8 @@ impl LocalService {
         let loaded = match kept {
             Some(loaded) => loaded,
             None => {
-                let (loaded, damage, names) = load(repo, weak)?;
-                self.remember(loaded.latest_update, &damage, names);
+                let (loaded, damage) = load(repo, weak)?;
+                self.remember(loaded.latest_update, &damage);
                 if let Some(file) = file.filter(|_| damage.is_empty()) {
                     persist(&file, &loaded, weak);
                 }
@@ -394,11 +394,11 @@ pub const NO_DATA: &str = "no list has been imported yet: run `sanctions lists i
     (offline) or `sanctions lists update` (download from the publishers)";
 
 /// Builds the index from the store, withholding the lists whose names fail verification
-/// (returned with it, and the names read).
+/// (returned with it); the names read are kept with it for the grouping.
 fn load(
     repo: &dyn Repository,
     weak_aliases: bool,
-) -> Result<(Loaded, Vec<crate::store::NameDamage>, StoredNames), ServiceError> {
+) -> Result<(Loaded, Vec<crate::store::NameDamage>), ServiceError> {
     // The update id first: an import landing meanwhile makes the index look stale, never fresh.
     let latest_update = repo.latest_update_id()?;
     let versions = repo.list_versions()?;
@@ -420,14 +420,14 @@ fn load(
         ms = started.elapsed().as_millis() as u64,
         "screening index built"
     );
-    let answers = enrich::Answers::new(lists, index.entity_count());
+    let answers = enrich::Answers::new(lists, index.entity_count(), Some(stored));
     let loaded = Loaded {
         index,
         latest_update,
         versions,
         answers,
     };
-    Ok((loaded, damage, stored))
+    Ok((loaded, damage))
 }
 
 /// The persisted index ([`index_file`]) when it is the store's current one and the database
@@ -449,8 +449,8 @@ fn persisted(
         Some(index) => Ok(index),
         None => index_file::read(path, &key),
     };
-    let index = match read {
-        Ok(index) => index,
+    let (index, names) = match read {
+        Ok(read) => read,
         Err(index_file::IndexFileError::Missing) => return Ok(None),
         Err(e) => {
             tracing::info!(file = %path.display(), "{e}: the screening index is rebuilt");
@@ -462,7 +462,7 @@ fn persisted(
         ms = started.elapsed().as_millis() as u64,
         "screening index read from its file"
     );
-    let answers = enrich::Answers::new(repo.lists()?, index.entity_count());
+    let answers = enrich::Answers::new(repo.lists()?, index.entity_count(), Some(names));
     Ok(Some(Loaded {
         index,
         latest_update,
@@ -480,7 +480,10 @@ fn persist(path: &Path, loaded: &Loaded, weak_aliases: bool) {
     }
     let key = index_file::Key::new(weak_aliases, loaded.latest_update, loaded.versions.clone());
     let started = std::time::Instant::now();
-    match index_file::write(path, &loaded.index, &key) {
+    let Some(names) = loaded.answers.read_back() else {
+        return;
+    };
+    match index_file::write(path, &loaded.index, names, &key) {
         Ok(()) => tracing::info!(
             file = %path.display(),
             ms = started.elapsed().as_millis() as u64,

@@ -100,8 +100,7 @@ fn screen_one(
     request: &ScreenRequest,
 ) -> Result<(Changes, ScreeningResponse), ServiceError> {
     let coverage = enrich::coverage(loaded, request);
-    let read_back = this.names_at(loaded.latest_update);
-    let names = this.names(read_back.as_deref());
+    let names = this.names(loaded.answers.read_back());
     let result = enrich::answer(&names, loaded, request, coverage)?;
     let record = record_of(
         loaded,
@@ -182,8 +181,8 @@ pub(crate) fn match_alert(record: &ScreeningRecord, result: &ScreenResult, chang
 }
 
 impl LocalService {
-    /// Where the grouping finds names: `read_back` (the names read back at the index's
-    /// list update, if any), else the store.
+    /// Where the grouping finds names: `read_back` (the names kept with the index, if
+    /// any), else the store.
     fn names<'a>(&'a self, read_back: Option<&'a StoredNames>) -> enrich::Names<'a> {
         enrich::Names {
             repo: self.repository(),
@@ -247,8 +246,7 @@ impl LocalService {
             .blocking(move |this| {
                 let loaded = this.ready()?;
                 let coverages = Coverages::of(&loaded, &all);
-                let read_back = this.names_at(loaded.latest_update);
-                let stored = this.names(read_back.as_deref());
+                let stored = this.names(loaded.answers.read_back());
                 // Each row checked beside its screening, on every core.
                 Ok(all
                     .par_iter()
@@ -417,8 +415,12 @@ fn preview_alone(
     request: &ScreenRequest,
 ) -> Result<ScreeningResponse, ServiceError> {
     let coverage = enrich::coverage(loaded, request);
-    let read_back = this.names_at(loaded.latest_update);
-    preview_on(&this.names(read_back.as_deref()), loaded, request, coverage)
+    preview_on(
+        &this.names(loaded.answers.read_back()),
+        loaded,
+        request,
+        coverage,
+    )
 }
 
 /// The coverage of each kind of request in a batch (its lists, ended listings or not, its
@@ -563,12 +565,12 @@ mod tests {
         .collect()
     }
 
-    /// The grouping facts worked out from the index's entry and the names read back give
+    /// The grouping facts worked out from the index's entry and its names as stored give
     /// the answers that the entries' records give: a service that built its index (names
-    /// from the build), one that read it from its file before any verification (records),
-    /// and one that verified the names first (names read back) answer alike.
+    /// from the build), one that read it from its file (names kept in the file), and answers
+    /// worked out from the records alone answer alike.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn grouping_from_the_names_read_back_answers_as_the_records() {
+    async fn grouping_from_the_names_kept_answers_as_the_records() {
         let (_dir, db) = store_of_the_real_lists();
         let requests = queries();
         let built = LocalService::open(&db, "t").unwrap();
@@ -576,17 +578,21 @@ mod tests {
             .preview_many_local(requests.clone(), Names::Unchecked)
             .await;
         let from_file = LocalService::open(&db, "t").unwrap();
-        let from_records = from_file
+        let kept = from_file
             .preview_many_local(requests.clone(), Names::Unchecked)
             .await;
-        let latest = from_file.current().unwrap().latest_update;
-        assert!(from_file.names_at(latest).is_none(), "nothing verified yet");
-        let verified = LocalService::open(&db, "t").unwrap();
-        assert!(verified.damaged_lists().unwrap().is_empty());
-        assert!(verified.names_at(latest).is_some());
-        let from_read_back = verified
-            .preview_many_local(requests.clone(), Names::Unchecked)
-            .await;
+        assert!(from_file.current().unwrap().answers.read_back().is_some());
+        // Another service's index from the file, its facts worked out from records only.
+        let records = LocalService::open(&db, "t").unwrap();
+        let loaded = records.current().unwrap();
+        let by_record = enrich::Names {
+            repo: records.repository(),
+            read_back: None,
+        };
+        let from_records: Vec<_> = requests
+            .iter()
+            .map(|r| enrich::answer(&by_record, &loaded, r, enrich::coverage(&loaded, r)))
+            .collect();
         let grouped = from_build
             .iter()
             .flatten()
@@ -596,10 +602,12 @@ mod tests {
         assert!(grouped > 100, "{grouped} matches past the first group");
         for (i, request) in requests.iter().enumerate() {
             let build = format!("{:?}", from_build[i]);
-            assert_eq!(build, format!("{:?}", from_records[i]), "{}", request.name);
+            assert_eq!(build, format!("{:?}", kept[i]), "{}", request.name);
+            let result = from_build[i].as_ref().map(|a| &a.result).ok();
+            let record = from_records[i].as_ref().ok();
             assert_eq!(
-                build,
-                format!("{:?}", from_read_back[i]),
+                format!("{result:?}"),
+                format!("{record:?}"),
                 "{}",
                 request.name
             );

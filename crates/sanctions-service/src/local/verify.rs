@@ -4,30 +4,28 @@
 //! match" from a partial index.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::model::{EntityNames, ListCode};
-use crate::store::{ListSummary, NameDamage, NamesReadBack, Store, StoreError, StoredNames};
+use crate::store::{ListSummary, NameDamage, NamesReadBack, StoreError, StoredNames};
 
 use super::LocalService;
 use super::read_ahead::{ReadAhead, Slot};
 use crate::ServiceError;
 
-/// The damage found at one list update, and the names read back then (the grouping of
-/// matches compares them).
+/// The damage found at one list update.
 pub(super) struct Verification {
     /// The newest list update when the names were read.
     update_id: i64,
     damage: Vec<NameDamage>,
-    names: Arc<StoredNames>,
 }
 
 /// The last verification, if any.
 pub(super) type Verified = Option<Verification>;
 
 impl LocalService {
-    /// The damaged lists, verified once per list update (a read of every name, kept for the
-    /// grouping of matches).
+    /// The damaged lists, verified once per list update: a read of every name, unless they
+    /// all matched their digests on the database's files as they are now (remembered beside
+    /// them: [`crate::store::names_checked`]).
     pub(crate) fn damaged_lists(&self) -> Result<Vec<NameDamage>, ServiceError> {
         let repo = self.repo();
         let latest = repo.latest_update_id()?;
@@ -36,9 +34,14 @@ impl LocalService {
         {
             return Ok(v.damage.clone());
         }
+        let db = repo.local_file();
+        if db.and_then(crate::store::names_checked) == Some(latest) {
+            tracing::debug!("every list's names matched their digests on the files as they are");
+            self.remember(latest, &[]);
+            return Ok(Vec::new());
+        }
         let started = std::time::Instant::now();
-        let early = repo.local_file().and_then(|db| Early::take(db, latest));
-        let read = match early {
+        let read = match db.and_then(|db| Early::take(db, latest)) {
             Some(read) => read,
             None => repo.read_back_names()?,
         };
@@ -46,28 +49,19 @@ impl LocalService {
             ms = started.elapsed().as_millis() as u64,
             "every list's names read back and verified"
         );
-        self.remember(read.update_id, &read.damage, read.names);
+        self.remember(read.update_id, &read.damage);
         Ok(read.damage)
     }
 
-    /// Keeps `damage` and `names` as the verification at update `latest`, and logs the damage.
-    pub(super) fn remember(&self, latest: i64, damage: &[NameDamage], names: StoredNames) {
+    /// Keeps `damage` as the verification at update `latest`, and logs it.
+    pub(super) fn remember(&self, latest: i64, damage: &[NameDamage]) {
         for d in damage {
             tracing::error!(list = %d.list, expected = d.expected, found = d.found, "{}", d.message());
         }
         *self.verified() = Some(Verification {
             update_id: latest,
             damage: damage.to_vec(),
-            names: Arc::new(names),
         });
-    }
-
-    /// The names read back at list update `update_id`, if the last verification was then.
-    pub(super) fn names_at(&self, update_id: i64) -> Option<Arc<StoredNames>> {
-        self.verified()
-            .as_ref()
-            .filter(|v| v.update_id == update_id)
-            .map(|v| v.names.clone())
     }
 
     fn verified(&self) -> std::sync::MutexGuard<'_, Verified> {
@@ -79,10 +73,11 @@ impl LocalService {
 }
 
 /// The names' verification read on a thread of its own while the process opens and checks
-/// its store ([`Early::start`], beside the index file's read ahead): on a cold start it is
-/// the longest step after the store's check, which it would otherwise follow. It counts only
-/// for the database it was read from and while that database's newest list update is the one
-/// it read ([`Early::take`]); anything else is read again the usual way.
+/// its store ([`Early::start`], beside the index file's read ahead): on a cold start whose
+/// database changed since its names last matched their digests, it is the longest step
+/// after the store's check, which it would otherwise follow. It counts only for the database
+/// it was read from and while that database's newest list update is the one it read
+/// ([`Early::take`]); anything else is read again the usual way.
 pub struct Early;
 
 /// The process's names' check read ahead.
@@ -90,12 +85,15 @@ static EARLY: Slot<Result<NamesReadBack, StoreError>> = Slot::new(None);
 
 impl Early {
     /// Starts reading back and checking the names of the database at `db` on a connection of
-    /// its own (nothing when no thread can be started: the names are then read the usual
-    /// way).
+    /// its own, unless they matched their digests on its files as they are now (nothing
+    /// either when no thread can be started: the names are then read the usual way).
     pub fn start(db: &Path) {
+        if crate::store::names_checked(db).is_some() {
+            return;
+        }
         let path = db.to_path_buf();
         ReadAhead::start(&EARLY, path.clone(), "names-read-ahead", move || {
-            Store::open_read_only(&path)?.read_back_names()
+            crate::store::read_back_names_at(&path)
         });
     }
 
@@ -110,8 +108,8 @@ impl Early {
     }
 }
 
-/// The names of `entries` as read back, for [`LocalService::remember`] (taken before any is
-/// withheld or dropped from the index: the grouping compares every stored name).
+/// The names of `entries` as stored, kept with the index built from them (taken before any
+/// is withheld or dropped from the index: the grouping compares every stored name).
 pub(super) fn stored_names(entries: &[EntityNames]) -> StoredNames {
     let mut names = StoredNames::default();
     for entry in entries {
@@ -139,6 +137,12 @@ pub(super) fn withhold(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Store;
+
+    /// Forgets that the names of `db` matched, so that a read ahead starts.
+    fn forget_the_match(db: &Path) {
+        let _ = std::fs::remove_file(db.with_file_name("sanctions.db-names-checked"));
+    }
 
     /// The only test that starts a verification read ahead (the slot is the process's).
     #[test]
@@ -156,6 +160,7 @@ mod tests {
         let now = store.read_back_names().unwrap();
         assert!(now.names.entity_count() > 500, "the UN list is imported");
 
+        forget_the_match(&db);
         Early::start(&db);
         let other = dir.path().join("other.db");
         assert!(
@@ -167,6 +172,7 @@ mod tests {
             "let go by the first verification"
         );
 
+        forget_the_match(&db);
         Early::start(&db);
         let read = Early::take(&db, now.update_id).expect("the read ahead");
         assert_eq!(read.update_id, now.update_id);
@@ -174,6 +180,7 @@ mod tests {
         assert_eq!(read.names.entity_count(), now.names.entity_count());
         assert!(Early::take(&db, now.update_id).is_none(), "taken once");
 
+        forget_the_match(&db);
         Early::start(&db);
         assert!(
             Early::take(&db, now.update_id + 1).is_none(),
