@@ -84,28 +84,28 @@ impl Index {
             "the index's bytes lie outside its file",
         ))?;
         let (columns, token_ids, postings, tables, by_text): Stored = postcard::from_bytes(bytes)?;
-        let (vocab, texts, ends) = columns.vocab()?;
-        let mut index = Index::default();
-        index.entities = columns.entities()?;
-        index.names = columns.names(&vocab)?;
+        // The vocabulary and the entries on a thread of their own, beside the names and the
+        // look-up tables: a cold start waits for the slower half, not for both.
+        let (words, index) = std::thread::scope(|scope| {
+            let words = || Ok::<_, StoredError>((columns.vocab()?, columns.entities()?));
+            let beside = std::thread::Builder::new()
+                .name("index-words".into())
+                .spawn_scoped(scope, words);
+            let index = names_and_tables(&file, &columns, tables, &by_text);
+            let words = match beside {
+                Ok(beside) => beside
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => words(),
+            };
+            (words, index)
+        });
+        let ((vocab, texts, ends), entities) = words?;
+        let mut index = index?;
+        index.entities = entities;
         index.vocab = vocab;
         index.token_ids = TokenIds::with_arena(token_ids.into_table(), texts, ends);
         index.postings = postings;
-        let [
-            by_key,
-            by_skeleton,
-            by_skeleton_abjad,
-            by_deletion,
-            by_folded,
-        ] = tables.map(|(hashes, ids)| table_in(&file, &hashes, &ids));
-        index.by_key = by_key?;
-        index.by_skeleton = by_skeleton?;
-        index.by_skeleton_abjad = by_skeleton_abjad?;
-        index.by_deletion = by_deletion?;
-        index.by_folded = by_folded?;
-        index.by_text = columns::u32s(&by_text.0).ok_or(StoredError::Inconsistent(
-            "the text order is not whole integers",
-        ))?;
         index.check()?;
         index.derive_arrays();
         Ok(index)
@@ -184,6 +184,34 @@ fn table_in(
         .ok_or(StoredError::Inconsistent(
             "a look-up table's hashes and ids are not as many whole integers",
         ))
+}
+
+/// An index of the names and look-up tables of `columns`, `tables` and `by_text` alone (the
+/// rest of [`Index::from_file`]'s work).
+fn names_and_tables(
+    file: &Arc<Vec<u8>>,
+    columns: &columns::Columns,
+    tables: [(columns::Bytes, columns::Bytes); 5],
+    by_text: &columns::Bytes,
+) -> Result<Index, StoredError> {
+    let mut index = Index::default();
+    index.names = columns.names(&columns.vocab_heads()?)?;
+    let [
+        by_key,
+        by_skeleton,
+        by_skeleton_abjad,
+        by_deletion,
+        by_folded,
+    ] = tables.map(|(hashes, ids)| table_in(file, &hashes, &ids));
+    index.by_key = by_key?;
+    index.by_skeleton = by_skeleton?;
+    index.by_skeleton_abjad = by_skeleton_abjad?;
+    index.by_deletion = by_deletion?;
+    index.by_folded = by_folded?;
+    index.by_text = columns::u32s(&by_text.0).ok_or(StoredError::Inconsistent(
+        "the text order is not whole integers",
+    ))?;
+    Ok(index)
 }
 
 /// Where the string of bytes `part`, borrowed from `file` as it was read, lies in it.

@@ -168,9 +168,15 @@ impl Columns<'_> {
         Ok((vocab, text.all.to_owned(), text.ends))
     }
 
-    /// The names, their tokens of the words of `vocab`.
-    pub fn names(&self, vocab: &[VocabToken]) -> Result<Vec<IndexedName>, StoredError> {
-        let heads: Vec<Head> = vocab.iter().map(|t| Head::of(&t.text)).collect();
+    /// The [`Head`] of each word of the vocabulary, read from its text column alone.
+    pub fn vocab_heads(&self) -> Result<Vec<Head>, StoredError> {
+        let n = self.vocab_flags.0.len();
+        let mut text = TextColumn::new(&self.vocab_text, n)?;
+        (0..n).map(|_| Ok(Head::of(text.next_str()?))).collect()
+    }
+
+    /// The names, their tokens of the words whose heads are `heads`.
+    pub fn names(&self, heads: &[Head]) -> Result<Vec<IndexedName>, StoredError> {
         let n = self.name_flags.0.len();
         let mut text = TextColumn::new(&self.name_text, n)?;
         let mut compact = TextColumn::new(&self.name_compact, n)?;
@@ -189,7 +195,7 @@ impl Columns<'_> {
                 return Err(Inconsistent("a name's flags are not known"));
             }
             let end = token_ends[id] as usize;
-            let tokens = name_tokens(ids.get(start..end), kinds.get(start..end), &heads)?;
+            let tokens = name_tokens(ids.get(start..end), kinds.get(start..end), heads)?;
             start = end;
             names.push(IndexedName {
                 entity: entity[id],
@@ -266,12 +272,17 @@ impl<'c> TextColumn<'c> {
 
     /// The next text: it must lie in the column and begin and end on character boundaries.
     fn next_text(&mut self) -> Result<CompactString, StoredError> {
+        self.next_str().map(CompactString::new)
+    }
+
+    /// [`TextColumn::next_text`], borrowed from the column.
+    fn next_str(&mut self) -> Result<&'c str, StoredError> {
         let end = self.ends.get(self.next).map(|&e| e as usize);
         let text = end.and_then(|end| self.all.get(self.start..end));
         let text = text.ok_or(Inconsistent("a text's offsets outside its column"))?;
         self.next += 1;
         self.start += text.len();
-        Ok(CompactString::new(text))
+        Ok(text)
     }
 }
 
@@ -422,6 +433,11 @@ mod tests {
         assert_eq!(read.token_ids.get("putin"), index.token_ids.get("putin"));
     }
 
+    /// The heads of `index`'s words, as [`Columns::names`] takes them.
+    fn heads(index: &Index) -> Vec<Head> {
+        index.vocab.iter().map(|t| Head::of(&t.text)).collect()
+    }
+
     fn refused<T: std::fmt::Debug>(read: Result<T, StoredError>) {
         assert!(
             matches!(read, Err(StoredError::Inconsistent(_))),
@@ -438,6 +454,7 @@ mod tests {
         *ends.last_mut().unwrap() = len + 1;
         columns.vocab_text.ends = owned(le_u32(ends));
         refused(columns.vocab());
+        refused(columns.vocab_heads());
 
         let mut columns = Columns::of(&index).unwrap();
         let text = columns.name_text.all.to_string();
@@ -445,7 +462,7 @@ mod tests {
         let mut ends = u32s(&columns.name_text.ends.0).unwrap();
         ends[0] = inside as u32;
         columns.name_text.ends = owned(le_u32(ends));
-        refused(columns.names(&index.vocab));
+        refused(columns.names(&heads(&index)));
     }
 
     #[test]
@@ -455,11 +472,11 @@ mod tests {
         let mut ends = u32s(&columns.name_token_ends.0).unwrap();
         *ends.last_mut().unwrap() += 1;
         columns.name_token_ends = owned(le_u32(ends));
-        refused(columns.names(&index.vocab));
+        refused(columns.names(&heads(&index)));
 
         let mut columns = Columns::of(&index).unwrap();
         columns.name_token_kinds.0.to_mut()[0] = 9;
-        refused(columns.names(&index.vocab));
+        refused(columns.names(&heads(&index)));
 
         let mut columns = Columns::of(&index).unwrap();
         columns.vocab_flags.0.to_mut()[0] = 0x80;
@@ -467,7 +484,7 @@ mod tests {
 
         let mut columns = Columns::of(&index).unwrap();
         columns.name_shape.0.to_mut().pop();
-        refused(columns.names(&index.vocab));
+        refused(columns.names(&heads(&index)));
 
         let columns = Columns::of(&index).unwrap();
         refused(columns.names(&[]));
