@@ -150,7 +150,7 @@ const NAMES_SQL: &str = "SELECT e.list_code, n.entity_id, n.name
      ORDER BY e.entity_id, n.position";
 
 /// The digests of the names read back from `conn`, per list (`list`: one list only).
-fn read_digests(
+pub(crate) fn read_digests(
     conn: &Connection,
     list: Option<ListCode>,
 ) -> Result<BTreeMap<ListCode, NameDigest>, StoreError> {
@@ -529,9 +529,7 @@ pub(crate) mod tests {
         assert_eq!(expected.len(), 6, "{expected:?}");
         assert_eq!(read, expected);
         let back = store.read_back_names().unwrap();
-        assert_eq!(back.names.entity_count(), 4);
-        let un2: Vec<&str> = back.names.names_of("un:2").unwrap().collect();
-        assert_eq!(un2, ["A", "B"]);
+        assert!(back.damage.is_empty());
     }
 
     /// The verification every process runs before its first screening reads each entry's

@@ -1,12 +1,14 @@
-//! Every entry's names read back from the store in one pass ([`StoredNames`]): what the name
-//! verification digests (see [`crate::integrity`]), kept by the service afterwards so that the
-//! grouping of matches compares an entry's names without a read of its record per entry.
+//! Every entry's names in one buffer ([`StoredNames`]): what the grouping of matches compares,
+//! kept by the service with its screening index (and in the index file), so that an answer
+//! needs no read of an entry's record; and the verification of every list's names against
+//! their import digests with the newest list update ([`Store::read_back_names`]), remembered
+//! per state of the database's files ([`read_back_names_at`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::checked;
-use crate::integrity::{Digests, NameDamage, NameDigest, compare, read_names};
+use crate::integrity::{Digests, NameDamage, NameDigest, compare, read_digests};
 use crate::model::ListCode;
 use crate::{Store, StoreError};
 
@@ -171,34 +173,28 @@ fn in_order(mut ends: impl Iterator<Item = usize>, last: usize) -> bool {
     })
 }
 
-/// The names read back and what their verification found, with the store's newest list
-/// update as of the same read.
+/// What the verification of every list's names found, with the store's newest list update
+/// as of the same read.
 #[derive(Debug)]
 pub struct NamesReadBack {
     /// The newest list update when the names were read.
     pub update_id: i64,
     /// The lists whose names differ from those stored at import.
     pub damage: Vec<NameDamage>,
-    pub names: StoredNames,
 }
 
 impl Store {
-    /// [`Store::verify_names`], keeping the names read back, with the newest list update:
-    /// all three read in one transaction, so that they describe the same lists.
+    /// [`Store::verify_names`] with the newest list update: the update, the digests stored at
+    /// import and the names read in one transaction, so that they describe the same lists.
     pub fn read_back_names(&self) -> Result<NamesReadBack, StoreError> {
         let tx = self.conn.unchecked_transaction()?;
         let update_id = self.latest_update_id()?;
         let stored = self.name_digests()?;
-        let mut names = StoredNames::default();
-        read_names(&tx, None, |list, entity_id, name| {
-            names.push(list, entity_id, name)
-        })?;
+        let found = read_digests(&tx, None)?;
         tx.commit()?;
-        let names = names.finish();
         Ok(NamesReadBack {
             update_id,
-            damage: compare(&stored, &names.digests()),
-            names,
+            damage: compare(&stored, &found),
         })
     }
 }

@@ -252,6 +252,9 @@ pub fn lists_import_and_history(repo: &dyn Both) {
     let digests = repo.name_digests().unwrap();
     assert_eq!(digests[&ListCode::Un].names, 4);
     assert!(repo.verify_names().unwrap().is_empty());
+    let read = repo.read_back_names().unwrap();
+    assert!(read.damage.is_empty());
+    assert_eq!(read.update_id, repo.latest_update_id().unwrap());
 }
 
 pub fn a_failed_read_of_nothing_answers_nothing(repo: &dyn Both) {

@@ -158,7 +158,11 @@ mod tests {
         );
         crate::ingest::import_dir(&mut store, &lists, &[ListCode::Un]).unwrap();
         let now = store.read_back_names().unwrap();
-        assert!(now.names.entity_count() > 500, "the UN list is imported");
+        assert!(now.damage.is_empty());
+        assert!(
+            store.entity_names().unwrap().len() > 500,
+            "the UN list is imported"
+        );
 
         forget_the_match(&db);
         Early::start(&db);
@@ -177,7 +181,6 @@ mod tests {
         let read = Early::take(&db, now.update_id).expect("the read ahead");
         assert_eq!(read.update_id, now.update_id);
         assert!(read.damage.is_empty());
-        assert_eq!(read.names.entity_count(), now.names.entity_count());
         assert!(Early::take(&db, now.update_id).is_none(), "taken once");
 
         forget_the_match(&db);

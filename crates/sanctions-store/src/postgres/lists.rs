@@ -16,7 +16,7 @@ use crate::model::{
     AliasQuality, ChangeKind, Entity, EntityFacts, EntityKind, EntityNames, EntityVersion,
     ListCode, ListVersions, SourceFile, UpdateRecord,
 };
-use crate::{EntityChange, ListSummary, NamesReadBack, StoreError, StoredNames};
+use crate::{EntityChange, ListSummary, NamesReadBack, StoreError};
 
 /// The advisory lock of list imports: one key per list, so two instances importing the
 /// same list wait for each other (and the second finds nothing left to change).
@@ -252,22 +252,12 @@ pub(super) fn verify_names(c: &mut impl GenericClient) -> Result<Vec<NameDamage>
     Ok(compare(&stored, &found))
 }
 
-/// [`verify_names`], keeping the names read back, with the newest list update (in the
-/// caller's snapshot).
+/// [`verify_names`] with the newest list update (in the caller's snapshot).
 pub(super) fn read_back_names(c: &mut impl GenericClient) -> Result<NamesReadBack, StoreError> {
     let update_id = latest_update_id(c)?;
-    let stored = name_digests(c)?;
-    let mut names = StoredNames::default();
-    for entry in entity_names(c)? {
-        for (name, _) in &entry.names {
-            names.push(entry.list, &entry.entity_id, name);
-        }
-    }
-    let names = names.finish();
     Ok(NamesReadBack {
         update_id,
-        damage: compare(&stored, &names.digests()),
-        names,
+        damage: verify_names(c)?,
     })
 }
 
