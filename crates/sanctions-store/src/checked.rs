@@ -4,11 +4,15 @@
 //!
 //! After the check passes, a marker beside the database (`sanctions.db-checked`, 0600) keeps
 //! what identifies the files' state then: for the database file and a non-empty write-ahead
-//! log, the device, inode, size, and the modification and change times to the nanosecond. An
-//! open that finds the same state skips the check; any write through the file system (by
-//! this program, SQLite's own tools or anything else) moves the times, and a copied or
-//! restored file is another inode, so the check runs again. The change time cannot be set
-//! back by a user (`touch` sets the modification time only).
+//! log, the device, inode, size and modification time to the nanosecond; for the database
+//! its change time too, for the log its header (its checkpoint sequence and salts, which a
+//! checkpoint that starts the log again changes). An open that finds the same state skips the
+//! check; any write through the file system (by this program, SQLite's own tools or anything
+//! else) moves the times, and a copied or restored file is another inode, so the check runs
+//! again. The database's change time cannot be set back by a user (`touch` sets the
+//! modification time only). The log's change time is left out: SQLite running as root gives
+//! the log its database's owner at every open (`fchown`, even to the same owner), which moves
+//! it without a write.
 //!
 //! The marker is written only for a state that held still during the check and is at least
 //! [`SETTLED`] old: a write landing within the file system's timestamp granularity of the one
@@ -33,9 +37,12 @@ use std::time::{Duration, SystemTime};
 pub(crate) const SETTLED: Duration = Duration::from_secs(1);
 
 /// What the marker's first line says: the marker's kind and layout.
-const HEADER: &str = "sanctions: quick_check(names) passed, v1";
+const HEADER: &str = "sanctions: quick_check(names) passed, v2";
 /// The first line of the names' marker.
-const NAMES_HEADER: &str = "sanctions: every list's names matched their digests, v1";
+const NAMES_HEADER: &str = "sanctions: every list's names matched their digests, v2";
+
+/// The length of a write-ahead log's header.
+const WAL_HEADER: usize = 32;
 
 /// One file's identity and times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,11 +55,11 @@ struct Stamp {
 }
 
 /// The state of a database's files: the database and its write-ahead log when that holds
-/// anything (an empty or missing log holds nothing to read).
+/// anything (an empty or missing log holds nothing to read), with the log's header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Seen {
     db: Stamp,
-    wal: Option<Stamp>,
+    wal: Option<(Stamp, [u8; WAL_HEADER])>,
 }
 
 #[cfg(unix)]
@@ -74,6 +81,13 @@ fn stamp(_path: &Path) -> Option<Stamp> {
     None
 }
 
+/// The first bytes of the write-ahead log at `path` (`None`: fewer, or unreadable).
+fn header(path: &Path) -> Option<[u8; WAL_HEADER]> {
+    let mut head = [0; WAL_HEADER];
+    std::io::Read::read_exact(&mut std::fs::File::open(path).ok()?, &mut head).ok()?;
+    Some(head)
+}
+
 /// `db`'s path with `suffix` added to its file name (`sanctions.db` -> `sanctions.db-wal`).
 fn beside(db: &Path, suffix: &str) -> PathBuf {
     let mut name = db.file_name().unwrap_or_default().to_os_string();
@@ -89,8 +103,15 @@ pub(crate) fn marker_path(db: &Path) -> PathBuf {
 impl Seen {
     /// The state of the database at `db` now (`None`: it cannot be told).
     pub(crate) fn now(db: &Path) -> Option<Seen> {
-        let wal = match stamp(&beside(db, "-wal")) {
-            Some(wal) if wal.size > 0 => Some(wal),
+        let path = beside(db, "-wal");
+        let wal = match stamp(&path) {
+            Some(wal) if wal.size > 0 => Some((
+                Stamp {
+                    changed: (0, 0),
+                    ..wal
+                },
+                header(&path)?,
+            )),
             _ => None,
         };
         Some(Seen {
@@ -112,7 +133,10 @@ impl Seen {
                 s.dev, s.ino, s.size, s.modified.0, s.modified.1, s.changed.0, s.changed.1
             )
         };
-        let wal = self.wal.as_ref().map_or_else(|| "none".to_owned(), line);
+        let wal = self.wal.as_ref().map_or_else(
+            || "none".to_owned(),
+            |(s, head)| format!("{} {}", line(s), hex::encode(head)),
+        );
         format!("{header}\ndb {}\nwal {wal}\n", line(&self.db))
     }
 
@@ -121,7 +145,7 @@ impl Seen {
         let Ok(since) = now.duration_since(SystemTime::UNIX_EPOCH) else {
             return false;
         };
-        let latest = [Some(self.db), self.wal]
+        let latest = [Some(self.db), self.wal.map(|(s, _)| s)]
             .into_iter()
             .flatten()
             .flat_map(|s| [s.modified, s.changed])
@@ -260,8 +284,11 @@ mod tests {
         let wal = beside(&db, "-wal");
         std::fs::write(&wal, b"").unwrap();
         assert!(passed_before(&db, &Seen::now(&db).unwrap()));
-        std::fs::write(&wal, b"frames").unwrap();
+        std::fs::write(&wal, [7; 40]).unwrap();
         assert!(!passed_before(&db, &Seen::now(&db).unwrap()));
+        // A log too short to hold a header cannot be told: nothing is remembered for it.
+        std::fs::write(&wal, b"frames").unwrap();
+        assert_eq!(Seen::now(&db), None);
         std::fs::remove_file(&wal).unwrap();
         // A copy is another file.
         let copy = dir.path().join("copy.db");
@@ -382,5 +409,40 @@ mod tests {
             .unwrap();
         drop(conn);
         assert_eq!(names_checked(&db), None, "a write by another program");
+    }
+
+    /// SQLite running as root gives the log its database's owner at every open, which moves
+    /// the log's change time without a write: the same state. Its header or its length is
+    /// another.
+    #[cfg(unix)]
+    #[test]
+    fn the_logs_owner_given_again_is_the_same_state_its_header_is_not() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("sanctions.db");
+        std::fs::write(&db, b"data").unwrap();
+        let wal = beside(&db, "-wal");
+        let mut frames = vec![1; 64];
+        std::fs::write(&wal, &frames).unwrap();
+        let before = Seen::now(&db).unwrap();
+        let meta = std::fs::metadata(&wal).unwrap();
+        let file = std::fs::File::open(&wal).unwrap();
+        std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid())).unwrap();
+        assert_eq!(
+            Seen::now(&db).as_ref(),
+            Some(&before),
+            "the owner given again"
+        );
+
+        frames[20] = 2; // a salt, as a checkpoint that starts the log again writes it
+        let modified = meta.modified().unwrap();
+        std::fs::write(&wal, &frames).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&wal)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+        assert_ne!(Seen::now(&db).as_ref(), Some(&before), "another header");
     }
 }
