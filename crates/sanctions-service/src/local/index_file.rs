@@ -93,8 +93,7 @@ pub fn read(path: &Path, key: &Key) -> Result<Kept, IndexFileError> {
     if found != *key {
         return Err(IndexFileError::Stale);
     }
-    let names = StoredNames::from_bytes(names).ok_or(IndexFileError::Names)?;
-    Ok((index_in(&bytes, body.len())?, names))
+    kept_in(&bytes, names, body.len())
 }
 
 /// The index and names kept at `path` with the key they were written under, whatever that
@@ -103,8 +102,13 @@ pub fn read(path: &Path, key: &Key) -> Result<Kept, IndexFileError> {
 fn read_with_key(path: &Path) -> Result<(Key, Kept), IndexFileError> {
     let bytes = Arc::new(read_bounded(path)?);
     let (found, names, body) = split(&bytes)?;
+    Ok((found, kept_in(&bytes, names, body.len())?))
+}
+
+/// The index stored in the last `len` bytes of `file` and the entries' `names`.
+fn kept_in(file: &Arc<Vec<u8>>, names: &[u8], len: usize) -> Result<Kept, IndexFileError> {
     let names = StoredNames::from_bytes(names).ok_or(IndexFileError::Names)?;
-    Ok((found, (index_in(&bytes, body.len())?, names)))
+    Ok((index_in(file, len)?, names))
 }
 
 /// The index stored in the last `len` bytes of `file` (its body, after the header), which

@@ -479,10 +479,10 @@ fn persist(path: &Path, loaded: &Loaded, weak_aliases: bool) {
         return;
     }
     let key = index_file::Key::new(weak_aliases, loaded.latest_update, loaded.versions.clone());
-    let started = std::time::Instant::now();
     let Some(names) = loaded.answers.read_back() else {
         return;
     };
+    let started = std::time::Instant::now();
     match index_file::write(path, &loaded.index, names, &key) {
         Ok(()) => tracing::info!(
             file = %path.display(),
