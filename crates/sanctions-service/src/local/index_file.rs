@@ -13,6 +13,7 @@
 //! again. It is written to a private temp file in the same folder and renamed over the old
 //! one, so that a reader sees the old file or the new one, never half of one.
 
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -89,11 +90,11 @@ pub fn path_for(db: &Path) -> PathBuf {
 /// The index and names kept at `path`, if its checksum holds and its key is `key`.
 pub fn read(path: &Path, key: &Key) -> Result<Kept, IndexFileError> {
     let bytes = Arc::new(read_bounded(path)?);
-    let (found, names, body) = split(&bytes)?;
-    if found != *key {
-        return Err(IndexFileError::Stale);
+    let parts = Parts::of(&bytes)?;
+    if parts.key != *key {
+        return Err(parts.or_damaged(IndexFileError::Stale));
     }
-    kept_in(&bytes, names, body.len())
+    kept_in(&bytes, &parts)
 }
 
 /// The index and names kept at `path` with the key they were written under, whatever that
@@ -101,14 +102,37 @@ pub fn read(path: &Path, key: &Key) -> Result<Kept, IndexFileError> {
 /// the store's.
 fn read_with_key(path: &Path) -> Result<(Key, Kept), IndexFileError> {
     let bytes = Arc::new(read_bounded(path)?);
-    let (found, names, body) = split(&bytes)?;
-    Ok((found, kept_in(&bytes, names, body.len())?))
+    let parts = Parts::of(&bytes)?;
+    let kept = kept_in(&bytes, &parts)?;
+    Ok((parts.key, kept))
 }
 
-/// The index stored in the last `len` bytes of `file` and the entries' `names`.
-fn kept_in(file: &Arc<Vec<u8>>, names: &[u8], len: usize) -> Result<Kept, IndexFileError> {
-    let names = StoredNames::from_bytes(names).ok_or(IndexFileError::Names)?;
-    Ok((index_in(file, len)?, names))
+/// The index and the entries' names of `parts` (of `file`), once the file's checksum holds.
+///
+/// The checksum and the names are worked out on a thread of their own beside the index's
+/// decoding, which reads any bytes safely (a damaged file that kept its checksum is refused
+/// by it too): a cold start waits for the longer of the two, not for all three. The
+/// checksum's verdict comes first, then the names', then the index's.
+fn kept_in(file: &Arc<Vec<u8>>, parts: &Parts) -> Result<Kept, IndexFileError> {
+    let beside = || (parts.sound(), StoredNames::from_bytes(parts.names));
+    let ((sound, names), index) = std::thread::scope(|scope| {
+        let checking = std::thread::Builder::new()
+            .name("index-check".into())
+            .spawn_scoped(scope, beside);
+        let index = index_in(file, parts.body_len);
+        let checked = match checking {
+            Ok(checking) => checking
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => beside(),
+        };
+        (checked, index)
+    });
+    if !sound {
+        return Err(IndexFileError::Checksum);
+    }
+    let names = names.ok_or(IndexFileError::Names)?;
+    Ok((index?, names))
 }
 
 /// The index stored in the last `len` bytes of `file` (its body, after the header), which
@@ -153,7 +177,10 @@ impl Early {
     }
 }
 
-/// The file's bytes, at most [`MAX_FILE_BYTES`].
+/// The file's bytes, at most [`MAX_FILE_BYTES`], read in two halves at once: most of a
+/// read is the kernel's copy into pages it first clears, which then takes both cores (a
+/// file replaced meanwhile is another inode: this one keeps its size; one cut short is an
+/// error, and the index is rebuilt).
 fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
@@ -164,38 +191,96 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
     if size > MAX_FILE_BYTES {
         return Err(IndexFileError::TooLarge);
     }
-    let mut bytes = Vec::with_capacity(size as usize);
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
-        &mut bytes,
-    )?;
+    let mut bytes = vec![0u8; size as usize];
+    let half = bytes.len() / 2;
+    let (first, second) = bytes.split_at_mut(half);
+    let read_at = |part: &mut [u8], at: usize| file.read_exact_at(part, at as u64);
+    let first_and_beside = std::thread::scope(|scope| {
+        let beside = std::thread::Builder::new()
+            .name("index-read-half".into())
+            .spawn_scoped(scope, || read_at(second, half));
+        let first = read_at(first, 0);
+        let beside = beside.map(|reading| {
+            reading
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        first.map(|()| beside)
+    })?;
+    match first_and_beside {
+        Ok(second) => second?,
+        // No thread for it: the second half after the first.
+        Err(_) => read_at(&mut bytes[half..], half)?,
+    }
     Ok(bytes)
 }
 
-/// The key, the names' bytes and the index's bytes of a file's bytes, once its checksum
-/// holds.
-fn split(bytes: &[u8]) -> Result<(Key, &[u8], &[u8]), IndexFileError> {
-    let rest = bytes
-        .strip_prefix(MAGIC.as_slice())
-        .ok_or(IndexFileError::NotAnIndex)?;
-    let (crc, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
-    if crc32fast::hash(rest) != crc {
-        return Err(IndexFileError::Checksum);
+/// A file's parts, read from its header: its checksum is compared apart ([`Parts::sound`]).
+struct Parts<'a> {
+    /// The checksum the file holds.
+    crc: u32,
+    /// What the checksum covers: all after it.
+    checked: &'a [u8],
+    key: Key,
+    /// The entries' names' bytes.
+    names: &'a [u8],
+    /// The length of the index's bytes, the file's last.
+    body_len: usize,
+}
+
+impl<'a> Parts<'a> {
+    /// The parts of a file's `bytes`. A header that does not read is refused as no index,
+    /// or as damaged when the checksum fails too.
+    fn of(bytes: &'a [u8]) -> Result<Parts<'a>, IndexFileError> {
+        let rest = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or(IndexFileError::NotAnIndex)?;
+        let (crc, checked) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
+        let refused = |e: IndexFileError| match crc32fast::hash(checked) == crc {
+            true => e,
+            false => IndexFileError::Checksum,
+        };
+        let (key, names, body) = Parts::header(checked).map_err(refused)?;
+        Ok(Parts {
+            crc,
+            checked,
+            key,
+            names,
+            body_len: body.len(),
+        })
     }
-    let (key_len, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
-    let key_len = key_len as usize;
-    if key_len > rest.len() {
-        return Err(IndexFileError::NotAnIndex);
+
+    /// The key, the names' bytes and the index's bytes of what the checksum covers.
+    fn header(checked: &[u8]) -> Result<(Key, &[u8], &[u8]), IndexFileError> {
+        let (key_len, rest) = take_u32(checked).ok_or(IndexFileError::NotAnIndex)?;
+        let key_len = key_len as usize;
+        if key_len > rest.len() {
+            return Err(IndexFileError::NotAnIndex);
+        }
+        let (key, rest) = rest.split_at(key_len);
+        let key = postcard::from_bytes(key).map_err(IndexFileError::Key)?;
+        let (names_len, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
+        let names_len = names_len as usize;
+        if names_len > rest.len() {
+            return Err(IndexFileError::NotAnIndex);
+        }
+        let (names, body) = rest.split_at(names_len);
+        Ok((key, names, body))
     }
-    let (key, rest) = rest.split_at(key_len);
-    let key = postcard::from_bytes(key).map_err(IndexFileError::Key)?;
-    let (names_len, rest) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
-    let names_len = names_len as usize;
-    if names_len > rest.len() {
-        return Err(IndexFileError::NotAnIndex);
+
+    /// Whether the file's checksum holds.
+    fn sound(&self) -> bool {
+        crc32fast::hash(self.checked) == self.crc
     }
-    let (names, body) = rest.split_at(names_len);
-    Ok((key, names, body))
+
+    /// `e`, or [`IndexFileError::Checksum`] when the file's checksum fails.
+    fn or_damaged(&self, e: IndexFileError) -> IndexFileError {
+        if self.sound() {
+            e
+        } else {
+            IndexFileError::Checksum
+        }
+    }
 }
 
 fn take_u32(bytes: &[u8]) -> Option<(u32, &[u8])> {
@@ -276,13 +361,25 @@ mod tests {
 
     #[test]
     fn every_damaged_byte_and_every_truncation_is_refused() {
+        // The file's parts once its checksum holds.
+        let split = |bytes: &[u8]| {
+            Parts::of(bytes).and_then(|p| match p.sound() {
+                true => Ok(p.key),
+                false => Err(IndexFileError::Checksum),
+            })
+        };
         let bytes = encode(&index(), &names(), &key(3)).unwrap();
         assert!(split(&bytes).is_ok());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sanctions.index");
         for at in (0..bytes.len()).step_by(7) {
             let mut damaged = bytes.clone();
             damaged[at] ^= 0x20;
             assert!(split(&damaged).is_err(), "byte {at} changed");
             assert!(split(&bytes[..at]).is_err(), "cut at {at}");
+            // Read whole, its index decoded beside the checksum: refused all the same.
+            std::fs::write(&path, &damaged).unwrap();
+            assert!(read(&path, &key(3)).is_err(), "read, byte {at} changed");
         }
     }
 
