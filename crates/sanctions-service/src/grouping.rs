@@ -184,6 +184,15 @@ mod tests {
         assert_eq!(groups, [1, 1, 2, 3]);
     }
 
+    /// What lets an answer whose matches are all of one list skip the facts (`enrich`).
+    #[test]
+    fn entries_of_one_list_are_each_a_group_in_rank_order() {
+        let a = person(ListCode::Un, &["Ivan Petrov"], &[1960]);
+        let b = person(ListCode::Un, &["Ivan Petrov"], &[1960]);
+        let c = organisation(ListCode::Un, &["Ivan Petrov"], &[]);
+        assert_eq!(assign(&[Some(&a), Some(&b), None, Some(&c)]), [1, 2, 3, 4]);
+    }
+
     #[test]
     fn people_without_birth_dates_group_by_primary_name_only() {
         let un = person(ListCode::Un, &["Ivan Petrov", "Vanya"], &[]);

@@ -135,12 +135,7 @@ pub(crate) fn answer(
     coverage: Coverage,
 ) -> Result<ScreenResult, ServiceError> {
     let screening = engine::screen(&loaded.index, &widened(request)).map_err(engine_error)?;
-    let facts = screening
-        .hits
-        .iter()
-        .map(|hit| loaded.answers.facts(names, hit))
-        .collect::<Result<Vec<_>, _>>()?;
-    let groups = grouping::assign(&facts);
+    let groups = groups(names, loaded, &screening.hits)?;
     let limit = u32::try_from(request.limit.unwrap_or(engine::DEFAULT_LIMIT)).unwrap_or(u32::MAX);
     let results = screening
         .hits
@@ -158,6 +153,23 @@ pub(crate) fn answer(
         results,
         coverage: Some(coverage),
     })
+}
+
+/// The group of each of `hits` ([`grouping::assign`]). Entries of one list never group:
+/// matches all of one list are each a group of their own, in rank order, and their facts are
+/// not worked out.
+fn groups(names: &Names, loaded: &Loaded, hits: &[Hit]) -> Result<Vec<u32>, ServiceError> {
+    if hits
+        .iter()
+        .all(|hit| hits.first().is_some_and(|h| h.list == hit.list))
+    {
+        return Ok((1..=hits.len() as u32).collect());
+    }
+    let facts = hits
+        .iter()
+        .map(|hit| loaded.answers.facts(names, hit))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(grouping::assign(&facts))
 }
 
 /// The coverage of an answer to `request`: the requested lists (all eight when none), each
