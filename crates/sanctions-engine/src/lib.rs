@@ -34,6 +34,7 @@ mod stored;
 mod table;
 #[cfg(test)]
 mod tests;
+pub mod threads;
 mod titles;
 mod token;
 

@@ -86,19 +86,9 @@ impl Index {
         let (columns, token_ids, postings, tables, by_text): Stored = postcard::from_bytes(bytes)?;
         // The vocabulary and the entries on a thread of their own, beside the names and the
         // look-up tables: a cold start waits for the slower half, not for both.
-        let (words, index) = std::thread::scope(|scope| {
-            let words = || Ok::<_, StoredError>((columns.vocab()?, columns.entities()?));
-            let beside = std::thread::Builder::new()
-                .name("index-words".into())
-                .spawn_scoped(scope, words);
-            let index = names_and_tables(&file, &columns, tables, &by_text);
-            let words = match beside {
-                Ok(beside) => beside
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(_) => words(),
-            };
-            (words, index)
+        let words = || Ok::<_, StoredError>((columns.vocab()?, columns.entities()?));
+        let (words, index) = crate::threads::beside("index-words", words, || {
+            names_and_tables(&file, &columns, tables, &by_text)
         });
         let ((vocab, texts, ends), entities) = words?;
         let mut index = index?;

@@ -115,19 +115,8 @@ fn read_with_key(path: &Path) -> Result<(Key, Kept), IndexFileError> {
 /// checksum's verdict comes first, then the names', then the index's.
 fn kept_in(file: &Arc<Vec<u8>>, parts: &Parts) -> Result<Kept, IndexFileError> {
     let beside = || (parts.sound(), StoredNames::from_bytes(parts.names));
-    let ((sound, names), index) = std::thread::scope(|scope| {
-        let checking = std::thread::Builder::new()
-            .name("index-check".into())
-            .spawn_scoped(scope, beside);
-        let index = index_in(file, parts.body_len);
-        let checked = match checking {
-            Ok(checking) => checking
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => beside(),
-        };
-        (checked, index)
-    });
+    let ((sound, names), index) =
+        engine::threads::beside("index-check", beside, || index_in(file, parts.body_len));
     if !sound {
         return Err(IndexFileError::Checksum);
     }
