@@ -748,14 +748,16 @@ impl Index {
         table.get(hash(skeleton.as_bytes()))
     }
 
-    /// Token ids that, whole or with one letter deleted, hash to `h`.
-    pub(crate) fn tokens_with_deletion(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
-        self.by_deletion.get(h)
+    /// Token ids that, whole or with one letter deleted, hash to one of `hs`, appended to
+    /// `out`.
+    pub(crate) fn tokens_with_deletions(&self, hs: &[u64], out: &mut Vec<u32>) {
+        self.by_deletion.get_all(hs, out);
     }
 
-    /// Token ids whose folded form, whole or with one letter deleted, hashes to `h`.
-    pub(crate) fn tokens_with_folded(&self, h: u64) -> impl Iterator<Item = u32> + '_ {
-        self.by_folded.get(h)
+    /// Token ids whose folded form, whole or with one letter deleted, hashes to one of
+    /// `hs`, appended to `out`.
+    pub(crate) fn tokens_with_foldeds(&self, hs: &[u64], out: &mut Vec<u32>) {
+        self.by_folded.get_all(hs, out);
     }
 }
 
@@ -897,8 +899,9 @@ mod tests {
         assert_eq!(index.vocab[putin as usize].df, 1);
         assert!(index.token_ids.contains_key("irgc"));
         // The deletion table finds "putin" from "ptin".
-        let h = hash(b"ptin");
-        assert!(index.tokens_with_deletion(h).any(|id| id == putin));
+        let mut found = Vec::new();
+        index.tokens_with_deletions(&[hash(b"xyzzy"), hash(b"ptin")], &mut found);
+        assert!(found.contains(&putin));
         assert!(index.tokens_with_key("ptn").any(|id| id == putin));
     }
 

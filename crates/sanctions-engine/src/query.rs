@@ -724,19 +724,20 @@ impl<'a> Word<'a> {
         if self.key.len() >= 2 {
             ids.extend(index.tokens_with_key(self.key));
         }
+        // Each table's hashes asked at once ([`Index::tokens_with_deletions`]).
+        let mut hashes: Vec<u64> = Vec::new();
         if text.len() >= MIN_DELETION_LEN - 1 {
-            ids.extend(index.tokens_with_deletion(hash(text.as_bytes())));
+            hashes.push(hash(text.as_bytes()));
         }
         if text.len() >= MIN_DELETION_LEN {
-            for h in deletions(text) {
-                ids.extend(index.tokens_with_deletion(h));
-            }
+            hashes.extend(deletions(text));
         }
+        index.tokens_with_deletions(&hashes, &mut ids);
         if let Some(folded) = &self.folded {
-            ids.extend(index.tokens_with_folded(hash(folded.as_bytes())));
-            for h in deletions(folded) {
-                ids.extend(index.tokens_with_folded(h));
-            }
+            hashes.clear();
+            hashes.push(hash(folded.as_bytes()));
+            hashes.extend(deletions(folded));
+            index.tokens_with_foldeds(&hashes, &mut ids);
         }
         ids.sort_unstable();
         ids.dedup();
