@@ -184,23 +184,17 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, IndexFileError> {
     let half = bytes.len() / 2;
     let (first, second) = bytes.split_at_mut(half);
     let read_at = |part: &mut [u8], at: usize| file.read_exact_at(part, at as u64);
-    let first_and_beside = std::thread::scope(|scope| {
-        let beside = std::thread::Builder::new()
-            .name("index-read-half".into())
-            .spawn_scoped(scope, || read_at(second, half));
-        let first = read_at(first, 0);
-        let beside = beside.map(|reading| {
-            reading
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
-        first.map(|()| beside)
-    })?;
-    match first_and_beside {
-        Ok(second) => second?,
-        // No thread for it: the second half after the first.
-        Err(_) => read_at(&mut bytes[half..], half)?,
-    }
+    // Behind a lock only so that the read of it can run here if no thread can be started.
+    let second = std::sync::Mutex::new(second);
+    let read_second = || {
+        let mut second = second
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        read_at(&mut second, half)
+    };
+    let (read_second, read_first) =
+        engine::threads::beside("index-read-half", read_second, || read_at(first, 0));
+    read_first.and(read_second)?;
     Ok(bytes)
 }
 
