@@ -159,10 +159,7 @@ pub(crate) fn answer(
 /// matches all of one list are each a group of their own, in rank order, and their facts are
 /// not worked out.
 fn groups(names: &Names, loaded: &Loaded, hits: &[Hit]) -> Result<Vec<u32>, ServiceError> {
-    if hits
-        .iter()
-        .all(|hit| hits.first().is_some_and(|h| h.list == hit.list))
-    {
+    if hits.windows(2).all(|pair| pair[0].list == pair[1].list) {
         return Ok((1..=hits.len() as u32).collect());
     }
     let facts = hits

@@ -219,11 +219,7 @@ impl<'a> Parts<'a> {
             .strip_prefix(MAGIC.as_slice())
             .ok_or(IndexFileError::NotAnIndex)?;
         let (crc, checked) = take_u32(rest).ok_or(IndexFileError::NotAnIndex)?;
-        let refused = |e: IndexFileError| match crc32fast::hash(checked) == crc {
-            true => e,
-            false => IndexFileError::Checksum,
-        };
-        let (key, names, body) = Parts::header(checked).map_err(refused)?;
+        let (key, names, body) = Parts::header(checked).map_err(|e| or_damaged(checked, crc, e))?;
         Ok(Parts {
             crc,
             checked,
@@ -258,11 +254,16 @@ impl<'a> Parts<'a> {
 
     /// `e`, or [`IndexFileError::Checksum`] when the file's checksum fails.
     fn or_damaged(&self, e: IndexFileError) -> IndexFileError {
-        if self.sound() {
-            e
-        } else {
-            IndexFileError::Checksum
-        }
+        or_damaged(self.checked, self.crc, e)
+    }
+}
+
+/// `e`, or [`IndexFileError::Checksum`] when `checked` does not have the checksum `crc`.
+fn or_damaged(checked: &[u8], crc: u32, e: IndexFileError) -> IndexFileError {
+    if crc32fast::hash(checked) == crc {
+        e
+    } else {
+        IndexFileError::Checksum
     }
 }
 
