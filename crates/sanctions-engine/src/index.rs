@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 
 use super::normalize::{self, Token, TokenKind};
+use super::prefetch::prefetch;
 use super::script::skeletons;
 use super::similarity::{Head, folded_key, phonetic_key};
 pub(crate) use super::stored::Entities;
@@ -593,35 +594,34 @@ impl Index {
             .collect();
     }
 
-    /// Reads what scoring listed names reads first of each (its tokens, its compact string,
-    /// its words' texts), for all of `names` before any is scored; see
+    /// Asks for what scoring listed names reads first of each (its tokens, its compact
+    /// string, its words' texts), for all of `names` before any is scored; see
     /// [`Index::ask_memory_for_words`].
     pub(crate) fn ask_memory_for_names(&self, names: &[u32]) {
         for &name_id in names {
             let name = &self.names[name_id as usize];
-            std::hint::black_box((name.tokens.first(), name.compact.len()));
+            prefetch(&name.tokens);
+            prefetch(&name.compact);
         }
         for &name_id in names {
             self.ask_memory_for_words(self.names[name_id as usize].tokens.iter().map(|t| t.id));
         }
     }
 
-    /// Reads the text of each listed word of `ids`, all of them before any is compared.
-    /// Most are elsewhere in memory, in no cache; reads that do not wait on one another
-    /// overlap, so the words arrive together instead of one after the other, each while the
-    /// processor waits. Each value is kept (`black_box`): the nearest to a prefetch without
-    /// `unsafe`.
+    /// Asks for the text of each listed word of `ids`, all of them before any is compared.
+    /// Most are elsewhere in memory, in no cache: asked together, they arrive together
+    /// instead of one after the other, each while the processor waits ([`prefetch`]).
     pub(crate) fn ask_memory_for_words(&self, ids: impl IntoIterator<Item = u32>) {
         for id in ids {
-            std::hint::black_box(self.vocab[id as usize].text.len());
+            prefetch(&self.vocab[id as usize].text);
         }
     }
 
-    /// Reads the [`NameMeta`] of each of `names`, all of them before any is filtered (see
-    /// [`Index::ask_memory_for_words`]).
+    /// Asks for the [`NameMeta`] of each of `names`, all of them before any is filtered
+    /// (see [`Index::ask_memory_for_words`]).
     pub(crate) fn ask_memory_for_meta(&self, names: &[u32]) {
         for &name_id in names {
-            std::hint::black_box(self.name_meta[name_id as usize].entity);
+            prefetch(&self.name_meta[name_id as usize]);
         }
     }
 

@@ -23,6 +23,7 @@ mod literal;
 pub mod normalize;
 mod osa;
 mod pair;
+mod prefetch;
 mod query;
 mod read_name;
 mod result;

@@ -11,6 +11,7 @@ use super::index::{
 use super::legal;
 use super::lexicon;
 use super::normalize::{self, TokenKind};
+use super::prefetch::prefetch;
 use super::script;
 use super::similarity::{
     Head, MIN_SIMILARITY, MatchKind, edit_similarity_at_least, folded_key, folded_similarity,
@@ -249,9 +250,7 @@ impl Query {
                 }
                 let stamp = qi as u32 + 1;
                 for &(id, sim, _) in &token.matches {
-                    for &name in &index.postings[id as usize] {
-                        scratch.add(name, stamp, token.weight * sim);
-                    }
+                    scratch.add_all(&index.postings[id as usize], stamp, token.weight * sim);
                 }
             }
             // Names holding two adjacent query tokens as one word (or the reverse).
@@ -259,9 +258,7 @@ impl Query {
                 let Some(id) = id else { continue };
                 let stamp = (self.tokens.len() + qi) as u32 + 1;
                 let weight = self.tokens[qi].weight + self.tokens[qi + 1].weight;
-                for &name in &index.postings[*id as usize] {
-                    scratch.add(name, stamp, weight);
-                }
+                scratch.add_all(&index.postings[*id as usize], stamp, weight);
             }
             // Latin words with the skeleton of adjacent abjad words joined.
             for (k, join) in self.abjad_joins.iter().enumerate() {
@@ -270,9 +267,7 @@ impl Query {
                 let weight: f32 =
                     self.tokens[covered].iter().map(|t| t.weight).sum::<f32>() * JOINED_SKELETON;
                 for &id in &join.ids {
-                    for &name in &index.postings[id as usize] {
-                        scratch.add(name, stamp, weight);
-                    }
+                    scratch.add_all(&index.postings[id as usize], stamp, weight);
                 }
             }
             index.ask_memory_for_meta(scratch.passed_names());
@@ -863,6 +858,20 @@ impl Scratch {
         }
     }
 
+    /// [`Scratch::add`] for each of `names` (a posting list: names in order of id, far
+    /// apart in memory), each name's accumulator asked for [`AHEAD`] names before its turn.
+    fn add_all(&mut self, names: &[u32], stamp: u32, value: f32) {
+        for &name in names.iter().take(AHEAD) {
+            prefetch(&self.names[name as usize]);
+        }
+        for (at, &name) in names.iter().enumerate() {
+            if let Some(&next) = names.get(at + AHEAD) {
+                prefetch(&self.names[next as usize]);
+            }
+            self.add(name, stamp, value);
+        }
+    }
+
     /// The names whose evidence reached the floor.
     fn passed_names(&self) -> &[u32] {
         &self.passed
@@ -881,6 +890,10 @@ impl Scratch {
         self.passed.clear();
     }
 }
+
+/// How many names ahead [`Scratch::add_all`] asks for an accumulator: about as many as the
+/// memory's wait lasts steps of the loop.
+const AHEAD: usize = 16;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -926,7 +939,11 @@ mod tests {
         fn the_scratch_lists_the_names_that_reach_the_floor_query_after_query(
             queries in proptest::collection::vec(
                 (
-                    proptest::collection::vec((0u32..12, 1u32..5, 0.0f32..3.0), 0..40),
+                    // Posting lists, each of one stamp and value (longer than the look-ahead).
+                    proptest::collection::vec(
+                        (proptest::collection::vec(0u32..12, 0..40), 1u32..5, 0.0f32..3.0),
+                        0..6,
+                    ),
                     // A floor of nothing (a query that weighs nothing) lists every name met.
                     proptest::prop_oneof![proptest::strategy::Just(0.0f32), 0.0f32..4.0],
                 ),
@@ -936,16 +953,19 @@ mod tests {
         ) {
             let mut scratch = Scratch { base: start, ..Scratch::default() };
             scratch.names = vec![(0.0, 0); 12];
-            for (adds, floor) in &queries {
-                // As the candidate stage adds: one stamp's names after another's.
-                let mut adds = adds.clone();
-                adds.sort_by_key(|a| a.1);
-                let adds = &adds;
+            for (lists, floor) in &queries {
+                // As the candidate stage adds: one stamp's lists after another's.
+                let mut lists = lists.clone();
+                lists.sort_by_key(|l| l.1);
                 scratch.prepare(12, 4, *floor);
-                for &(name, stamp, value) in adds {
-                    scratch.add(name, stamp, value);
+                for (names, stamp, value) in &lists {
+                    scratch.add_all(names, *stamp, *value);
                 }
-                proptest::prop_assert_eq!(listed(&scratch), plainly(adds, *floor));
+                let adds: Vec<(u32, u32, f32)> = lists
+                    .iter()
+                    .flat_map(|(names, stamp, value)| names.iter().map(|&n| (n, *stamp, *value)))
+                    .collect();
+                proptest::prop_assert_eq!(listed(&scratch), plainly(&adds, *floor));
                 scratch.finish();
             }
         }
