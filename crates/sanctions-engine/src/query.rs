@@ -244,6 +244,10 @@ impl Query {
             let mut scratch = scratch.borrow_mut();
             let stamps = self.tokens.len() + self.joins.len() + self.abjad_joins.len();
             scratch.prepare(index.names.len(), stamps, CANDIDATE_FLOOR * self.weight());
+            // The lists lie in no cache: where each begins asked for, then its first names,
+            // all before any is read.
+            self.posting_ids().for_each(|id| index.postings.ask_start(id as usize));
+            self.posting_ids().for_each(|id| index.postings.ask_head(id as usize));
             for (qi, token) in self.tokens.iter().enumerate() {
                 if token.kind == TokenKind::Particle {
                     continue; // too common to say anything on its own
@@ -292,6 +296,18 @@ impl Query {
             scratch.finish();
             found
         })
+    }
+
+    /// The token ids whose posting lists [`Query::candidates`] reads, in its order.
+    fn posting_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        let words = self
+            .tokens
+            .iter()
+            .filter(|t| t.kind != TokenKind::Particle)
+            .flat_map(|t| t.matches.iter().map(|m| m.0));
+        let joins = self.joins.iter().filter_map(|(_, id)| *id);
+        let abjad = self.abjad_joins.iter().flat_map(|j| j.ids.iter().copied());
+        words.chain(joins).chain(abjad)
     }
 
     /// The best `max` of the `found` [`Query::candidates`], best guesses first, at most

@@ -11,6 +11,8 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::prefetch::prefetch;
+
 /// FNV-1a as a [`std::hash::Hasher`], for the engine's hash maps keyed by short texts
 /// (the vocabulary) and by ids (a screening's best name per entry): their keys come from
 /// the lists and the engine, not from an adversary choosing collisions, and SipHash, the
@@ -324,6 +326,22 @@ impl Postings {
     /// Every list, in token order.
     pub fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
         (0..self.len()).map(|id| &self[id])
+    }
+
+    /// Asks for where list `id` begins ([`prefetch`]; nothing for an id past the lists).
+    pub fn ask_start(&self, id: usize) {
+        if let Some(start) = self.starts.get(id) {
+            prefetch(start);
+        }
+    }
+
+    /// Asks for the first names of list `id` ([`prefetch`]), its start read.
+    pub fn ask_head(&self, id: usize) {
+        if let Some(&start) = self.starts.get(id)
+            && let Some(first) = self.names.get(start as usize)
+        {
+            prefetch(first);
+        }
     }
 
     /// Every name of every list, for checking postings read from a file.
