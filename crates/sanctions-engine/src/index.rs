@@ -599,9 +599,14 @@ impl Index {
     /// [`Index::ask_memory_for_words`].
     pub(crate) fn ask_memory_for_names(&self, names: &[u32]) {
         for &name_id in names {
+            // A name spans two or three lines of the cache: each field scoring reads.
             let name = &self.names[name_id as usize];
             prefetch(&name.tokens);
             prefetch(&name.compact);
+            prefetch(&name.weight);
+            prefetch(&name.weak);
+            prefetch(&name.abjad_joins);
+            prefetch(&name.compounds);
         }
         for &name_id in names {
             self.ask_memory_for_words(self.names[name_id as usize].tokens.iter().map(|t| t.id));
