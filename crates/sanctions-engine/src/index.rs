@@ -622,11 +622,11 @@ impl Index {
         }
     }
 
-    /// Asks for the [`NameMeta`] of each of `names`, all of them before any is filtered
-    /// (see [`Index::ask_memory_for_words`]).
-    pub(crate) fn ask_memory_for_meta(&self, names: &[u32]) {
-        for &name_id in names {
-            prefetch(&self.name_meta[name_id as usize]);
+    /// Asks for the [`NameMeta`] of `name` ([`prefetch`]): asked for as each candidate
+    /// passes, they arrive while the candidate stage goes on.
+    pub(crate) fn ask_memory_for_meta(&self, name: u32) {
+        if let Some(meta) = self.name_meta.get(name as usize) {
+            prefetch(meta);
         }
     }
 

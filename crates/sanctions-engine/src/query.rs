@@ -246,15 +246,19 @@ impl Query {
             scratch.prepare(index.names.len(), stamps, CANDIDATE_FLOOR * self.weight());
             // The lists lie in no cache: where each begins asked for, then its first names,
             // all before any is read.
-            self.posting_ids().for_each(|id| index.postings.ask_start(id as usize));
-            self.posting_ids().for_each(|id| index.postings.ask_head(id as usize));
+            self.posting_ids()
+                .for_each(|id| index.postings.ask_start(id as usize));
+            self.posting_ids()
+                .for_each(|id| index.postings.ask_head(id as usize));
+            // What is read of a candidate next, asked for as it becomes one.
+            let ask = |name: u32| index.ask_memory_for_meta(name);
             for (qi, token) in self.tokens.iter().enumerate() {
                 if token.kind == TokenKind::Particle {
                     continue; // too common to say anything on its own
                 }
                 let stamp = qi as u32 + 1;
                 for &(id, sim, _) in &token.matches {
-                    scratch.add_all(&index.postings[id as usize], stamp, token.weight * sim);
+                    scratch.add_all(&index.postings[id as usize], stamp, token.weight * sim, ask);
                 }
             }
             // Names holding two adjacent query tokens as one word (or the reverse).
@@ -262,7 +266,7 @@ impl Query {
                 let Some(id) = id else { continue };
                 let stamp = (self.tokens.len() + qi) as u32 + 1;
                 let weight = self.tokens[qi].weight + self.tokens[qi + 1].weight;
-                scratch.add_all(&index.postings[*id as usize], stamp, weight);
+                scratch.add_all(&index.postings[*id as usize], stamp, weight, ask);
             }
             // Latin words with the skeleton of adjacent abjad words joined.
             for (k, join) in self.abjad_joins.iter().enumerate() {
@@ -271,10 +275,9 @@ impl Query {
                 let weight: f32 =
                     self.tokens[covered].iter().map(|t| t.weight).sum::<f32>() * JOINED_SKELETON;
                 for &id in &join.ids {
-                    scratch.add_all(&index.postings[id as usize], stamp, weight);
+                    scratch.add_all(&index.postings[id as usize], stamp, weight, ask);
                 }
             }
-            index.ask_memory_for_meta(scratch.passed_names());
             let found: Vec<Found> = scratch
                 .passed()
                 .filter_map(|(name, acc)| {
@@ -875,8 +878,10 @@ impl Scratch {
     }
 
     /// [`Scratch::add`] for each of `names` (a posting list: names in order of id, far
-    /// apart in memory), each name's accumulator asked for [`AHEAD`] names before its turn.
-    fn add_all(&mut self, names: &[u32], stamp: u32, value: f32) {
+    /// apart in memory), each name's accumulator asked for [`AHEAD`] names before its turn;
+    /// `passing` told of each name as it reaches the floor (to ask for what is read of it
+    /// next).
+    fn add_all(&mut self, names: &[u32], stamp: u32, value: f32, passing: impl Fn(u32)) {
         for &name in names.iter().take(AHEAD) {
             prefetch(&self.names[name as usize]);
         }
@@ -884,13 +889,12 @@ impl Scratch {
             if let Some(&next) = names.get(at + AHEAD) {
                 prefetch(&self.names[next as usize]);
             }
+            let passed = self.passed.len();
             self.add(name, stamp, value);
+            if self.passed.len() > passed {
+                passing(name);
+            }
         }
-    }
-
-    /// The names whose evidence reached the floor.
-    fn passed_names(&self) -> &[u32] {
-        &self.passed
     }
 
     /// The names whose evidence reached the floor, with their evidence.
@@ -974,9 +978,13 @@ mod tests {
                 let mut lists = lists.clone();
                 lists.sort_by_key(|l| l.1);
                 scratch.prepare(12, 4, *floor);
+                let told = std::cell::RefCell::new(Vec::new());
                 for (names, stamp, value) in &lists {
-                    scratch.add_all(names, *stamp, *value);
+                    scratch.add_all(names, *stamp, *value, |n| told.borrow_mut().push(n));
                 }
+                // Each name listed is told of once, as it reaches the floor.
+                let listed_names: Vec<u32> = scratch.passed().map(|(n, _)| n).collect();
+                proptest::prop_assert_eq!(told.into_inner(), listed_names);
                 let adds: Vec<(u32, u32, f32)> = lists
                     .iter()
                     .flat_map(|(names, stamp, value)| names.iter().map(|&n| (n, *stamp, *value)))
