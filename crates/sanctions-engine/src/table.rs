@@ -83,6 +83,8 @@ pub(crate) struct HashTable {
     starts: Vec<u32>,
     /// 64 minus the number of top bits that pick a bucket.
     shift: u32,
+    /// The largest id stored (for checking a table read from a file).
+    max_id: Option<u32>,
 }
 
 impl Default for HashTable {
@@ -101,25 +103,34 @@ impl HashTable {
         debug_assert!(pairs.is_sorted());
         let hashes = Ints::of(pairs.iter().map(|p| p.0));
         let ids = Ints::of(pairs.iter().map(|p| p.1));
-        HashTable::of_sorted(hashes, ids)
+        HashTable::counted(hashes, ids).0
     }
 
-    /// The table of `hashes` and their `ids`, sorted by hash then id, and of equal length.
-    fn of_sorted(hashes: Ints<u64>, ids: Ints<u32>) -> HashTable {
+    /// The table of `hashes` and their `ids` (of equal length), with whether they are sorted
+    /// by hash then id (a table is correct only when they are): its bucket starts and
+    /// largest id worked out in the one pass that checks the order.
+    fn counted(hashes: Ints<u64>, ids: Ints<u32>) -> (HashTable, bool) {
         let (bits, shift) = bucket_bits(hashes.len());
         let mut starts = vec![0u32; (1usize << bits) + 1];
-        for h in hashes.iter() {
+        let (mut sorted, mut previous, mut max_id) = (true, (0u64, 0u32), 0u32);
+        for (h, id) in hashes.iter().zip(ids.iter()) {
+            sorted &= previous <= (h, id);
+            previous = (h, id);
+            max_id = max_id.max(id);
             starts[(h >> shift) as usize + 1] += 1;
         }
         for b in 1..starts.len() {
             starts[b] += starts[b - 1];
         }
-        HashTable {
+        let max_id = (!ids.is_empty()).then_some(max_id);
+        let table = HashTable {
             hashes,
             ids,
             starts,
             shift,
-        }
+            max_id,
+        };
+        (table, sorted)
     }
 
     /// The table of the stored arrays, `hashes` and `ids` of `bytes` (an index file's, read
@@ -135,12 +146,11 @@ impl HashTable {
         if hashes.len() != ids.len() {
             return None;
         }
-        let pairs = || hashes.iter().zip(ids.iter());
-        let sorted = pairs().zip(pairs().skip(1)).all(|(a, b)| a <= b);
+        let (table, sorted) = HashTable::counted(hashes, ids);
         if sorted {
-            return Some(HashTable::of_sorted(hashes, ids));
+            return Some(table);
         }
-        let mut pairs: Vec<(u64, u32)> = pairs().collect();
+        let mut pairs: Vec<(u64, u32)> = table.hashes.iter().zip(table.ids.iter()).collect();
         pairs.sort_unstable();
         Some(HashTable::new(pairs))
     }
@@ -190,7 +200,7 @@ impl HashTable {
 
     /// The largest id stored, for checking a table read from a file.
     pub fn max_id(&self) -> Option<u32> {
-        self.ids.iter().max()
+        self.max_id
     }
 }
 
@@ -278,6 +288,10 @@ impl<T: LeInt> Ints<T> {
 
     fn len(&self) -> usize {
         self.range.len() / T::SIZE
+    }
+
+    fn is_empty(&self) -> bool {
+        self.range.is_empty()
     }
 
     /// The `i`th integer (`i` below [`Ints::len`]).
@@ -627,6 +641,13 @@ mod tests {
         let (bytes, at, middle) = file(&hashes, &ids);
         let unsorted = HashTable::stored(&bytes, at, middle..bytes.len()).unwrap();
         assert_eq!(unsorted.starts, table.starts);
+        // The largest id, counted in the pass that checks the order, whichever way read.
+        let largest = ids.iter().max().copied();
+        assert!(largest.is_some());
+        assert_eq!(table.max_id(), largest);
+        assert_eq!(in_place.max_id(), largest);
+        assert_eq!(unsorted.max_id(), largest);
+        assert_eq!(HashTable::new(Vec::new()).max_id(), None);
         for &(h, _) in &pairs {
             assert!(unsorted.get(h).eq(table.get(h)));
         }
