@@ -88,6 +88,37 @@ impl Tmux {
         self.wait_for_all(&[needle], secs)
     }
 
+    /// Waits until the status bar's keyboard mode is `mode` (`TYPING`, `REVIEW`, `CONFIRM`,
+    /// `COMMANDS`): the label sits between two spaces each side there, unlike the same word in
+    /// a border's hint, so a key sent after this goes to the new mode, not the old one.
+    pub fn wait_mode(&self, mode: &str, secs: u64) -> String {
+        self.wait_for(&format!("  {mode}  "), secs)
+    }
+
+    /// Waits until the pane no longer shows `needle` (a view closed), failing after `secs`.
+    pub fn wait_gone(&self, needle: &str, secs: u64) {
+        let start = Instant::now();
+        loop {
+            let pane = self.pane();
+            if !pane.contains(needle) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "{needle:?} did not go; the pane shows:\n{pane}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The status bar's keyboard mode now, if a known one is shown.
+    pub fn mode(&self) -> Option<&'static str> {
+        let pane = self.pane();
+        ["TYPING", "REVIEW", "CONFIRM", "COMMANDS"]
+            .into_iter()
+            .find(|mode| pane.contains(&format!("  {mode}  ")))
+    }
+
     /// Waits until the pane shows every one of `needles` at once (under load a capture can
     /// catch a frame half written), failing with the pane after `secs`.
     pub fn wait_for_all(&self, needles: &[&str], secs: u64) -> String {

@@ -73,7 +73,7 @@ fn screen_switch_tabs_watchlist_resize_and_quit_restored() {
     tmux.keys(&["Escape"]);
     // Out of the name field before the next key: an Escape read together with the key
     // after it is that key with Alt, which switches nothing.
-    tmux.wait_for("REVIEW", 30);
+    tmux.wait_mode("REVIEW", 30);
     for (key, needle) in [
         ("2", "Progress"),
         ("3", "additions"), // the briefs of the imports (written on first view)
@@ -145,15 +145,16 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("pending_review", 60);
 
-    // Esc alone (followed at once by a key it would read as Alt-key).
+    // Esc alone, the next key only once it took effect (read together with the key after
+    // it, it would be that key with Alt).
     tmux.keys(&["Escape"]);
-    std::thread::sleep(Duration::from_millis(200));
+    tmux.wait_mode("REVIEW", 30);
     tmux.keys(&["3"]);
     tmux.wait_for_all(&["OFAC SDN", "additions"], 120);
     tmux.keys(&["Enter"]);
     tmux.wait_for("Brief · ", 10);
     tmux.keys(&["Escape"]);
-    std::thread::sleep(Duration::from_millis(200));
+    tmux.wait_gone("Brief · ", 30);
     tmux.keys(&["7"]);
     tmux.wait_for("No webhook", 30);
     tmux.keys(&["a"]);
@@ -171,7 +172,7 @@ fn briefs_and_webhooks_tabs_end_to_end() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("webhook.test", 10);
     tmux.keys(&["Escape"]);
-    std::thread::sleep(Duration::from_millis(200));
+    tmux.wait_gone("webhook.test", 30);
     tmux.keys(&["d"]);
     tmux.wait_for("(y/n)", 10);
     tmux.keys(&["y"]);
@@ -218,7 +219,7 @@ async fn remote_ui_against_a_real_server_screens_and_quits() {
     // The server counted the request: the status bar shows the rate limit left.
     tmux.wait_for_all(&["matches for", "requests left", "PUTIN"], 120);
     tmux.keys(&["Escape"]);
-    std::thread::sleep(Duration::from_millis(200));
+    tmux.wait_mode("REVIEW", 30);
     tmux.keys(&["4"]);
     tmux.wait_for_all(&["Entries", "on the server's machine"], 60);
     tmux.keys(&["q"]);
@@ -248,10 +249,12 @@ fn first_start_writes_the_config_file_and_reports_bad_remaps() {
     );
     tmux.start(&command);
     tmux.wait_for("created the config file", 10);
+    // Esc twice, as a newcomer would; the next key only once out of the name field.
     for _ in 0..2 {
         tmux.keys(&["Escape"]);
         std::thread::sleep(Duration::from_millis(200));
     }
+    tmux.wait_mode("REVIEW", 30);
     tmux.keys(&["q"]);
     assert_eq!(exit_status(&tmux, &status), "0");
     let written = std::fs::read_to_string(&config).unwrap();
@@ -275,10 +278,12 @@ fn first_start_writes_the_config_file_and_reports_bad_remaps() {
     let tmux = Tmux::new("e2e-config2");
     tmux.start(&command);
     tmux.wait_for_all(&["config: 2 problem(s)", "no such action"], 10);
+    // Esc twice, as a newcomer would; the next key only once out of the name field.
     for _ in 0..2 {
         tmux.keys(&["Escape"]);
         std::thread::sleep(Duration::from_millis(200));
     }
+    tmux.wait_mode("REVIEW", 30);
     tmux.keys(&["4", "q"]);
     tmux.wait_for("Entries", 30);
     std::thread::sleep(Duration::from_millis(300));

@@ -53,7 +53,7 @@ fn start(data: &Path, name: &str, width: u16, height: u16) -> Tmux {
 /// would be read as Alt-key).
 fn leave_field(tmux: &Tmux) {
     tmux.keys(&["Escape"]);
-    tmux.wait_for("REVIEW", 10);
+    tmux.wait_mode("REVIEW", 10);
 }
 
 fn cli(data: &Path, args: &[&str]) -> String {
@@ -71,9 +71,12 @@ fn cli(data: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Quits from the name field: Esc (out of the field, so `q` is a command), then `q`.
+/// Quits from the Screen tab: out of the name field first if the keyboard is there (Esc,
+/// so that `q` is a command; Esc in REVIEW would go back into the field), then `q`.
 fn quit(tmux: &Tmux, data: &Path) {
-    leave_field(tmux);
+    if tmux.mode() != Some("REVIEW") {
+        leave_field(tmux);
+    }
     tmux.keys(&["q"]);
     assert_eq!(exit_status(tmux, &data.join("ui-exit-status")), "0");
 }
@@ -125,7 +128,7 @@ fn a_final_decision_asks_naming_the_screening_and_the_entry() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("for \"Banco Nacional de Cuba\"", 120);
     tmux.keys(&["Down"]);
-    tmux.wait_for("REVIEW", 10);
+    tmux.wait_mode("REVIEW", 10);
     tmux.keys(&["t"]);
     tmux.wait_for("note (required)", 10);
     tmux.text("same bank");
@@ -133,7 +136,7 @@ fn a_final_decision_asks_naming_the_screening_and_the_entry() {
     let pane = tmux.wait_for_all(&["Record true_match?", "screening scr_"], 10);
     assert!(pane.contains("CONFIRM"), "{pane}");
     tmux.keys(&["n"]);
-    tmux.wait_for("REVIEW", 10);
+    tmux.wait_mode("REVIEW", 10);
     quit(&tmux, data.path());
     let audit = cli(data.path(), &["audit", "export", "--format", "json"]);
     let audit: serde_json::Value = serde_json::from_str(&audit).unwrap();
@@ -481,7 +484,7 @@ fn four_eyes_a_proposal_is_confirmed_by_a_second_reviewer_only() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("for \"Banco Nacional de Cuba\"", 120);
     tmux.keys(&["Down"]);
-    tmux.wait_for("REVIEW", 10);
+    tmux.wait_mode("REVIEW", 10);
     tmux.keys(&["t"]);
     tmux.wait_for("note (required)", 10);
     tmux.text("same bank");
@@ -508,7 +511,7 @@ fn four_eyes_a_proposal_is_confirmed_by_a_second_reviewer_only() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("for \"Banco Nacional de Cuba\"", 20);
     tmux.keys(&["Down"]);
-    tmux.wait_for("REVIEW", 10);
+    tmux.wait_mode("REVIEW", 10);
     tmux.keys(&["Enter"]);
     tmux.wait_for("proposed by alice, awaiting a second reviewer", 20);
     tmux.keys(&["c"]);
