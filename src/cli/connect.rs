@@ -90,7 +90,9 @@ pub fn service(ctx: &Context) -> Result<Connected> {
             service: Arc::new(configured(local, ctx)?),
             read_only: false,
         }),
-        Err(error) if path.exists() => {
+        // Only a write-protected folder is opened read-only; any other failure (a full disk,
+        // a lock held elsewhere) is reported as what it is, not as a folder that is read-only.
+        Err(error) if path.exists() && LocalService::write_protected(&path) => {
             match LocalService::open_read_only(&path, &LocalService::os_user()) {
                 Ok(local) => Ok(Connected {
                     service: Arc::new(configured(local, ctx)?),

@@ -8,6 +8,7 @@ mod cli;
 mod cli_remote;
 #[path = "../common/mod.rs"]
 mod common;
+mod full_disk;
 mod index_file;
 mod screen;
 mod terminal;

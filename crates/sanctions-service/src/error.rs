@@ -82,6 +82,8 @@ impl From<StoreError> for ServiceError {
                 message: error.to_string(),
             },
             StoreError::WouldShrink { .. } => ServiceError::Invalid(error.to_string()),
+            // Not the request's fault, nor a bug: the operator must free space (503).
+            StoreError::Full { .. } => ServiceError::Unavailable(error.to_string()),
             // Conflicts the code did not refuse first (a constraint of the schema), damaged
             // data and the rest are faults of the service, not of the request.
             other => ServiceError::Internal(other.to_string()),
@@ -129,5 +131,12 @@ mod tests {
             id: "fav_1".into(),
         });
         assert_eq!(missing.status(), 404);
+        let full = ServiceError::from(StoreError::Full { source: None });
+        assert_eq!(full.status(), 503);
+        assert!(
+            full.to_string()
+                .starts_with("the disk holding the database is full"),
+            "not an internal error: {full}"
+        );
     }
 }

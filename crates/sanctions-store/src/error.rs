@@ -74,6 +74,15 @@ pub enum StoreError {
         before: u64,
         after: u64,
     },
+    /// The disk holding the database is full (SQLite's `SQLITE_FULL`, PostgreSQL's
+    /// `disk_full`): the operation wrote nothing.
+    #[error(
+        "the disk holding the database is full: nothing was written; free space on it, then try again"
+    )]
+    Full {
+        #[source]
+        source: Option<BoxError>,
+    },
     /// A business rule refused the operation (the message says which).
     #[error("{0}")]
     Refused(String),

@@ -138,9 +138,41 @@ impl StoreLocation {
 /// Opens (creating and migrating as needed) the store at `location`.
 pub fn open(location: &StoreLocation) -> Result<Arc<dyn Backend>, StoreError> {
     Ok(match location {
-        StoreLocation::Sqlite(path) => Arc::new(SqliteRepository::open(path)?),
+        StoreLocation::Sqlite(path) => {
+            Arc::new(SqliteRepository::open(path).map_err(|e| full_disk_or(e, path))?)
+        }
         StoreLocation::Postgres(url) => Arc::new(PostgresRepository::open(url)?),
     })
+}
+
+/// An open of the SQLite file `path` that failed where its disk has no room left, as a full
+/// disk: SQLite reports journal files it cannot set up there as a disk I/O error.
+fn full_disk_or(error: StoreError, path: &Path) -> StoreError {
+    let unclear = matches!(
+        error,
+        StoreError::Other { .. } | StoreError::Unavailable { .. }
+    );
+    if unclear && no_room(path) {
+        StoreError::Full {
+            source: Some(Box::new(error)),
+        }
+    } else {
+        error
+    }
+}
+
+/// Whether the file system holding `path`'s folder has less than 1 MiB left for this
+/// process (too little for SQLite's journal files).
+#[cfg(unix)]
+fn no_room(path: &Path) -> bool {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    rustix::fs::statvfs(folder.unwrap_or(Path::new(".")))
+        .is_ok_and(|fs| fs.f_bavail.saturating_mul(fs.f_frsize) < 1 << 20)
+}
+
+#[cfg(not(unix))]
+fn no_room(_path: &Path) -> bool {
+    false
 }
 
 /// Opens an existing SQLite store read-only (a write-protected data folder): every read

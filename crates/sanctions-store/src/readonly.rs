@@ -63,6 +63,23 @@ fn locked_away(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly())
 }
 
+/// True when this process may not write the database `path`, its journal files or its
+/// folder: the case a read-only open is for (a full disk, a lock held elsewhere or damage
+/// is not, and is reported as what it is).
+pub fn write_protected(path: &Path) -> bool {
+    let mut paths = vec![
+        path.to_owned(),
+        journal(path, "-wal"),
+        journal(path, "-shm"),
+    ];
+    paths.extend(
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf),
+    );
+    paths.iter().any(|p| locked_away(p))
+}
+
 /// How a read-only open of `path` should reach it (see the module documentation).
 pub fn access(path: &Path) -> std::io::Result<Access> {
     let (wal, shm) = (journal(path, "-wal"), journal(path, "-shm"));

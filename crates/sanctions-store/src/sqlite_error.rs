@@ -1,6 +1,7 @@
 //! SQLite's errors mapped into the backend-neutral [`StoreError`] at the backend's edge: a
-//! lock timeout is busy, a constraint a conflict, a damaged file an integrity error, a file
-//! that cannot be opened unavailable; the driver's error stays as the source.
+//! lock timeout is busy, a constraint a conflict, a damaged file an integrity error, a full
+//! disk full, a file that cannot be opened unavailable; the driver's error stays as the
+//! source.
 
 use rusqlite::ErrorCode;
 
@@ -23,6 +24,9 @@ impl From<rusqlite::Error> for StoreError {
             Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreError::Integrity {
                 what: "the database".into(),
                 message,
+                source: Some(cause),
+            },
+            Some(ErrorCode::DiskFull) => StoreError::Full {
                 source: Some(cause),
             },
             Some(ErrorCode::CannotOpen) => StoreError::Unavailable {
@@ -75,10 +79,19 @@ mod tests {
             failure(ffi::SQLITE_CANTOPEN),
             StoreError::Unavailable { .. }
         ));
-        let other = failure(ffi::SQLITE_FULL);
+        let full = failure(ffi::SQLITE_FULL);
+        assert!(
+            matches!(full, StoreError::Full { source: Some(_) }),
+            "{full:?}"
+        );
+        assert!(
+            full.to_string()
+                .contains("disk holding the database is full")
+        );
+        let other = failure(ffi::SQLITE_IOERR);
         assert!(matches!(other, StoreError::Other { .. }), "{other:?}");
         let cause = std::error::Error::source(&other).map(|s| s.to_string());
-        assert!(cause.is_some_and(|c| c.contains("full")), "{other:?}");
+        assert!(cause.is_some_and(|c| c.contains("I/O")), "{other:?}");
         let no_rows: StoreError = rusqlite::Error::QueryReturnedNoRows.into();
         assert!(matches!(no_rows, StoreError::Other { .. }));
         assert!(failure(ffi::SQLITE_BUSY).is_transient());

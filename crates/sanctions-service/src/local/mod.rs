@@ -123,6 +123,12 @@ impl LocalService {
         ))
     }
 
+    /// Whether this process may not write the database `path` or its folder, the case
+    /// [`LocalService::open_read_only`] is for.
+    pub fn write_protected(path: &Path) -> bool {
+        crate::store::readonly::write_protected(path)
+    }
+
     fn with_repository(repo: Arc<dyn Backend>, actor: &str) -> LocalService {
         let loaded = Loaded {
             index: Index::default(),

@@ -40,7 +40,7 @@ use super::StoreError;
 /// source: a serialization failure, a deadlock or a lock timeout is [`StoreError::Busy`]
 /// (try again), a unique or foreign-key violation a [`StoreError::Conflict`], a lost or
 /// refused connection (or a server shutting down) [`StoreError::Unavailable`], data damage
-/// [`StoreError::Integrity`]; everything else [`StoreError::Other`] with the server's message
+/// [`StoreError::Integrity`], the server's full disk [`StoreError::Full`]; everything else [`StoreError::Other`] with the server's message
 /// (and its detail) in the text.
 pub(crate) fn db(error: postgres::Error) -> StoreError {
     let kind = kind_of(&error);
@@ -57,6 +57,9 @@ pub(crate) fn db(error: postgres::Error) -> StoreError {
         },
         Kind::Unavailable => StoreError::Unavailable {
             message,
+            source: Some(cause),
+        },
+        Kind::Full => StoreError::Full {
             source: Some(cause),
         },
         Kind::Integrity => StoreError::Integrity {
@@ -78,6 +81,7 @@ enum Kind {
     Conflict,
     Unavailable,
     Integrity,
+    Full,
     Other,
 }
 
@@ -122,6 +126,8 @@ fn kind_of_state(code: &postgres::error::SqlState) -> Kind {
         Kind::Conflict
     } else if integrity.contains(code) {
         Kind::Integrity
+    } else if *code == SqlState::DISK_FULL {
+        Kind::Full
     } else {
         Kind::Other
     }
@@ -185,4 +191,26 @@ fn writing_events(tx: &mut Transaction<'_>) -> Result<(), StoreError> {
     tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&OUTBOX_LOCK])
         .map_err(db)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, kind_of_state};
+    use postgres::error::SqlState;
+
+    #[test]
+    fn sqlstates_map_to_what_they_mean_to_a_caller() {
+        for (state, kind) in [
+            (SqlState::T_R_SERIALIZATION_FAILURE, Kind::Busy),
+            (SqlState::LOCK_NOT_AVAILABLE, Kind::Busy),
+            (SqlState::ADMIN_SHUTDOWN, Kind::Unavailable),
+            (SqlState::CONNECTION_FAILURE, Kind::Unavailable),
+            (SqlState::UNIQUE_VIOLATION, Kind::Conflict),
+            (SqlState::DATA_CORRUPTED, Kind::Integrity),
+            (SqlState::DISK_FULL, Kind::Full),
+            (SqlState::SYNTAX_ERROR, Kind::Other),
+        ] {
+            assert_eq!(kind_of_state(&state), kind, "{}", state.code());
+        }
+    }
 }
