@@ -156,6 +156,49 @@ fn after_enter_the_next_name_is_typed_not_run_as_commands() {
 }
 
 #[test]
+fn esc_read_together_with_the_next_key_is_esc_then_that_key() {
+    let mut s = state();
+    typed(&mut s, "Banco Nacional de Cuba");
+    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
+        panic!()
+    };
+    update(
+        &mut s,
+        Action::Done(id, Box::new(screened("scr_1", "Banco"))),
+    );
+    assert_eq!(s.mode_label(), "TYPING");
+    let alt = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
+    // Esc f: out of the name field, then `f` asks for a false positive's note (nothing
+    // recorded without it and a confirmation).
+    update(&mut s, alt('f'));
+    assert_eq!(
+        s.screen.name.value(),
+        "Banco Nacional de Cuba",
+        "nothing typed"
+    );
+    assert!(
+        matches!(
+            s.prompt.as_ref().map(|p| &p.kind),
+            Some(PromptKind::Decide {
+                decision: Decision::FalsePositive,
+                ..
+            })
+        ),
+        "{:?}",
+        s.prompt
+    );
+    // Esc q in the note: the note is dropped, then `q` quits from the results (asking
+    // first here: the start's loads are still running).
+    update(&mut s, alt('q'));
+    let kind = s.prompt.as_ref().map(|p| &p.kind);
+    assert!(
+        s.quit || matches!(kind, Some(PromptKind::ConfirmQuit)),
+        "{:?}",
+        s.prompt
+    );
+}
+
+#[test]
 fn a_decision_not_confirmed_records_nothing() {
     let mut s = state();
     typed(&mut s, "a");

@@ -143,6 +143,19 @@ fn a_final_decision_asks_naming_the_screening_and_the_entry() {
     assert_eq!(audit["decisions"], serde_json::json!([]), "{audit}");
 }
 
+/// Esc and the key after it written at once (a quick typist over SSH) reach the UI as that
+/// key with Alt: taken as typed, Esc then the key, so Esc q quits from the name field.
+#[test]
+fn esc_and_the_next_key_written_at_once_are_both_obeyed() {
+    let data = data("");
+    let tmux = start(data.path(), "escq", 80, 24);
+    tmux.text("Banco Nacional de Cuba");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for_all(&["for \"Banco Nacional de Cuba\"", "TYPING"], 120);
+    tmux.text("\u{1b}q");
+    assert_eq!(exit_status(&tmux, &data.path().join("ui-exit-status")), "0");
+}
+
 /// Trap 2: names pasted on the Batch tab with CR line breaks (tmux's paste) were screened
 /// as one name. Each line is one name now.
 #[test]
