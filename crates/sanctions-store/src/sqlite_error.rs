@@ -1,7 +1,7 @@
 //! SQLite's errors mapped into the backend-neutral [`StoreError`] at the backend's edge: a
-//! lock timeout is busy, a constraint a conflict, a damaged file an integrity error, a full
-//! disk full, a file that cannot be opened unavailable; the driver's error stays as the
-//! source.
+//! lock timeout is busy, a constraint a conflict, a damaged file an integrity error, no room
+//! left on the disk [`StoreError::Full`], a file that cannot be opened unavailable; the
+//! driver's error stays as the source.
 
 use rusqlite::ErrorCode;
 

@@ -40,8 +40,8 @@ use super::StoreError;
 /// source: a serialization failure, a deadlock or a lock timeout is [`StoreError::Busy`]
 /// (try again), a unique or foreign-key violation a [`StoreError::Conflict`], a lost or
 /// refused connection (or a server shutting down) [`StoreError::Unavailable`], data damage
-/// [`StoreError::Integrity`], the server's full disk [`StoreError::Full`]; everything else [`StoreError::Other`] with the server's message
-/// (and its detail) in the text.
+/// [`StoreError::Integrity`], the server's full disk [`StoreError::Full`]; everything else
+/// [`StoreError::Other`] with the server's message (and its detail) in the text.
 pub(crate) fn db(error: postgres::Error) -> StoreError {
     let kind = kind_of(&error);
     let message = message_of(&error);
