@@ -187,6 +187,24 @@ fn esc_read_together_with_the_next_key_is_esc_then_that_key() {
         "{:?}",
         s.prompt
     );
+    // Esc T (Shift held): out of the note, then `T` asks for the whole screening's true
+    // match note.
+    let alt_shift = KeyModifiers::ALT | KeyModifiers::SHIFT;
+    update(
+        &mut s,
+        Action::Key(KeyEvent::new(KeyCode::Char('T'), alt_shift)),
+    );
+    assert!(
+        matches!(
+            s.prompt.as_ref().map(|p| &p.kind),
+            Some(PromptKind::Decide {
+                decision: Decision::TrueMatch,
+                ..
+            })
+        ),
+        "{:?}",
+        s.prompt
+    );
     // Esc q in the note: the note is dropped, then `q` quits from the results (asking
     // first here: the start's loads are still running).
     update(&mut s, alt('q'));

@@ -364,17 +364,18 @@ fn on_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
-/// A printable character without Ctrl or Alt (what a text field types).
 /// Esc and the key typed right after it, read together (a quick typist over SSH, a terminal
 /// that writes both at once), arrive as that key with Alt. With no Alt binding of its own,
-/// the key is taken as typed: Esc, then the key alone (returned), as a shell's line editor
-/// takes Esc as a prefix.
+/// the key is taken as typed: Esc, then the key without Alt (returned), as a shell's line
+/// editor takes Esc as a prefix.
 fn after_esc(state: &State, key: KeyEvent) -> Option<KeyEvent> {
-    let alt_char = key.modifiers == KeyModifiers::ALT && matches!(key.code, KeyCode::Char(_));
+    let alt_char = key.modifiers - KeyModifiers::SHIFT == KeyModifiers::ALT
+        && matches!(key.code, KeyCode::Char(_));
     let bound = || state.keys.lookup(key, state.tab, state.in_text()).is_some();
-    (alt_char && !bound()).then(|| KeyEvent::new(key.code, KeyModifiers::NONE))
+    (alt_char && !bound()).then(|| KeyEvent::new(key.code, key.modifiers - KeyModifiers::ALT))
 }
 
+/// A printable character without Ctrl or Alt (what a text field types).
 fn is_typed_char(key: KeyEvent) -> bool {
     matches!(key.code, KeyCode::Char(_))
         && !key
