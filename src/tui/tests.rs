@@ -25,6 +25,15 @@ fn typed(s: &mut State, text: &str) {
     }
 }
 
+/// Types `name`, presses Enter and answers the screening it sent with `outcome`.
+fn screen(s: &mut State, name: &str, outcome: Outcome) {
+    typed(s, name);
+    let Effect::Call(id, _) = key(s, KeyCode::Enter).remove(0) else {
+        panic!("Enter did not screen {name:?}")
+    };
+    update(s, Action::Done(id, Box::new(outcome)));
+}
+
 fn screened(id: &str, query: &str) -> Outcome {
     Outcome::Screened(Ok(ScreeningResponse {
         id: id.into(),
@@ -84,11 +93,7 @@ fn a_stale_result_is_dropped() {
 #[test]
 fn a_decision_needs_a_note() {
     let mut s = state();
-    typed(&mut s, "a");
-    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
-        panic!()
-    };
-    update(&mut s, Action::Done(id, Box::new(screened("scr_1", "a"))));
+    screen(&mut s, "a", screened("scr_1", "a"));
     key(&mut s, KeyCode::Esc); // leave the name field
     assert!(!s.in_text());
     key(&mut s, KeyCode::Char('f'));
@@ -123,16 +128,10 @@ fn a_decision_needs_a_note() {
 #[test]
 fn after_enter_the_next_name_is_typed_not_run_as_commands() {
     let mut s = state();
-    typed(&mut s, "Banco Nacional de Cuba");
-    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
-        panic!()
-    };
-    update(
+    screen(
         &mut s,
-        Action::Done(
-            id,
-            Box::new(screened_with_match("scr_1", "Banco Nacional de Cuba")),
-        ),
+        "Banco Nacional de Cuba",
+        screened_with_match("scr_1", "Banco Nacional de Cuba"),
     );
     assert!(s.in_text(), "the name field keeps the keyboard");
     assert_eq!(s.mode_label(), "TYPING");
@@ -158,14 +157,7 @@ fn after_enter_the_next_name_is_typed_not_run_as_commands() {
 #[test]
 fn esc_read_together_with_the_next_key_is_esc_then_that_key() {
     let mut s = state();
-    typed(&mut s, "Banco Nacional de Cuba");
-    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
-        panic!()
-    };
-    update(
-        &mut s,
-        Action::Done(id, Box::new(screened("scr_1", "Banco"))),
-    );
+    screen(&mut s, "Banco Nacional de Cuba", screened("scr_1", "Banco"));
     assert_eq!(s.mode_label(), "TYPING");
     let alt = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
     // Esc f: out of the name field, then `f` asks for a false positive's note (nothing
@@ -219,14 +211,7 @@ fn esc_read_together_with_the_next_key_is_esc_then_that_key() {
 #[test]
 fn a_decision_not_confirmed_records_nothing() {
     let mut s = state();
-    typed(&mut s, "a");
-    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
-        panic!()
-    };
-    update(
-        &mut s,
-        Action::Done(id, Box::new(screened_with_match("scr_1", "a"))),
-    );
+    screen(&mut s, "a", screened_with_match("scr_1", "a"));
     key(&mut s, KeyCode::Down);
     key(&mut s, KeyCode::Char('t'));
     typed(&mut s, "same person");
@@ -394,11 +379,7 @@ fn summary(query: &str) -> crate::api::screenings::ScreeningSummary {
 #[test]
 fn shift_f_decides_for_the_whole_screening() {
     let mut s = state();
-    typed(&mut s, "a");
-    let Effect::Call(id, _) = key(&mut s, KeyCode::Enter).remove(0) else {
-        panic!()
-    };
-    update(&mut s, Action::Done(id, Box::new(screened("scr_1", "a"))));
+    screen(&mut s, "a", screened("scr_1", "a"));
     key(&mut s, KeyCode::Esc);
     update(
         &mut s,
