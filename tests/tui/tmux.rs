@@ -92,23 +92,14 @@ impl Tmux {
     /// `COMMANDS`): the label sits between two spaces each side there, unlike the same word in
     /// a border's hint, so a key sent after this goes to the new mode, not the old one.
     pub fn wait_mode(&self, mode: &str, secs: u64) -> String {
-        self.wait_for(&format!("  {mode}  "), secs)
+        self.wait_for(&mode_label(mode), secs)
     }
 
     /// Waits until the pane no longer shows `needle` (a view closed), failing after `secs`.
     pub fn wait_gone(&self, needle: &str, secs: u64) {
-        let start = Instant::now();
-        loop {
-            let pane = self.pane();
-            if !pane.contains(needle) {
-                return;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "{needle:?} did not go; the pane shows:\n{pane}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        self.wait_until(&format!("{needle:?} did not go"), secs, |pane| {
+            !pane.contains(needle)
+        });
     }
 
     /// The status bar's keyboard mode now, if a known one is shown.
@@ -116,25 +107,39 @@ impl Tmux {
         let pane = self.pane();
         ["TYPING", "REVIEW", "CONFIRM", "COMMANDS"]
             .into_iter()
-            .find(|mode| pane.contains(&format!("  {mode}  ")))
+            .find(|mode| pane.contains(&mode_label(mode)))
     }
 
     /// Waits until the pane shows every one of `needles` at once (under load a capture can
     /// catch a frame half written), failing with the pane after `secs`.
     pub fn wait_for_all(&self, needles: &[&str], secs: u64) -> String {
+        let failure = format!("{needles:?} did not all appear");
+        self.wait_until(&failure, secs, |pane| {
+            needles.iter().all(|n| pane.contains(n))
+        })
+    }
+
+    /// Waits until the pane passes `test` and returns it, failing with `failure` and the
+    /// pane after `secs`.
+    fn wait_until(&self, failure: &str, secs: u64, test: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let pane = self.pane();
-            if needles.iter().all(|n| pane.contains(n)) {
+            if test(&pane) {
                 return pane;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(secs),
-                "{needles:?} did not all appear; the pane shows:\n{pane}"
+                "{failure}; the pane shows:\n{pane}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+}
+
+/// How the status bar shows keyboard mode `mode`: between two spaces each side.
+fn mode_label(mode: &str) -> String {
+    format!("  {mode}  ")
 }
 
 impl Drop for Tmux {

@@ -49,8 +49,8 @@ fn start(data: &Path, name: &str, width: u16, height: u16) -> Tmux {
     tmux
 }
 
-/// Esc out of the name field, waiting until the mode says so (a key sent at once after Esc
-/// would be read as Alt-key).
+/// Esc out of the name field, waiting until the mode says so, so that the next key is
+/// sent to the new mode (the test does not rely on how the UI reads Esc and a key together).
 fn leave_field(tmux: &Tmux) {
     tmux.keys(&["Escape"]);
     tmux.wait_mode("REVIEW", 10);
