@@ -13,29 +13,35 @@ use super::normalize::{self, Token, TokenKind};
 /// `organisation`: the name may be an organisation's (legal forms are read as such).
 pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
     let (read, something) = read_and_judge(name, organisation, true);
-    // The engine reads the same name next when it is screened (`read`): kept for it.
-    LAST_READ.with(|last| {
-        *last.borrow_mut() = Some(LastRead {
-            name: name.to_owned(),
-            organisation,
-            read,
-        });
-    });
+    // The engine reads the same name when it is screened (`read`): kept for it.
+    let mut reads = READS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let kept = &mut reads[usize::from(organisation)];
+    if kept.len() >= READS_KEPT {
+        kept.clear();
+    }
+    kept.insert(name.into(), read);
     something
 }
 
-/// A thread's last name read by [`has_something_to_screen`], kept for the [`read`] that
-/// most often follows it on the same thread (a screening checks its name, then screens it):
-/// taken by the first [`read`] of the same name and type, so it is read once for both.
-struct LastRead {
-    name: String,
-    organisation: bool,
-    read: (Vec<Token>, bool),
-}
+/// Names read by [`has_something_to_screen`], by type (`[organisation]`) and name, kept for
+/// the [`read`] that most often follows (a screening checks its name, then screens it; the
+/// CLI's `batch` checks every row as its file is read, then screens the rows on every core,
+/// each on whichever thread is free): taken by the first [`read`] of the same name and type,
+/// so that a name is read once for both. Shared by the threads, so that a row checked on one
+/// is found on another; what it keeps is what [`read`] would work out again, so it changes no
+/// answer.
+static READS: std::sync::LazyLock<std::sync::Mutex<Reads>> =
+    std::sync::LazyLock::new(Default::default);
 
-thread_local! {
-    static LAST_READ: std::cell::RefCell<Option<LastRead>> = const { std::cell::RefCell::new(None) };
-}
+type Reads = [crate::table::FastMap<Box<str>, (Vec<Token>, bool)>; 2];
+
+/// How many names of a type [`READS`] keeps (emptied when full): a batch file's rows checked
+/// ahead of their screening (a longer file's last ones); names checked and never screened (a
+/// row refused for its other cells, a `--strict` import's first pass) go with the next
+/// emptying. Some 6 MB a type at most (a name and its tokens, about 400 bytes).
+const READS_KEPT: usize = 1 << 14;
 
 /// Whether every one of `words` is a title or a particle (the usual reading sets them all
 /// aside).
@@ -55,17 +61,11 @@ fn searches(tokens: &[Token]) -> bool {
 /// [`super::screen_one`] screens and the incremental re-screen's bound reads
 /// (`ReadName::of`).
 pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
-    let kept = LAST_READ.with(|last| {
-        let mut last = last.borrow_mut();
-        last.as_ref()
-            .is_some_and(|l| l.name == name && l.organisation == organisation)
-            .then(|| last.take())
-            .flatten()
-    });
-    match kept {
-        Some(kept) => kept.read,
-        None => read_and_judge(name, organisation, false).0,
-    }
+    let kept = READS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)[usize::from(organisation)]
+    .remove(name);
+    kept.unwrap_or_else(|| read_and_judge(name, organisation, false).0)
 }
 
 /// [`read`] of `name`, and, when `judge`, whether it gives anything to screen
@@ -237,6 +237,23 @@ mod tests {
             proptest::prop_assert_eq!(read(&name, organisation), expected.clone(), "{:?}", name);
             proptest::prop_assert_eq!(read(&name, organisation), expected, "{:?}", name);
         }
+    }
+
+    /// A batch checks its rows as the file is read and screens them on whichever thread is
+    /// free: the reading its check kept is taken by the screening's read on another thread,
+    /// and is what reading the name again gives.
+    #[test]
+    fn a_name_checked_on_one_thread_is_read_from_what_the_check_kept_on_another() {
+        let name = "Oksana Verbitskaya-Kittredge";
+        let held = || READS.lock().unwrap()[0].contains_key(name);
+        assert!(has_something_to_screen(name, false));
+        assert!(held(), "kept by the check");
+        let there = std::thread::spawn(move || read(name, false))
+            .join()
+            .unwrap();
+        assert!(!held(), "taken by the read");
+        assert_eq!(there, read_and_judge(name, false, false).0);
+        assert_eq!(read(name, false), there, "read again once taken");
     }
 
     /// Whether the usual normalisation of `name`, whose words are `words`, keeps a word or a
