@@ -14,15 +14,21 @@ use super::normalize::{self, Token, TokenKind};
 pub fn has_something_to_screen(name: &str, organisation: bool) -> bool {
     let (read, something) = read_and_judge(name, organisation, true);
     // The engine reads the same name when it is screened (`read`): kept for it.
-    let mut reads = READS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = Box::from(name);
+    let mut reads = reads();
     let kept = &mut reads[usize::from(organisation)];
     if kept.len() >= READS_KEPT {
         kept.clear();
     }
-    kept.insert(name.into(), read);
+    kept.insert(key, read);
     something
+}
+
+/// [`READS`], held (a thread that panicked holding it left whole readings only).
+fn reads() -> std::sync::MutexGuard<'static, Reads> {
+    READS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Names read by [`has_something_to_screen`], by type (`[organisation]`) and name, kept for
@@ -61,10 +67,7 @@ fn searches(tokens: &[Token]) -> bool {
 /// [`super::screen_one`] screens and the incremental re-screen's bound reads
 /// (`ReadName::of`).
 pub(crate) fn read(name: &str, organisation: bool) -> (Vec<Token>, bool) {
-    let kept = READS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)[usize::from(organisation)]
-    .remove(name);
+    let kept = reads()[usize::from(organisation)].remove(name);
     kept.unwrap_or_else(|| read_and_judge(name, organisation, false).0)
 }
 
@@ -245,7 +248,7 @@ mod tests {
     #[test]
     fn a_name_checked_on_one_thread_is_read_from_what_the_check_kept_on_another() {
         let name = "Oksana Verbitskaya-Kittredge";
-        let held = || READS.lock().unwrap()[0].contains_key(name);
+        let held = || reads()[0].contains_key(name);
         assert!(has_something_to_screen(name, false));
         assert!(held(), "kept by the check");
         let there = std::thread::spawn(move || read(name, false))
