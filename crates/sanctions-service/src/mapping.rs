@@ -102,6 +102,33 @@ mod tests {
     use crate::model::{EntityKind, ListCode};
 
     #[test]
+    fn a_request_reaches_the_engine_cleaned_with_every_field() {
+        let wire = ScreenRequest {
+            kind: Some(KindFilter::Individual),
+            threshold: Some(80),
+            limit: Some(5),
+            lists: Some(vec![ListCode::Un]),
+            include_ended: true,
+            date_of_birth: Some("1952-10-07".to_owned()),
+            country: Some("RU".to_owned()),
+            ..ScreenRequest::new("Vladimir\u{1b}[31m Putin\u{200b}")
+        };
+        let engine = request(&wire);
+        assert_eq!(engine.name, "Vladimir Putin");
+        assert_eq!(engine.kind, Some(engine::KindFilter::Individual));
+        assert_eq!(
+            (engine.threshold, engine.limit, engine.include_ended),
+            (Some(80), Some(5), true)
+        );
+        assert_eq!(engine.lists, Some(vec![ListCode::Un]));
+        assert_eq!(engine.date_of_birth.as_deref(), Some("1952-10-07"));
+        assert_eq!(engine.country.as_deref(), Some("RU"));
+        let plain = request(&ScreenRequest::new("Banco Nacional de Cuba"));
+        assert_eq!(plain.name, "Banco Nacional de Cuba");
+        assert_eq!((plain.kind, plain.lists, plain.country), (None, None, None));
+    }
+
+    #[test]
     fn a_hit_becomes_the_wire_match() {
         let hit = Hit {
             entity: 3,
