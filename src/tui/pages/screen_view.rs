@@ -8,7 +8,8 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::screen::{Focus, View};
 use crate::api::coverage::Coverage;
-use crate::api::screening::KindFilter;
+use crate::api::screening::{KindFilter, Match};
+use crate::model::EntityKind;
 use crate::tui::action::Slot;
 use crate::tui::coverage;
 use crate::tui::state::{IndexState, State};
@@ -163,9 +164,14 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
         return;
     }
     let wide = area.width >= 100;
+    // A first column numbers the people or organisations where the answer grouped one's
+    // entries of several lists (else each row is its own, and the column says nothing).
+    let grouped = people(&shown.results).is_some();
+    let groups = group_cells(&visible);
     let rows = visible
         .into_iter()
-        .map(|m| {
+        .zip(groups)
+        .map(|(m, group)| {
             let mut row = vec![
                 score_bar(m.score, if wide { 10 } else { 5 }),
                 m.name.clone(),
@@ -176,38 +182,114 @@ fn draw_results(frame: &mut Frame, area: Rect, state: &State) {
                 row.push(m.kind.to_string());
                 row.push(m.country.clone().unwrap_or_default());
             }
+            if grouped {
+                row.insert(0, group);
+            }
             row
         })
         .collect();
     let selected = (s.focus == Focus::Results).then_some(s.selected);
-    if wide {
-        let widths = [
-            Constraint::Length(14),
-            Constraint::Fill(3),
-            Constraint::Fill(2),
-            Constraint::Length(10),
-            Constraint::Length(10),
-            Constraint::Length(4),
-        ];
-        let header = [
-            "Score",
-            "Listed name",
-            "Matched name",
-            "List",
-            "Type",
-            "Ctry",
-        ];
-        table::draw(frame, area, block, &header, &widths, rows, selected);
+    let (mut header, mut widths) = if wide {
+        (
+            vec![
+                "Score",
+                "Listed name",
+                "Matched name",
+                "List",
+                "Type",
+                "Ctry",
+            ],
+            vec![
+                Constraint::Length(14),
+                Constraint::Fill(3),
+                Constraint::Fill(2),
+                Constraint::Length(10),
+                Constraint::Length(10),
+                Constraint::Length(4),
+            ],
+        )
     } else {
-        let widths = [
-            Constraint::Length(9),
-            Constraint::Fill(3),
-            Constraint::Fill(2),
-            Constraint::Length(9),
-        ];
-        let header = ["Score", "Listed name", "Matched name", "List"];
-        table::draw(frame, area, block, &header, &widths, rows, selected);
+        (
+            vec!["Score", "Listed name", "Matched name", "List"],
+            vec![
+                Constraint::Length(9),
+                Constraint::Fill(3),
+                Constraint::Fill(2),
+                Constraint::Length(9),
+            ],
+        )
+    };
+    if grouped {
+        header.insert(0, "#");
+        widths.insert(0, Constraint::Length(if wide { 3 } else { 2 }));
     }
+    table::draw(frame, area, block, &header, &widths, rows, selected);
+}
+
+/// The group column of `rows` (in the order shown): each row's person or organisation,
+/// numbered as the answer groups them (one person's entries on several lists share a
+/// number), written where a run of rows of one group begins and left empty on the rows of
+/// the run after it.
+fn group_cells(rows: &[&Match]) -> Vec<String> {
+    let mut before = None;
+    rows.iter()
+        .map(|m| {
+            let starts = m.group.is_some() && m.group != before;
+            before = m.group;
+            match m.group {
+                Some(group) if starts => group.to_string(),
+                _ => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// What the matches in `results` are where the answer grouped entries of several lists as
+/// one person or organisation (fewer groups than matches): ` · 1 person, 1 organisation`,
+/// each group counted once by the kind of its first entry.
+fn people(results: &[Match]) -> Option<String> {
+    const NAMES: [(&str, &str); 4] = [
+        ("person", "people"),
+        ("organisation", "organisations"),
+        ("vessel", "vessels"),
+        ("aircraft", "aircraft"),
+    ];
+    let mut seen: Vec<u32> = Vec::new();
+    let mut counts = [0usize; NAMES.len()];
+    for m in results {
+        let Some(group) = m.group else { continue };
+        if !seen.contains(&group) {
+            seen.push(group);
+            let at = match m.kind {
+                EntityKind::Individual => 0,
+                EntityKind::Entity => 1,
+                EntityKind::Vessel => 2,
+                EntityKind::Aircraft => 3,
+            };
+            counts[at] += 1;
+        }
+    }
+    if seen.is_empty() || seen.len() >= results.len() {
+        return None;
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .zip(NAMES)
+        .filter(|(n, _)| **n > 0)
+        .map(|(&n, (one, many))| format!("{n} {}", if n == 1 { one } else { many }))
+        .collect();
+    Some(format!(" · {}", parts.join(", ")))
+}
+
+/// The other entries of `results` that the answer grouped with `m` (the same person or
+/// organisation on other lists), as `ofac_sdn:6365 (OFAC SDN), ...`; empty for none.
+fn grouped_with(results: &[Match], m: &Match) -> String {
+    results
+        .iter()
+        .filter(|o| m.group.is_some() && o.group == m.group && o.entity_id != m.entity_id)
+        .map(|o| format!("{} ({})", o.entity_id, o.list_name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn results_title(shown: &super::screen::Shown, words: Option<&str>) -> String {
@@ -218,10 +300,11 @@ fn results_title(shown: &super::screen::Shown, words: Option<&str>) -> String {
     };
     let words = words.map_or(String::new(), |w| format!(" · /{}", sanitize(w)));
     format!(
-        " {} match{} for {:?}{status}{words} ",
+        " {} match{} for {:?}{}{status}{words} ",
         shown.total,
         if shown.total == 1 { "" } else { "es" },
         sanitize(&shown.query),
+        people(&shown.results).unwrap_or_default(),
     )
 }
 
@@ -342,6 +425,9 @@ fn draw_detail(frame: &mut Frame, area: Rect, state: &State) {
         }
         if let Some(ended) = &m.ended_on {
             field(&mut lines, "ended on", ended);
+        }
+        if let Some(shown) = &s.shown {
+            field(&mut lines, "also listed", &grouped_with(&shown.results, m));
         }
         lines.push(Line::from(""));
         if let Some(shown) = &s.shown {
@@ -483,4 +569,70 @@ fn draw_history(frame: &mut Frame, area: Rect, state: &State) {
         rows,
         Some(s.history_selected),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(group: Option<u32>, kind: &str) -> Match {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        serde_json::from_value(serde_json::json!({
+            "entity_id": format!("ofac_sdn:{id}"),
+            "name": "NAME",
+            "matched_name": "NAME",
+            "list_code": "ofac_sdn",
+            "list": "OFAC SDN",
+            "score": 90,
+            "type": if kind == "individual" { "individual" } else { "entity" },
+            "kind": kind,
+            "country": null,
+            "explanation": [],
+            "group": group,
+        }))
+        .expect("a match")
+    }
+
+    #[test]
+    fn a_group_is_numbered_where_its_run_of_rows_begins() {
+        let rows = [
+            entry(Some(1), "individual"),
+            entry(Some(1), "individual"),
+            entry(Some(2), "entity"),
+            entry(Some(1), "individual"),
+            entry(None, "entity"),
+            entry(Some(3), "vessel"),
+        ];
+        let shown: Vec<&Match> = rows.iter().collect();
+        assert_eq!(group_cells(&shown), ["1", "", "2", "1", "", "3"]);
+    }
+
+    #[test]
+    fn the_people_are_counted_by_kind_only_where_entries_were_grouped() {
+        let person = |g| entry(Some(g), "individual");
+        let grouped = [
+            person(1),
+            person(1),
+            entry(Some(2), "entity"),
+            entry(Some(2), "entity"),
+            entry(Some(3), "vessel"),
+        ];
+        assert_eq!(
+            people(&grouped).as_deref(),
+            Some(" · 1 person, 1 organisation, 1 vessel")
+        );
+        assert_eq!(
+            people(&[person(1), person(2), person(2)]).as_deref(),
+            Some(" · 2 people")
+        );
+        let id = |i: usize| format!("{} (OFAC SDN)", grouped[i].entity_id);
+        assert_eq!(grouped_with(&grouped, &grouped[2]), id(3));
+        assert_eq!(grouped_with(&grouped, &grouped[0]), id(1));
+        assert_eq!(grouped_with(&grouped, &grouped[4]), "");
+        // Each its own group, or no groups (an older stored answer): nothing to say.
+        assert_eq!(people(&[person(1), person(2)]), None);
+        assert_eq!(people(&[entry(None, "individual")]), None);
+        assert_eq!(people(&[]), None);
+    }
 }
