@@ -18,8 +18,9 @@ from client import AuthenticatedClient  # noqa: E402
 from client.api import extensions as ext  # noqa: E402,F401
 from client.api import interface as itf  # noqa: E402,F401
 from client.api.extensions import (  # noqa: E402
-    account_keys, alert_status, audit, decide, entity, import_favorites, list_screenings,
-    refresh_briefs, rescreen_favorites, screen_preview, webhook, webhook_deliveries)
+    account_keys, alert_status, audit, decide, entity, get_stored_screening, import_favorites,
+    list_screenings, refresh_briefs, rescreen_favorites, screen_preview, webhook,
+    webhook_deliveries)
 from client.api.interface import (  # noqa: E402
     add_favorite, alerts, brief, briefs, create_webhook, delete_webhook, favorites,
     get_screening, list_updates, lists, remove_favorite, screen, screen_batch, test_webhook,
@@ -53,6 +54,9 @@ ok("screenBatch", screen_batch.sync_detailed(
     client=c, body=BatchRequest(names=["Banco Nacional de Cuba", "Kim Jong Un"])))
 ok("getScreening", get_screening.sync_detailed(sid, client=c))
 ok("listScreenings", list_screenings.sync_detailed(client=c, limit=5))
+stored = ok("getStoredScreening", get_stored_screening.sync_detailed(sid, client=c))
+if stored.id != sid:
+    sys.exit(f"getStoredScreening: {stored.id} for {sid}")
 ok("decide", decide.sync_detailed(sid, client=c, body=DecisionRequest(
     decision=Decision.FALSE_POSITIVE, note="client check", entity_id=eid)))
 ok("audit", audit.sync_detailed(client=c))

@@ -195,6 +195,7 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
         .route(&api(routes::SCREEN_BATCH), post(screen::batch))
         .route(&api(routes::SCREEN_ONE), get(screen::screening))
         .route(&api(routes::SCREENINGS), get(screen::screenings))
+        .route(&api(routes::SCREENING), get(screen::stored_screening))
         .route(&api(routes::SCREENING_DECISIONS), post(screen::decide))
         .route(&api(routes::SCREENING_VERDICTS), post(screen::verdict))
         .route(&api(routes::AUDIT), get(screen::audit))

@@ -48,6 +48,7 @@ const ACCOUNTS_AND_SCOPES: &str = "A key made by `sanctions keys create --accoun
         screen::batch,
         screen::screening,
         screen::screenings,
+        screen::stored_screening,
         screen::decide,
         screen::verdict,
         screen::audit,

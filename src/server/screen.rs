@@ -203,6 +203,25 @@ pub async fn screening(caller: Caller, Id(id): Id) -> Reply {
     Ok(ok(caller.service.screening(&id).await?))
 }
 
+/// `GET /screenings/{id}`: [`screening`] beside the list and the decisions.
+#[utoipa::path(
+    get,
+    path = routes::SCREENING,
+    context_path = PREFIX,
+    operation_id = "getStoredScreening",
+    tag = EXTENSIONS,
+    summary = "A stored screening with its decisions (the same as `GET /screen/{id}`).",
+    description = NEEDS_SCREEN,
+    params(("id" = String, Path, description = "The screening's id (`scr_...`).")),
+    responses(
+        (status = 200, description = "Success.", body = StoredScreening),
+        (status = 403, description = FORBIDDEN_SCREEN, body = Failure)
+    )
+)]
+pub async fn stored_screening(caller: Caller, id: Id) -> Reply {
+    screening(caller, id).await
+}
+
 /// `GET /screenings`.
 #[utoipa::path(
     get,

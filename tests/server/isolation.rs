@@ -124,6 +124,7 @@ async fn by_id(server: &Serve, b: &str, owned: &Owned) {
     let patch = json!({"url": "http://127.0.0.1:9/rival"});
     let s = &owned.screening;
     as_if_absent(server, b, "GET", "/screen/{}", s, None).await;
+    as_if_absent(server, b, "GET", "/screenings/{}", s, None).await;
     as_if_absent(
         server,
         b,

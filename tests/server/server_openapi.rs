@@ -296,6 +296,10 @@ async fn real_answers_fit_the_documented_schemas() {
         .to_owned();
     let answer = call("GET", &server.url(&format!("/screen/{id}")), k, None).await;
     check("get", "/api/v1/screen/{id}", &answer);
+    // The same stored screening beside the list and the decisions.
+    let beside = call("GET", &server.url(&format!("/screenings/{id}")), k, None).await;
+    check("get", "/api/v1/screenings/{id}", &beside);
+    assert_eq!(beside.data(), answer.data());
     let answer = call("GET", &server.url("/screenings?limit=5"), k, None).await;
     check("get", "/api/v1/screenings", &answer);
     assert!(!answer.data()["items"].as_array().unwrap().is_empty());

@@ -467,6 +467,65 @@ fn concurrent_claims_take_each_chunk_once(repo: &dyn Both) {
     assert_eq!(taken, (0..9).collect::<Vec<i64>>());
 }
 
+/// A run of one account's watchlist says nothing of another account's favorites: a
+/// favorite's `last_screened_at` moves with a run of every account or of its own account
+/// only (another account's manual re-screen neither moves it nor shows when it ran).
+fn a_run_of_one_account_leaves_anothers_last_screening(repo: &dyn Both) {
+    let rival = repo.ensure_account("rival", None).unwrap().id;
+    let ours = [(favorite(1, &[]), Changes::default())];
+    repo.import_favorites(DEFAULT_ACCOUNT, &ours).unwrap();
+    let theirs = [(favorite(2, &[]), Changes::default())];
+    repo.import_favorites(&rival, &theirs).unwrap();
+    let run_of = |scope: &str, second: i64| {
+        let start = ChunkRunStart {
+            scope,
+            reason: "manual",
+            now: at(second),
+            chunk_size: 10,
+        };
+        let run = repo.open_rescreen_chunks(&start).unwrap();
+        let owner = "p";
+        let lease = lease(run.id, owner, second, second + 60);
+        let chunk = claimed(repo.claim_rescreen_chunk(&lease).unwrap());
+        let nothing = Changes::default();
+        let ok = repo.commit_rescreen_chunk(&done(&chunk, owner, 1, (&[], &nothing)));
+        assert_eq!(ok.unwrap(), ChunkCommit::Done(vec![]));
+        let record = RescreenRun {
+            at: at(second),
+            ..record()
+        };
+        let finished = repo.finish_rescreen_chunks(run.id, &record, at(second));
+        assert!(finished.unwrap().is_some(), "{scope} finished");
+    };
+    let screened = |account: &str, id: &str| {
+        let favorite = repo.favorite(account, id).unwrap().unwrap();
+        let listed = repo.favorites(account, None, 10).unwrap();
+        assert_eq!(listed[0].last_screened_at, favorite.last_screened_at);
+        favorite.last_screened_at
+    };
+    run_of(&rival, 10);
+    assert_eq!(screened(&rival, "fav_002"), Some(at(10)));
+    assert_eq!(
+        screened(DEFAULT_ACCOUNT, "fav_001"),
+        Some(at(0)),
+        "not ours"
+    );
+    run_of(EVERY_ACCOUNT, 20);
+    assert_eq!(screened(DEFAULT_ACCOUNT, "fav_001"), Some(at(20)));
+    assert_eq!(screened(&rival, "fav_002"), Some(at(20)));
+    run_of(DEFAULT_ACCOUNT, 30);
+    assert_eq!(screened(DEFAULT_ACCOUNT, "fav_001"), Some(at(30)));
+    assert_eq!(screened(&rival, "fav_002"), Some(at(20)), "not theirs");
+}
+
+#[test]
+fn a_favorites_last_screening_is_of_its_accounts_runs_on_both_backends() {
+    for backend in conformance::backends() {
+        eprintln!("last screening by account: {}", backend.name());
+        a_run_of_one_account_leaves_anothers_last_screening(backend.repo());
+    }
+}
+
 #[test]
 fn chunk_claims_on_both_backends() {
     for backend in conformance::backends() {

@@ -19,6 +19,9 @@ pub const SCREEN_BATCH: &str = "/screen/batch";
 pub const SCREEN_ONE: &str = "/screen/{id}";
 /// `GET` (extension): stored screenings, newest first (query: `ScreeningQuery`).
 pub const SCREENINGS: &str = "/screenings";
+/// `GET` (extension): [`SCREEN_ONE`] where a client that lists [`SCREENINGS`] and records
+/// decisions under `/screenings/{id}` looks for it.
+pub const SCREENING: &str = "/screenings/{id}";
 /// `POST` (extension): record a review decision (`DecisionRequest` → `DecisionResponse`).
 pub const SCREENING_DECISIONS: &str = "/screenings/{id}/decisions";
 /// `POST` (extension): four-eyes review, a second reviewer confirms or rejects the proposals

@@ -79,6 +79,15 @@ pub(crate) fn kept_nearness(near: Option<f64>, low: Option<f64>) -> Option<Nearn
 pub(crate) const WATCHED_COLUMNS: &str =
     "f.id, f.name, f.kind, f.dob, f.country, f.near_score, f.low_score";
 
+/// When the last re-screen run covering the watchlist of account `$1` was recorded: a run of
+/// every account (a list update's, a scheduled one: recorded without a chunk run, or with
+/// one of scope [`crate::EVERY_ACCOUNT`]) or one of that account's own. Another account's
+/// manual run covered none of its favorites, and says nothing of them. (`$1` is the first
+/// parameter to SQLite as to PostgreSQL.)
+pub(crate) const LAST_RUN: &str = "SELECT max(r.at) FROM rescreen_runs r
+     WHERE NOT EXISTS (SELECT 1 FROM rescreen_chunk_runs c
+                       WHERE c.rescreen_run_id = r.id AND c.scope <> '*' AND c.scope <> $1)";
+
 /// A favorite as a re-screen reads it, from a row of [`WATCHED_COLUMNS`].
 pub(crate) fn watched_name(r: &rusqlite::Row<'_>) -> rusqlite::Result<WatchedName> {
     Ok(WatchedName {
@@ -181,7 +190,7 @@ impl Store {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<Favorite>, StoreError> {
-        let last_run = self.last_run_at()?;
+        let last_run = self.last_run_at(account)?;
         // The page as a range of the index by (account, id): a condition `?1 IS NULL OR ...`
         // would make SQLite walk the account's favorites from the first.
         let after_id = if after.is_some() {
@@ -203,7 +212,7 @@ impl Store {
 
     /// One favorite.
     pub fn favorite(&self, account: &str, id: &str) -> Result<Option<Favorite>, StoreError> {
-        let last_run = self.last_run_at()?;
+        let last_run = self.last_run_at(account)?;
         let sql =
             format!("SELECT {COLUMNS} FROM favorites f WHERE f.id = ?1 AND f.account_id = ?2");
         let raw = self
@@ -398,10 +407,11 @@ impl Store {
             .query_row([], |r| r.get(0))?)
     }
 
-    fn last_run_at(&self) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT max(at) FROM rescreen_runs", [], |r| r.get(0))?)
+    /// When the last re-screen run that covered `account`'s watchlist was recorded
+    /// ([`LAST_RUN`]).
+    fn last_run_at(&self, account: &str) -> Result<Option<String>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(LAST_RUN)?;
+        Ok(stmt.query_row([account], |r| r.get(0))?)
     }
 
     fn finish_favorite(
@@ -416,7 +426,9 @@ impl Store {
         let matched: Vec<String> = stmt
             .query_map([&id], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
-        // Every run re-screens the whole watchlist, so the latest run screened this one too.
+        // A run covering the account answers for its whole watchlist, so it screened this
+        // one too (an incremental run leaves alone only favorites whose answer it proved
+        // unchanged).
         let screened = match (raw.last_screened_at, last_run) {
             (Some(own), Some(run)) if run > own.as_str() && run >= raw.created_at.as_str() => {
                 Some(run.to_owned())

@@ -193,7 +193,7 @@ pub(super) fn favorites(
     after: Option<&str>,
     limit: usize,
 ) -> Result<Vec<Favorite>, StoreError> {
-    let last_run = last_run_at(c)?;
+    let last_run = last_run_at(c, account)?;
     let sql = format!(
         "SELECT {COLUMNS} FROM favorites WHERE account_id = $3 AND ($1::text IS NULL OR id > $1)
          ORDER BY id LIMIT $2"
@@ -212,16 +212,18 @@ pub(super) fn favorite(
     account: &str,
     id: &str,
 ) -> Result<Option<Favorite>, StoreError> {
-    let last_run = last_run_at(c)?;
+    let last_run = last_run_at(c, account)?;
     let sql = format!("SELECT {COLUMNS} FROM favorites WHERE id = $1 AND account_id = $2");
     let row = c.query_opt(&sql, &[&id, &account]).map_err(db)?;
     row.map(|row| favorite_from(c, &row, last_run.as_deref()))
         .transpose()
 }
 
-fn last_run_at(c: &mut impl GenericClient) -> Result<Option<String>, StoreError> {
+/// When the last re-screen run covering `account`'s watchlist was recorded
+/// ([`crate::favorites::LAST_RUN`]).
+fn last_run_at(c: &mut impl GenericClient, account: &str) -> Result<Option<String>, StoreError> {
     let row = c
-        .query_one("SELECT max(at) FROM rescreen_runs", &[])
+        .query_one(crate::favorites::LAST_RUN, &[&account])
         .map_err(db)?;
     col(&row, 0)
 }
@@ -244,7 +246,7 @@ fn favorite_from(
         .collect::<Result<_, _>>()?;
     let created: String = col(row, 4)?;
     let own: Option<String> = col(row, 5)?;
-    // Every run re-screens the whole watchlist, so the latest run screened this one too.
+    // A run covering the account answers for its whole watchlist (see the SQLite store's).
     let screened = match (own, last_run) {
         (Some(own), Some(run)) if run > own.as_str() && run >= created.as_str() => {
             Some(run.to_owned())
