@@ -52,7 +52,7 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                 safe(&s.created_by),
                 s.origin.as_str(),
                 s.threshold,
-                s.engine_version
+                safe(&s.engine_version)
             )?;
             let versions: Vec<String> = s
                 .list_versions
@@ -68,8 +68,8 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                     i + 1,
                     m.score,
                     safe(&m.name),
-                    m.list_name,
-                    m.entity_id
+                    safe(&m.list_name),
+                    safe(&m.entity_id)
                 )?;
             }
             if !s.decisions.is_empty() {
@@ -103,11 +103,13 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                 println!(
                     "Proposed {proposed} on {} (four-eyes review): screening {id} is {} until a \
                      second reviewer runs `sanctions review confirm {id}` or `review reject {id}`.",
-                    response
-                        .decision
-                        .entity_id
-                        .as_deref()
-                        .unwrap_or("the whole screening"),
+                    safe(
+                        response
+                            .decision
+                            .entity_id
+                            .as_deref()
+                            .unwrap_or("the whole screening")
+                    ),
                     response.status
                 );
             } else {
@@ -115,11 +117,13 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                     "Recorded {} -> {} on {}; screening {} is now {}.",
                     response.decision.from,
                     response.decision.to,
-                    response
-                        .decision
-                        .entity_id
-                        .as_deref()
-                        .unwrap_or("the whole screening"),
+                    safe(
+                        response
+                            .decision
+                            .entity_id
+                            .as_deref()
+                            .unwrap_or("the whole screening")
+                    ),
                     id,
                     response.status
                 );
@@ -184,7 +188,7 @@ fn decision_line(d: &DecisionRecord) -> String {
         d.id,
         ts(d.at),
         safe(&d.actor),
-        d.entity_id.as_deref().unwrap_or("(whole screening)"),
+        safe(d.entity_id.as_deref().unwrap_or("(whole screening)")),
         d.from,
         d.to,
         safe(&d.note)

@@ -358,6 +358,7 @@ pub async fn lists(caller: Caller, headers: HeaderMap) -> Reply {
 /// `limit` of the listings that take only that.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct LimitQuery {
     /// Most items returned (1-1000).
     #[param(minimum = 1, maximum = 1000)]
@@ -433,6 +434,7 @@ fn file_name(name: &str) -> &str {
 /// `at` of `GET /entities/{id}`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct AtQuery {
     /// An update id.
     #[param(minimum = 1)]

@@ -36,6 +36,7 @@ type AppState_ = State<Arc<AppState>>;
 /// `cursor` and `limit` of `GET /favorites`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// The `next_cursor` of the previous page.
     #[param(pattern = "^fav_[0-7][0-9A-HJKMNP-TV-Z]{25}$")]

@@ -133,6 +133,15 @@ async fn every_endpoint_answers_its_statuses_in_envelopes() {
             "GET" "/lists/nope/updates", None => 404 "nope";
             "GET" format!("/entities/{entity_id}"), None => 200 "";
             "GET" "/entities/ofac_sdn:0", None => 404 "";
+            // Bounds: unknown query parameters, a search, a country, an entry id, a path id.
+            "GET" "/screenings?limt=5", None => 400 "limt";
+            "GET" "/alerts?stauts=open", None => 400 "stauts";
+            "GET" "/favorites?limt=5", None => 400 "limt";
+            "GET" "/briefs?qq=x", None => 400 "qq";
+            "GET" format!("/briefs?q={}", "x".repeat(201)), None => 422 "q";
+            "GET" "/briefs?country=Russia", None => 422 "country";
+            "POST" format!("/screenings/{id}/decisions"), json(json!({"decision": "escalated", "note": "n", "entity_id": "x".repeat(201)})) => 422 "entity_id";
+            "GET" format!("/webhooks/wh_{}", "x".repeat(3000)), None => 404 "…";
         ],
     )
     .await;

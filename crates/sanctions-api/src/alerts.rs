@@ -8,6 +8,7 @@ pub use crate::model::{Alert, AlertKind, AlertStatus, Severity};
 /// Query parameters of `GET /v1/alerts`, newest first.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct AlertQuery {
     /// Alert status.
     #[serde(default)]

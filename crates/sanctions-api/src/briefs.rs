@@ -25,6 +25,7 @@ pub struct Brief {
 /// `GET /v1/briefs` query parameters.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct BriefQuery {
     /// Most items returned (1-100, default 20).
     #[param(minimum = 1, maximum = 100)]
@@ -36,11 +37,13 @@ pub struct BriefQuery {
     #[param(value_type = Option<crate::model::ListCode>)]
     pub list: Option<String>,
     /// ISO 3166-1 alpha-2.
+    #[param(min_length = 2, max_length = 2)]
     pub country: Option<String>,
     /// `YYYY-MM-DD` or an RFC 3339 instant.
     #[param(schema_with = super::schema::brief_since)]
     pub since: Option<String>,
-    /// Words that must all appear.
+    /// Words that must all appear (at most 200 characters).
+    #[param(max_length = 200)]
     pub q: Option<String>,
 }
 

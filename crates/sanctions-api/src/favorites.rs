@@ -18,7 +18,9 @@ pub struct FavoriteRequest {
     pub name: String,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<KindFilter>,
+    /// A note kept with the name (at most 2,000 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 2000)]
     pub note: Option<String>,
     /// The customer's date of birth, `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: evidence for every
     /// screening of this name, as in `POST /v1/screen`.

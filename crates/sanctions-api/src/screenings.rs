@@ -75,6 +75,7 @@ pub struct ScreeningSummary {
 /// Query parameters of `GET /v1/screenings`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct ScreeningQuery {
     /// Only screenings created at or after this instant (RFC 3339).
     #[param(value_type = Option<String>, format = DateTime)]
@@ -160,6 +161,7 @@ page_schema! {
 pub struct DecisionRequest {
     /// The matched entry decided on; absent for the whole screening.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub entity_id: Option<String>,
     pub decision: Decision,
     /// Why: required, not blank.
@@ -193,6 +195,7 @@ pub struct VerdictRequest {
     pub verdict: Verdict,
     /// The matched entry whose proposal is settled; absent for every proposal of the screening.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub entity_id: Option<String>,
     /// Why: required, not blank.
     #[schema(min_length = 1, max_length = 2000, pattern = r"[^\s]")]

@@ -503,7 +503,7 @@ fn compare_dates(query: &DateSpec, listed: &DateSpec) -> Option<Verdict> {
         let (lo, hi) = (from.year()?, to.year()?);
         return Some(if (lo..=hi).contains(&q.0) {
             Verdict::Agrees
-        } else if (lo - 1..=hi + 1).contains(&q.0) {
+        } else if (lo.saturating_sub(1)..=hi.saturating_add(1)).contains(&q.0) {
             Verdict::Close
         } else {
             Verdict::Conflicts
@@ -511,7 +511,7 @@ fn compare_dates(query: &DateSpec, listed: &DateSpec) -> Option<Verdict> {
     }
     let l = parts(listed)?;
     let differ = |a: Option<u8>, b: Option<u8>| matches!((a, b), (Some(a), Some(b)) if a != b);
-    Some(match (q.0 - l.0).abs() {
+    Some(match q.0.abs_diff(l.0) {
         0 if differ(q.1, l.1) || differ(q.2, l.2) => Verdict::Close,
         0 => Verdict::Agrees,
         1 => Verdict::Close,

@@ -53,23 +53,29 @@ fn clean(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// JSON text (as serde_json writes it) with bidi controls and line separators escaped, so that
-/// printing it cannot reorder or split what a terminal shows. The JSON value is unchanged.
+/// What [`json`] escapes: bidi controls, line separators, DEL and the C1 controls (which
+/// serde_json writes raw, and some terminals obey: U+009B starts an escape sequence).
+fn json_escaped(c: char) -> bool {
+    is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}' | '\u{7F}'..='\u{9F}')
+}
+
+/// JSON text (as serde_json writes it) with bidi controls, line separators and C1 controls
+/// escaped, so that printing it cannot reorder, split or steer what a terminal shows. The
+/// JSON value is unchanged.
 pub fn json(text: String) -> String {
-    // Each of these characters is written with a first byte of 0xD8 (U+061C) or 0xE2
-    // (U+2000..U+2FFF) in UTF-8: text without either byte has none, told without decoding.
-    if memchr::memchr2(0xD8, 0xE2, text.as_bytes()).is_none() {
+    // Each of these characters is written with a first byte of 0xD8 (U+061C), 0xE2
+    // (U+2000..U+2FFF) or 0xC2 (U+0080..U+00BF), or is 0x7F (DEL), in UTF-8: text without
+    // any of these bytes has none, told without decoding.
+    let bytes = text.as_bytes();
+    if memchr::memchr3(0xD8, 0xE2, 0xC2, bytes).is_none() && memchr::memchr(0x7F, bytes).is_none() {
         return text;
     }
-    if !text
-        .chars()
-        .any(|c| is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}'))
-    {
+    if !text.chars().any(json_escaped) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}') {
+        if json_escaped(c) {
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
@@ -111,6 +117,7 @@ mod tests {
         let padding = "x".repeat(70);
         for c in [
             '\u{061C}', '\u{200E}', '\u{202A}', '\u{2066}', '\u{2069}', '\u{2028}', '\u{2029}',
+            '\u{7F}', '\u{80}', '\u{9B}', '\u{9F}',
         ] {
             for at in [0, 63, 64, 65, 70] {
                 let text = format!("{}{c}{}", &padding[..at], &padding[at..]);
@@ -120,7 +127,7 @@ mod tests {
             }
         }
         // Arabic letters (also written from 0xD8) and other punctuation pass unchanged.
-        let plain = serde_json::to_string("أسامة بن لادن \u{2013} Putin").unwrap();
+        let plain = serde_json::to_string("أسامة بن لادن \u{2013} Putin \u{a0}Müller").unwrap();
         assert_eq!(json(plain.clone()), plain);
     }
 }

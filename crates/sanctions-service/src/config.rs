@@ -427,11 +427,63 @@ impl Config {
         })
     }
 
-    /// Parses the text of a configuration file.
+    /// Parses the text of a configuration file; a duration longer than a year is refused
+    /// ([`Config::durations`]).
     pub fn parse(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (name, seconds) in config.durations() {
+            if seconds > MAX_DURATION_SECS {
+                return Err(format!(
+                    "{name}: {seconds} is longer than a year ({MAX_DURATION_SECS} seconds)"
+                ));
+            }
+        }
+        Ok(config)
+    }
+
+    /// Every duration the file sets, in seconds, by the setting's name: a timer set from any
+    /// of them must stay within what a clock can add (`Instant + Duration` panics past it).
+    fn durations(&self) -> [(&'static str, u64); 14] {
+        let (server, hours) = (&self.server, |h: u64| h.saturating_mul(3600));
+        [
+            ("[fetch] timeout_secs", self.fetch.timeout_secs),
+            (
+                "[watchlist] rescreen_every_hours",
+                hours(self.watchlist.rescreen_every_hours),
+            ),
+            ("[watchlist] poll_secs", self.watchlist.poll_secs),
+            ("[webhooks] timeout_secs", self.webhooks.timeout_secs),
+            (
+                "[webhooks] poll_interval_ms",
+                self.webhooks.poll_interval_ms / 1000,
+            ),
+            (
+                "[webhooks] disable_after_hours",
+                hours(self.webhooks.disable_after_hours),
+            ),
+            ("[briefs] refresh_secs", self.briefs.refresh_secs),
+            ("[briefs] retry_secs", self.briefs.retry_secs),
+            ("[briefs] timeout_secs", self.briefs.timeout_secs),
+            (
+                "[remote] timeout_secs",
+                self.remote.timeout_secs.unwrap_or(0),
+            ),
+            ("[server] request_timeout_secs", server.request_timeout_secs),
+            (
+                "[server] header_read_timeout_secs",
+                server.header_read_timeout_secs,
+            ),
+            (
+                "[server] auth_failure_window_secs",
+                server.auth_failure_window_secs,
+            ),
+            ("[server] shutdown_grace_secs", server.shutdown_grace_secs),
+        ]
     }
 }
+
+/// The longest duration a setting may hold: a year, in seconds.
+const MAX_DURATION_SECS: u64 = 365 * 24 * 3600;
 
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "sanctions")
@@ -464,6 +516,28 @@ mod tests {
         assert_eq!(import.max_removed(14_965), 1_496);
         assert_eq!(import.max_removed(100), 49);
         assert_eq!(import.max_removed(0), 49);
+    }
+
+    #[test]
+    fn a_duration_longer_than_a_year_is_refused_naming_its_setting() {
+        for (text, name) in [
+            (
+                "[server]\nheader_read_timeout_secs = 18446744073709551615",
+                "[server] header_read_timeout_secs",
+            ),
+            (
+                "[watchlist]\nrescreen_every_hours = 3000000000000000",
+                "[watchlist] rescreen_every_hours",
+            ),
+            ("[briefs]\nrefresh_secs = 31536001", "[briefs] refresh_secs"),
+        ] {
+            let refused = Config::parse(text).unwrap_err();
+            assert!(refused.starts_with(name), "{refused}");
+            assert!(refused.contains("longer than a year"), "{refused}");
+        }
+        let year = Config::parse("[watchlist]\nrescreen_every_hours = 8760").unwrap();
+        assert_eq!(year.watchlist.rescreen_every_hours, 8760);
+        assert!(Config::parse("").is_ok());
     }
 
     #[test]

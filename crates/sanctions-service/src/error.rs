@@ -66,8 +66,20 @@ impl ServiceError {
     pub fn not_found(what: &str, id: &str) -> ServiceError {
         ServiceError::NotFound {
             what: what.to_owned(),
-            id: id.to_owned(),
+            id: quoted(id),
         }
+    }
+}
+
+/// Most characters of a caller's id (or cursor) a message quotes: every id the service makes
+/// is far shorter, and a path or query of kilobytes is not sent back whole.
+const QUOTED_CHARS: usize = 100;
+
+/// `text` as a message quotes it: its first [`QUOTED_CHARS`] characters, then `…`.
+pub(crate) fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
     }
 }
 
@@ -100,6 +112,19 @@ impl From<tokio::task::JoinError> for ServiceError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_quotes_a_long_id_cut_short() {
+        let long = "ж".repeat(5_000);
+        let message = ServiceError::not_found("webhook", &long).to_string();
+        assert!(message.chars().count() < 150, "{message}");
+        assert!(
+            message.contains(&format!("{}…", "ж".repeat(100))),
+            "{message}"
+        );
+        let short = ServiceError::not_found("screening", "scr_01J").to_string();
+        assert!(short.contains("scr_01J") && !short.contains('…'), "{short}");
+    }
 
     #[test]
     fn transient_store_errors_are_busy_with_a_wait_the_rest_keep_their_status() {

@@ -22,7 +22,8 @@ pub fn draw(
     rows: Vec<Vec<String>>,
     selected: Option<usize>,
 ) {
-    let header = Row::new(header.iter().map(|h| h.to_string()))
+    // Sanitised too: the Batch tab's headers are the input file's column names.
+    let header = Row::new(header.iter().map(|h| sanitize(h)))
         .style(Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED));
     // The columns' widths as the table lays them out, so that a cell cut short ends in `…`
     // (eight rows of one long name cut at the same place would look identical otherwise).
@@ -84,7 +85,8 @@ pub fn clamp(selected: usize, len: usize) -> usize {
 /// request is `pending`, `Not loaded: r reloads.` before the first load, else `empty`.
 pub fn placeholder(error: Option<&str>, pending: bool, loaded: bool, empty: &str) -> String {
     match error {
-        Some(e) => format!("✗ {e}"),
+        // A remote server's message, or one quoting an input file, sanitised.
+        Some(e) => format!("✗ {}", sanitize(e)),
         None if pending => "Loading…".to_owned(),
         None if !loaded => "Not loaded: r reloads.".to_owned(),
         None => empty.to_owned(),
@@ -127,6 +129,10 @@ mod tests {
     #[test]
     fn the_placeholder_says_why_there_is_no_row() {
         assert_eq!(placeholder(Some("down"), true, true, "none"), "✗ down");
+        assert_eq!(
+            placeholder(Some("\u{1b}[31mred\u{202e}"), false, true, "none"),
+            "✗ [31mred"
+        );
         assert_eq!(placeholder(None, true, false, "none"), "Loading…");
         assert_eq!(
             placeholder(None, false, false, "none"),

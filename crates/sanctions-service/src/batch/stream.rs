@@ -80,6 +80,27 @@ fn streamable(sample: &[u8]) -> Option<&str> {
     (!start.starts_with('[') && !start.starts_with('{')).then_some(text)
 }
 
+/// Passes over the rest of a line, kept nowhere: a line with no end (gigabytes without a
+/// line break) costs no memory.
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let len = buf.len();
+                reader.consume(len);
+            }
+        }
+    }
+}
+
 fn skip_bom(reader: &mut impl BufRead) -> std::io::Result<()> {
     if reader.fill_buf()?.starts_with(b"\xEF\xBB\xBF") {
         reader.consume(3);
@@ -104,8 +125,7 @@ impl<R: BufRead> RowStream<R> {
         }
         self.line += 1;
         if self.buf.len() > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
-            let mut rest = Vec::new();
-            self.reader.read_until(b'\n', &mut rest)?;
+            skip_line(&mut self.reader)?;
             return Ok(Some(Err(format!(
                 "the line is longer than {} KiB",
                 MAX_LINE_BYTES / 1024
@@ -165,7 +185,7 @@ impl<R: BufRead> Iterator for RowStream<R> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
+    use std::io::{Read, Write};
 
     use super::*;
 
@@ -231,6 +251,20 @@ mod tests {
         assert!(streamable(b"\xFF\xFEa\x00").is_none());
         assert!(streamable(b"caf\xE9\n").is_none());
         assert!(streamable(b"Ana Lima\n").is_some());
+    }
+
+    #[test]
+    fn a_line_passed_over_ends_at_its_break_or_the_input() {
+        let mut long = vec![b'x'; 3 * 8192 + 5];
+        long.extend(b"\nnext\n");
+        let mut reader = std::io::BufReader::with_capacity(8192, long.as_slice());
+        skip_line(&mut reader).unwrap();
+        let mut rest = String::new();
+        reader.read_to_string(&mut rest).unwrap();
+        assert_eq!(rest, "next\n");
+        let mut endless = std::io::BufReader::new(std::io::repeat(b'x').take(1 << 20));
+        skip_line(&mut endless).unwrap();
+        assert!(endless.fill_buf().unwrap().is_empty());
     }
 
     #[test]

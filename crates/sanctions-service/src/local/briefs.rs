@@ -86,9 +86,12 @@ impl LocalService {
             super::review::check_id("cursor", cursor, "brf_")?;
         }
         if let Some(list) = &query.list {
-            list.parse::<ListCode>()
-                .map_err(|_| ServiceError::validation("list", format!("unknown list {list:?}")))?;
+            list.parse::<ListCode>().map_err(|_| {
+                let list = crate::error::quoted(list);
+                ServiceError::validation("list", format!("unknown list {list:?}"))
+            })?;
         }
+        check_search(&query)?;
         self.blocking(move |this| {
             this.brief_updates()?;
             let filter = BriefFilter {
@@ -222,5 +225,31 @@ fn to_wire(b: BriefRecord) -> Brief {
         countries: b.countries,
         entity_ids: b.entity_ids,
         severity: b.severity,
+    }
+}
+
+/// Most characters of a briefs search (`q`): each word is looked for in every brief.
+pub const MAX_SEARCH_CHARS: usize = 200;
+
+/// A briefs query's `q` and `country` within their bounds: a search of at most
+/// [`MAX_SEARCH_CHARS`] characters, a country of two letters (ISO 3166-1 alpha-2).
+fn check_search(query: &BriefQuery) -> Result<(), ServiceError> {
+    if query
+        .q
+        .as_ref()
+        .is_some_and(|q| q.chars().count() > MAX_SEARCH_CHARS)
+    {
+        let why = format!("is longer than {MAX_SEARCH_CHARS} characters");
+        return Err(ServiceError::validation("q", why));
+    }
+    match &query.country {
+        Some(c) if !(c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic())) => {
+            let why = format!(
+                "{:?} is not a two-letter country code",
+                crate::error::quoted(c)
+            );
+            Err(ServiceError::validation("country", why))
+        }
+        _ => Ok(()),
     }
 }

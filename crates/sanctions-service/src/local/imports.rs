@@ -72,7 +72,8 @@ impl LocalService {
         let (code, _) = entity_id
             .split_once(':')
             .ok_or_else(|| ServiceError::not_found("entity", &entity_id))?;
-        if code.parse::<ListCode>().is_err() || entity_id.len() > 200 {
+        if code.parse::<ListCode>().is_err() || entity_id.len() > super::review::MAX_ENTITY_ID_BYTES
+        {
             return Err(ServiceError::not_found("entity", &entity_id));
         }
         self.blocking(move |this| {

@@ -133,6 +133,10 @@ impl LocalService {
         let note = check_note(note)?;
         let entity_id = match entity_id.as_deref().map(str::trim) {
             Some("") => return Err(ServiceError::validation("entity_id", "is empty")),
+            Some(id) if id.len() > MAX_ENTITY_ID_BYTES => {
+                let why = format!("is longer than {MAX_ENTITY_ID_BYTES} bytes");
+                return Err(ServiceError::validation("entity_id", why));
+            }
             other => other.map(str::to_owned),
         };
         self.blocking(move |this| {
@@ -237,6 +241,9 @@ impl LocalService {
     }
 }
 
+/// Longest entry id a decision names (`list_code:id`; the lists' own ids are far shorter).
+pub const MAX_ENTITY_ID_BYTES: usize = 200;
+
 /// Refuses an id that cannot be one of ours (wrong prefix, too long, odd characters) with
 /// a 404 rather than a query.
 pub(crate) fn check_id(field: &str, id: &str, prefix: &str) -> Result<(), ServiceError> {
@@ -259,6 +266,6 @@ pub(crate) fn check_id(field: &str, id: &str, prefix: &str) -> Result<(), Servic
     }
     Err(ServiceError::validation(
         field,
-        format!("{id:?} is not a {prefix}... id"),
+        format!("{:?} is not a {prefix}... id", crate::error::quoted(id)),
     ))
 }

@@ -182,7 +182,13 @@ fn cell_text(cell: &Data) -> String {
 /// An Excel serial day number as `YYYY-MM-DD` (1900 date system).
 fn serial_date(serial: f64) -> String {
     let base = jiff::civil::date(1899, 12, 30);
-    base.checked_add(jiff::Span::new().days(serial.floor() as i64))
+    if !serial.is_finite() {
+        return serial.to_string();
+    }
+    // `Span::days` panics out of its range: a cell far outside it is shown as its number.
+    jiff::Span::new()
+        .try_days(serial.floor() as i64)
+        .and_then(|days| base.checked_add(days))
         .map_or_else(|_| serial.to_string(), |d| d.to_string())
 }
 
@@ -195,5 +201,8 @@ mod tests {
         assert_eq!(cell_text(&Data::Float(15672.0)), "15672");
         assert_eq!(cell_text(&Data::Float(1.5)), "1.5");
         assert_eq!(serial_date(45761.0), "2025-04-14");
+        for far in [1e10, -1e10, f64::MAX, f64::NAN] {
+            assert_eq!(serial_date(far), far.to_string());
+        }
     }
 }

@@ -53,9 +53,9 @@ impl PostgresRepository {
     /// Connects without migrating (`sanctions store migrate` reports what it applies).
     pub fn connect(url: &str) -> Result<PostgresRepository, StoreError> {
         let shown = redacted(url);
-        let mut config: postgres::Config = url.parse().map_err(|e| {
-            StoreError::Refused(format!("the database URL {shown} is not valid: {e}"))
-        })?;
+        let mut config: postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Refused(format!("the database URL is not valid: {e}")))?;
         if config.get_application_name().is_none() {
             config.application_name(&application_name());
         }
@@ -104,7 +104,8 @@ impl PostgresRepository {
 
     fn pooled(&self) -> Result<Pooled, StoreError> {
         self.pool.get().map_err(|e| StoreError::Unavailable {
-            message: format!("no connection to PostgreSQL at {}: {e}", self.shown),
+            // Said to whoever made the request: the database's place is the operator's.
+            message: format!("no connection to PostgreSQL: {e}"),
             source: Some(Box::new(e)),
         })
     }
@@ -208,18 +209,34 @@ fn tls() -> Result<MakeRustlsConnect, StoreError> {
     Ok(MakeRustlsConnect::new(config))
 }
 
-/// `url` with its password replaced by `***`, fit for messages and logs.
+/// `url` as messages and logs may show it: the user, hosts, ports and database it names,
+/// read by the driver's own parser, so that no password shows whichever way it was written
+/// (`user:password@`, a `password=` parameter, the `key=value` form, a password holding `/`
+/// or `@`); no other parameter either. A URL the driver cannot read shows as no part of it.
 pub fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+    let Ok(config) = url.parse::<postgres::Config>() else {
+        return "(a database URL that does not read)".into();
     };
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let Some((user_info, host)) = authority.rsplit_once('@') else {
-        return url.to_owned();
-    };
-    let user = user_info.split(':').next().unwrap_or_default();
-    let password = if user_info.contains(':') { ":***" } else { "" };
-    format!("{scheme}://{user}{password}@{host}{path}")
+    let ports = config.get_ports();
+    let hosts: Vec<String> = (config.get_hosts().iter().enumerate())
+        .map(|(i, host)| {
+            let name = match host {
+                postgres::config::Host::Tcp(name) => name.clone(),
+                postgres::config::Host::Unix(path) => path.display().to_string(),
+            };
+            // One port for all hosts, or one each.
+            match ports.get(i).or(ports.first()) {
+                Some(port) => format!("{name}:{port}"),
+                None => name,
+            }
+        })
+        .collect();
+    let user = config
+        .get_user()
+        .map(|u| format!("{u}@"))
+        .unwrap_or_default();
+    let db = config.get_dbname().unwrap_or_default();
+    format!("postgres://{user}{}/{db}", hosts.join(","))
 }
 
 #[cfg(test)]
@@ -230,12 +247,25 @@ mod tests {
     fn a_password_never_shows() {
         assert_eq!(
             redacted("postgres://app:s3cret@db:5432/x?sslmode=require"),
-            "postgres://app:***@db:5432/x?sslmode=require"
+            "postgres://app@db:5432/x"
         );
         assert_eq!(
             redacted("postgres://postgres@127.0.0.1/test"),
-            "postgres://postgres@127.0.0.1/test"
+            "postgres://postgres@127.0.0.1:5432/test"
         );
-        assert_eq!(redacted("host=db user=x"), "host=db user=x");
+        for url in [
+            "postgres://app@db/x?password=s3cret",
+            "host=db user=app password=s3cret dbname=x",
+            "postgres://app:s3%2Fcr%40et@db/x",
+            "postgresql://app:s3cret@db1:5432,db2:5433/x",
+        ] {
+            let shown = redacted(url);
+            assert!(!shown.contains("s3"), "{url} -> {shown}");
+            assert!(shown.contains("app@db"), "{url} -> {shown}");
+        }
+        assert_eq!(
+            redacted("postgres://a:s3cret@[::1"),
+            "(a database URL that does not read)"
+        );
     }
 }
