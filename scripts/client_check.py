@@ -18,7 +18,8 @@ from client import AuthenticatedClient  # noqa: E402
 from client.api import extensions as ext  # noqa: E402,F401
 from client.api import interface as itf  # noqa: E402,F401
 from client.api.extensions import (  # noqa: E402
-    account_keys, alert_status, audit, decide, entity, get_stored_screening, import_favorites,
+    account_keys, alert, alert_status, audit, decide, entity, favorite, get_stored_screening,
+    import_favorites,
     list_screenings, refresh_briefs, rescreen_favorites, screen_preview, webhook,
     webhook_deliveries)
 from client.api.interface import (  # noqa: E402
@@ -66,12 +67,16 @@ ok("listUpdates", list_updates.sync_detailed(ListCode.UN, client=c, limit=5))
 ok("entity", entity.sync_detailed(eid, client=c))
 fav = ok("addFavorite", add_favorite.sync_detailed(client=c, body=FavoriteRequest(name="Kim Jong Un")))
 ok("favorites", favorites.sync_detailed(client=c))
+if ok("favorite", favorite.sync_detailed(fav.id, client=c)).id != fav.id:
+    sys.exit("favorite: another favorite than asked for")
 ok("importFavorites", import_favorites.sync_detailed(
     client=c, body=FavoriteImport(names=[FavoriteRequest(name="Banco Nacional de Cuba")])))
 ok("rescreenFavorites", rescreen_favorites.sync_detailed(client=c))
 page = ok("alerts", alerts.sync_detailed(client=c))
 if not page.items:
     sys.exit("alerts: no alert after screenings that matched")
+if ok("alert", alert.sync_detailed(page.items[0].id, client=c)).id != page.items[0].id:
+    sys.exit("alert: another alert than asked for")
 ok("alertStatus", alert_status.sync_detailed(page.items[0].id, client=c, body=AlertStatusRequest(
     status=AlertStatus.ACKNOWLEDGED, note="client check")))
 hook = ok("createWebhook", create_webhook.sync_detailed(client=c, body=WebhookCreate.from_dict(

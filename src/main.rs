@@ -91,7 +91,12 @@ fn clap_error(e: &clap::Error, json: bool) -> ExitCode {
 fn print_error(message: &str, exit: Exit, json: bool, debug: Option<&color_eyre::Report>) {
     let mut err = std::io::stderr().lock();
     let _ = match (debug, json) {
-        (Some(report), _) => writeln!(err, "{report:?}"),
+        // The report quotes messages from inputs and servers: sanitised as the message is.
+        (Some(report), _) => writeln!(
+            err,
+            "{}",
+            sanctions_model::sanitize::multiline(&format!("{report:?}"))
+        ),
         (None, true) => writeln!(
             err,
             "{}",

@@ -252,10 +252,10 @@ fn print_row(out: &mut impl Write, line: &BatchLine, score: Option<u8>) -> Resul
         (Some(m), None, _) => format!(
             "  ->  {} [{}] {}",
             safe(&m.name),
-            m.list_name,
+            safe(&m.list_name),
             safe(&m.entity_id)
         ),
-        (None, None, Some(id)) => format!("  ({id})"),
+        (None, None, Some(id)) => format!("  ({})", safe(id)),
         (None, None, None) => String::new(),
     };
     writeln!(

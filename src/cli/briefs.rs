@@ -67,15 +67,15 @@ pub fn run(ctx: &Context, args: BriefsArgs, json: bool) -> Result<Exit> {
             for b in &page.items {
                 println!(
                     "{}  {}  {:<6}  {:<12}  {}",
-                    b.published_at,
-                    b.id,
-                    b.severity,
+                    safe(&b.published_at),
+                    safe(&b.id),
+                    safe(&b.severity),
                     safe(&b.source),
                     safe(&b.title)
                 );
             }
             if let Some(next) = page.next_cursor {
-                println!("more: --cursor {next}");
+                println!("more: --cursor {}", safe(&next));
             }
         }
         Some(BriefsCommand::Show { id }) => {
@@ -86,10 +86,10 @@ pub fn run(ctx: &Context, args: BriefsArgs, json: bool) -> Result<Exit> {
                 println!("{}", safe(&b.title));
                 println!(
                     "{} · {} · {} · severity {}",
-                    b.id,
+                    safe(&b.id),
                     safe(&b.source),
-                    b.published_at,
-                    b.severity
+                    safe(&b.published_at),
+                    safe(&b.severity)
                 );
                 if let Some(url) = &b.url {
                     println!("{}", safe(url));

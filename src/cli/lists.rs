@@ -123,7 +123,7 @@ pub fn overview(ctx: &Context, json: bool) -> Result<Exit> {
             out,
             "{:<11} {:<20} {:>8}  {:<21} {}",
             info.list_code.code(),
-            info.list_name,
+            safe(&info.list_name),
             thousands(info.count),
             safe(info.updated_at.as_deref().unwrap_or("never")),
             safe(info.published.as_deref().unwrap_or("-")),

@@ -125,7 +125,7 @@ fn print_group(out: &mut impl Write, rank: usize, members: &[&Match]) -> std::io
             out,
             "         {:>3}  {:<19} {}{}",
             m.score,
-            m.list_name,
+            safe(&m.list_name),
             safe(&m.entity_id),
             if programmes.is_empty() {
                 String::new()

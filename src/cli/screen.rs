@@ -10,7 +10,7 @@ use super::connect;
 use super::exit::{self, Exit};
 use super::lists::NO_DATA_HINT;
 use super::matches;
-use super::output::{print_json, warn};
+use super::output::{print_json, safe, warn};
 use super::workflow::runtime;
 use super::{Context, ScreenArgs, ScreenOptions};
 use crate::api::coverage::Coverage;
@@ -163,7 +163,8 @@ pub fn run(ctx: &Context, args: ScreenArgs, json: bool) -> Result<Exit> {
         writeln!(
             out,
             "\nscreening {} stored (`sanctions screenings show {}`)",
-            response.id, response.id
+            safe(&response.id),
+            safe(&response.id)
         )?;
     }
     out.flush()?;

@@ -39,7 +39,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
             } else {
                 println!(
                     "Added {} {:?}: {} match{} now{}.",
-                    favorite.id,
+                    safe(&favorite.id),
                     safe(&favorite.name),
                     favorite.last_match_count,
                     if favorite.last_match_count == 1 {
@@ -50,7 +50,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
                     favorite
                         .last_screening_id
                         .as_deref()
-                        .map(|s| format!(" (screening {s})"))
+                        .map(|s| format!(" (screening {})", safe(s)))
                         .unwrap_or_default()
                 );
             }
@@ -80,7 +80,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
                 writeln!(
                     out,
                     "{:<30}  {:<19}  {:>7}  {}{}{}",
-                    f.id,
+                    safe(&f.id),
                     f.last_screened_at.map(ts).unwrap_or_default(),
                     f.last_match_count,
                     safe(&f.name),
@@ -97,7 +97,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
         }
         WatchlistCommand::Remove { id } => {
             let removed = rt.block_on(svc.remove_favorite(&id))?;
-            println!("Removed {} {:?}.", removed.id, safe(&removed.name));
+            println!("Removed {} {:?}.", safe(&removed.id), safe(&removed.name));
         }
         WatchlistCommand::Import { file, strict } => {
             return import_file(svc.as_ref(), &rt, &file, strict, json);
@@ -110,7 +110,7 @@ pub fn run_watchlist(ctx: &Context, args: WatchlistArgs, json: bool) -> Result<E
                 println!(
                     "Re-screened {} favorites ({}): {} changed, {} new alert{} [{} ms].",
                     summary.favorites,
-                    summary.mode,
+                    safe(&summary.mode),
                     summary.changed,
                     summary.alert_ids.len(),
                     if summary.alert_ids.len() == 1 {

@@ -101,7 +101,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
                 print_one(&w);
                 println!(
                     "secret: {} (shown only now: verify deliveries with it)",
-                    w.secret.as_deref().unwrap_or_default()
+                    safe(w.secret.as_deref().unwrap_or_default())
                 );
             }
         }
@@ -149,7 +149,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
         }
         WebhooksCommand::Delete { id } => {
             let w = rt.block_on(svc.delete_webhook(&id))?;
-            println!("Deleted {} ({}).", w.id, safe(&w.url));
+            println!("Deleted {} ({}).", safe(&w.id), safe(&w.url));
         }
         WebhooksCommand::Test { id } => {
             let r = rt.block_on(svc.test_webhook(&id))?;
@@ -158,14 +158,14 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
             } else if r.delivered {
                 println!(
                     "Delivered {}: HTTP {} in {} ms.",
-                    r.event_id,
+                    safe(&r.event_id),
                     r.status_code.unwrap_or_default(),
                     r.latency_ms
                 );
             } else {
                 println!(
                     "Not delivered {}: {} ({} ms).",
-                    r.event_id,
+                    safe(&r.event_id),
                     safe(r.error.as_deref().unwrap_or("unknown error")),
                     r.latency_ms
                 );
@@ -187,7 +187,7 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
                         a.attempt,
                         a.status_code.map(|s| s.to_string()).unwrap_or("-".into()),
                         a.latency_ms,
-                        a.event_id,
+                        safe(&a.event_id),
                         safe(a.error.as_deref().unwrap_or("ok"))
                     );
                 }
@@ -201,10 +201,10 @@ pub fn run(ctx: &Context, args: WebhooksArgs, json: bool) -> Result<Exit> {
 fn print_one(w: &Webhook) {
     println!(
         "{}  {}  {}  [{}]  pending {}{}{}",
-        w.id,
+        safe(&w.id),
         if w.active { "active  " } else { "disabled" },
         safe(&w.url),
-        w.events.join(","),
+        safe(&w.events.join(",")),
         w.pending,
         w.description
             .as_deref()

@@ -161,6 +161,10 @@ impl Service for RemoteService {
             .await
     }
 
+    async fn favorite(&self, id: &str) -> Result<Favorite, ServiceError> {
+        self.get::<_, ()>(&fill(routes::FAVORITE, id), None).await
+    }
+
     async fn remove_favorite(&self, id: &str) -> Result<Favorite, ServiceError> {
         self.send(Method::DELETE, &fill(routes::FAVORITE, id), NO_BODY)
             .await
@@ -186,6 +190,10 @@ impl Service for RemoteService {
 
     async fn alerts(&self, query: AlertQuery) -> Result<Page<Alert>, ServiceError> {
         self.get(routes::ALERTS, Some(&query)).await
+    }
+
+    async fn alert(&self, id: &str) -> Result<Alert, ServiceError> {
+        self.get::<_, ()>(&fill(routes::ALERT, id), None).await
     }
 
     async fn set_alert_status(

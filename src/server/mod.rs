@@ -36,7 +36,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
+use axum::routing::{get, post};
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
@@ -207,13 +207,17 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig) -> Router {
             &api(routes::FAVORITES),
             get(watch::favorites).post(watch::add_favorite),
         )
-        .route(&api(routes::FAVORITE), delete(watch::remove_favorite))
+        .route(
+            &api(routes::FAVORITE),
+            get(watch::favorite).delete(watch::remove_favorite),
+        )
         .route(
             &api(routes::FAVORITES_IMPORT),
             post(watch::import_favorites),
         )
         .route(&api(routes::FAVORITES_RESCREEN), post(watch::rescreen))
         .route(&api(routes::ALERTS), get(watch::alerts))
+        .route(&api(routes::ALERT), get(watch::alert))
         .route(&api(routes::ALERT_STATUS), post(watch::alert_status))
         .route(&api(routes::ALERTS_BULK), post(watch::alerts_status))
         .route(

@@ -100,6 +100,26 @@ pub async fn add_favorite(
         .map(created)
 }
 
+/// `GET /favorites/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::FAVORITE,
+    context_path = PREFIX,
+    operation_id = "favorite",
+    tag = EXTENSIONS,
+    summary = "One name of the watchlist.",
+    description = NEEDS_WATCHLIST,
+    params(("id" = String, Path, description = "The favorite's id (`fav_...`).")),
+    responses(
+        (status = 200, description = "Success.", body = Favorite),
+        (status = 403, description = FORBIDDEN_WATCHLIST, body = Failure)
+    )
+)]
+pub async fn favorite(caller: Caller, Id(id): Id) -> Reply {
+    caller.scope(Scope::Watchlist)?;
+    Ok(ok(caller.service.favorite(&id).await?))
+}
+
 /// `DELETE /favorites/{id}`.
 #[utoipa::path(
     delete,
@@ -194,6 +214,26 @@ pub async fn rescreen(State(state): AppState_, caller: Caller) -> Reply {
 pub async fn alerts(caller: Caller, Params(query): Params<AlertQuery>) -> Reply {
     caller.scope(Scope::Review)?;
     Ok(ok(caller.service.alerts(query).await?))
+}
+
+/// `GET /alerts/{id}`.
+#[utoipa::path(
+    get,
+    path = routes::ALERT,
+    context_path = PREFIX,
+    operation_id = "alert",
+    tag = EXTENSIONS,
+    summary = "One alert.",
+    description = NEEDS_REVIEW,
+    params(("id" = String, Path, description = "The alert's id (`alt_...`).")),
+    responses(
+        (status = 200, description = "Success.", body = Alert),
+        (status = 403, description = FORBIDDEN_REVIEW, body = Failure)
+    )
+)]
+pub async fn alert(caller: Caller, Id(id): Id) -> Reply {
+    caller.scope(Scope::Review)?;
+    Ok(ok(caller.service.alert(&id).await?))
 }
 
 /// `POST /alerts/{id}/status`.

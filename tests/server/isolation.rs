@@ -143,6 +143,8 @@ async fn by_id(server: &Serve, b: &str, owned: &Owned) {
         Some(status),
     )
     .await;
+    as_if_absent(server, b, "GET", "/favorites/{}", &owned.favorite, None).await;
+    as_if_absent(server, b, "GET", "/alerts/{}", &owned.alert, None).await;
     as_if_absent(server, b, "DELETE", "/favorites/{}", &owned.favorite, None).await;
     let w = &owned.webhook;
     as_if_absent(server, b, "GET", "/webhooks/{}", w, None).await;

@@ -155,6 +155,11 @@ async fn scenarios(svc: Arc<dyn Service>) -> Vec<(&'static str, Value)> {
         (Some("1957"), Some("SA"))
     );
     out.push(("favorite", shown(&favorite)));
+    assert_eq!(
+        shown(&svc.favorite(&favorite.id).await.unwrap()),
+        shown(&favorite)
+    );
+    assert!(svc.favorite("fav_nope").await.is_err());
     out.push((
         "favorites",
         shown(&svc.favorites(None, None).await.unwrap()),
@@ -167,10 +172,12 @@ async fn scenarios(svc: Arc<dyn Service>) -> Vec<(&'static str, Value)> {
         "favorites after",
         shown(&svc.favorites(None, None).await.unwrap()),
     ));
-    out.push((
-        "alerts",
-        shown(&svc.alerts(AlertQuery::default()).await.unwrap()),
-    ));
+    let alerts = svc.alerts(AlertQuery::default()).await.unwrap();
+    for alert in &alerts.items {
+        assert_eq!(shown(&svc.alert(&alert.id).await.unwrap()), shown(alert));
+    }
+    assert!(svc.alert("alt_nope").await.is_err());
+    out.push(("alerts", shown(&alerts)));
     out.push((
         "briefs",
         shown(&svc.briefs(BriefQuery::default()).await.unwrap()),

@@ -318,10 +318,18 @@ async fn real_answers_fit_the_documented_schemas() {
     )
     .await;
     check("post", "/api/v1/favorites", &answer);
+    let added = answer.data()["id"].as_str().unwrap().to_owned();
     let answer = call("GET", &server.url("/favorites"), k, None).await;
     check("get", "/api/v1/favorites", &answer);
+    let one = call("GET", &server.url(&format!("/favorites/{added}")), k, None).await;
+    check("get", "/api/v1/favorites/{id}", &one);
+    assert_eq!(one.data()["id"], added.as_str());
     let answer = call("GET", &server.url("/alerts"), k, None).await;
     check("get", "/api/v1/alerts", &answer);
+    let alert = answer.data()["items"][0]["id"].as_str().unwrap().to_owned();
+    let one = call("GET", &server.url(&format!("/alerts/{alert}")), k, None).await;
+    check("get", "/api/v1/alerts/{id}", &one);
+    assert_eq!(one.data(), &answer.data()["items"][0]);
     let answer = call(
         "POST",
         &server.url("/webhooks"),

@@ -53,6 +53,8 @@ pub const FAVORITES_RESCREEN: &str = "/favorites/rescreen";
 pub const ALERTS: &str = "/alerts";
 /// `POST` (extension): acknowledge or resolve (`AlertStatusRequest` → `Alert`).
 pub const ALERT_STATUS: &str = "/alerts/{id}/status";
+/// `GET` (extension): one alert (`Alert`).
+pub const ALERT: &str = "/alerts/{id}";
 /// `POST` (extension): acknowledge or resolve several alerts with one note, in one
 /// transaction (`AlertBulkRequest` → the alerts changed).
 pub const ALERTS_BULK: &str = "/alerts/bulk";

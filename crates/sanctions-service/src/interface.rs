@@ -162,6 +162,8 @@ pub trait Service: Send + Sync {
     ) -> Result<FavoritePage, ServiceError>;
     /// `POST /v1/favorites`: adds a name and screens it at once.
     async fn add_favorite(&self, request: FavoriteRequest) -> Result<Favorite, ServiceError>;
+    /// `GET /v1/favorites/{id}` (extension): one name of the watchlist.
+    async fn favorite(&self, id: &str) -> Result<Favorite, ServiceError>;
     /// `DELETE /v1/favorites/{id}`.
     async fn remove_favorite(&self, id: &str) -> Result<Favorite, ServiceError>;
     /// `POST /v1/favorites/import` (extension): many names, duplicates skipped.
@@ -172,6 +174,8 @@ pub trait Service: Send + Sync {
 
     /// `GET /v1/alerts`, newest first.
     async fn alerts(&self, query: AlertQuery) -> Result<Page<Alert>, ServiceError>;
+    /// `GET /v1/alerts/{id}` (extension): one alert.
+    async fn alert(&self, id: &str) -> Result<Alert, ServiceError>;
     /// `POST /v1/alerts/{id}/status` (extension): acknowledge or resolve, audited.
     async fn set_alert_status(
         &self,

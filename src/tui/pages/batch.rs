@@ -258,7 +258,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let rows = b.rows();
     if rows.is_empty() {
         let text = match &b.error {
-            Some(e) => format!("✗ {e}"),
+            Some(e) => format!("✗ {}", crate::tui::text::sanitize(e)),
             None if b.running => "Screening…".to_owned(),
             None if !b.results.is_empty() => "No row with a match.".to_owned(),
             None => "Press l and type the path of a file: CSV with a name column (and optional type), one name per line, or JSON. Each name is screened and stored; batches over 500 names go in chunks of 500.".to_owned(),

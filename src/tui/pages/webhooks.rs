@@ -263,7 +263,8 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some((id, secret)) = &w.secret {
         lines.push(Line::from(format!(
-            "secret of {id} (shown once: y copies it; keep it to check signatures):"
+            "secret of {} (shown once: y copies it; keep it to check signatures):",
+            sanitize(id)
         )));
         lines.push(Line::styled(sanitize(secret), theme::accent()));
     }
@@ -279,7 +280,7 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
             error: None,
             ..r.clone()
         });
-        lines.push(Line::styled(format!("{id}: {verdict}"), style));
+        lines.push(Line::styled(format!("{}: {verdict}", sanitize(id)), style));
         if let Some(e) = &r.error {
             lines.push(Line::styled(sanitize(e), style));
         }
@@ -288,7 +289,7 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
         && let Some(reason) = &h.disabled_reason
     {
         lines.push(Line::styled(
-            format!("{} disabled: {}", h.id, sanitize(reason)),
+            format!("{} disabled: {}", sanitize(&h.id), sanitize(reason)),
             theme::warn(),
         ));
     }
@@ -297,7 +298,7 @@ pub(crate) fn extra_lines(w: &WebhooksState) -> Vec<Line<'static>> {
 
 fn draw_log(frame: &mut Frame, area: Rect, state: &State) {
     let w = &state.webhooks;
-    let id = w.current().map_or("", |h| h.id.as_str());
+    let id = sanitize(w.current().map_or("", |h| h.id.as_str()));
     let block = Block::bordered().title(format!(" Delivery log · {id} · r reload · Esc back "));
     if w.deliveries.is_empty() {
         let empty = "No delivery yet: t on the list sends a test event.";

@@ -21,7 +21,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Span::styled(format!(" {} ", state.mode_label()), theme::accent()),
     ];
     let data = match &st.freshness {
-        Some(at) => format!(" data {} ", at.get(..10).unwrap_or(at)),
+        // A remote server's text: cut on a character boundary, sanitised.
+        Some(at) => {
+            let day: String = crate::tui::text::sanitize(at).chars().take(10).collect();
+            format!(" data {day} ")
+        }
         None if state.lists.loaded && state.lists.lists.iter().all(|l| l.count == 0) => {
             " NO DATA: see Lists (4) ".to_owned()
         }

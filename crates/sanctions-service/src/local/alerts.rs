@@ -37,6 +37,15 @@ impl LocalService {
         .await
     }
 
+    pub(crate) async fn alert_local(&self, id: String) -> Result<Alert, ServiceError> {
+        check_id("id", &id, "alt_")?;
+        self.blocking(move |this| {
+            let found = this.repo().alert(this.account(), &id)?;
+            found.ok_or_else(|| ServiceError::not_found("alert", &id))
+        })
+        .await
+    }
+
     pub(crate) async fn alert_status_local(
         &self,
         id: String,

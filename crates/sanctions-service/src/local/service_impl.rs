@@ -116,6 +116,9 @@ impl Service for LocalService {
     async fn add_favorite(&self, request: FavoriteRequest) -> Result<Favorite, ServiceError> {
         self.add_favorite_local(request).await
     }
+    async fn favorite(&self, id: &str) -> Result<Favorite, ServiceError> {
+        self.favorite_local(id.to_owned()).await
+    }
     async fn remove_favorite(&self, id: &str) -> Result<Favorite, ServiceError> {
         self.remove_favorite_local(id.to_owned()).await
     }
@@ -130,6 +133,9 @@ impl Service for LocalService {
     }
     async fn alerts(&self, query: AlertQuery) -> Result<Page<Alert>, ServiceError> {
         self.alerts_local(query).await
+    }
+    async fn alert(&self, id: &str) -> Result<Alert, ServiceError> {
+        self.alert_local(id.to_owned()).await
     }
     async fn set_alert_status(
         &self,

@@ -203,6 +203,15 @@ impl LocalService {
         .await
     }
 
+    pub(crate) async fn favorite_local(&self, id: String) -> Result<Favorite, ServiceError> {
+        check_id("id", &id, "fav_")?;
+        self.blocking(move |this| {
+            let found = this.repo().favorite(this.account(), &id)?;
+            found.ok_or_else(|| ServiceError::not_found("favorite", &id))
+        })
+        .await
+    }
+
     pub(crate) async fn remove_favorite_local(&self, id: String) -> Result<Favorite, ServiceError> {
         check_id("id", &id, "fav_")?;
         self.blocking(move |this| Ok(this.repo().remove_favorite(this.account(), &id)?))
