@@ -37,7 +37,7 @@ pub struct BriefQuery {
     #[param(value_type = Option<crate::model::ListCode>)]
     pub list: Option<String>,
     /// ISO 3166-1 alpha-2.
-    #[param(min_length = 2, max_length = 2)]
+    #[param(min_length = 2, max_length = 2, pattern = "^[A-Za-z]{2}$")]
     pub country: Option<String>,
     /// `YYYY-MM-DD` or an RFC 3339 instant.
     #[param(schema_with = super::schema::brief_since)]
