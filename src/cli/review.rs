@@ -97,35 +97,20 @@ pub fn run_screenings(ctx: &Context, args: ScreeningsArgs, json: bool) -> Result
                     note,
                 },
             ))?;
+            let decided = response.decision.entity_id.as_deref();
+            let on = safe(decided.unwrap_or("the whole screening"));
             if json {
                 print_json(&response)?;
             } else if let Some(proposed) = response.decision.proposed {
                 println!(
                     "Proposed {proposed} on {} (four-eyes review): screening {id} is {} until a \
                      second reviewer runs `sanctions review confirm {id}` or `review reject {id}`.",
-                    safe(
-                        response
-                            .decision
-                            .entity_id
-                            .as_deref()
-                            .unwrap_or("the whole screening")
-                    ),
-                    response.status
+                    on, response.status
                 );
             } else {
                 println!(
                     "Recorded {} -> {} on {}; screening {} is now {}.",
-                    response.decision.from,
-                    response.decision.to,
-                    safe(
-                        response
-                            .decision
-                            .entity_id
-                            .as_deref()
-                            .unwrap_or("the whole screening")
-                    ),
-                    id,
-                    response.status
+                    response.decision.from, response.decision.to, on, id, response.status
                 );
             }
         }
