@@ -81,12 +81,12 @@ pub(crate) const WATCHED_COLUMNS: &str =
 
 /// When the last re-screen run covering the watchlist of account `$1` was recorded: a run of
 /// every account (a list update's, a scheduled one: recorded without a chunk run, or with
-/// one of scope [`crate::EVERY_ACCOUNT`]) or one of that account's own. Another account's
-/// manual run covered none of its favorites, and says nothing of them. (`$1` is the first
-/// parameter to SQLite as to PostgreSQL.)
+/// one of scope `$2`, [`crate::EVERY_ACCOUNT`]) or one of that account's own. Another
+/// account's manual run covered none of its favorites, and says nothing of them. (`$1` and
+/// `$2` are parameters to SQLite as to PostgreSQL.)
 pub(crate) const LAST_RUN: &str = "SELECT max(r.at) FROM rescreen_runs r
      WHERE NOT EXISTS (SELECT 1 FROM rescreen_chunk_runs c
-                       WHERE c.rescreen_run_id = r.id AND c.scope <> '*' AND c.scope <> $1)";
+                       WHERE c.rescreen_run_id = r.id AND c.scope <> $1 AND c.scope <> $2)";
 
 /// A favorite as a re-screen reads it, from a row of [`WATCHED_COLUMNS`].
 pub(crate) fn watched_name(r: &rusqlite::Row<'_>) -> rusqlite::Result<WatchedName> {
@@ -411,7 +411,8 @@ impl Store {
     /// ([`LAST_RUN`]).
     fn last_run_at(&self, account: &str) -> Result<Option<String>, StoreError> {
         let mut stmt = self.conn.prepare_cached(LAST_RUN)?;
-        Ok(stmt.query_row([account], |r| r.get(0))?)
+        let every = crate::EVERY_ACCOUNT;
+        Ok(stmt.query_row([account, every], |r| r.get(0))?)
     }
 
     fn finish_favorite(

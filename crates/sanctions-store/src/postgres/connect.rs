@@ -52,10 +52,10 @@ impl PostgresRepository {
 
     /// Connects without migrating (`sanctions store migrate` reports what it applies).
     pub fn connect(url: &str) -> Result<PostgresRepository, StoreError> {
-        let shown = redacted(url);
         let mut config: postgres::Config = url
             .parse()
             .map_err(|e| StoreError::Refused(format!("the database URL is not valid: {e}")))?;
+        let shown = described(&config);
         if config.get_application_name().is_none() {
             config.application_name(&application_name());
         }
@@ -214,9 +214,15 @@ fn tls() -> Result<MakeRustlsConnect, StoreError> {
 /// (`user:password@`, a `password=` parameter, the `key=value` form, a password holding `/`
 /// or `@`); no other parameter either. A URL the driver cannot read shows as no part of it.
 pub fn redacted(url: &str) -> String {
-    let Ok(config) = url.parse::<postgres::Config>() else {
-        return "(a database URL that does not read)".into();
-    };
+    match url.parse::<postgres::Config>() {
+        Ok(config) => described(&config),
+        Err(_) => "(a database URL that does not read)".into(),
+    }
+}
+
+/// The user, hosts, ports and database of `config`, as a URL without a password
+/// ([`redacted`]).
+fn described(config: &postgres::Config) -> String {
     let ports = config.get_ports();
     let hosts: Vec<String> = (config.get_hosts().iter().enumerate())
         .map(|(i, host)| {

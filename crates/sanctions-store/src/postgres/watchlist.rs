@@ -223,7 +223,10 @@ pub(super) fn favorite(
 /// ([`crate::favorites::LAST_RUN`]).
 fn last_run_at(c: &mut impl GenericClient, account: &str) -> Result<Option<String>, StoreError> {
     let row = c
-        .query_one(crate::favorites::LAST_RUN, &[&account])
+        .query_one(
+            crate::favorites::LAST_RUN,
+            &[&account, &crate::EVERY_ACCOUNT],
+        )
         .map_err(db)?;
     col(&row, 0)
 }
